@@ -1,0 +1,34 @@
+# Everything the project needs is installed here: a fresh clone needs only python3 (>= 3.11).
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: run test test-all lint bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+	touch $(STAMP)
+
+## The main job: one million 4-player Fortune games, summary on screen, table in results/.
+run: $(STAMP)
+	$(BIN)/snakesim run fortune --players 4 --games 1000000 --seed 1 --out results/fortune-4p.parquet
+
+## The default suite (heavy statistical tests are marked `slow` and left out).
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+## Everything, slow tests included.
+test-all: $(STAMP)
+	$(BIN)/python -m pytest -m ''
+
+lint: $(STAMP)
+	$(BIN)/ruff check snakesim tests benchmarks
+	$(BIN)/ruff format --check snakesim tests benchmarks
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/bench_fortune.py
+
+clean:
+	rm -rf $(VENV) results .pytest_cache

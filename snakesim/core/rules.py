@@ -1,0 +1,304 @@
+"""Rules as validated data.
+
+A game's rules are a frozen dataclass whose fields are declared with :func:`option`: a
+default, a :class:`Spec` saying what values are allowed, and a help line. Every instance is
+checked on construction, so a rules object that exists is a valid one. Named variants are
+plain mappings of overrides, kept in the class's ``VARIANTS`` registry.
+
+Values reach a rules object from three places, all checked the same way: Python keyword
+arguments, a TOML file (``Rules.from_toml``) and ``--set name=value`` strings
+(``Rules.with_settings``). A bad value raises :class:`~snakesim.core.errors.InputError`
+naming the field and what it accepts.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import tomllib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, ClassVar
+
+from snakesim.core.errors import InputError
+
+_TRUE = {"true", "yes", "on", "1"}
+_FALSE = {"false", "no", "off", "0"}
+
+
+class Spec:
+    """What values one option accepts. Subclasses implement the three methods."""
+
+    def check(self, field: str, value: Any) -> Any:
+        """Return ``value`` normalised, or raise InputError naming ``field``."""
+        raise NotImplementedError
+
+    def parse(self, field: str, text: str) -> Any:
+        """Convert the text of a ``--set`` value, then check it."""
+        raise NotImplementedError
+
+    def describe(self) -> str:
+        """The allowed values, in words, for help texts and error messages."""
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class Int(Spec):
+    """An integer in ``[low, high]``."""
+
+    low: int
+    high: int
+
+    def check(self, field, value):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise InputError(field, f"expected {self.describe()}, got {value!r}")
+        if not self.low <= value <= self.high:
+            raise InputError(field, f"expected {self.describe()}, got {value}")
+        return value
+
+    def parse(self, field, text):
+        try:
+            value = int(text.replace("_", ""))
+        except ValueError:
+            raise InputError(field, f"expected {self.describe()}, got {text!r}") from None
+        return self.check(field, value)
+
+    def describe(self):
+        return f"an integer from {self.low:,} to {self.high:,}"
+
+
+@dataclass(frozen=True)
+class Bool(Spec):
+    """``true`` or ``false``."""
+
+    def check(self, field, value):
+        if not isinstance(value, bool):
+            raise InputError(field, f"expected {self.describe()}, got {value!r}")
+        return value
+
+    def parse(self, field, text):
+        word = text.strip().lower()
+        if word in _TRUE:
+            return True
+        if word in _FALSE:
+            return False
+        raise InputError(field, f"expected {self.describe()}, got {text!r}")
+
+    def describe(self):
+        return "true or false"
+
+
+@dataclass(frozen=True)
+class Choice(Spec):
+    """One of a fixed set of words."""
+
+    choices: tuple[str, ...]
+
+    def check(self, field, value):
+        if value not in self.choices:
+            raise InputError(field, f"expected {self.describe()}, got {value!r}")
+        return value
+
+    def parse(self, field, text):
+        return self.check(field, text.strip())
+
+    def describe(self):
+        return "one of " + ", ".join(self.choices)
+
+
+@dataclass(frozen=True)
+class Counts(Spec):
+    """A count in ``[low, high]`` for each of a fixed set of keys (a deck, say).
+
+    The value is stored as a tuple of ``(key, count)`` pairs in key order, so rules objects
+    stay immutable and hashable. A mapping that names only some keys updates the others'
+    current values (see :meth:`Rules.updated`).
+    """
+
+    keys: tuple[str, ...]
+    low: int = 0
+    high: int = 10_000
+
+    def check(self, field, value):
+        if isinstance(value, Mapping):
+            value = tuple(value.items())
+        if not isinstance(value, tuple):
+            raise InputError(field, f"expected a table of counts for {', '.join(self.keys)}")
+        counts = dict(value)
+        unknown = sorted(set(counts) - set(self.keys))
+        if unknown:
+            raise InputError(
+                f"{field}.{unknown[0]}", f"unknown key; expected one of {', '.join(self.keys)}"
+            )
+        missing = [k for k in self.keys if k not in counts]
+        if missing:
+            raise InputError(f"{field}.{missing[0]}", "missing count")
+        item = Int(self.low, self.high)
+        return tuple((k, item.check(f"{field}.{k}", counts[k])) for k in self.keys)
+
+    def parse(self, field, text):  # pragma: no cover - keys are set one at a time
+        raise InputError(field, f"set one count at a time, as {field}.KEY=N")
+
+    def parse_item(self, field: str, key: str, text: str) -> tuple[str, int]:
+        """Parse ``field.key=text`` into ``(key, count)``."""
+        if key not in self.keys:
+            raise InputError(f"{field}.{key}", f"unknown key; expected one of {', '.join(self.keys)}")
+        return key, Int(self.low, self.high).parse(f"{field}.{key}", text)
+
+    def describe(self):
+        return f"a count from {self.low:,} to {self.high:,} for each of {', '.join(self.keys)}"
+
+
+def option(default: Any, spec: Spec, help: str) -> Any:
+    """Declare a rules field: its default, what it accepts and one line of help."""
+    return dataclasses.field(default=default, metadata={"spec": spec, "help": help})
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A named set of option overrides, with a line saying what it changes."""
+
+    description: str
+    overrides: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Base class of every game's rules. Subclasses declare fields with :func:`option`."""
+
+    VARIANTS: ClassVar[dict[str, Variant]] = {}
+
+    def __post_init__(self):
+        for f in dataclasses.fields(self):
+            spec: Spec = f.metadata["spec"]
+            object.__setattr__(self, f.name, spec.check(f.name, getattr(self, f.name)))
+        self.check()
+
+    def check(self) -> None:
+        """Checks that involve several fields; raise InputError. Override as needed."""
+
+    # ------------------------------------------------------------------ construction
+    @classmethod
+    def specs(cls) -> dict[str, dataclasses.Field]:
+        """The option fields, by name, in declaration order."""
+        return {f.name: f for f in dataclasses.fields(cls)}
+
+    @classmethod
+    def variant(cls, name: str) -> Rules:
+        """The rules of the named variant.
+
+        Raises
+        ------
+        InputError
+            If no variant has that name.
+        """
+        if name not in cls.VARIANTS:
+            raise InputError("variant", f"unknown variant {name!r}; expected one of {', '.join(cls.VARIANTS)}")
+        return cls().updated(cls.VARIANTS[name].overrides)
+
+    def updated(self, values: Mapping[str, Any]) -> Rules:
+        """A copy with ``values`` applied; count tables are merged key by key."""
+        fields = self.specs()
+        changes = {}
+        for name, value in values.items():
+            if name not in fields:
+                raise InputError(name, f"unknown option; expected one of {', '.join(fields)}")
+            spec = fields[name].metadata["spec"]
+            if isinstance(spec, Counts):
+                if not isinstance(value, Mapping):
+                    raise InputError(name, f"expected a table of counts for {', '.join(spec.keys)}")
+                value = {**dict(changes.get(name, getattr(self, name))), **value}
+            changes[name] = value
+        return dataclasses.replace(self, **changes)
+
+    def with_settings(self, settings: Iterable[str]) -> Rules:
+        """A copy with ``name=value`` strings applied (the CLI's ``--set``).
+
+        ``deck.RAIN=3`` sets one count of a count table.
+        """
+        fields = self.specs()
+        values: dict[str, Any] = {}
+        for setting in settings:
+            name, sep, text = setting.partition("=")
+            name = name.strip()
+            if not sep or not name:
+                raise InputError("--set", f"expected NAME=VALUE, got {setting!r}")
+            name, _, key = name.partition(".")
+            if name not in fields:
+                raise InputError(name, f"unknown option; expected one of {', '.join(fields)}")
+            spec = fields[name].metadata["spec"]
+            if isinstance(spec, Counts):
+                if not key:
+                    raise InputError(name, f"set one count at a time, as {name}.KEY=N")
+                k, count = spec.parse_item(name, key, text)
+                values.setdefault(name, {})[k] = count
+            elif key:
+                raise InputError(setting.partition("=")[0], f"{name} has no parts; use {name}=VALUE")
+            else:
+                values[name] = spec.parse(name, text)
+        return self.updated(values)
+
+    @classmethod
+    def from_toml(cls, path: str | Path, base: Rules | None = None) -> tuple[str | None, Rules]:
+        """Read a rules file: an optional ``variant = "name"`` and option values.
+
+        Returns
+        -------
+        variant : str or None
+            The variant the file names, if any.
+        rules : Rules
+            That variant (or ``base``, or the defaults) with the file's values applied.
+        """
+        path = Path(path)
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except OSError as err:
+            raise InputError(str(path), f"cannot read rules file ({err.strerror})") from None
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as err:
+            raise InputError(str(path), f"not valid TOML: {err}") from None
+        variant = data.pop("variant", None)
+        if variant is not None and not isinstance(variant, str):
+            raise InputError("variant", f"expected a variant name, got {variant!r}")
+        rules = cls.variant(variant) if variant else (base or cls())
+        return variant, rules.updated(data)
+
+    # ------------------------------------------------------------------ description
+    def to_dict(self) -> dict[str, Any]:
+        """The options as plain JSON-able values (count tables as dicts)."""
+        out = {}
+        for name, f in self.specs().items():
+            value = getattr(self, name)
+            out[name] = dict(value) if isinstance(f.metadata["spec"], Counts) else value
+        return out
+
+    def changes(self) -> dict[str, Any]:
+        """The options that differ from the defaults (count tables: only changed keys)."""
+        default = type(self)().to_dict()
+        out = {}
+        for name, value in self.to_dict().items():
+            if isinstance(value, dict):
+                diff = {k: v for k, v in value.items() if default[name][k] != v}
+                if diff:
+                    out[name] = diff
+            elif value != default[name]:
+                out[name] = value
+        return out
+
+    @classmethod
+    def describe_options(cls) -> list[dict[str, str]]:
+        """One row per option: name, default, allowed values, help."""
+        rows = []
+        default = cls()
+        for name, f in cls.specs().items():
+            value = default.to_dict()[name]
+            if isinstance(value, dict):
+                value = ", ".join(f"{k}={v}" for k, v in value.items())
+            rows.append(
+                {
+                    "name": name,
+                    "default": str(value).lower() if isinstance(value, bool) else str(value),
+                    "allowed": f.metadata["spec"].describe(),
+                    "help": f.metadata["help"],
+                }
+            )
+        return rows

@@ -1,0 +1,272 @@
+"""Fortune, played card by card in plain Python: the readable reference engine.
+
+Read it beside the seed text (seed 004, first part) and ../shared/rules.md section 1. The
+numba kernel (``kernel.py``) must play the identical game for the same (rules, seed, game):
+same shuffles, same cards, same coins. ``tests/fortune`` holds it to that.
+
+Rulings this engine applies beyond rules.md (each also in docs/games/fortune.md):
+
+- A HEARTS skip is a flag, not a count: two HEARTS before the victim's turn skip one turn.
+- A player who goes out loses a pending skip; a player who rejoins starts with none.
+- ``out_at`` is the draw at which a seat last went out; -1 if it ends the game with coins.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from snakesim.core.rng import Stream
+from snakesim.games.fortune.rules import DRAW, OUTCOMES, UNFINISHED, WIN, Card, FortuneRules
+
+CUP = -1  # the payee of coins that go into the cup
+TO_CUP = {Card.LEAVES: 1, Card.POPPIES: 2, Card.ORCHIDS: 3}
+FROM_LEFT = {Card.SUNS: 1, Card.STARS: 2, Card.HEARTS: 3}
+RIVER_COINS = 3
+
+
+class FortuneGame:
+    """The state of one Fortune game, and the moves that change it.
+
+    Parameters
+    ----------
+    rules : FortuneRules
+        The options of the game.
+    players : int
+        Number of seats; seat 0 draws first.
+    stream : Stream
+        The game's random stream (see :class:`snakesim.core.rng.Stream`).
+    deck : sequence of Card, optional
+        A scripted draw pile, top card first, used instead of shuffling the rules' deck.
+        Reshuffles still use ``stream``.
+    trace : bool
+        Keep a readable line per turn in ``self.log``.
+    """
+
+    def __init__(
+        self,
+        rules: FortuneRules,
+        players: int,
+        stream: Stream,
+        deck: Sequence[int] | None = None,
+        trace: bool = False,
+    ):
+        self.rules = rules
+        self.players = players
+        self.stream = stream
+        self.coins = [rules.start_coins] * players
+        self.cup = 0
+        self.skip = [False] * players
+        self.out_at = [-1] * players
+        if deck is None:
+            # The deck is shuffled and placed face down in the center of the table.
+            self.draw_pile = [Card(c) for c in rules.deck_cards()]
+            stream.shuffle(self.draw_pile)
+        else:
+            self.draw_pile = [Card(c) for c in deck]
+        self.discard: list[Card] = []
+        self.turn = 0
+        self.length = 0  # cards drawn
+        self.reshuffles = 0
+        self.max_cup = 0
+        self.outcome = -1
+        self.winner = -1
+        self.log: list[str] | None = [] if trace else None
+
+    # ------------------------------------------------------------------ who is where
+    def in_game(self, seat: int) -> bool:
+        """A player with coins is in the game; a player with none is out."""
+        return self.coins[seat] > 0
+
+    def seats_in_game(self) -> list[int]:
+        return [s for s in range(self.players) if self.in_game(s)]
+
+    def clockwise_from(self, seat: int) -> list[int]:
+        """The other seats, starting with the one to the left of ``seat``."""
+        return [(seat + k) % self.players for k in range(1, self.players)]
+
+    def left_of(self, seat: int) -> int:
+        """The next player in the game clockwise ("the player to the left")."""
+        return next(s for s in self.clockwise_from(seat) if self.in_game(s))
+
+    def right_of(self, seat: int) -> int:
+        """The previous player in the game ("the player to the right")."""
+        return next(s for s in reversed(self.clockwise_from(seat)) if self.in_game(s))
+
+    # ------------------------------------------------------------------ moving coins
+    def pay(self, payer: int, payee: int, amount: int) -> int:
+        """Move up to ``amount`` coins from ``payer`` to ``payee`` (a seat or CUP).
+
+        A player who must pay more than they have pays what they have, and with 0 coins is
+        out at once. A player who receives coins while out is back in (rejoin only gives to
+        players who are out). Returns the coins moved.
+        """
+        paid = min(amount, self.coins[payer])
+        self.coins[payer] -= paid
+        if paid and self.coins[payer] == 0:
+            self.out_at[payer] = self.length
+            self.skip[payer] = False
+        if payee == CUP:
+            self.cup += paid
+        elif paid:
+            if self.coins[payee] == 0:
+                self.out_at[payee] = -1  # back in the game
+            self.coins[payee] += paid
+        return paid
+
+    # ------------------------------------------------------------------ the cards
+    def draw(self) -> Card:
+        """Draw the top card; an empty draw pile is first remade from the shuffled discards."""
+        if not self.draw_pile:
+            self.draw_pile, self.discard = self.discard, []
+            self.stream.shuffle(self.draw_pile)
+            self.reshuffles += 1
+        card = self.draw_pile.pop(0)
+        self.discard.append(card)
+        self.length += 1
+        return card
+
+    def apply(self, seat: int, card: Card) -> str:
+        """Follow the card's instruction for the drawer ``seat``; return what happened."""
+        if card in TO_CUP:
+            paid = self.pay(seat, CUP, TO_CUP[card])
+            return f"puts {paid} in the cup"
+        if card is Card.FOUNTAIN:
+            payers = [seat] + [s for s in self.clockwise_from(seat) if self.in_game(s)]
+            for s in payers:
+                self.pay(s, CUP, 1)
+            return f"seats {_seats(payers)} each put 1 in the cup"
+        if card in FROM_LEFT:
+            left = self.left_of(seat)
+            taken = self.pay(left, seat, FROM_LEFT[card])
+            note = f"takes {taken} from seat {left}"
+            if card is Card.HEARTS and self.in_game(left):
+                self.skip[left] = True
+                note += f"; seat {left} skips their next turn"
+            return note
+        if card is Card.RAIN:
+            others = [s for s in self.clockwise_from(seat) if self.in_game(s)]
+            taken = sum(self.pay(s, seat, 1) for s in others)
+            return f"takes {taken} from seats {_seats(others)}"
+        if card is Card.CROSSES:
+            return self.crosses(seat)
+        if card is Card.RIVER:
+            right = (seat - 1) % self.players if self.rules.rejoin else self.right_of(seat)
+            given = self.pay(seat, right, RIVER_COINS)
+            return f"gives {given} to seat {right}"
+        if card is Card.SNAKE:
+            won, self.cup = self.cup, 0
+            self.coins[seat] += won
+            return f"takes the cup ({won})"
+        raise AssertionError(f"unknown card {card!r}")
+
+    def crosses(self, seat: int) -> str:
+        """Give one coin to each other player (out players too under ``rejoin``)."""
+        others = self.clockwise_from(seat)
+        if not self.rules.rejoin:
+            others = [s for s in others if self.in_game(s)]
+        if self.rules.crosses_shortfall == "cup" and self.coins[seat] < len(others):
+            paid = self.pay(seat, CUP, self.coins[seat])
+            return f"cannot give everyone a coin: puts {paid} in the cup"
+        given = []
+        for s in others:  # clockwise from the left, until the coins run out
+            if self.coins[seat] == 0:
+                break
+            self.pay(seat, s, 1)
+            given.append(s)
+        return f"gives 1 to seats {_seats(given)}" if given else "has nothing to give"
+
+    # ------------------------------------------------------------------ turns
+    def next_seat(self, seat: int) -> int:
+        return self.left_of(seat)
+
+    def finish(self) -> bool:
+        """End the game if at most one player has coins; return whether it ended."""
+        remaining = self.seats_in_game()
+        if len(remaining) == 1:
+            # The last remaining player takes the contents of the cup and has won.
+            self.winner = remaining[0]
+            self.coins[self.winner] += self.cup
+            self.cup = 0
+            self.outcome = WIN
+        elif not remaining:
+            # One card put every remaining player out at once: a draw among them.
+            self.outcome = DRAW
+        elif self.length >= self.rules.turn_cap:
+            self.outcome = UNFINISHED
+        return self.outcome >= 0
+
+    def step(self) -> None:
+        """Play one turn: a skipped turn, or draw a card and follow it."""
+        seat = self.turn
+        if self.skip[seat]:
+            self.skip[seat] = False
+            self._note(f"      seat {seat} skips this turn")
+        else:
+            card = self.draw()
+            note = self.apply(seat, card)
+            self.max_cup = max(self.max_cup, self.cup)
+            self._note(
+                f"{self.length:5d} seat {seat} draws {card.name:<8} {note:<44} "
+                f"coins {' '.join(f'{c:3d}' for c in self.coins)}  cup {self.cup}"
+            )
+            if self.finish():
+                return
+        self.turn = self.next_seat(seat)
+
+    def play(self) -> dict:
+        """Play to the end and return the game's record (the kernel's columns)."""
+        while self.outcome < 0:
+            self.step()
+        self._note(self.summary())
+        return self.record()
+
+    def record(self) -> dict:
+        return {
+            "outcome": self.outcome,
+            "winner": self.winner,
+            "length": self.length,
+            "coins": list(self.coins),
+            "out_at": list(self.out_at),
+            "reshuffles": self.reshuffles,
+            "max_cup": self.max_cup,
+        }
+
+    def summary(self) -> str:
+        if self.outcome == WIN:
+            return f"seat {self.winner} wins after {self.length} cards (cup taken)"
+        if self.outcome == DRAW:
+            tied = [s for s in range(self.players) if self.out_at[s] == self.length]
+            return f"draw after {self.length} cards among seats {_seats(tied)}"
+        return f"{OUTCOMES[self.outcome]}: turn cap of {self.rules.turn_cap} cards reached"
+
+    def _note(self, line: str) -> None:
+        if self.log is not None:
+            self.log.append(line)
+
+
+def _seats(seats: Sequence[int]) -> str:
+    return ", ".join(str(s) for s in seats) or "none"
+
+
+def play(
+    rules: FortuneRules,
+    players: int,
+    seed: int,
+    game: int,
+    trace: bool = False,
+    deck: Sequence[int] | None = None,
+) -> tuple[dict, list[str]]:
+    """Play game ``game`` of seed ``seed`` with the reference engine.
+
+    Returns
+    -------
+    record : dict
+        outcome, winner, length, coins, out_at, reshuffles, max_cup.
+    log : list of str
+        The trace, one line per turn (empty unless ``trace``).
+    """
+    g = FortuneGame(rules, players, Stream(seed, game), deck=deck, trace=trace)
+    if trace:
+        g._note(f"start: {players} players with {rules.start_coins} coins, {len(g.draw_pile)} cards")
+    record = g.play()
+    return record, g.log or []
