@@ -1,0 +1,88 @@
+"""snakesim: Monte Carlo rules analysis for snake card games.
+
+The Python API mirrors the command line::
+
+    import snakesim
+    df = snakesim.simulate("fortune", players=4, games=100_000, seed=1, variant="one-snake")
+    snakesim.summarize(df)["win_rate"]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+
+import pandas as pd
+
+from snakesim.core.errors import InputError
+from snakesim.core.results import read_table, write_table
+from snakesim.core.runner import DEFAULT_CHUNK, resolve_rules, simulate_spec
+from snakesim.core.stats import summarize
+
+try:
+    __version__ = version("snakesim")
+except PackageNotFoundError:  # running from a source tree without installing
+    __version__ = "0+unknown"
+
+__all__ = ["InputError", "__version__", "read_table", "simulate", "summarize", "write_table"]
+
+
+def simulate(
+    game: str,
+    players: int,
+    games: int,
+    seed: int = 0,
+    variant: str | None = None,
+    rules_file: str | Path | None = None,
+    settings: Iterable[str] = (),
+    threads: int | None = None,
+    chunk_size: int = DEFAULT_CHUNK,
+    progress: bool = False,
+    first: int = 0,
+    **options,
+) -> pd.DataFrame:
+    """Play ``games`` games and return one row per game.
+
+    Parameters
+    ----------
+    game : str
+        A registered game (``snakesim.games.GAMES``), e.g. ``"fortune"``.
+    players : int
+        Number of seats.
+    games : int
+        Number of games; game ``i`` is the same game for the same seed whatever else changes.
+    seed : int
+        The run's seed.
+    variant : str, optional
+        A named variant of the game's rules (default ``"standard"``).
+    rules_file : path, optional
+        A TOML file of option values (and optionally ``variant = "..."``).
+    settings : iterable of str
+        ``"name=value"`` strings, as the CLI's ``--set``.
+    threads : int, optional
+        numba threads (default: all).
+    chunk_size : int
+        Games per kernel call (progress granularity; results do not depend on it).
+    progress : bool
+        Show a progress bar on stderr for long runs.
+    first : int
+        Index of the first game.
+    **options
+        Option values, applied last (``start_coins=10``).
+
+    Returns
+    -------
+    pandas.DataFrame
+        The results table; run metadata in ``df.attrs``.
+
+    Raises
+    ------
+    InputError
+        For any unknown name or out-of-range value, before a game is played.
+    """
+    from snakesim.games import get_game
+
+    spec = get_game(game)
+    name, rules = resolve_rules(spec, variant, rules_file, settings, options)
+    return simulate_spec(spec, rules, players, games, seed, name, first, threads, chunk_size, progress)

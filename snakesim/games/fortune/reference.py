@@ -70,6 +70,7 @@ class FortuneGame:
         self.max_cup = 0
         self.outcome = -1
         self.winner = -1
+        self.final_cup = 0
         self.log: list[str] | None = [] if trace else None
 
     # ------------------------------------------------------------------ who is where
@@ -185,6 +186,7 @@ class FortuneGame:
         if len(remaining) == 1:
             # The last remaining player takes the contents of the cup and has won.
             self.winner = remaining[0]
+            self.final_cup = self.cup
             self.coins[self.winner] += self.cup
             self.cup = 0
             self.outcome = WIN
@@ -206,7 +208,7 @@ class FortuneGame:
             note = self.apply(seat, card)
             self.max_cup = max(self.max_cup, self.cup)
             self._note(
-                f"{self.length:5d} seat {seat} draws {card.name:<8} {note:<44} "
+                f"{self.length:5d} seat {seat} draws {card.name:<8} {note:<50} "
                 f"coins {' '.join(f'{c:3d}' for c in self.coins)}  cup {self.cup}"
             )
             if self.finish():
@@ -233,7 +235,10 @@ class FortuneGame:
 
     def summary(self) -> str:
         if self.outcome == WIN:
-            return f"seat {self.winner} wins after {self.length} cards (cup taken)"
+            return (
+                f"seat {self.winner} is the last with coins: takes the cup ({self.final_cup}) and wins "
+                f"after {self.length} cards with {self.coins[self.winner]} coins"
+            )
         if self.outcome == DRAW:
             tied = [s for s in range(self.players) if self.out_at[s] == self.length]
             return f"draw after {self.length} cards among seats {_seats(tied)}"

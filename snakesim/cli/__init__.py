@@ -1,0 +1,57 @@
+"""The ``snakesim`` command line: a click group of thin commands over the library."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from snakesim.core.errors import InputError
+
+
+class Group(click.Group):
+    """A click group whose errors are one line on stderr with exit status 2.
+
+    Click's usage errors and snakesim's InputError both end here, so every bad input
+    (unknown name, wrong type, out-of-range value, unreadable file) looks the same and leaves
+    no traceback.
+    """
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        try:
+            rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except click.exceptions.Abort:
+            click.echo("snakesim: interrupted", err=True)
+            sys.exit(130)
+        except click.ClickException as err:
+            click.echo(f"snakesim: error: {err.format_message()}", err=True)
+            sys.exit(2)
+        except InputError as err:
+            click.echo(f"snakesim: error: {err}", err=True)
+            sys.exit(2)
+        if not standalone_mode:
+            return rv
+        sys.exit(rv if isinstance(rv, int) else 0)
+
+
+@click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.version_option(package_name="snakesim", prog_name="snakesim")
+def cli():
+    """Monte Carlo rules analysis: what does this house rule do to the game?
+
+    \b
+    Examples:
+      snakesim games
+      snakesim variants fortune
+      snakesim run fortune --players 4 --games 1000000 --seed 1
+      snakesim run fortune --variant one-snake --set start_coins=10 --out one.parquet
+      snakesim trace fortune --players 4 --seed 1 --game 42
+    """
+
+
+def main() -> None:
+    """Console-script entry point."""
+    cli()
+
+
+from snakesim.cli import commands  # noqa: E402,F401  (registers the commands)

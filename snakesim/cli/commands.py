@@ -1,0 +1,122 @@
+"""The commands: games, variants, run, trace."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+
+import click
+import numpy as np
+
+from snakesim.cli import cli, options
+from snakesim.cli.format import describe_changes, format_summary, format_table
+from snakesim.core.results import check_output_path, write_table
+from snakesim.core.runner import DEFAULT_CHUNK, check_run, max_threads, resolve_rules, simulate_spec
+from snakesim.core.stats import summarize
+from snakesim.games import GAMES, get_game
+
+
+@cli.command()
+def games():
+    """List the games snakesim can play."""
+    rows = [
+        {"game": s.name, "players": f"{s.min_players}-{s.max_players}", "description": s.title}
+        for s in GAMES.values()
+    ]
+    click.echo(format_table(rows, ["game", "players", "description"]))
+
+
+@cli.command()
+@options.game_argument
+def variants(game):
+    """List a game's variants and every rule option with its default and allowed values.
+
+    \b
+    Example:
+      snakesim variants fortune
+    """
+    spec = get_game(game)
+    rows = [
+        {"variant": name, "changes": describe_changes(spec.rules.variant(name).changes()), "description": v.description}
+        for name, v in spec.rules.VARIANTS.items()
+    ]
+    click.echo(f"{spec.title}\n\nVariants (--variant NAME):\n")
+    click.echo(format_table(rows, ["variant", "changes", "description"]))
+    click.echo("\nOptions (--set NAME=VALUE, or NAME = VALUE in a --rules TOML file):\n")
+    for row in spec.rules.describe_options():
+        click.echo(f"  {row['name']}  (default {row['default']})\n      {row['help']}\n      allowed: {row['allowed']}")
+
+
+@cli.command()
+@options.rule_options
+@click.option("--games", "-n", "n_games", type=int, default=100_000, show_default=True, help="Number of games.")
+@click.option("--threads", "-t", type=int, default=None, help=f"numba threads [default: all, {max_threads()} here].")
+@click.option("--chunk-size", type=int, default=DEFAULT_CHUNK, show_default=True, help="Games per kernel call (results do not depend on it).")
+@click.option("--out", "-o", type=click.Path(dir_okay=False), default=None, help="Write the per-game table (.parquet or .csv).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the text summary.")
+@click.option("--progress/--no-progress", default=None, help="Progress bar on stderr [default: when stderr is a terminal].")
+def run(game, players, seed, variant, settings, rules_file, n_games, threads, chunk_size, out, as_json, progress):
+    """Play many games of GAME and summarise them.
+
+    Prints each seat's win rate with its 95% interval, the draw and unfinished rates, and the
+    game length (mean with interval, median, 95th percentile, maximum).
+
+    \b
+    Examples:
+      snakesim run fortune --players 4 --games 1000000 --seed 1
+      snakesim run fortune -p 3 --variant one-snake --set start_coins=10
+      snakesim run fortune --rules my_rules.toml --out results/mine.parquet
+      snakesim run fortune --games 10000 --json
+    """
+    spec = get_game(game)
+    name, rules = resolve_rules(spec, variant, rules_file, settings)
+    check_run(spec, players, n_games, seed)
+    if out is not None:
+        check_output_path(out)
+    if progress is None:
+        progress = sys.stderr.isatty()
+    start = time.perf_counter()
+    df = simulate_spec(spec, rules, players, n_games, seed, name, 0, threads, chunk_size, progress)
+    elapsed = time.perf_counter() - start
+    if out is not None:
+        write_table(df, out)
+    summary = summarize(df)
+    if as_json:
+        summary.update(elapsed_s=elapsed, version=df.attrs["version"], out=out)
+        click.echo(json.dumps(summary))
+        return
+    click.echo(format_summary(summary, spec.title, spec.length_unit, rules.changes()))
+    used = threads or max_threads()
+    click.echo(f"\n{n_games:,} games in {elapsed:.2f} s ({n_games / elapsed:,.0f} games/s on {used} thread{'s' * (used > 1)})")
+    if out is not None:
+        click.echo(f"table written to {out}")
+
+
+@cli.command()
+@options.rule_options
+@click.option("--game", "-g", "index", type=int, default=0, show_default=True, help="Index of the game within the run.")
+@click.option("--check/--no-check", default=True, show_default=True, help="Also play the game with the kernel and confirm both engines agree.")
+def trace(game, players, seed, variant, settings, rules_file, index, check):
+    """Replay one game of a run turn by turn with the reference engine.
+
+    Game INDEX of seed SEED is exactly the game `snakesim run` played as row INDEX with the
+    same options; with --check the kernel replays it too and the two records are compared.
+
+    \b
+    Examples:
+      snakesim trace fortune --players 4 --seed 1 --game 42
+      snakesim trace fortune -p 2 --variant rejoin --set start_coins=3 --game 7
+    """
+    spec = get_game(game)
+    name, rules = resolve_rules(spec, variant, rules_file, settings)
+    check_run(spec, players, 1, seed, index)
+    record, log = spec.play_reference(rules, players, seed, index, trace=True)
+    click.echo(f"{spec.title}\n{players} players, variant {name} ({describe_changes(rules.changes())}), seed {seed}, game {index}\n")
+    click.echo("\n".join(log))
+    if check:
+        kernel = spec.play_block(rules, players, seed, index, 1)
+        same = all(np.array_equal(np.asarray(value), kernel[key][0]) for key, value in record.items())
+        if not same:
+            raise click.ClickException("the kernel played this game differently from the reference engine (a bug)")
+        click.echo("\nkernel check: the numba kernel played the identical game")

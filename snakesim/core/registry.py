@@ -1,0 +1,74 @@
+"""What the core needs to know about a game, and the registry of games by name.
+
+Each game package (``snakesim/games/NAME``) builds one :class:`GameSpec` in its
+``__init__.py``; ``snakesim.games`` collects them. The core (runner, results, statistics,
+CLI) reads only the spec, so a new game needs no change outside its own folder and the one
+line that registers it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from snakesim.core.errors import InputError
+from snakesim.core.rules import Rules
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """A game as the core sees it.
+
+    Attributes
+    ----------
+    name : str
+        The name used on the command line.
+    title : str
+        A one-line description.
+    rules : type of Rules
+        The game's rules class (with its ``VARIANTS``).
+    min_players, max_players : int
+        The allowed number of seats.
+    outcomes : tuple of str
+        Labels of the outcome codes the engines return (code = position).
+    seat_columns : tuple of str
+        Per-seat results; column ``NAME_k`` holds seat ``k``'s value.
+    game_columns : tuple of str
+        Further per-game results, one integer each.
+    play_block : callable
+        ``(rules, players, seed, first, count) -> dict of arrays``: the numba kernel's front.
+    play_reference : callable
+        ``(rules, players, seed, game, trace=False) -> (record, log)``: the reference engine.
+    length_unit : str
+        What ``length`` counts, for summaries ("cards drawn").
+    """
+
+    name: str
+    title: str
+    rules: type[Rules]
+    min_players: int
+    max_players: int
+    outcomes: tuple[str, ...]
+    seat_columns: tuple[str, ...]
+    game_columns: tuple[str, ...]
+    play_block: Callable
+    play_reference: Callable
+    length_unit: str = "turns"
+
+    def check_players(self, players: int) -> int:
+        """Return ``players`` if this game allows it, else raise InputError."""
+        if isinstance(players, bool) or not isinstance(players, int) or not (
+            self.min_players <= players <= self.max_players
+        ):
+            raise InputError(
+                "players", f"expected an integer from {self.min_players} to {self.max_players}, got {players!r}"
+            )
+        return players
+
+
+def lookup(games: dict[str, GameSpec], name: str) -> GameSpec:
+    """The spec of the game called ``name``, or InputError listing the known games."""
+    try:
+        return games[name]
+    except KeyError:
+        raise InputError("game", f"unknown game {name!r}; expected one of {', '.join(games)}") from None

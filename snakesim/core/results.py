@@ -1,0 +1,111 @@
+"""The results table: one row per game, plus the run's metadata.
+
+Columns: ``seed, game, outcome, winner, length``, then each per-seat result as ``NAME_0 ..
+NAME_{n-1}``, then the game's own columns. The metadata (game, variant, options, players,
+seed, games, package version) travels in ``DataFrame.attrs`` and, on disk, in the Parquet
+schema metadata (key ``snakesim``) or a ``.meta.json`` file beside a CSV.
+
+Files are written to a temporary name in the same folder and renamed into place, so a failed
+or interrupted write never leaves a half-written table.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from snakesim.core.errors import InputError
+from snakesim.core.registry import GameSpec
+
+FORMATS = (".parquet", ".csv")
+META_KEY = b"snakesim"
+
+
+def build_table(spec: GameSpec, columns: dict[str, np.ndarray], seed: int, first: int, meta: dict) -> pd.DataFrame:
+    """Turn a kernel's column arrays into the results DataFrame.
+
+    Parameters
+    ----------
+    spec : GameSpec
+        The game, for its column names and outcome labels.
+    columns : dict of arrays
+        What ``spec.play_block`` returned (per-seat arrays are 2-D).
+    seed, first : int
+        The run's seed and the index of the first game in ``columns``.
+    meta : dict
+        Run metadata, stored in ``DataFrame.attrs``.
+    """
+    count = len(columns["outcome"])
+    data = {
+        "seed": np.full(count, seed, dtype=np.int64),
+        "game": np.arange(first, first + count, dtype=np.int64),
+        "outcome": pd.Categorical.from_codes(columns["outcome"], categories=list(spec.outcomes)),
+        "winner": columns["winner"],
+        "length": columns["length"],
+    }
+    for name in spec.seat_columns:
+        for seat in range(columns[name].shape[1]):
+            data[f"{name}_{seat}"] = columns[name][:, seat]
+    for name in spec.game_columns:
+        data[name] = columns[name]
+    df = pd.DataFrame(data)
+    df.attrs.update(meta)
+    return df
+
+
+def check_output_path(path: str | os.PathLike) -> Path:
+    """Return ``path`` if its suffix is a known format and its folder can be made."""
+    path = Path(path)
+    if path.suffix.lower() not in FORMATS:
+        raise InputError("--out", f"expected a file ending in {' or '.join(FORMATS)}, got {str(path)!r}")
+    if path.exists() and path.is_dir():
+        raise InputError("--out", f"{str(path)!r} is a folder; give a file name")
+    return path
+
+
+def write_table(df: pd.DataFrame, path: str | os.PathLike) -> Path:
+    """Write ``df`` (with its ``attrs`` metadata) to Parquet or CSV, atomically."""
+    path = check_output_path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    meta = json.dumps(df.attrs, sort_keys=True)
+    if path.suffix.lower() == ".parquet":
+        table = pa.Table.from_pandas(df, preserve_index=False)
+        table = table.replace_schema_metadata({**(table.schema.metadata or {}), META_KEY: meta.encode()})
+        _atomic(path, lambda tmp: pq.write_table(table, tmp))
+    else:
+        _atomic(path, lambda tmp: df.to_csv(tmp, index=False))
+        _atomic(path.with_name(path.name + ".meta.json"), lambda tmp: Path(tmp).write_text(meta + "\n"))
+    return path
+
+
+def read_table(path: str | os.PathLike) -> pd.DataFrame:
+    """Read a table written by :func:`write_table`, metadata included."""
+    path = Path(path)
+    if path.suffix.lower() == ".parquet":
+        table = pq.read_table(path)
+        df = table.to_pandas()
+        raw = (table.schema.metadata or {}).get(META_KEY)
+        df.attrs = json.loads(raw) if raw else {}
+    else:
+        df = pd.read_csv(path)
+        meta = path.with_name(path.name + ".meta.json")
+        df.attrs = json.loads(meta.read_text()) if meta.exists() else {}
+    return df
+
+
+def _atomic(path: Path, write) -> None:
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    os.close(fd)
+    try:
+        write(tmp)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

@@ -1,0 +1,90 @@
+"""Statistics computed from a results table: every rate with an interval.
+
+Intervals come from scipy: Wilson score intervals for proportions
+(``scipy.stats.binomtest(...).proportion_ci``) and Student-t intervals for means.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+LEVEL = 0.95
+
+
+def wilson(successes: int, trials: int, level: float = LEVEL) -> tuple[float, float]:
+    """Wilson score interval for a proportion.
+
+    Parameters
+    ----------
+    successes, trials : int
+        Counts, ``0 <= successes <= trials``, ``trials >= 1``.
+    level : float
+        Confidence level.
+
+    Returns
+    -------
+    (low, high) : tuple of float
+    """
+    ci = stats.binomtest(int(successes), int(trials)).proportion_ci(level, method="wilson")
+    return float(ci.low), float(ci.high)
+
+
+def mean_interval(values: np.ndarray, level: float = LEVEL) -> tuple[float, float, float]:
+    """The mean of ``values`` and its Student-t interval: ``(mean, low, high)``."""
+    values = np.asarray(values, dtype=np.float64)
+    mean = float(values.mean())
+    if values.size < 2:
+        return mean, mean, mean
+    half = stats.t.ppf(0.5 + level / 2, values.size - 1) * values.std(ddof=1) / np.sqrt(values.size)
+    return mean, mean - float(half), mean + float(half)
+
+
+def players_of(df: pd.DataFrame) -> int:
+    """Number of seats of a table (from its metadata, else from its ``winner``-seat columns)."""
+    if "players" in df.attrs:
+        return int(df.attrs["players"])
+    seat_cols = [c for c in df.columns if c.rsplit("_", 1)[-1].isdigit()]
+    return 1 + max(int(c.rsplit("_", 1)[1]) for c in seat_cols)
+
+
+def summarize(df: pd.DataFrame, level: float = LEVEL) -> dict:
+    """Summarise a results table.
+
+    Returns
+    -------
+    dict
+        The run's metadata (game, variant, options, players, games, seed) and: ``win_rate``
+        and ``win_ci`` per seat; ``draw_rate``, ``draw_ci``, ``unfinished_rate``,
+        ``unfinished_ci``; ``length`` with ``mean, mean_ci, median, p95, max``.
+        Rates are over all games; lengths include unfinished games at the turn cap.
+    """
+    n = len(df)
+    players = players_of(df)
+    wins = np.bincount(df["winner"].to_numpy()[df["winner"].to_numpy() >= 0], minlength=players)
+    outcome = df["outcome"].astype(str)
+    draws = int((outcome == "draw").sum())
+    unfinished = int((outcome == "unfinished").sum())
+    length = df["length"].to_numpy()
+    mean, low, high = mean_interval(length, level)
+    meta = {k: df.attrs[k] for k in ("game", "variant", "options", "players", "seed") if k in df.attrs}
+    return {
+        **meta,
+        "players": players,
+        "games": n,
+        "level": level,
+        "win_rate": [float(w / n) for w in wins],
+        "win_ci": [list(wilson(w, n, level)) for w in wins],
+        "draw_rate": draws / n,
+        "draw_ci": list(wilson(draws, n, level)),
+        "unfinished_rate": unfinished / n,
+        "unfinished_ci": list(wilson(unfinished, n, level)),
+        "length": {
+            "mean": mean,
+            "mean_ci": [low, high],
+            "median": float(np.median(length)),
+            "p95": float(np.quantile(length, 0.95)),
+            "max": int(length.max()),
+        },
+    }
