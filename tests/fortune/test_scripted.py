@@ -1,0 +1,162 @@
+"""Scripted decks with hand-checked outcomes: every card effect, and the rulings around them.
+
+Each deck is given top card first and replaces the initial shuffle. Both engines play it and
+must agree; then the result is checked against values worked out by hand in the comments.
+A turn cap stops a game after the cards of interest.
+"""
+
+import numpy as np
+import pytest
+
+from snakesim.games.fortune import kernel, reference
+from snakesim.games.fortune.rules import DRAW, UNFINISHED, WIN, Card, FortuneRules
+
+L, P, O, F = Card.LEAVES, Card.POPPIES, Card.ORCHIDS, Card.FOUNTAIN
+SU, ST, H, R = Card.SUNS, Card.STARS, Card.HEARTS, Card.RAIN
+C, RV, SN = Card.CROSSES, Card.RIVER, Card.SNAKE
+
+
+def play(cards, players, **options):
+    """Play a scripted deck with both engines; return the reference record and its log."""
+    rules = FortuneRules(**options)
+    record, log = reference.play(rules, players, seed=3, game=0, trace=True, deck=cards)
+    k = kernel.play_block(rules, players, 3, 0, 1, deck=np.array(cards, dtype=np.int8))
+    for key, value in record.items():
+        assert np.array_equal(np.asarray(value), k[key][0]), (key, value, k[key][0])
+    return record, log
+
+
+def test_pay_to_cup():
+    # 5 coins each: seat 0 pays 1, seat 1 pays 2, seat 2 pays 3.
+    rec, _ = play([L, P, O], 3, start_coins=5, turn_cap=3)
+    assert rec["coins"] == [4, 3, 2] and rec["outcome"] == UNFINISHED and rec["winner"] == -1
+
+
+def test_paying_more_than_you_have_puts_you_out_and_last_player_takes_cup():
+    # Seat 0 has 2 and must pay 3: pays 2, out at card 1; seat 1 is last and takes the cup (2).
+    rec, _ = play([O], 2, start_coins=2)
+    assert rec["outcome"] == WIN and rec["winner"] == 1
+    assert rec["coins"] == [0, 4] and rec["out_at"] == [1, -1] and rec["length"] == 1 and rec["max_cup"] == 2
+
+
+def test_fountain_everyone_pays_one():
+    rec, _ = play([F], 3, start_coins=5, turn_cap=1)
+    assert rec["coins"] == [4, 4, 4] and rec["max_cup"] == 3
+
+
+def test_fountain_putting_the_last_players_out_together_is_a_draw():
+    # 1 coin each. Card 1: seat 0 pays 1 (out). Card 2: seat 1 draws FOUNTAIN; seats 1 and 2 pay
+    # their last coin together: a draw between the two, the cup (3) stays unclaimed.
+    rec, log = play([L, F], 3, start_coins=1)
+    assert rec["outcome"] == DRAW and rec["winner"] == -1 and rec["length"] == 2
+    assert rec["coins"] == [0, 0, 0] and rec["out_at"] == [1, 2, 2]
+    assert "draw after 2 cards among seats 1, 2" in log[-1]
+
+
+def test_take_from_left():
+    # Seat 0 SUNS from seat 1; seat 1 STARS from seat 2; seat 2 HEARTS from seat 0 (skip seat 0).
+    # Card 4 is then drawn by seat 1 (seat 0's turn is skipped): SUNS from seat 2.
+    rec, log = play([SU, ST, H, SU], 3, start_coins=5, turn_cap=4)
+    # after 3 cards: [6,4,5] -> [6,6,3] -> [3,6,6]; card 4 by seat 1: [3,7,5]
+    assert rec["coins"] == [3, 7, 5]
+    assert any("seat 0 skips this turn" in line for line in log)
+
+
+def test_left_skips_players_who_are_out():
+    # 2 coins each. Seat 0 SUNS: [3,1,2]; seat 1 LEAVES: [3,0,2] (out) cup 1; seat 2 LEAVES:
+    # [3,0,1] cup 2; seat 0 STARS: the left in the game is seat 2, who pays the 1 they have and is
+    # out. Seat 0 wins with 3 + 1 + the cup 2 = 6.
+    rec, _ = play([SU, L, L, ST], 3, start_coins=2)
+    assert rec["outcome"] == WIN and rec["winner"] == 0 and rec["coins"] == [6, 0, 0]
+    assert rec["out_at"] == [-1, 2, 4] and rec["length"] == 4
+
+
+def test_hearts_with_two_players_gives_the_drawer_another_turn():
+    # Seat 0 HEARTS: [13,7]; seat 1 is skipped; seat 0 draws SUNS: [14,6].
+    rec, _ = play([H, SU], 2, start_coins=10, turn_cap=2)
+    assert rec["coins"] == [14, 6]
+
+
+def test_hearts_skip_is_lost_when_the_victim_goes_out_and_rejoins():
+    # rejoin, 3 coins each. Seat 0 HEARTS takes 3 from seat 1: out, no skip kept -> [6,0,3].
+    # Seat 2 RIVER gives 3 to the right seat, seat 1 (out, back in) -> [6,3,0]; seat 2 is out.
+    # Next is seat 0 (LEAVES -> [5,3,0]), then seat 1 plays (no skip left) SUNS from seat 0.
+    rec, log = play([H, RV, L, SU], 3, start_coins=3, rejoin=True, turn_cap=4)
+    assert rec["coins"] == [4, 4, 0] and rec["out_at"] == [-1, -1, 2]
+    assert not any("skips this turn" in line for line in log)
+
+
+def test_rain_takes_one_from_each_other_player():
+    rec, _ = play([R], 4, start_coins=5, turn_cap=1)
+    assert rec["coins"] == [8, 4, 4, 4]
+
+
+def test_crosses_gives_one_to_each_other_player():
+    rec, _ = play([C], 4, start_coins=5, turn_cap=1)
+    assert rec["coins"] == [2, 6, 6, 6]
+
+
+def test_crosses_shortfall_clockwise():
+    # Seat 0 has 2 coins for 3 players: seat 1 and seat 2 get one each; seat 0 is out.
+    rec, _ = play([C], 4, start_coins=2, turn_cap=1)
+    assert rec["coins"] == [0, 3, 3, 2] and rec["out_at"] == [1, -1, -1, -1] and rec["max_cup"] == 0
+
+
+def test_crosses_shortfall_cup():
+    # Same, but the drawer who cannot give everyone a coin puts both in the cup.
+    rec, _ = play([C], 4, start_coins=2, turn_cap=1, crosses_shortfall="cup")
+    assert rec["coins"] == [0, 2, 2, 2] and rec["max_cup"] == 2
+
+
+def test_crosses_cup_with_exactly_enough_gives_everyone_one():
+    rec, _ = play([C], 4, start_coins=3, turn_cap=1, crosses_shortfall="cup")
+    assert rec["coins"] == [0, 4, 4, 4] and rec["max_cup"] == 0
+
+
+def test_river_gives_three_to_the_right():
+    rec, _ = play([RV], 3, start_coins=5, turn_cap=1)
+    assert rec["coins"] == [2, 5, 8]
+
+
+def test_snake_takes_the_cup_and_an_empty_cup_gives_nothing():
+    rec, _ = play([SN, L, P, SN], 4, start_coins=5, turn_cap=4)
+    # seat 0 SNAKE on an empty cup; seat 1 pays 1; seat 2 pays 2; seat 3 takes 3.
+    assert rec["coins"] == [5, 4, 3, 8] and rec["max_cup"] == 3
+
+
+def test_crosses_rejoin_brings_a_player_back():
+    # 2 coins each. Seat 0 POPPIES: out, [0,2,2] cup 2. Seat 1 CROSSES with rejoin: gives to
+    # seat 2 then seat 0 (out, back in) -> [1,0,3]; seat 1 is out. Seat 2 then LEAVES -> [1,0,2].
+    rec, _ = play([P, C, L], 3, start_coins=2, rejoin=True, turn_cap=3)
+    assert rec["coins"] == [1, 0, 2] and rec["out_at"] == [-1, 2, -1]
+
+
+def test_crosses_without_rejoin_skips_players_who_are_out():
+    # As above without rejoin: seat 1 gives only to seat 2 -> [0,1,3]; seat 2 LEAVES -> [0,1,2].
+    rec, _ = play([P, C, L], 3, start_coins=2, turn_cap=3)
+    assert rec["coins"] == [0, 1, 2] and rec["out_at"] == [1, -1, -1]
+
+
+@pytest.mark.parametrize("rejoin,expected", [(True, [4, 2, 0]), (False, [6, 0, 0])])
+def test_river_rejoin(rejoin, expected):
+    # 2 coins each. Seat 0 STARS: seat 1 out, [4,0,2]. Seat 2 RIVER: with rejoin the right seat
+    # is seat 1 (out): it gets seat 2's 2 coins and is back, seat 2 is out -> [4,2,0]. Without
+    # rejoin the right player in the game is seat 0: [6,0,0] and seat 0 wins (cup empty).
+    rec, _ = play([ST, RV], 3, start_coins=2, rejoin=rejoin, turn_cap=2)
+    assert rec["coins"] == expected
+    assert rec["outcome"] == (UNFINISHED if rejoin else WIN)
+
+
+def test_reshuffle_remakes_the_draw_pile_from_the_discards():
+    # A 2-card deck drawn 5 times: the pile is remade before draws 3 and 5.
+    rec, log = play([L, SU], 2, start_coins=10, turn_cap=5)
+    assert rec["reshuffles"] == 2 and rec["length"] == 5
+    drawn = [line.split(" draws ")[1].split()[0] for line in log if " draws " in line]
+    assert drawn[:2] == ["LEAVES", "SUNS"] and sorted(drawn[2:4]) == ["LEAVES", "SUNS"]
+    assert sum(c for c in rec["coins"]) + drawn.count("LEAVES") == 20
+
+
+def test_turn_cap_records_unfinished():
+    # Only SNAKE cards: nothing ever changes, the game stops at the cap.
+    rec, _ = play([SN, SN], 3, start_coins=4, turn_cap=7)
+    assert rec["outcome"] == UNFINISHED and rec["length"] == 7 and rec["winner"] == -1 and rec["reshuffles"] == 3
