@@ -1,0 +1,136 @@
+"""The command line through click's CliRunner, bad input included."""
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from snakesim.cli import cli
+
+JSON_KEYS = {"game", "variant", "options", "players", "games", "seed", "win_rate", "win_ci", "draw_rate", "unfinished_rate", "length"}
+
+
+def invoke(*args):
+    return CliRunner().invoke(cli, [str(a) for a in args])
+
+
+def test_run_prints_a_readable_summary():
+    r = invoke("run", "fortune", "--players", 3, "--games", 3000, "--seed", 1)
+    assert r.exit_code == 0, r.output
+    for words in ("seat 0 wins", "seat 2 wins", "95% interval", "draw", "unfinished", "length (cards drawn): mean", "95th percentile"):
+        assert words in r.stdout
+    assert "seat 3" not in r.stdout
+
+
+def test_run_json_has_the_documented_keys_and_matches_the_table(tmp_path):
+    out = tmp_path / "t.parquet"
+    r = invoke("run", "fortune", "-p", 4, "-n", 2000, "--seed", 9, "--variant", "one-snake", "--set", "start_coins=8", "--json", "--out", out)
+    assert r.exit_code == 0, r.output
+    s = json.loads(r.stdout)
+    assert JSON_KEYS <= set(s)
+    assert s["variant"] == "one-snake" and s["options"]["snakes"] == 1 and s["options"]["start_coins"] == 8
+    assert s["games"] == 2000 and s["players"] == 4 and len(s["win_rate"]) == 4 and len(s["win_ci"]) == 4
+    assert set(s["length"]) >= {"mean", "median", "p95", "max"}
+    import snakesim
+
+    df = snakesim.read_table(out)
+    assert len(df) == 2000 and df.attrs["seed"] == 9
+    assert s["win_rate"][0] == (df["winner"] == 0).mean()
+    assert s["length"]["max"] == df["length"].max()
+    assert abs(sum(s["win_rate"]) + s["draw_rate"] + s["unfinished_rate"] - 1) < 1e-12
+
+
+def test_same_command_same_numbers():
+    a = invoke("run", "fortune", "-n", 1500, "--seed", 4, "--json", "--threads", 1)
+    b = invoke("run", "fortune", "-n", 1500, "--seed", 4, "--json")
+    strip = lambda r: {k: v for k, v in json.loads(r.stdout).items() if k != "elapsed_s"}  # noqa: E731
+    assert strip(a) == strip(b)
+
+
+def test_rules_file(tmp_path):
+    path = tmp_path / "house.toml"
+    path.write_text('variant = "rejoin"\nstart_coins = 5\n[deck]\nSUNS = 2\n')
+    r = invoke("run", "fortune", "-n", 500, "--rules", path, "--json")
+    s = json.loads(r.stdout)
+    assert s["variant"] == "rejoin" and s["options"]["rejoin"] is True and s["options"]["deck"]["SUNS"] == 2
+
+
+def test_trace_replays_the_game_run_played(tmp_path):
+    out = tmp_path / "t.csv"
+    assert invoke("run", "fortune", "-p", 4, "-n", 50, "--seed", 1, "--out", out).exit_code == 0
+    import snakesim
+
+    row = snakesim.read_table(out).iloc[42]
+    r = invoke("trace", "fortune", "--players", 4, "--seed", 1, "--game", 42)
+    assert r.exit_code == 0, r.output
+    card_lines = [line for line in r.stdout.splitlines() if " draws " in line]
+    assert len(card_lines) == row["length"]
+    assert "kernel check: the numba kernel played the identical game" in r.stdout
+    if row["outcome"] == "win":
+        assert f"seat {row['winner']} is the last with coins" in r.stdout
+
+
+def test_variants_lists_variants_and_options():
+    r = invoke("variants", "fortune")
+    assert r.exit_code == 0
+    for words in ("one-snake", "rejoin", "crosses-to-cup", "start_coins", "an integer from 1 to 1,000,000", "clockwise, cup"):
+        assert words in r.stdout
+
+
+def test_games_and_help():
+    assert "fortune" in invoke("games").stdout
+    help_text = invoke("run", "--help").stdout
+    assert "Examples:" in help_text and "--set" in help_text
+    assert invoke("--version").exit_code == 0
+
+
+BAD = [
+    (["run", "chess"], "game: unknown game 'chess'; expected one of fortune"),
+    (["variants", "chess"], "game: unknown game"),
+    (["run", "fortune", "--variant", "two-snakes"], "variant: unknown variant 'two-snakes'"),
+    (["run", "fortune", "--set", "colour=red"], "colour: unknown option; expected one of start_coins"),
+    (["run", "fortune", "--set", "start_coins=ten"], "start_coins: expected an integer from 1 to 1,000,000, got 'ten'"),
+    (["run", "fortune", "--set", "start_coins=0"], "start_coins: expected an integer from 1"),
+    (["run", "fortune", "--set", "deck.RAIN=-2"], "deck.RAIN: expected an integer from 0"),
+    (["run", "fortune", "--set", "rejoin=perhaps"], "rejoin: expected true or false"),
+    (["run", "fortune", "--players", "9"], "players: expected an integer from 2 to 8, got 9"),
+    (["run", "fortune", "--players", "1"], "players: expected an integer from 2 to 8"),
+    (["run", "fortune", "--players", "four"], "'--players'"),
+    (["run", "fortune", "--games", "0"], "games: expected an integer from 1"),
+    (["run", "fortune", "--threads", "0"], "threads: expected an integer from 1"),
+    (["run", "fortune", "--seed", "-3"], "seed: expected an integer from 0"),
+    (["trace", "fortune", "--game", "-1"], "first: expected an integer from 0"),
+    (["run", "fortune", "--out", "results.xlsx"], "--out: expected a file ending in .parquet or .csv"),
+    (["run"], "Missing argument 'GAME'"),
+    (["run", "fortune", "--bogus"], "--bogus"),
+]
+
+
+@pytest.mark.parametrize("args,message", BAD)
+def test_bad_input_is_one_line_exit_2_nothing_written(tmp_path, args, message):
+    out = tmp_path / "never.parquet"
+    if args[0] == "run" and "--out" not in args and len(args) > 1:
+        args = [*args, "--out", str(out)]
+    r = invoke(*args)
+    assert r.exit_code == 2
+    assert r.stdout == ""
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("snakesim: error: "), r.stderr
+    assert message in lines[0]
+    assert "Traceback" not in r.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_empty_deck_is_refused():
+    zero = [a for s in ("LEAVES", "POPPIES", "ORCHIDS", "FOUNTAIN", "SUNS", "STARS", "HEARTS", "RAIN", "CROSSES", "RIVER") for a in ("--set", f"deck.{s}=0")]
+    r = invoke("run", "fortune", *zero, "--set", "snakes=0")
+    assert r.exit_code == 2 and "deck: the deck has no cards" in r.stderr
+
+
+@pytest.mark.parametrize("text,message", [("start_coins = [", "not valid TOML"), ("snakes = -1", "snakes: expected an integer from 0")])
+def test_bad_rules_file(tmp_path, text, message):
+    path = tmp_path / "bad.toml"
+    path.write_text(text)
+    r = invoke("run", "fortune", "--rules", path, "--out", tmp_path / "x.parquet")
+    assert r.exit_code == 2 and message in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.toml"]

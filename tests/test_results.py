@@ -1,0 +1,41 @@
+"""The results table on disk: Parquet and CSV round trips with metadata, atomic writes."""
+
+import pandas as pd
+import pytest
+
+import snakesim
+from snakesim.core.errors import InputError
+from snakesim.core.results import check_output_path, write_table
+
+
+@pytest.fixture(scope="module")
+def table():
+    return snakesim.simulate("fortune", players=3, games=500, seed=5, variant="rejoin")
+
+
+@pytest.mark.parametrize("name", ["t.parquet", "sub/dir/t.csv"])
+def test_round_trip(tmp_path, table, name):
+    path = write_table(table, tmp_path / name)
+    back = snakesim.read_table(path)
+    assert back.attrs == table.attrs
+    pd.testing.assert_frame_equal(
+        back.astype({"outcome": str}), table.astype({"outcome": str}), check_dtype=path.suffix == ".parquet"
+    )
+    assert [p.name for p in path.parent.iterdir() if p.name.endswith(".tmp")] == []
+
+
+def test_bad_suffix_refused(tmp_path):
+    with pytest.raises(InputError, match="--out: expected a file ending in .parquet or .csv"):
+        check_output_path(tmp_path / "t.xlsx")
+
+
+def test_failed_write_leaves_nothing(tmp_path, table, monkeypatch):
+    import pyarrow.parquet as pq
+
+    def broken(*args, **kwargs):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(pq, "write_table", broken)
+    with pytest.raises(OSError):
+        write_table(table, tmp_path / "t.parquet")
+    assert list(tmp_path.iterdir()) == []

@@ -1,0 +1,69 @@
+"""Game i of seed s is one fixed game: whatever the threads, chunks or starting index."""
+
+import pandas as pd
+import pytest
+
+import snakesim
+from snakesim.core.errors import InputError
+from snakesim.core.runner import max_threads
+
+
+@pytest.fixture(scope="module")
+def base():
+    return snakesim.simulate("fortune", players=4, games=6000, seed=17, threads=1, chunk_size=6000)
+
+
+@pytest.mark.skipif(max_threads() < 2, reason="needs 2 numba threads")
+def test_same_table_with_two_threads(base):
+    pd.testing.assert_frame_equal(base, snakesim.simulate("fortune", players=4, games=6000, seed=17, threads=2))
+
+
+@pytest.mark.parametrize("chunk_size", [1000, 777])
+def test_same_table_with_other_chunk_sizes(base, chunk_size):
+    pd.testing.assert_frame_equal(base, snakesim.simulate("fortune", players=4, games=6000, seed=17, chunk_size=chunk_size))
+
+
+def test_a_slice_of_the_run_is_the_same_games(base):
+    part = snakesim.simulate("fortune", players=4, games=1000, seed=17, first=2500)
+    pd.testing.assert_frame_equal(base.iloc[2500:3500].reset_index(drop=True), part, check_like=True)
+
+
+def test_other_seed_other_games(base):
+    other = snakesim.simulate("fortune", players=4, games=6000, seed=18)
+    assert not other["length"].equals(base["length"])
+
+
+def test_table_columns_and_metadata(base):
+    expected = ["seed", "game", "outcome", "winner", "length"]
+    expected += [f"coins_{s}" for s in range(4)] + [f"out_at_{s}" for s in range(4)] + ["reshuffles", "max_cup"]
+    assert list(base.columns) == expected
+    assert base.attrs["game"] == "fortune" and base.attrs["players"] == 4 and base.attrs["seed"] == 17
+    assert base.attrs["variant"] == "standard" and base.attrs["options"]["start_coins"] == 20
+    assert base.attrs["version"] == snakesim.__version__
+    assert set(base["outcome"].cat.categories) == {"win", "draw", "unfinished"}
+
+
+def test_api_options_apply():
+    df = snakesim.simulate("fortune", players=2, games=200, seed=1, variant="one-snake", start_coins=3)
+    assert df.attrs["options"]["snakes"] == 1 and df.attrs["options"]["start_coins"] == 3
+    assert df.attrs["changes"] == {"snakes": 1, "start_coins": 3}
+
+
+@pytest.mark.parametrize(
+    "kwargs,field",
+    [
+        ({"game": "chess"}, "game"),
+        ({"players": 1}, "players"),
+        ({"players": 9}, "players"),
+        ({"games": 0}, "games"),
+        ({"seed": -1}, "seed"),
+        ({"threads": 0}, "threads"),
+        ({"variant": "nope"}, "variant"),
+        ({"start_coins": 0}, "start_coins"),
+    ],
+)
+def test_api_rejects_bad_input(kwargs, field):
+    args = {"game": "fortune", "players": 4, "games": 10} | kwargs
+    with pytest.raises(InputError) as err:
+        snakesim.simulate(**args)
+    assert err.value.field == field
