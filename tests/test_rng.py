@@ -1,15 +1,15 @@
 """The per-game stream: known answers, and the numba and Python versions agree bit for bit."""
 
+import numba
 import numpy as np
 import pytest
 from scipy import stats
 
 from snakesim.core import rng
-from snakesim.core.jit import njit
 from snakesim.core.rng import GOLDEN, MASK64, Stream
 
 
-@njit
+@numba.njit
 def _numba_draws(seed, game, bounds):
     state = np.empty(4, np.uint64)
     rng.seed_stream(state, seed, game)
@@ -22,7 +22,7 @@ def _numba_draws(seed, game, bounds):
     return raw, out
 
 
-@njit
+@numba.njit
 def _numba_shuffle(seed, game, items):
     state = np.empty(4, np.uint64)
     rng.seed_stream(state, seed, game)

@@ -1,7 +1,18 @@
 """The numba options every kernel uses, in one place.
 
-``cache=True`` keeps compiled kernels on disk between runs; ``error_model="numpy"`` lets
-integer division skip Python's zero check (the kernels never divide by zero).
+Two decorators:
+
+- :func:`njit` for the hot code (a game's turn loop, the random stream). It is compiled
+  without numba's reference counting (``_nrt=False``): such code receives every array from
+  its caller and allocates nothing. With reference counting on, numba leaves an atomic
+  incref/decref pair around many array-argument calls inside branchy loops, which made the
+  Fortune kernel 3-4 times slower (benchmarks/bench_fortune.py). A function that tries to
+  allocate under this decorator fails to compile, so the rule cannot be broken silently.
+- :func:`njit_driver` for the functions that allocate scratch arrays and spread games over
+  threads with ``prange``.
+
+Both cache compiled code on disk (``cache=True``) and use ``error_model="numpy"`` (integer
+division without Python's zero check; the kernels never divide by zero).
 """
 
 import numba
@@ -10,8 +21,12 @@ JIT_OPTIONS = {"cache": True, "nogil": True, "error_model": "numpy"}
 
 
 def njit(fn=None, **extra):
-    """``numba.njit`` with the project's options (see :data:`JIT_OPTIONS`)."""
-    options = {**JIT_OPTIONS, **extra}
-    if fn is None:
-        return numba.njit(**options)
-    return numba.njit(**options)(fn)
+    """``numba.njit`` for hot code that allocates nothing (no reference counting)."""
+    options = {**JIT_OPTIONS, "_nrt": False, **extra}
+    return numba.njit(**options) if fn is None else numba.njit(**options)(fn)
+
+
+def njit_driver(fn=None, **extra):
+    """``numba.njit(parallel=True)`` for block drivers that allocate and use ``prange``."""
+    options = {**JIT_OPTIONS, "parallel": True, **extra}
+    return numba.njit(**options) if fn is None else numba.njit(**options)(fn)

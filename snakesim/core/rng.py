@@ -33,19 +33,19 @@ _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
 
 
-@njit(inline="always")
+@njit
 def _mix(z):
     z = (z ^ (z >> np.uint64(30))) * _MIX1
     z = (z ^ (z >> np.uint64(27))) * _MIX2
     return z ^ (z >> np.uint64(31))
 
 
-@njit(inline="always")
+@njit
 def _rotl(x, k):
     return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
 
 
-@njit(inline="always")
+@njit
 def seed_stream(state, seed, game):
     """Fill ``state`` (uint64[4]) with the stream of game ``game`` of seed ``seed``."""
     x = _mix(_mix(np.uint64(seed) ^ _SEED_SALT) ^ _mix(np.uint64(game) ^ _GAME_SALT))
@@ -54,7 +54,7 @@ def seed_stream(state, seed, game):
         state[k] = _mix(x)
 
 
-@njit(inline="always")
+@njit
 def next_u64(state):
     """Advance the xoshiro256** ``state`` in place and return the next 64-bit output."""
     s0 = state[0]
@@ -76,7 +76,7 @@ def next_u64(state):
     return result
 
 
-@njit(inline="always")
+@njit
 def below(state, n):
     """A uniform integer in ``[0, n)`` for ``1 <= n <= 2**32`` (Lemire's method)."""
     bound = np.uint64(n)
@@ -90,7 +90,7 @@ def below(state, n):
     return np.int64(m >> _U32)
 
 
-@njit(inline="always")
+@njit
 def shuffle(state, items, n):
     """Fisher-Yates shuffle of ``items[:n]`` in place, last position first."""
     for k in range(n - 1, 0, -1):

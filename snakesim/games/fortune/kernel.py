@@ -16,7 +16,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from snakesim.core.jit import njit
+from snakesim.core.jit import njit, njit_driver
 from snakesim.core.rng import seed_stream, shuffle
 from snakesim.games.fortune.rules import DRAW, UNFINISHED, WIN, FortuneRules
 
@@ -25,7 +25,7 @@ LEAVES, POPPIES, ORCHIDS, FOUNTAIN, SUNS, STARS, HEARTS, RAIN, CROSSES, RIVER, S
 BLOCK = 64  # games per scratch allocation; any value gives the same results
 
 
-@njit(inline="always")
+@njit
 def _pay(coins, out_at, skip, payer, amount, length):
     """Take up to ``amount`` from ``payer``; mark them out at 0. Returns the coins taken."""
     paid = min(amount, coins[payer])
@@ -36,7 +36,7 @@ def _pay(coins, out_at, skip, payer, amount, length):
     return paid
 
 
-@njit(inline="always")
+@njit
 def _receive(coins, out_at, payee, amount):
     if amount > 0:
         if coins[payee] == 0:
@@ -44,7 +44,7 @@ def _receive(coins, out_at, payee, amount):
         coins[payee] += amount
 
 
-@njit(inline="always")
+@njit
 def _left(coins, seat, n):
     s = seat + 1
     if s == n:
@@ -56,7 +56,7 @@ def _left(coins, seat, n):
     return s
 
 
-@njit(inline="always")
+@njit
 def _right(coins, seat, n):
     s = seat - 1
     if s < 0:
@@ -181,7 +181,7 @@ def _play_one(deck, n, start_coins, rejoin, crosses_cup, turn_cap, presorted, se
     o_max_cup[row] = max_cup
 
 
-@njit(parallel=True)
+@njit_driver
 def _play_block(deck, n, start_coins, rejoin, crosses_cup, turn_cap, presorted, seed, first,
                 o_outcome, o_winner, o_length, o_coins, o_out_at, o_reshuffles, o_max_cup):
     count = o_outcome.shape[0]

@@ -1,0 +1,86 @@
+"""Fortune throughput, with every ratio taken side by side in one run.
+
+Prints, for 4 players and the standard rules:
+  kernel games/s and ns per card drawn (1 thread); reference engine games/s; their ratio;
+  the floor: a bare numba loop drawing bounded integers with the same generator (ns per
+  draw); the kernel's cost per card over that floor; 2 threads over 1 thread.
+
+Targets (issue 2): kernel >= 100x reference per game; per-card cost <= 4x the floor;
+2 threads >= 1.8x 1 thread.
+
+    python benchmarks/bench_fortune.py [--games 2000000] [--reference-games 2000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numba
+import numpy as np
+
+from snakesim.core import rng
+from snakesim.core.jit import njit
+from snakesim.games.fortune import kernel, reference
+from snakesim.games.fortune.rules import FortuneRules
+
+
+@njit
+def _floor_loop(state, seed, draws):
+    """The cheapest thing a game can do per card: one bounded draw from the game's stream."""
+    rng.seed_stream(state, seed, 0)
+    acc = 0
+    for _ in range(draws):
+        acc += rng.below(state, 52)
+    return acc
+
+
+def best_of(repeats, fn):
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        result = fn()
+        times.append(time.perf_counter() - start)
+    return min(times), result
+
+
+def kernel_run(rules, games, threads):
+    numba.set_num_threads(threads)
+    return kernel.play_block(rules, 4, 1, 0, games)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=2_000_000, help="kernel games per timing")
+    parser.add_argument("--reference-games", type=int, default=2000, help="reference engine games")
+    parser.add_argument("--repeats", type=int, default=3, help="timings per figure; the best is kept")
+    args = parser.parse_args()
+    rules = FortuneRules()
+
+    kernel_run(rules, 1000, 1)  # compile (or load from cache) before timing
+    _floor_loop(np.empty(4, np.uint64), 1, 10)
+
+    t1, out = best_of(args.repeats, lambda: kernel_run(rules, args.games, 1))
+    cards = int(out["length"].sum())
+    t_ref, _ = best_of(1, lambda: [reference.play(rules, 4, 1, i) for i in range(args.reference_games)])
+    ref_cards = int(out["length"][: args.reference_games].sum())  # the same games the reference played
+    t_floor, _ = best_of(args.repeats, lambda: _floor_loop(np.empty(4, np.uint64), 1, cards))
+    threads = min(2, numba.config.NUMBA_NUM_THREADS)
+    t2, _ = best_of(args.repeats, lambda: kernel_run(rules, args.games, threads))
+
+    kernel_gps = args.games / t1
+    ref_gps = args.reference_games / t_ref
+    ns_card = 1e9 * t1 / cards
+    ns_floor = 1e9 * t_floor / cards
+    print(f"Fortune, 4 players, standard rules; {args.games:,} kernel games ({cards / args.games:.1f} cards per game)")
+    print(f"  kernel, 1 thread     {kernel_gps:14,.0f} games/s   {ns_card:8.2f} ns per card drawn")
+    print(f"  reference engine     {ref_gps:14,.0f} games/s   {1e9 * t_ref / ref_cards:8.0f} ns per card drawn")
+    print(f"  kernel / reference   {kernel_gps / ref_gps:14,.0f} x        (target >= 100)")
+    print(f"  floor: bare bounded draws                {ns_floor:8.2f} ns per draw")
+    print(f"  kernel cost / floor  {ns_card / ns_floor:14.2f} x        (target <= 4)")
+    print(f"  kernel, {threads} threads    {args.games / t2:14,.0f} games/s")
+    print(f"  {threads} threads / 1 thread {t1 / t2:13.2f} x        (target >= 1.8)")
+
+
+if __name__ == "__main__":
+    main()
