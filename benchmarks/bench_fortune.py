@@ -35,6 +35,43 @@ def _floor_loop(state, seed, draws):
     return acc
 
 
+@njit
+def _draw_loop(deck, pile, state, games, cards_per_game, dispatch):
+    """Draw cards as a game does (shuffle, draw, reshuffle) with no rules, optionally
+    branching 11 ways on each card. Shows what the card loop costs before any rule."""
+    acc = 0
+    n = deck.shape[0]
+    for g in range(games):
+        rng.seed_stream(state, 1, g)
+        for k in range(n):
+            pile[k] = deck[k]
+        rng.shuffle(state, pile, n)
+        top = 0
+        for _ in range(cards_per_game):
+            if top == n:
+                rng.shuffle(state, pile, n)
+                top = 0
+            card = pile[top]
+            top += 1
+            if not dispatch:
+                acc += card
+            elif card <= 2:
+                acc += card + 1
+            elif card == 3:
+                acc -= 4
+            elif card <= 6:
+                acc ^= card
+            elif card == 7:
+                acc += 3
+            elif card == 8:
+                acc -= 3
+            elif card == 9:
+                acc *= 3
+            else:
+                acc = 0
+    return acc
+
+
 def best_of(repeats, fn):
     times = []
     for _ in range(repeats):
@@ -65,6 +102,13 @@ def main() -> None:
     t_ref, _ = best_of(1, lambda: [reference.play(rules, 4, 1, i) for i in range(args.reference_games)])
     ref_cards = int(out["length"][: args.reference_games].sum())  # the same games the reference played
     t_floor, _ = best_of(args.repeats, lambda: _floor_loop(np.empty(4, np.uint64), 1, cards))
+    deck, pile = rules.deck_cards(), np.empty(rules.deck_size(), np.int8)
+    per_game = round(cards / args.games)
+    loops = {}
+    for dispatch in (False, True):
+        _draw_loop(deck, pile, np.empty(4, np.uint64), 2, 10, dispatch)
+        t, _ = best_of(args.repeats, lambda d=dispatch: _draw_loop(deck, pile, np.empty(4, np.uint64), args.games // 4, per_game, d))
+        loops[dispatch] = 1e9 * t / (args.games // 4 * per_game)
     threads = min(2, numba.config.NUMBA_NUM_THREADS)
     t2, _ = best_of(args.repeats, lambda: kernel_run(rules, args.games, threads))
 
@@ -78,6 +122,9 @@ def main() -> None:
     print(f"  kernel / reference   {kernel_gps / ref_gps:14,.0f} x        (target >= 100)")
     print(f"  floor: bare bounded draws                {ns_floor:8.2f} ns per draw")
     print(f"  kernel cost / floor  {ns_card / ns_floor:14.2f} x        (target <= 4)")
+    print("  what the card loop costs before any rule, same generator:")
+    print(f"    shuffle, draw, reshuffle               {loops[False]:8.2f} ns per card ({loops[False] / ns_floor:.1f} x floor)")
+    print(f"    ... plus an 11-way branch on the card  {loops[True]:8.2f} ns per card ({loops[True] / ns_floor:.1f} x floor)")
     print(f"  kernel, {threads} threads    {args.games / t2:14,.0f} games/s")
     print(f"  {threads} threads / 1 thread {t1 / t2:13.2f} x        (target >= 1.8)")
 

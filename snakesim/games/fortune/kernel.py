@@ -26,21 +26,26 @@ BLOCK = 64  # games per scratch allocation; any value gives the same results
 
 
 @njit
-def _pay(coins, out_at, skip, payer, amount, length):
-    """Take up to ``amount`` from ``payer``; mark them out at 0. Returns the coins taken."""
+def _pay(coins, out_at, skip, alive, payer, amount, length):
+    """Take up to ``amount`` from ``payer``; mark them out at 0. Returns the coins taken.
+
+    ``alive[0]`` counts the players in the game, kept up to date here and in ``_receive``.
+    """
     paid = min(amount, coins[payer])
     coins[payer] -= paid
     if paid > 0 and coins[payer] == 0:
         out_at[payer] = length
         skip[payer] = False
+        alive[0] -= 1
     return paid
 
 
 @njit
-def _receive(coins, out_at, payee, amount):
+def _receive(coins, out_at, alive, payee, amount):
     if amount > 0:
         if coins[payee] == 0:
             out_at[payee] = -1
+            alive[0] += 1
         coins[payee] += amount
 
 
@@ -70,7 +75,7 @@ def _right(coins, seat, n):
 
 @njit
 def _play_one(deck, n, start_coins, rejoin, crosses_cup, turn_cap, presorted, seed, game,
-              state, pile, coins, out_at, skip, row, o_outcome, o_winner, o_length, o_coins,
+              state, pile, coins, out_at, skip, alive, row, o_outcome, o_winner, o_length, o_coins,
               o_out_at, o_reshuffles, o_max_cup):
     seed_stream(state, seed, game)
     n_cards = deck.shape[0]
@@ -87,7 +92,7 @@ def _play_one(deck, n, start_coins, rejoin, crosses_cup, turn_cap, presorted, se
     max_cup = 0
     length = 0
     reshuffles = 0
-    alive = n
+    alive[0] = n
     seat = 0
     outcome = -1
     winner = -1
@@ -103,18 +108,18 @@ def _play_one(deck, n, start_coins, rejoin, crosses_cup, turn_cap, presorted, se
             top += 1
             length += 1
             if card <= ORCHIDS:
-                cup += _pay(coins, out_at, skip, seat, card + 1, length)
+                cup += _pay(coins, out_at, skip, alive, seat, card + 1, length)
             elif card == FOUNTAIN:
-                cup += _pay(coins, out_at, skip, seat, 1, length)
+                cup += _pay(coins, out_at, skip, alive, seat, 1, length)
                 s = seat
                 for _ in range(n - 1):
                     s = s + 1 if s + 1 < n else 0
                     if coins[s] > 0:
-                        cup += _pay(coins, out_at, skip, s, 1, length)
+                        cup += _pay(coins, out_at, skip, alive, s, 1, length)
             elif card <= HEARTS:
                 left = _left(coins, seat, n)
-                taken = _pay(coins, out_at, skip, left, card - SUNS + 1, length)
-                _receive(coins, out_at, seat, taken)
+                taken = _pay(coins, out_at, skip, alive, left, card - SUNS + 1, length)
+                _receive(coins, out_at, alive, seat, taken)
                 if card == HEARTS and coins[left] > 0:
                     skip[left] = True
             elif card == RAIN:
@@ -122,7 +127,7 @@ def _play_one(deck, n, start_coins, rejoin, crosses_cup, turn_cap, presorted, se
                 for _ in range(n - 1):
                     s = s + 1 if s + 1 < n else 0
                     if coins[s] > 0:
-                        _receive(coins, out_at, seat, _pay(coins, out_at, skip, s, 1, length))
+                        _receive(coins, out_at, alive, seat, _pay(coins, out_at, skip, alive, s, 1, length))
             elif card == CROSSES:
                 if rejoin:
                     others = n - 1
@@ -132,7 +137,7 @@ def _play_one(deck, n, start_coins, rejoin, crosses_cup, turn_cap, presorted, se
                         if s != seat and coins[s] > 0:
                             others += 1
                 if crosses_cup and coins[seat] < others:
-                    cup += _pay(coins, out_at, skip, seat, coins[seat], length)
+                    cup += _pay(coins, out_at, skip, alive, seat, coins[seat], length)
                 else:
                     s = seat
                     for _ in range(n - 1):
@@ -140,31 +145,24 @@ def _play_one(deck, n, start_coins, rejoin, crosses_cup, turn_cap, presorted, se
                         if coins[seat] == 0:
                             break
                         if rejoin or coins[s] > 0:
-                            _receive(coins, out_at, s, _pay(coins, out_at, skip, seat, 1, length))
+                            _receive(coins, out_at, alive, s, _pay(coins, out_at, skip, alive, seat, 1, length))
             elif card == RIVER:
                 if rejoin:
                     right = seat - 1 if seat > 0 else n - 1
                 else:
                     right = _right(coins, seat, n)
-                _receive(coins, out_at, right, _pay(coins, out_at, skip, seat, 3, length))
+                _receive(coins, out_at, alive, right, _pay(coins, out_at, skip, alive, seat, 3, length))
             else:  # SNAKE
                 coins[seat] += cup
                 cup = 0
-            if cup > max_cup:
-                max_cup = cup
-            alive = 0
-            last = -1
-            for s in range(n):
-                if coins[s] > 0:
-                    alive += 1
-                    last = s
-            if alive == 1:
-                winner = last
-                coins[last] += cup
+            max_cup = max(max_cup, cup)
+            if alive[0] == 1:
+                winner = _left(coins, seat, n)
+                coins[winner] += cup
                 cup = 0
                 outcome = WIN
                 break
-            if alive == 0:
+            if alive[0] == 0:
                 outcome = DRAW
                 break
             if length >= turn_cap:
@@ -192,9 +190,10 @@ def _play_block(deck, n, start_coins, rejoin, crosses_cup, turn_cap, presorted, 
         coins = np.empty(n, np.int64)
         out_at = np.empty(n, np.int64)
         skip = np.empty(n, np.bool_)
+        alive = np.empty(1, np.int64)
         for row in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
             _play_one(deck, n, start_coins, rejoin, crosses_cup, turn_cap, presorted, seed,
-                      first + row, state, pile, coins, out_at, skip, row, o_outcome, o_winner,
+                      first + row, state, pile, coins, out_at, skip, alive, row, o_outcome, o_winner,
                       o_length, o_coins, o_out_at, o_reshuffles, o_max_cup)
 
 
