@@ -15,8 +15,8 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(BIN)/snakesim run fortune --players 4 --games 1000000 --seed 1 --out results/fortune-4p.parquet
 
-## The default suite (heavy statistical tests are marked `slow` and left out).
-test: $(STAMP)
+## The default suite (heavy statistical tests are marked `slow` and left out), after lint.
+test: lint
 	$(BIN)/python -m pytest
 
 ## Everything, slow tests included.

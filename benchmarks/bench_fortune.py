@@ -107,7 +107,10 @@ def main() -> None:
     loops = {}
     for dispatch in (False, True):
         _draw_loop(deck, pile, np.empty(4, np.uint64), 2, 10, dispatch)
-        t, _ = best_of(args.repeats, lambda d=dispatch: _draw_loop(deck, pile, np.empty(4, np.uint64), args.games // 4, per_game, d))
+        t, _ = best_of(
+            args.repeats,
+            lambda d=dispatch: _draw_loop(deck, pile, np.empty(4, np.uint64), args.games // 4, per_game, d),
+        )
         loops[dispatch] = 1e9 * t / (args.games // 4 * per_game)
     threads = min(2, numba.config.NUMBA_NUM_THREADS)
     t2, _ = best_of(args.repeats, lambda: kernel_run(rules, args.games, threads))
@@ -123,8 +126,11 @@ def main() -> None:
     print(f"  floor: bare bounded draws                {ns_floor:8.2f} ns per draw")
     print(f"  kernel cost / floor  {ns_card / ns_floor:14.2f} x        (target <= 4)")
     print("  what the card loop costs before any rule, same generator:")
-    print(f"    shuffle, draw, reshuffle               {loops[False]:8.2f} ns per card ({loops[False] / ns_floor:.1f} x floor)")
-    print(f"    ... plus an 11-way branch on the card  {loops[True]:8.2f} ns per card ({loops[True] / ns_floor:.1f} x floor)")
+    for label, ns in (
+        ("shuffle, draw, reshuffle", loops[False]),
+        ("... plus an 11-way branch on the card", loops[True]),
+    ):
+        print(f"    {label:<38} {ns:8.2f} ns per card ({ns / ns_floor:.1f} x floor)")
     print(f"  kernel, {threads} threads    {args.games / t2:14,.0f} games/s")
     print(f"  {threads} threads / 1 thread {t1 / t2:13.2f} x        (target >= 1.8)")
 

@@ -7,7 +7,19 @@ from click.testing import CliRunner
 
 from snakesim.cli import cli
 
-JSON_KEYS = {"game", "variant", "options", "players", "games", "seed", "win_rate", "win_ci", "draw_rate", "unfinished_rate", "length"}
+JSON_KEYS = {
+    "game",
+    "variant",
+    "options",
+    "players",
+    "games",
+    "seed",
+    "win_rate",
+    "win_ci",
+    "draw_rate",
+    "unfinished_rate",
+    "length",
+}
 
 
 def invoke(*args):
@@ -17,14 +29,38 @@ def invoke(*args):
 def test_run_prints_a_readable_summary():
     r = invoke("run", "fortune", "--players", 3, "--games", 3000, "--seed", 1)
     assert r.exit_code == 0, r.output
-    for words in ("seat 0 wins", "seat 2 wins", "95% interval", "draw", "unfinished", "length (cards drawn): mean", "95th percentile"):
+    for words in (
+        "seat 0 wins",
+        "seat 2 wins",
+        "95% interval",
+        "draw",
+        "unfinished",
+        "length (cards drawn): mean",
+        "95th percentile",
+    ):
         assert words in r.stdout
     assert "seat 3" not in r.stdout
 
 
 def test_run_json_has_the_documented_keys_and_matches_the_table(tmp_path):
     out = tmp_path / "t.parquet"
-    r = invoke("run", "fortune", "-p", 4, "-n", 2000, "--seed", 9, "--variant", "one-snake", "--set", "start_coins=8", "--json", "--out", out)
+    r = invoke(
+        "run",
+        "fortune",
+        "-p",
+        4,
+        "-n",
+        2000,
+        "--seed",
+        9,
+        "--variant",
+        "one-snake",
+        "--set",
+        "start_coins=8",
+        "--json",
+        "--out",
+        out,
+    )
     assert r.exit_code == 0, r.output
     s = json.loads(r.stdout)
     assert JSON_KEYS <= set(s)
@@ -73,7 +109,14 @@ def test_trace_replays_the_game_run_played(tmp_path):
 def test_variants_lists_variants_and_options():
     r = invoke("variants", "fortune")
     assert r.exit_code == 0
-    for words in ("one-snake", "rejoin", "crosses-to-cup", "start_coins", "an integer from 1 to 1,000,000", "clockwise, cup"):
+    for words in (
+        "one-snake",
+        "rejoin",
+        "crosses-to-cup",
+        "start_coins",
+        "an integer from 1 to 1,000,000",
+        "clockwise, cup",
+    ):
         assert words in r.stdout
 
 
@@ -88,8 +131,14 @@ BAD = [
     (["run", "chess"], "game: unknown game 'chess'; expected one of fortune"),
     (["variants", "chess"], "game: unknown game"),
     (["run", "fortune", "--variant", "two-snakes"], "variant: unknown variant 'two-snakes'"),
-    (["run", "fortune", "--set", "colour=red"], "colour: unknown option; expected one of start_coins"),
-    (["run", "fortune", "--set", "start_coins=ten"], "start_coins: expected an integer from 1 to 1,000,000, got 'ten'"),
+    (
+        ["run", "fortune", "--set", "colour=red"],
+        "colour: unknown option; expected one of start_coins",
+    ),
+    (
+        ["run", "fortune", "--set", "start_coins=ten"],
+        "start_coins: expected an integer from 1 to 1,000,000, got 'ten'",
+    ),
     (["run", "fortune", "--set", "start_coins=0"], "start_coins: expected an integer from 1"),
     (["run", "fortune", "--set", "deck.RAIN=-2"], "deck.RAIN: expected an integer from 0"),
     (["run", "fortune", "--set", "rejoin=perhaps"], "rejoin: expected true or false"),
@@ -100,7 +149,10 @@ BAD = [
     (["run", "fortune", "--threads", "0"], "threads: expected an integer from 1"),
     (["run", "fortune", "--seed", "-3"], "seed: expected an integer from 0"),
     (["trace", "fortune", "--game", "-1"], "first: expected an integer from 0"),
-    (["run", "fortune", "--out", "results.xlsx"], "--out: expected a file ending in .parquet or .csv"),
+    (
+        ["run", "fortune", "--out", "results.xlsx"],
+        "--out: expected a file ending in .parquet or .csv",
+    ),
     (["run"], "Missing argument 'GAME'"),
     (["run", "fortune", "--bogus"], "--bogus"),
 ]
@@ -122,12 +174,30 @@ def test_bad_input_is_one_line_exit_2_nothing_written(tmp_path, args, message):
 
 
 def test_empty_deck_is_refused():
-    zero = [a for s in ("LEAVES", "POPPIES", "ORCHIDS", "FOUNTAIN", "SUNS", "STARS", "HEARTS", "RAIN", "CROSSES", "RIVER") for a in ("--set", f"deck.{s}=0")]
+    zero = [
+        a
+        for s in (
+            "LEAVES",
+            "POPPIES",
+            "ORCHIDS",
+            "FOUNTAIN",
+            "SUNS",
+            "STARS",
+            "HEARTS",
+            "RAIN",
+            "CROSSES",
+            "RIVER",
+        )
+        for a in ("--set", f"deck.{s}=0")
+    ]
     r = invoke("run", "fortune", *zero, "--set", "snakes=0")
     assert r.exit_code == 2 and "deck: the deck has no cards" in r.stderr
 
 
-@pytest.mark.parametrize("text,message", [("start_coins = [", "not valid TOML"), ("snakes = -1", "snakes: expected an integer from 0")])
+@pytest.mark.parametrize(
+    "text,message",
+    [("start_coins = [", "not valid TOML"), ("snakes = -1", "snakes: expected an integer from 0")],
+)
 def test_bad_rules_file(tmp_path, text, message):
     path = tmp_path / "bad.toml"
     path.write_text(text)

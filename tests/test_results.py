@@ -19,13 +19,15 @@ def test_round_trip(tmp_path, table, name):
     back = snakesim.read_table(path)
     assert back.attrs == table.attrs
     pd.testing.assert_frame_equal(
-        back.astype({"outcome": str}), table.astype({"outcome": str}), check_dtype=path.suffix == ".parquet"
+        back.astype({"outcome": str}),
+        table.astype({"outcome": str}),
+        check_dtype=path.suffix == ".parquet",
     )
     assert [p.name for p in path.parent.iterdir() if p.name.endswith(".tmp")] == []
 
 
 def test_bad_suffix_refused(tmp_path):
-    with pytest.raises(InputError, match="--out: expected a file ending in .parquet or .csv"):
+    with pytest.raises(InputError, match=r"--out: expected a file ending in \.parquet or \.csv"):
         check_output_path(tmp_path / "t.xlsx")
 
 

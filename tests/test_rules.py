@@ -8,7 +8,13 @@ from snakesim.games.fortune.rules import FortuneRules
 
 def test_defaults_follow_rules_md():
     r = FortuneRules()
-    assert (r.start_coins, r.snakes, r.rejoin, r.crosses_shortfall, r.turn_cap) == (20, 2, False, "clockwise", 10_000)
+    assert (r.start_coins, r.snakes, r.rejoin, r.crosses_shortfall, r.turn_cap) == (
+        20,
+        2,
+        False,
+        "clockwise",
+        10_000,
+    )
     assert r.deck_size() == 52
     cards = r.deck_cards()
     assert len(cards) == 52 and (cards == 10).sum() == 2
@@ -16,7 +22,11 @@ def test_defaults_follow_rules_md():
 
 @pytest.mark.parametrize(
     "variant,field,value",
-    [("one-snake", "snakes", 1), ("rejoin", "rejoin", True), ("crosses-to-cup", "crosses_shortfall", "cup")],
+    [
+        ("one-snake", "snakes", 1),
+        ("rejoin", "rejoin", True),
+        ("crosses-to-cup", "crosses_shortfall", "cup"),
+    ],
 )
 def test_variants(variant, field, value):
     r = FortuneRules.variant(variant)
@@ -25,11 +35,18 @@ def test_variants(variant, field, value):
 
 
 def test_settings_parse_each_kind():
-    r = FortuneRules().with_settings(["start_coins=7", "rejoin=yes", "crosses_shortfall=cup", "deck.RAIN=2", "deck.SUNS=0"])
+    r = FortuneRules().with_settings(
+        ["start_coins=7", "rejoin=yes", "crosses_shortfall=cup", "deck.RAIN=2", "deck.SUNS=0"]
+    )
     assert r.start_coins == 7 and r.rejoin is True and r.crosses_shortfall == "cup"
     assert dict(r.deck)["RAIN"] == 2 and dict(r.deck)["SUNS"] == 0 and dict(r.deck)["LEAVES"] == 5
     assert r.deck_size() == 52 - 3 - 5
-    assert r.changes() == {"start_coins": 7, "rejoin": True, "crosses_shortfall": "cup", "deck": {"SUNS": 0, "RAIN": 2}}
+    assert r.changes() == {
+        "start_coins": 7,
+        "rejoin": True,
+        "crosses_shortfall": "cup",
+        "deck": {"SUNS": 0, "RAIN": 2},
+    }
 
 
 def test_rules_are_frozen_and_hashable():

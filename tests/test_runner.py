@@ -20,7 +20,9 @@ def test_same_table_with_two_threads(base):
 
 @pytest.mark.parametrize("chunk_size", [1000, 777])
 def test_same_table_with_other_chunk_sizes(base, chunk_size):
-    pd.testing.assert_frame_equal(base, snakesim.simulate("fortune", players=4, games=6000, seed=17, chunk_size=chunk_size))
+    pd.testing.assert_frame_equal(
+        base, snakesim.simulate("fortune", players=4, games=6000, seed=17, chunk_size=chunk_size)
+    )
 
 
 def test_a_slice_of_the_run_is_the_same_games(base):

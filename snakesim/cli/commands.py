@@ -21,8 +21,7 @@ from snakesim.games import GAMES, get_game
 def games():
     """List the games snakesim can play."""
     rows = [
-        {"game": s.name, "players": f"{s.min_players}-{s.max_players}", "description": s.title}
-        for s in GAMES.values()
+        {"game": s.name, "players": f"{s.min_players}-{s.max_players}", "description": s.title} for s in GAMES.values()
     ]
     click.echo(format_table(rows, ["game", "players", "description"]))
 
@@ -38,7 +37,11 @@ def variants(game):
     """
     spec = get_game(game)
     rows = [
-        {"variant": name, "changes": describe_changes(spec.rules.variant(name).changes()), "description": v.description}
+        {
+            "variant": name,
+            "changes": describe_changes(spec.rules.variant(name).changes()),
+            "description": v.description,
+        }
         for name, v in spec.rules.VARIANTS.items()
     ]
     click.echo(f"{spec.title}\n\nVariants (--variant NAME):\n")
@@ -50,13 +53,56 @@ def variants(game):
 
 @cli.command()
 @options.rule_options
-@click.option("--games", "-n", "n_games", type=int, default=100_000, show_default=True, help="Number of games.")
-@click.option("--threads", "-t", type=int, default=None, help=f"numba threads [default: all, {max_threads()} here].")
-@click.option("--chunk-size", type=int, default=DEFAULT_CHUNK, show_default=True, help="Games per kernel call (results do not depend on it).")
-@click.option("--out", "-o", type=click.Path(dir_okay=False), default=None, help="Write the per-game table (.parquet or .csv).")
+@click.option(
+    "--games",
+    "-n",
+    "n_games",
+    type=int,
+    default=100_000,
+    show_default=True,
+    help="Number of games.",
+)
+@click.option(
+    "--threads",
+    "-t",
+    type=int,
+    default=None,
+    help=f"numba threads [default: all, {max_threads()} here].",
+)
+@click.option(
+    "--chunk-size",
+    type=int,
+    default=DEFAULT_CHUNK,
+    show_default=True,
+    help="Games per kernel call (results do not depend on it).",
+)
+@click.option(
+    "--out",
+    "-o",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Write the per-game table (.parquet or .csv).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the text summary.")
-@click.option("--progress/--no-progress", default=None, help="Progress bar on stderr [default: when stderr is a terminal].")
-def run(game, players, seed, variant, settings, rules_file, n_games, threads, chunk_size, out, as_json, progress):
+@click.option(
+    "--progress/--no-progress",
+    default=None,
+    help="Progress bar on stderr [default: when stderr is a terminal].",
+)
+def run(
+    game,
+    players,
+    seed,
+    variant,
+    settings,
+    rules_file,
+    n_games,
+    threads,
+    chunk_size,
+    out,
+    as_json,
+    progress,
+):
     """Play many games of GAME and summarise them.
 
     Prints each seat's win rate with its 95% interval, the draw and unfinished rates, and the
@@ -88,15 +134,30 @@ def run(game, players, seed, variant, settings, rules_file, n_games, threads, ch
         return
     click.echo(format_summary(summary, spec.title, spec.length_unit, rules.changes()))
     used = threads or max_threads()
-    click.echo(f"\n{n_games:,} games in {elapsed:.2f} s ({n_games / elapsed:,.0f} games/s on {used} thread{'s' * (used > 1)})")
+    click.echo(
+        f"\n{n_games:,} games in {elapsed:.2f} s ({n_games / elapsed:,.0f} games/s on {used} thread{'s' * (used > 1)})"
+    )
     if out is not None:
         click.echo(f"table written to {out}")
 
 
 @cli.command()
 @options.rule_options
-@click.option("--game", "-g", "index", type=int, default=0, show_default=True, help="Index of the game within the run.")
-@click.option("--check/--no-check", default=True, show_default=True, help="Also play the game with the kernel and confirm both engines agree.")
+@click.option(
+    "--game",
+    "-g",
+    "index",
+    type=int,
+    default=0,
+    show_default=True,
+    help="Index of the game within the run.",
+)
+@click.option(
+    "--check/--no-check",
+    default=True,
+    show_default=True,
+    help="Also play the game with the kernel and confirm both engines agree.",
+)
 def trace(game, players, seed, variant, settings, rules_file, index, check):
     """Replay one game of a run turn by turn with the reference engine.
 
@@ -112,7 +173,8 @@ def trace(game, players, seed, variant, settings, rules_file, index, check):
     name, rules = resolve_rules(spec, variant, rules_file, settings)
     check_run(spec, players, 1, seed, index)
     record, log = spec.play_reference(rules, players, seed, index, trace=True)
-    click.echo(f"{spec.title}\n{players} players, variant {name} ({describe_changes(rules.changes())}), seed {seed}, game {index}\n")
+    changes = describe_changes(rules.changes())
+    click.echo(f"{spec.title}\n{players} players, variant {name} ({changes}), seed {seed}, game {index}\n")
     click.echo("\n".join(log))
     if check:
         kernel = spec.play_block(rules, players, seed, index, 1)

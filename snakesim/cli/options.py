@@ -4,10 +4,27 @@ import click
 
 game_argument = click.argument("game", metavar="GAME")
 players = click.option(
-    "--players", "-p", type=int, default=4, show_default=True, help="Number of players (seats 0..n-1; seat 0 starts)."
+    "--players",
+    "-p",
+    type=int,
+    default=4,
+    show_default=True,
+    help="Number of players (seats 0..n-1; seat 0 starts).",
 )
-seed = click.option("--seed", "-s", type=int, default=1, show_default=True, help="Seed of the run; game i of seed s is always the same game.")
-variant = click.option("--variant", "-v", default=None, help="A named variant (see `snakesim variants GAME`). [default: standard]")
+seed = click.option(
+    "--seed",
+    "-s",
+    type=int,
+    default=1,
+    show_default=True,
+    help="Seed of the run; game i of seed s is always the same game.",
+)
+variant = click.option(
+    "--variant",
+    "-v",
+    default=None,
+    help="A named variant (see `snakesim variants GAME`). [default: standard]",
+)
 settings = click.option(
     "--set",
     "settings",
@@ -20,7 +37,7 @@ rules_file = click.option(
     "rules_file",
     type=click.Path(dir_okay=False),
     default=None,
-    help="A TOML file of option values (and optionally variant = \"NAME\"); --set applies after it.",
+    help='A TOML file of option values (and optionally variant = "NAME"); --set applies after it.',
 )
 
 

@@ -57,11 +57,14 @@ class GameSpec:
 
     def check_players(self, players: int) -> int:
         """Return ``players`` if this game allows it, else raise InputError."""
-        if isinstance(players, bool) or not isinstance(players, int) or not (
-            self.min_players <= players <= self.max_players
+        if (
+            isinstance(players, bool)
+            or not isinstance(players, int)
+            or not (self.min_players <= players <= self.max_players)
         ):
             raise InputError(
-                "players", f"expected an integer from {self.min_players} to {self.max_players}, got {players!r}"
+                "players",
+                f"expected an integer from {self.min_players} to {self.max_players}, got {players!r}",
             )
         return players
 

@@ -127,9 +127,7 @@ class Counts(Spec):
         counts = dict(value)
         unknown = sorted(set(counts) - set(self.keys))
         if unknown:
-            raise InputError(
-                f"{field}.{unknown[0]}", f"unknown key; expected one of {', '.join(self.keys)}"
-            )
+            raise InputError(f"{field}.{unknown[0]}", f"unknown key; expected one of {', '.join(self.keys)}")
         missing = [k for k in self.keys if k not in counts]
         if missing:
             raise InputError(f"{field}.{missing[0]}", "missing count")

@@ -65,7 +65,10 @@ def resolve_rules(
         base = spec.rules.variant(variant) if variant else None
         file_variant, file_rules = spec.rules.from_toml(rules_file, base)
         if variant and file_variant and variant != file_variant:
-            raise InputError("variant", f"--variant {variant} conflicts with variant = {file_variant!r} in {rules_file}")
+            raise InputError(
+                "variant",
+                f"--variant {variant} conflicts with variant = {file_variant!r} in {rules_file}",
+            )
     name = variant or file_variant or "standard"
     rules = file_rules or spec.rules.variant(name)
     rules = rules.with_settings(settings).updated(options or {})
@@ -103,7 +106,9 @@ def play_games(
     return {key: np.concatenate([p[key] for p in parts]) for key in parts[0]}
 
 
-def run_metadata(spec: GameSpec, variant: str, rules: Rules, players: int, games: int, seed: int, first: int = 0) -> dict:
+def run_metadata(
+    spec: GameSpec, variant: str, rules: Rules, players: int, games: int, seed: int, first: int = 0
+) -> dict:
     """What a table needs to be regenerated: game, rules, players, seed, games, version."""
     return {
         "game": spec.name,

@@ -28,7 +28,13 @@ def assert_identical(rules, players, seed, first, count):
 def test_reference_and_kernel_identical(variant, players):
     # 10,000 games per variant, spread over 2 to 6 players.
     count = GAMES_PER_VARIANT // len(PLAYER_COUNTS)
-    assert_identical(FortuneRules.variant(variant), players, seed=2024 + players, first=players * 10**6, count=count)
+    assert_identical(
+        FortuneRules.variant(variant),
+        players,
+        seed=2024 + players,
+        first=players * 10**6,
+        count=count,
+    )
 
 
 @st.composite

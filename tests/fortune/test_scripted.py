@@ -11,7 +11,7 @@ import pytest
 from snakesim.games.fortune import kernel, reference
 from snakesim.games.fortune.rules import DRAW, UNFINISHED, WIN, Card, FortuneRules
 
-L, P, O, F = Card.LEAVES, Card.POPPIES, Card.ORCHIDS, Card.FOUNTAIN
+L, P, OR, F = Card.LEAVES, Card.POPPIES, Card.ORCHIDS, Card.FOUNTAIN
 SU, ST, H, R = Card.SUNS, Card.STARS, Card.HEARTS, Card.RAIN
 C, RV, SN = Card.CROSSES, Card.RIVER, Card.SNAKE
 
@@ -28,13 +28,13 @@ def play(cards, players, **options):
 
 def test_pay_to_cup():
     # 5 coins each: seat 0 pays 1, seat 1 pays 2, seat 2 pays 3.
-    rec, _ = play([L, P, O], 3, start_coins=5, turn_cap=3)
+    rec, _ = play([L, P, OR], 3, start_coins=5, turn_cap=3)
     assert rec["coins"] == [4, 3, 2] and rec["outcome"] == UNFINISHED and rec["winner"] == -1
 
 
 def test_paying_more_than_you_have_puts_you_out_and_last_player_takes_cup():
     # Seat 0 has 2 and must pay 3: pays 2, out at card 1; seat 1 is last and takes the cup (2).
-    rec, _ = play([O], 2, start_coins=2)
+    rec, _ = play([OR], 2, start_coins=2)
     assert rec["outcome"] == WIN and rec["winner"] == 1
     assert rec["coins"] == [0, 4] and rec["out_at"] == [1, -1] and rec["length"] == 1 and rec["max_cup"] == 2
 

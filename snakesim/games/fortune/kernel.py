@@ -74,9 +74,31 @@ def _right(coins, seat, n):
 
 
 @njit
-def _play_one(deck, n, start_coins, rejoin, crosses_cup, turn_cap, presorted, seed, game,
-              state, pile, coins, out_at, skip, alive, row, o_outcome, o_winner, o_length, o_coins,
-              o_out_at, o_reshuffles, o_max_cup):
+def _play_one(
+    deck,
+    n,
+    start_coins,
+    rejoin,
+    crosses_cup,
+    turn_cap,
+    presorted,
+    seed,
+    game,
+    state,
+    pile,
+    coins,
+    out_at,
+    skip,
+    alive,
+    row,
+    o_outcome,
+    o_winner,
+    o_length,
+    o_coins,
+    o_out_at,
+    o_reshuffles,
+    o_max_cup,
+):
     seed_stream(state, seed, game)
     n_cards = deck.shape[0]
     for k in range(n_cards):
@@ -127,7 +149,13 @@ def _play_one(deck, n, start_coins, rejoin, crosses_cup, turn_cap, presorted, se
                 for _ in range(n - 1):
                     s = s + 1 if s + 1 < n else 0
                     if coins[s] > 0:
-                        _receive(coins, out_at, alive, seat, _pay(coins, out_at, skip, alive, s, 1, length))
+                        _receive(
+                            coins,
+                            out_at,
+                            alive,
+                            seat,
+                            _pay(coins, out_at, skip, alive, s, 1, length),
+                        )
             elif card == CROSSES:
                 if rejoin:
                     others = n - 1
@@ -145,7 +173,13 @@ def _play_one(deck, n, start_coins, rejoin, crosses_cup, turn_cap, presorted, se
                         if coins[seat] == 0:
                             break
                         if rejoin or coins[s] > 0:
-                            _receive(coins, out_at, alive, s, _pay(coins, out_at, skip, alive, seat, 1, length))
+                            _receive(
+                                coins,
+                                out_at,
+                                alive,
+                                s,
+                                _pay(coins, out_at, skip, alive, seat, 1, length),
+                            )
             elif card == RIVER:
                 if rejoin:
                     right = seat - 1 if seat > 0 else n - 1
@@ -180,8 +214,24 @@ def _play_one(deck, n, start_coins, rejoin, crosses_cup, turn_cap, presorted, se
 
 
 @njit_driver
-def _play_block(deck, n, start_coins, rejoin, crosses_cup, turn_cap, presorted, seed, first,
-                o_outcome, o_winner, o_length, o_coins, o_out_at, o_reshuffles, o_max_cup):
+def _play_block(
+    deck,
+    n,
+    start_coins,
+    rejoin,
+    crosses_cup,
+    turn_cap,
+    presorted,
+    seed,
+    first,
+    o_outcome,
+    o_winner,
+    o_length,
+    o_coins,
+    o_out_at,
+    o_reshuffles,
+    o_max_cup,
+):
     count = o_outcome.shape[0]
     n_blocks = (count + BLOCK - 1) // BLOCK
     for b in numba.prange(n_blocks):
@@ -192,9 +242,31 @@ def _play_block(deck, n, start_coins, rejoin, crosses_cup, turn_cap, presorted, 
         skip = np.empty(n, np.bool_)
         alive = np.empty(1, np.int64)
         for row in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
-            _play_one(deck, n, start_coins, rejoin, crosses_cup, turn_cap, presorted, seed,
-                      first + row, state, pile, coins, out_at, skip, alive, row, o_outcome, o_winner,
-                      o_length, o_coins, o_out_at, o_reshuffles, o_max_cup)
+            _play_one(
+                deck,
+                n,
+                start_coins,
+                rejoin,
+                crosses_cup,
+                turn_cap,
+                presorted,
+                seed,
+                first + row,
+                state,
+                pile,
+                coins,
+                out_at,
+                skip,
+                alive,
+                row,
+                o_outcome,
+                o_winner,
+                o_length,
+                o_coins,
+                o_out_at,
+                o_reshuffles,
+                o_max_cup,
+            )
 
 
 def play_block(
@@ -230,9 +302,21 @@ def play_block(
         "max_cup": np.empty(count, np.int32),
     }
     _play_block(
-        cards, players, rules.start_coins, rules.rejoin, rules.crosses_shortfall == "cup",
-        rules.turn_cap, deck is not None, np.uint64(seed), np.int64(first),
-        out["outcome"], out["winner"], out["length"], out["coins"], out["out_at"],
-        out["reshuffles"], out["max_cup"],
+        cards,
+        players,
+        rules.start_coins,
+        rules.rejoin,
+        rules.crosses_shortfall == "cup",
+        rules.turn_cap,
+        deck is not None,
+        np.uint64(seed),
+        np.int64(first),
+        out["outcome"],
+        out["winner"],
+        out["length"],
+        out["coins"],
+        out["out_at"],
+        out["reshuffles"],
+        out["max_cup"],
     )
     return out

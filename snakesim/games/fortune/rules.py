@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import IntEnum
+from typing import ClassVar
 
 import numpy as np
 
@@ -62,7 +63,7 @@ class FortuneRules(Rules):
         "cards of each symbol besides SNAKE (an assumption: 5 each)",
     )
 
-    VARIANTS = {
+    VARIANTS: ClassVar[dict[str, Variant]] = {
         "standard": Variant("the seed's original game: 20 coins, two SNAKE cards"),
         "one-snake": Variant("one SNAKE card removed, 'for a greater challenge'", {"snakes": 1}),
         "rejoin": Variant("players who are out come back when CROSSES or RIVER gives them coins", {"rejoin": True}),
@@ -74,7 +75,10 @@ class FortuneRules(Rules):
 
     def check(self) -> None:
         if self.deck_size() < 1:
-            raise InputError("deck", "the deck has no cards; give at least one symbol (or snakes) a count above 0")
+            raise InputError(
+                "deck",
+                "the deck has no cards; give at least one symbol (or snakes) a count above 0",
+            )
 
     def deck_size(self) -> int:
         """Number of cards in the deck, SNAKE cards included."""
