@@ -204,3 +204,13 @@ def test_bad_rules_file(tmp_path, text, message):
     r = invoke("run", "fortune", "--rules", path, "--out", tmp_path / "x.parquet")
     assert r.exit_code == 2 and message in r.stderr and len(r.stderr.strip().splitlines()) == 1
     assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.toml"]
+
+
+def test_progress_bar_on_stderr(monkeypatch):
+    import snakesim.core.progress as progress
+
+    monkeypatch.setattr(progress, "SHOW_AFTER_SECONDS", 0)
+    r = invoke("run", "fortune", "-n", 3000, "--chunk-size", 1000, "--progress")
+    assert r.exit_code == 0
+    assert "3.00k/3.00k" in r.stderr and "fortune" in r.stderr
+    assert "3.00k" not in r.stdout

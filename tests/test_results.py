@@ -1,5 +1,7 @@
 """The results table on disk: Parquet and CSV round trips with metadata, atomic writes."""
 
+import os
+
 import pandas as pd
 import pytest
 
@@ -24,6 +26,9 @@ def test_round_trip(tmp_path, table, name):
         check_dtype=path.suffix == ".parquet",
     )
     assert [p.name for p in path.parent.iterdir() if p.name.endswith(".tmp")] == []
+    umask = os.umask(0)
+    os.umask(umask)
+    assert path.stat().st_mode & 0o777 == 0o666 & ~umask
 
 
 def test_bad_suffix_refused(tmp_path):

@@ -83,3 +83,15 @@ def test_below_rejects_bias_for_awkward_bounds():
     _, drawn = _numba_draws(11, 0, np.full(30_000, n, dtype=np.int64))
     counts = np.bincount(drawn % 3, minlength=3)
     assert stats.chisquare(counts).pvalue > 0.001
+
+
+def test_shuffle_gives_every_permutation_equally_often():
+    # 24,000 shuffles of 4 items: each of the 24 orders about 1,000 times. An off-by-one in
+    # Fisher-Yates (Sattolo's cycles, or j drawn from [0, n)) fails this at once.
+    counts = {}
+    for game in range(24_000):
+        items = [0, 1, 2, 3]
+        Stream(8, game).shuffle(items)
+        counts[tuple(items)] = counts.get(tuple(items), 0) + 1
+    assert len(counts) == 24
+    assert stats.chisquare(list(counts.values())).pvalue > 0.001

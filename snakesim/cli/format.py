@@ -4,11 +4,12 @@ from __future__ import annotations
 
 
 def pct(x: float) -> str:
-    return f"{100 * x:6.2f}%"
+    """A percentage with two decimals, or four for rare events so they do not read as 0."""
+    return f"{100 * x:.4f}%" if 0 < x < 0.001 else f"{100 * x:.2f}%"
 
 
 def interval(ci) -> str:
-    return f"[{100 * ci[0]:.2f}%, {100 * ci[1]:.2f}%]"
+    return f"[{pct(ci[0])}, {pct(ci[1])}]"
 
 
 def describe_changes(changes: dict) -> str:
@@ -26,17 +27,20 @@ def describe_changes(changes: dict) -> str:
 def format_summary(s: dict, title: str, length_unit: str, changes: dict) -> str:
     """The run summary shown by ``snakesim run``."""
     level = round(100 * s["level"])
+    games = s["games"]
+    rows = [
+        (f"seat {seat} wins", rate, ci) for seat, (rate, ci) in enumerate(zip(s["win_rate"], s["win_ci"], strict=True))
+    ]
+    rows += [("draw", s["draw_rate"], s["draw_ci"]), ("unfinished", s["unfinished_rate"], s["unfinished_ci"])]
     lines = [
         f"{title}",
         f"{s['players']} players, variant {s.get('variant', '?')} ({describe_changes(changes)}), "
-        f"{s['games']:,} games, seed {s.get('seed', '?')}",
+        f"{games:,} games, seed {s.get('seed', '?')}",
         "",
-        f"{'':12}{'rate':>8}   {level}% interval",
+        f"{'':12}{'games':>11}  {'rate':>9}   {level}% interval",
     ]
-    for seat, (rate, ci) in enumerate(zip(s["win_rate"], s["win_ci"], strict=True)):
-        lines.append(f"{'seat ' + str(seat) + ' wins':12}{pct(rate):>8}   {interval(ci)}")
-    lines.append(f"{'draw':12}{pct(s['draw_rate']):>8}   {interval(s['draw_ci'])}")
-    lines.append(f"{'unfinished':12}{pct(s['unfinished_rate']):>8}   {interval(s['unfinished_ci'])}")
+    for label, rate, ci in rows:
+        lines.append(f"{label:12}{round(rate * games):>11,}  {pct(rate):>9}   {interval(ci)}")
     n = s["length"]
     lines += [
         "",
