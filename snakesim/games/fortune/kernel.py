@@ -23,6 +23,8 @@ from snakesim.games.fortune.rules import DRAW, UNFINISHED, WIN, FortuneRules
 # Card codes, as in rules.Card (numba needs plain integers).
 LEAVES, POPPIES, ORCHIDS, FOUNTAIN, SUNS, STARS, HEARTS, RAIN, CROSSES, RIVER, SNAKE = range(11)
 BLOCK = 64  # games per scratch allocation; any value gives the same results
+# Positions in the params array built by `encode`.
+P_PLAYERS, P_START_COINS, P_REJOIN, P_CROSSES_CUP, P_TURN_CAP, P_PRESORTED = range(6)
 
 
 @njit
@@ -50,6 +52,14 @@ def _receive(coins, out_at, alive, payee, amount):
 
 
 @njit
+def _transfer(coins, out_at, skip, alive, payer, payee, amount, length):
+    """Move up to ``amount`` from ``payer`` to seat ``payee``; return the coins moved."""
+    paid = _pay(coins, out_at, skip, alive, payer, amount, length)
+    _receive(coins, out_at, alive, payee, paid)
+    return paid
+
+
+@njit
 def _left(coins, seat, n):
     s = seat + 1
     if s == n:
@@ -74,31 +84,11 @@ def _right(coins, seat, n):
 
 
 @njit
-def _play_one(
-    deck,
-    n,
-    start_coins,
-    rejoin,
-    crosses_cup,
-    turn_cap,
-    presorted,
-    seed,
-    game,
-    state,
-    pile,
-    coins,
-    out_at,
-    skip,
-    alive,
-    row,
-    o_outcome,
-    o_winner,
-    o_length,
-    o_coins,
-    o_out_at,
-    o_reshuffles,
-    o_max_cup,
-):
+def _play_one(deck, params, seed, game, scratch, out, row):
+    """Play game ``game`` and write its results into row ``row`` of the ``out`` columns."""
+    n, start_coins, rejoin, crosses_cup, turn_cap, presorted = params
+    state, pile, coins, out_at, skip, alive = scratch
+    o_outcome, o_winner, o_length, o_coins, o_out_at, o_reshuffles, o_max_cup = out
     seed_stream(state, seed, game)
     n_cards = deck.shape[0]
     for k in range(n_cards):
@@ -129,34 +119,27 @@ def _play_one(
             card = pile[top]
             top += 1
             length += 1
-            if card <= ORCHIDS:
+            if card <= ORCHIDS:  # LEAVES, POPPIES, ORCHIDS: put 1, 2, 3 in the cup
                 cup += _pay(coins, out_at, skip, alive, seat, card + 1, length)
-            elif card == FOUNTAIN:
+            elif card == FOUNTAIN:  # every player in the game pays 1, drawer first, clockwise
                 cup += _pay(coins, out_at, skip, alive, seat, 1, length)
                 s = seat
                 for _ in range(n - 1):
                     s = s + 1 if s + 1 < n else 0
                     if coins[s] > 0:
                         cup += _pay(coins, out_at, skip, alive, s, 1, length)
-            elif card <= HEARTS:
+            elif card <= HEARTS:  # SUNS, STARS, HEARTS: take 1, 2, 3 from the left player
                 left = _left(coins, seat, n)
-                taken = _pay(coins, out_at, skip, alive, left, card - SUNS + 1, length)
-                _receive(coins, out_at, alive, seat, taken)
+                _transfer(coins, out_at, skip, alive, left, seat, card - SUNS + 1, length)
                 if card == HEARTS and coins[left] > 0:
                     skip[left] = True
-            elif card == RAIN:
+            elif card == RAIN:  # take 1 from each other player in the game
                 s = seat
                 for _ in range(n - 1):
                     s = s + 1 if s + 1 < n else 0
                     if coins[s] > 0:
-                        _receive(
-                            coins,
-                            out_at,
-                            alive,
-                            seat,
-                            _pay(coins, out_at, skip, alive, s, 1, length),
-                        )
-            elif card == CROSSES:
+                        _transfer(coins, out_at, skip, alive, s, seat, 1, length)
+            elif card == CROSSES:  # give 1 to each other player, clockwise from the left
                 if rejoin:
                     others = n - 1
                 else:
@@ -173,20 +156,14 @@ def _play_one(
                         if coins[seat] == 0:
                             break
                         if rejoin or coins[s] > 0:
-                            _receive(
-                                coins,
-                                out_at,
-                                alive,
-                                s,
-                                _pay(coins, out_at, skip, alive, seat, 1, length),
-                            )
-            elif card == RIVER:
+                            _transfer(coins, out_at, skip, alive, seat, s, 1, length)
+            elif card == RIVER:  # give 3 to the right player
                 if rejoin:
                     right = seat - 1 if seat > 0 else n - 1
                 else:
                     right = _right(coins, seat, n)
-                _receive(coins, out_at, alive, right, _pay(coins, out_at, skip, alive, seat, 3, length))
-            else:  # SNAKE
+                _transfer(coins, out_at, skip, alive, seat, right, 3, length)
+            else:  # SNAKE: take the whole cup
                 coins[seat] += cup
                 cup = 0
             max_cup = max(max_cup, cup)
@@ -214,59 +191,33 @@ def _play_one(
 
 
 @njit_driver
-def _play_block(
-    deck,
-    n,
-    start_coins,
-    rejoin,
-    crosses_cup,
-    turn_cap,
-    presorted,
-    seed,
-    first,
-    o_outcome,
-    o_winner,
-    o_length,
-    o_coins,
-    o_out_at,
-    o_reshuffles,
-    o_max_cup,
-):
-    count = o_outcome.shape[0]
+def _play_block(deck, params, seed, first, out):
+    count = out[0].shape[0]
+    n = params[P_PLAYERS]
     n_blocks = (count + BLOCK - 1) // BLOCK
     for b in numba.prange(n_blocks):
-        state = np.empty(4, np.uint64)
-        pile = np.empty(deck.shape[0], np.int8)
-        coins = np.empty(n, np.int64)
-        out_at = np.empty(n, np.int64)
-        skip = np.empty(n, np.bool_)
-        alive = np.empty(1, np.int64)
+        scratch = (
+            np.empty(4, np.uint64),  # random stream state
+            np.empty(deck.shape[0], np.int8),  # draw pile + discard pile
+            np.empty(n, np.int64),  # coins
+            np.empty(n, np.int64),  # out_at
+            np.empty(n, np.bool_),  # skip
+            np.empty(1, np.int64),  # players in the game
+        )
         for row in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
-            _play_one(
-                deck,
-                n,
-                start_coins,
-                rejoin,
-                crosses_cup,
-                turn_cap,
-                presorted,
-                seed,
-                first + row,
-                state,
-                pile,
-                coins,
-                out_at,
-                skip,
-                alive,
-                row,
-                o_outcome,
-                o_winner,
-                o_length,
-                o_coins,
-                o_out_at,
-                o_reshuffles,
-                o_max_cup,
-            )
+            _play_one(deck, params, seed, first + row, scratch, out, row)
+
+
+def encode(rules: FortuneRules, players: int, presorted: bool = False) -> np.ndarray:
+    """The rules as the kernel's ``params`` array (see the ``P_*`` indices)."""
+    params = np.zeros(6, np.int64)
+    params[P_PLAYERS] = players
+    params[P_START_COINS] = rules.start_coins
+    params[P_REJOIN] = rules.rejoin
+    params[P_CROSSES_CUP] = rules.crosses_shortfall == "cup"
+    params[P_TURN_CAP] = rules.turn_cap
+    params[P_PRESORTED] = presorted
+    return params
 
 
 def play_block(
@@ -301,22 +252,5 @@ def play_block(
         "reshuffles": np.empty(count, np.int32),
         "max_cup": np.empty(count, np.int32),
     }
-    _play_block(
-        cards,
-        players,
-        rules.start_coins,
-        rules.rejoin,
-        rules.crosses_shortfall == "cup",
-        rules.turn_cap,
-        deck is not None,
-        np.uint64(seed),
-        np.int64(first),
-        out["outcome"],
-        out["winner"],
-        out["length"],
-        out["coins"],
-        out["out_at"],
-        out["reshuffles"],
-        out["max_cup"],
-    )
+    _play_block(cards, encode(rules, players, deck is not None), np.uint64(seed), np.int64(first), tuple(out.values()))
     return out
