@@ -9,13 +9,14 @@ The Python API mirrors the command line::
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 import pandas as pd
 
 from snakesim.core.errors import InputError
+from snakesim.core.policies import resolve_policies
 from snakesim.core.results import read_table, write_table
 from snakesim.core.runner import DEFAULT_CHUNK, resolve_rules, simulate_spec
 from snakesim.core.stats import summarize
@@ -35,7 +36,10 @@ def simulate(
     seed: int = 0,
     variant: str | None = None,
     rules_file: str | Path | None = None,
+    deck_file: str | Path | None = None,
     settings: Iterable[str] = (),
+    policy: str | None = None,
+    policies: str | Sequence[str] | None = None,
     threads: int | None = None,
     chunk_size: int = DEFAULT_CHUNK,
     progress: bool = False,
@@ -58,8 +62,14 @@ def simulate(
         A named variant of the game's rules (default ``"standard"``).
     rules_file : path, optional
         A TOML file of option values (and optionally ``variant = "..."``).
+    deck_file : path, optional
+        A TOML file of deck data only (counts, colours), as the CLI's ``--deck``.
     settings : iterable of str
         ``"name=value"`` strings, as the CLI's ``--set``.
+    policy : str, optional
+        One play policy for every seat (games with choices only).
+    policies : str or sequence of str, optional
+        One policy per seat, as a list or ``"greedy,random"``.
     threads : int, optional
         numba threads (default: all).
     chunk_size : int
@@ -84,5 +94,7 @@ def simulate(
     from snakesim.games import get_game
 
     spec = get_game(game)
-    name, rules = resolve_rules(spec, variant, rules_file, settings, options)
-    return simulate_spec(spec, rules, players, games, seed, name, first, threads, chunk_size, progress)
+    name, rules = resolve_rules(spec, variant, rules_file, settings, options, deck_file)
+    spec.check(rules, players)
+    seats = resolve_policies(spec, players, policy, policies)
+    return simulate_spec(spec, rules, players, games, seed, name, first, threads, chunk_size, progress, seats)

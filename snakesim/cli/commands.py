@@ -11,6 +11,7 @@ import numpy as np
 
 from snakesim.cli import cli, options
 from snakesim.cli.format import describe_changes, format_summary, format_table
+from snakesim.core.policies import encode_policies, resolve_policies
 from snakesim.core.results import check_output_path, write_table
 from snakesim.core.runner import DEFAULT_CHUNK, check_run, max_threads, resolve_rules, simulate_spec
 from snakesim.core.stats import summarize
@@ -96,6 +97,9 @@ def run(
     variant,
     settings,
     rules_file,
+    deck_file,
+    policy,
+    policies,
     n_games,
     threads,
     chunk_size,
@@ -116,14 +120,15 @@ def run(
       snakesim run fortune --games 10000 --json
     """
     spec = get_game(game)
-    name, rules = resolve_rules(spec, variant, rules_file, settings)
-    check_run(spec, players, n_games, seed)
+    name, rules = resolve_rules(spec, variant, rules_file, settings, deck_file=deck_file)
+    check_run(spec, rules, players, n_games, seed)
+    seats = resolve_policies(spec, players, policy, policies)
     if out is not None:
         check_output_path(out)
     if progress is None:
         progress = sys.stderr.isatty()
     start = time.perf_counter()
-    df = simulate_spec(spec, rules, players, n_games, seed, name, 0, threads, chunk_size, progress)
+    df = simulate_spec(spec, rules, players, n_games, seed, name, 0, threads, chunk_size, progress, seats)
     elapsed = time.perf_counter() - start
     if out is not None:
         write_table(df, out)
@@ -132,7 +137,7 @@ def run(
         summary.update(elapsed_s=elapsed, version=df.attrs["version"], out=out)
         click.echo(json.dumps(summary))
         return
-    click.echo(format_summary(summary, spec.title, spec.length_unit, rules.changes()))
+    click.echo(format_summary(summary, spec.title, spec.length_unit, rules.changes(), seats))
     used = threads or max_threads()
     click.echo(
         f"\n{n_games:,} games in {elapsed:.2f} s ({n_games / elapsed:,.0f} games/s on {used} thread{'s' * (used > 1)})"
@@ -158,7 +163,7 @@ def run(
     show_default=True,
     help="Also play the game with the kernel and confirm both engines agree.",
 )
-def trace(game, players, seed, variant, settings, rules_file, index, check):
+def trace(game, players, seed, variant, settings, rules_file, deck_file, policy, policies, index, check):
     """Replay one game of a run turn by turn with the reference engine.
 
     Game INDEX of seed SEED is exactly the game `snakesim run` played as row INDEX with the
@@ -170,14 +175,17 @@ def trace(game, players, seed, variant, settings, rules_file, index, check):
       snakesim trace fortune -p 2 --variant rejoin --set start_coins=3 --game 7
     """
     spec = get_game(game)
-    name, rules = resolve_rules(spec, variant, rules_file, settings)
-    check_run(spec, players, 1, seed, index)
-    record, log = spec.play_reference(rules, players, seed, index, trace=True)
+    name, rules = resolve_rules(spec, variant, rules_file, settings, deck_file=deck_file)
+    check_run(spec, rules, players, 1, seed, index)
+    seats = resolve_policies(spec, players, policy, policies)
+    codes = encode_policies(spec, seats) if seats else None
+    record, log = spec.play_reference(rules, players, seed, index, policies=codes, trace=True)
     changes = describe_changes(rules.changes())
-    click.echo(f"{spec.title}\n{players} players, variant {name} ({changes}), seed {seed}, game {index}\n")
+    who = f", policies {','.join(seats)}" if seats else ""
+    click.echo(f"{spec.title}\n{players} players, variant {name} ({changes}){who}, seed {seed}, game {index}\n")
     click.echo("\n".join(log))
     if check:
-        kernel = spec.play_block(rules, players, seed, index, 1)
+        kernel = spec.play_block(rules, players, seed, index, 1, policies=codes)
         same = all(np.array_equal(np.asarray(value), kernel[key][0]) for key, value in record.items())
         if not same:
             raise click.ClickException("the kernel played this game differently from the reference engine (a bug)")

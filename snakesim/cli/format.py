@@ -24,7 +24,7 @@ def describe_changes(changes: dict) -> str:
     return ", ".join(parts)
 
 
-def format_summary(s: dict, title: str, length_unit: str, changes: dict) -> str:
+def format_summary(s: dict, title: str, length_unit: str, changes: dict, policies=()) -> str:
     """The run summary shown by ``snakesim run``."""
     level = round(100 * s["level"])
     games = s["games"]
@@ -36,6 +36,7 @@ def format_summary(s: dict, title: str, length_unit: str, changes: dict) -> str:
         f"{title}",
         f"{s['players']} players, variant {s.get('variant', '?')} ({describe_changes(changes)}), "
         f"{games:,} games, seed {s.get('seed', '?')}",
+        *([f"policies by seat: {', '.join(policies)}"] if policies else []),
         "",
         f"{'':12}{'games':>11}  {'rate':>9}   {level}% interval",
     ]

@@ -40,9 +40,23 @@ rules_file = click.option(
     help='A TOML file of option values (and optionally variant = "NAME"); --set applies after it.',
 )
 
+deck_file = click.option(
+    "--deck",
+    "deck_file",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="A TOML file of deck data only (card counts, colours), e.g. the real counts of your copy.",
+)
+policy = click.option(
+    "--policy", default=None, help="Play policy for every seat, in games with choices (see `snakesim variants GAME`)."
+)
+policies = click.option(
+    "--policies", default=None, metavar="A,B,...", help="One policy per seat, comma-separated (e.g. greedy,random)."
+)
+
 
 def rule_options(fn):
-    """All the options that choose the rules of a run."""
-    for option in reversed((game_argument, players, seed, variant, settings, rules_file)):
+    """All the options that choose the game, its rules and its players."""
+    for option in reversed((game_argument, players, seed, variant, settings, rules_file, deck_file, policy, policies)):
         fn = option(fn)
     return fn

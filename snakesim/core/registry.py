@@ -36,11 +36,20 @@ class GameSpec:
     game_columns : tuple of str
         Further per-game results, one integer each.
     play_block : callable
-        ``(rules, players, seed, first, count) -> dict of arrays``: the numba kernel's front.
+        ``(rules, players, seed, first, count, policies=None) -> dict of arrays``: the numba
+        kernel's front; ``policies`` is the per-seat code array.
     play_reference : callable
-        ``(rules, players, seed, game, trace=False) -> (record, log)``: the reference engine.
+        ``(rules, players, seed, game, policies=None, trace=False) -> (record, log)``: the
+        reference engine.
     length_unit : str
         What ``length`` counts, for summaries ("cards drawn").
+    policies : tuple of str
+        Names of the play policies (code = position); empty for a game without choices.
+    default_policy : str or None
+        The policy of a seat that is given none.
+    check_setup : callable or None
+        ``(rules, players) -> None``: raises InputError when the rules cannot seat that many
+        players (a deal larger than the deck, say).
     """
 
     name: str
@@ -54,6 +63,9 @@ class GameSpec:
     play_block: Callable
     play_reference: Callable
     length_unit: str = "turns"
+    policies: tuple[str, ...] = ()
+    default_policy: str | None = None
+    check_setup: Callable | None = None
 
     def check_players(self, players: int) -> int:
         """Return ``players`` if this game allows it, else raise InputError."""
@@ -67,6 +79,12 @@ class GameSpec:
                 f"expected an integer from {self.min_players} to {self.max_players}, got {players!r}",
             )
         return players
+
+    def check(self, rules: Rules, players: int) -> None:
+        """Raise InputError unless ``players`` seats can play under ``rules``."""
+        self.check_players(players)
+        if self.check_setup is not None:
+            self.check_setup(rules, players)
 
 
 def lookup(games: dict[str, GameSpec], name: str) -> GameSpec:

@@ -134,7 +134,7 @@ class Counts(Spec):
         item = Int(self.low, self.high)
         return tuple((k, item.check(f"{field}.{k}", counts[k])) for k in self.keys)
 
-    def parse(self, field, text):  # pragma: no cover - keys are set one at a time
+    def parse(self, field, text):
         raise InputError(field, f"set one count at a time, as {field}.KEY=N")
 
     def parse_item(self, field: str, key: str, text: str) -> tuple[str, int]:
@@ -145,6 +145,52 @@ class Counts(Spec):
 
     def describe(self):
         return f"a count from {self.low:,} to {self.high:,} for each of {', '.join(self.keys)}"
+
+
+@dataclass(frozen=True)
+class Labels(Spec):
+    """A label from ``choices`` for each of a fixed set of keys (a colour per symbol, say).
+
+    Stored, like :class:`Counts`, as a tuple of ``(key, label)`` pairs in key order; a mapping
+    naming only some keys updates the others' current values.
+    """
+
+    keys: tuple[str, ...]
+    choices: tuple[str, ...]
+
+    def check(self, field, value):
+        if isinstance(value, Mapping):
+            value = tuple(value.items())
+        if not isinstance(value, tuple):
+            raise InputError(field, f"expected a table giving each of {', '.join(self.keys)} one of {self._words()}")
+        labels = dict(value)
+        unknown = sorted(set(labels) - set(self.keys))
+        if unknown:
+            raise InputError(f"{field}.{unknown[0]}", f"unknown key; expected one of {', '.join(self.keys)}")
+        missing = [k for k in self.keys if k not in labels]
+        if missing:
+            raise InputError(f"{field}.{missing[0]}", "missing label")
+        item = Choice(self.choices)
+        return tuple((k, item.check(f"{field}.{k}", labels[k])) for k in self.keys)
+
+    def parse(self, field, text):
+        raise InputError(field, f"set one label at a time, as {field}.KEY=LABEL")
+
+    def parse_item(self, field: str, key: str, text: str) -> tuple[str, str]:
+        """Parse ``field.key=text`` into ``(key, label)``."""
+        if key not in self.keys:
+            raise InputError(f"{field}.{key}", f"unknown key; expected one of {', '.join(self.keys)}")
+        return key, Choice(self.choices).parse(f"{field}.{key}", text)
+
+    def _words(self):
+        return ", ".join(self.choices)
+
+    def describe(self):
+        return f"one of {self._words()} for each of {', '.join(self.keys)}"
+
+
+# Option kinds whose value is a table of one entry per key, settable key by key.
+TABLES = (Counts, Labels)
 
 
 def option(default: Any, spec: Spec, help: str) -> Any:
@@ -165,6 +211,8 @@ class Rules:
     """Base class of every game's rules. Subclasses declare fields with :func:`option`."""
 
     VARIANTS: ClassVar[dict[str, Variant]] = {}
+    # The options a ``--deck`` file may set: what is printed on the cards, not how to play.
+    DECK_FIELDS: ClassVar[tuple[str, ...]] = ()
 
     def __post_init__(self):
         for f in dataclasses.fields(self):
@@ -202,9 +250,9 @@ class Rules:
             if name not in fields:
                 raise InputError(name, f"unknown option; expected one of {', '.join(fields)}")
             spec = fields[name].metadata["spec"]
-            if isinstance(spec, Counts):
+            if isinstance(spec, TABLES):
                 if not isinstance(value, Mapping):
-                    raise InputError(name, f"expected a table of counts for {', '.join(spec.keys)}")
+                    raise InputError(name, f"expected a table: {spec.describe()}")
                 value = {**dict(changes.get(name, getattr(self, name))), **value}
             changes[name] = value
         return dataclasses.replace(self, **changes)
@@ -225,11 +273,11 @@ class Rules:
             if name not in fields:
                 raise InputError(name, f"unknown option; expected one of {', '.join(fields)}")
             spec = fields[name].metadata["spec"]
-            if isinstance(spec, Counts):
+            if isinstance(spec, TABLES):
                 if not key:
-                    raise InputError(name, f"set one count at a time, as {name}.KEY=N")
-                k, count = spec.parse_item(name, key, text)
-                values.setdefault(name, {})[k] = count
+                    spec.parse(name, text)  # raises: tables are set one key at a time
+                k, item = spec.parse_item(name, key, text)
+                values.setdefault(name, {})[k] = item
             elif key:
                 raise InputError(setting.partition("=")[0], f"{name} has no parts; use {name}=VALUE")
             else:
@@ -247,18 +295,21 @@ class Rules:
         rules : Rules
             That variant (or ``base``, or the defaults) with the file's values applied.
         """
-        path = Path(path)
-        try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
-        except OSError as err:
-            raise InputError(str(path), f"cannot read rules file ({err.strerror})") from None
-        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as err:
-            raise InputError(str(path), f"not valid TOML: {err}") from None
+        data = read_toml(path, "rules file")
         variant = data.pop("variant", None)
         if variant is not None and not isinstance(variant, str):
             raise InputError("variant", f"expected a variant name, got {variant!r}")
         rules = cls.variant(variant) if variant else (base or cls())
         return variant, rules.updated(data)
+
+    def with_deck_file(self, path: str | Path) -> Rules:
+        """A copy with the deck data of a TOML file applied (only ``DECK_FIELDS`` keys)."""
+        data = read_toml(path, "deck file")
+        for name in data:
+            if name not in self.DECK_FIELDS:
+                allowed = ", ".join(self.DECK_FIELDS) or "nothing (this game has no deck data)"
+                raise InputError(f"{path}: {name}", f"not deck data; a deck file may set {allowed}")
+        return self.updated(data)
 
     # ------------------------------------------------------------------ description
     def to_dict(self) -> dict[str, Any]:
@@ -266,7 +317,7 @@ class Rules:
         out = {}
         for name, f in self.specs().items():
             value = getattr(self, name)
-            out[name] = dict(value) if isinstance(f.metadata["spec"], Counts) else value
+            out[name] = dict(value) if isinstance(f.metadata["spec"], TABLES) else value
         return out
 
     def changes(self) -> dict[str, Any]:
@@ -300,3 +351,14 @@ class Rules:
                 }
             )
         return rows
+
+
+def read_toml(path: str | Path, what: str) -> dict:
+    """Parse a TOML file; InputError naming the file for an unreadable or invalid one."""
+    path = Path(path)
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as err:
+        raise InputError(str(path), f"cannot read {what} ({err.strerror})") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as err:
+        raise InputError(str(path), f"not valid TOML: {err}") from None

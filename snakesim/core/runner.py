@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from snakesim.core.errors import InputError
+from snakesim.core.policies import encode_policies
 from snakesim.core.progress import progress_bar
 from snakesim.core.registry import GameSpec
 from snakesim.core.results import build_table
@@ -55,8 +56,9 @@ def resolve_rules(
     rules_file: str | Path | None = None,
     settings: Iterable[str] = (),
     options: Mapping[str, Any] | None = None,
+    deck_file: str | Path | None = None,
 ) -> tuple[str, Rules]:
-    """Build the rules of a run, in order: variant, rules file, ``--set`` strings, options.
+    """Build the rules of a run, in order: variant, rules file, deck file, ``--set``, options.
 
     Returns the variant's name (``standard`` unless one is given) and the checked rules.
     """
@@ -71,13 +73,15 @@ def resolve_rules(
             )
     name = variant or file_variant or "standard"
     rules = file_rules or spec.rules.variant(name)
+    if deck_file is not None:
+        rules = rules.with_deck_file(deck_file)
     rules = rules.with_settings(settings).updated(options or {})
     return name, rules
 
 
-def check_run(spec: GameSpec, players: int, games: int, seed: int, first: int = 0) -> None:
+def check_run(spec: GameSpec, rules: Rules, players: int, games: int, seed: int, first: int = 0) -> None:
     """Raise InputError for a player count, game count, seed or first index out of range."""
-    spec.check_players(players)
+    spec.check(rules, players)
     Int(1, MAX_GAMES).check("games", games)
     Int(0, MAX_SEED).check("seed", seed)
     Int(0, MAX_GAMES).check("first", first)
@@ -93,28 +97,38 @@ def play_games(
     threads: int | None = None,
     chunk_size: int = DEFAULT_CHUNK,
     progress: bool = False,
+    policies: tuple[str, ...] = (),
 ) -> dict[str, np.ndarray]:
     """Play games ``first .. first+games-1`` with the kernel; return their columns."""
-    check_run(spec, players, games, seed, first)
+    check_run(spec, rules, players, games, seed, first)
     Int(1, MAX_GAMES).check("chunk_size", chunk_size)
+    codes = encode_policies(spec, policies) if policies else None
     parts = []
     with numba_threads(threads), progress_bar(games, progress, desc=spec.name) as bar:
         for start in range(first, first + games, chunk_size):
             count = min(chunk_size, first + games - start)
-            parts.append(spec.play_block(rules, players, seed, start, count))
+            parts.append(spec.play_block(rules, players, seed, start, count, policies=codes))
             bar.update(count)
     return {key: np.concatenate([p[key] for p in parts]) for key in parts[0]}
 
 
 def run_metadata(
-    spec: GameSpec, variant: str, rules: Rules, players: int, games: int, seed: int, first: int = 0
+    spec: GameSpec,
+    variant: str,
+    rules: Rules,
+    players: int,
+    games: int,
+    seed: int,
+    first: int = 0,
+    policies: tuple[str, ...] = (),
 ) -> dict:
-    """What a table needs to be regenerated: game, rules, players, seed, games, version."""
+    """What a table needs to be regenerated: game, rules, policies, players, seed, games, version."""
     return {
         "game": spec.name,
         "variant": variant,
         "options": rules.to_dict(),
         "changes": rules.changes(),
+        "policies": list(policies),
         "players": players,
         "games": games,
         "seed": seed,
@@ -134,8 +148,9 @@ def simulate_spec(
     threads: int | None = None,
     chunk_size: int = DEFAULT_CHUNK,
     progress: bool = False,
+    policies: tuple[str, ...] = (),
 ) -> pd.DataFrame:
-    """Play a run with resolved rules and return its table (metadata in ``attrs``)."""
-    columns = play_games(spec, rules, players, games, seed, first, threads, chunk_size, progress)
-    meta = run_metadata(spec, variant, rules, players, games, seed, first)
+    """Play a run with resolved rules and policies; return its table (metadata in ``attrs``)."""
+    columns = play_games(spec, rules, players, games, seed, first, threads, chunk_size, progress, policies)
+    meta = run_metadata(spec, variant, rules, players, games, seed, first, policies)
     return build_table(spec, columns, seed, first, meta)

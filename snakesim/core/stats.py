@@ -42,7 +42,7 @@ def mean_interval(values: np.ndarray, level: float = LEVEL) -> tuple[float, floa
 
 
 def players_of(df: pd.DataFrame) -> int:
-    """Number of seats of a table (from its metadata, else from its ``winner``-seat columns)."""
+    """Number of seats of a table: from its metadata, else from its per-seat ``NAME_k`` columns."""
     if "players" in df.attrs:
         return int(df.attrs["players"])
     seat_cols = [c for c in df.columns if c.rsplit("_", 1)[-1].isdigit()]
@@ -68,7 +68,7 @@ def summarize(df: pd.DataFrame, level: float = LEVEL) -> dict:
     unfinished = int((outcome == "unfinished").sum())
     length = df["length"].to_numpy()
     mean, low, high = mean_interval(length, level)
-    meta = {k: df.attrs[k] for k in ("game", "variant", "options", "players", "seed") if k in df.attrs}
+    meta = {k: df.attrs[k] for k in ("game", "variant", "options", "policies", "players", "seed") if k in df.attrs}
     return {
         **meta,
         "players": players,

@@ -221,7 +221,7 @@ def encode(rules: FortuneRules, players: int, presorted: bool = False) -> np.nda
 
 
 def play_block(
-    rules: FortuneRules, players: int, seed: int, first: int, count: int, deck=None
+    rules: FortuneRules, players: int, seed: int, first: int, count: int, policies=None, deck=None
 ) -> dict[str, np.ndarray]:
     """Play games ``first .. first+count-1`` of ``seed`` and return their columns.
 
@@ -233,6 +233,8 @@ def play_block(
         Number of seats.
     seed, first, count : int
         The run's seed, the first game index and the number of games.
+    policies : None
+        Fortune has no choices to make; accepted for the common signature.
     deck : array of int, optional
         A scripted draw pile (top first) used instead of the initial shuffle, for tests.
 

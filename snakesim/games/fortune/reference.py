@@ -258,10 +258,13 @@ def play(
     players: int,
     seed: int,
     game: int,
+    policies=None,
     trace: bool = False,
     deck: Sequence[int] | None = None,
 ) -> tuple[dict, list[str]]:
     """Play game ``game`` of seed ``seed`` with the reference engine.
+
+    ``policies`` is accepted for the common signature; Fortune has no choices to make.
 
     Returns
     -------

@@ -63,6 +63,7 @@ class FortuneRules(Rules):
         "cards of each symbol besides SNAKE (an assumption: 5 each)",
     )
 
+    DECK_FIELDS = ("deck", "snakes")
     VARIANTS: ClassVar[dict[str, Variant]] = {
         "standard": Variant("the seed's original game: 20 coins, two SNAKE cards"),
         "one-snake": Variant("one SNAKE card removed, 'for a greater challenge'", {"snakes": 1}),
