@@ -31,7 +31,8 @@ def format_summary(s: dict, title: str, length_unit: str, changes: dict, policie
     rows = [
         (f"seat {seat} wins", rate, ci) for seat, (rate, ci) in enumerate(zip(s["win_rate"], s["win_ci"], strict=True))
     ]
-    rows += [("draw", s["draw_rate"], s["draw_ci"]), ("unfinished", s["unfinished_rate"], s["unfinished_ci"])]
+    # Every outcome but a plain win (which the seat rows show), e.g. draw, blocked win, unfinished.
+    rows += [(label, o["rate"], o["ci"]) for label, o in s["outcomes"].items() if label != "win"]
     lines = [
         f"{title}",
         f"{s['players']} players, variant {s.get('variant', '?')} ({describe_changes(changes)}), "

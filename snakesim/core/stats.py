@@ -55,17 +55,22 @@ def summarize(df: pd.DataFrame, level: float = LEVEL) -> dict:
     Returns
     -------
     dict
-        The run's metadata (game, variant, options, players, games, seed) and: ``win_rate``
-        and ``win_ci`` per seat; ``draw_rate``, ``draw_ci``, ``unfinished_rate``,
-        ``unfinished_ci``; ``length`` with ``mean, mean_ci, median, p95, max``.
-        Rates are over all games; lengths include unfinished games at the turn cap.
+        The run's metadata (game, variant, options, policies, players, games, seed) and:
+        ``win_rate`` and ``win_ci`` per seat (any outcome with a winner); ``draw_rate``,
+        ``draw_ci`` (every outcome whose label ends in "draw"); ``unfinished_rate``,
+        ``unfinished_ci``; ``outcomes``, each outcome label's ``count, rate, ci``; ``length``
+        with ``mean, mean_ci, median, p95, max``. Rates are over all games; lengths include
+        unfinished games at the turn cap.
     """
     n = len(df)
     players = players_of(df)
     wins = np.bincount(df["winner"].to_numpy()[df["winner"].to_numpy() >= 0], minlength=players)
-    outcome = df["outcome"].astype(str)
-    draws = int((outcome == "draw").sum())
-    unfinished = int((outcome == "unfinished").sum())
+    counts = df["outcome"].value_counts(sort=False)
+    outcomes = {
+        str(label): {"count": int(k), "rate": k / n, "ci": list(wilson(k, n, level))} for label, k in counts.items()
+    }
+    draws = sum(v["count"] for label, v in outcomes.items() if label.endswith("draw"))
+    unfinished = outcomes.get("unfinished", {"count": 0})["count"]
     length = df["length"].to_numpy()
     mean, low, high = mean_interval(length, level)
     meta = {k: df.attrs[k] for k in ("game", "variant", "options", "policies", "players", "seed") if k in df.attrs}
@@ -80,6 +85,7 @@ def summarize(df: pd.DataFrame, level: float = LEVEL) -> dict:
         "draw_ci": list(wilson(draws, n, level)),
         "unfinished_rate": unfinished / n,
         "unfinished_ci": list(wilson(unfinished, n, level)),
+        "outcomes": outcomes,
         "length": {
             "mean": mean,
             "mean_ci": [low, high],

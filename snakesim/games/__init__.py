@@ -1,9 +1,9 @@
 """The registry of games: name -> :class:`~snakesim.core.registry.GameSpec`."""
 
 from snakesim.core.registry import GameSpec, lookup
-from snakesim.games import fortune
+from snakesim.games import fortune, rainbow
 
-GAMES: dict[str, GameSpec] = {spec.name: spec for spec in (fortune.SPEC,)}
+GAMES: dict[str, GameSpec] = {spec.name: spec for spec in (fortune.SPEC, rainbow.SPEC)}
 
 
 def get_game(name: str) -> GameSpec:

@@ -1,0 +1,22 @@
+"""Rainbow: Fortune's shedding game along the rainbow colour cycle; first to empty their hand wins."""
+
+from snakesim.core.registry import GameSpec
+from snakesim.games.rainbow import kernel, reference
+from snakesim.games.rainbow.rules import OUTCOMES, POLICIES, RainbowRules, check_setup
+
+SPEC = GameSpec(
+    name="rainbow",
+    title="Rainbow: the shedding game on the rainbow colour cycle (seed 004, second part)",
+    rules=RainbowRules,
+    min_players=2,
+    max_players=8,
+    outcomes=OUTCOMES,
+    seat_columns=("hand",),
+    game_columns=("drawn", "reshuffles"),
+    play_block=kernel.play_block,
+    play_reference=reference.play,
+    length_unit="turns",
+    policies=POLICIES,
+    default_policy="greedy",
+    check_setup=check_setup,
+)

@@ -1,0 +1,249 @@
+"""Rainbow, played turn by turn in plain Python: the readable reference engine.
+
+Read it beside the seed text (seed 004, second part) and ../shared/rules.md section 2. The
+numba kernel (``kernel.py``) plays the identical game for the same (rules, policies, seed,
+game): same deal, same choices, same random numbers in the same order.
+
+Hands are counts per symbol: two cards of one symbol are the same card, so a choice is a
+symbol. Every policy decision draws exactly one number from the stream (see ``choose``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from snakesim.core.rng import Stream
+from snakesim.games.rainbow.rules import (
+    BLOCKED_DRAW,
+    BLOCKED_WIN,
+    GREEDY,
+    OUTCOMES,
+    POLICIES,
+    RANDOM,
+    SYMBOLS,
+    UNFINISHED,
+    WIN,
+    Card,
+    RainbowRules,
+)
+
+
+class RainbowGame:
+    """The state of one Rainbow game, and the moves that change it.
+
+    Parameters
+    ----------
+    rules : RainbowRules
+        The options of the game.
+    players : int
+        Number of seats; seat 0 plays first.
+    policies : sequence of int
+        Each seat's policy code (position in ``POLICIES``).
+    stream : Stream
+        The game's random stream.
+    deck : sequence of int, optional
+        A scripted deck order (top first) used instead of the shuffle: the first
+        ``hand_size * players`` cards are dealt one at a time, the rest is the stock.
+    trace : bool
+        Keep a readable line per turn in ``self.log``.
+    """
+
+    def __init__(
+        self, rules: RainbowRules, players: int, policies: Sequence[int], stream: Stream, deck=None, trace=False
+    ):
+        self.rules = rules
+        self.players = players
+        self.policies = list(policies)
+        self.stream = stream
+        cards = [int(c) for c in (rules.deck_cards() if deck is None else deck)]
+        if deck is None:
+            stream.shuffle(cards)
+        # Deal one card at a time, clockwise from seat 0; the rest is the face-down stock.
+        dealt = rules.hand_size * players
+        self.hands = [[0] * len(SYMBOLS) for _ in range(players)]
+        for k, card in enumerate(cards[:dealt]):
+            self.hands[k % players][card] += 1
+        self.stock = cards[dealt:]
+        self.pile: list[int] = []
+        self.turns = 0
+        self.drawn = 0
+        self.reshuffles = 0
+        self.passes = 0  # consecutive turns on which a player passed
+        self.outcome = -1
+        self.winner = -1
+        self.log: list[str] | None = [] if trace else None
+
+    # ------------------------------------------------------------------ choosing
+    def legal(self, seat: int) -> list[int]:
+        """The symbols in ``seat``'s hand that may be played now (any card on an empty pile)."""
+        hand = self.hands[seat]
+        if not self.pile:
+            return [c for c in range(len(SYMBOLS)) if hand[c]]
+        return [c for c in range(len(SYMBOLS)) if hand[c] and self.rules.can_play(c, self.pile[-1])]
+
+    def follow_ups(self, seat: int, card: int) -> int:
+        """Cards left in ``seat``'s hand after playing ``card`` that could be played on it."""
+        hand = self.hands[seat]
+        return sum(hand[d] - (d == card) for d in range(len(SYMBOLS)) if self.rules.can_play(d, card))
+
+    def choose(self, seat: int, legal: list[int]) -> int:
+        """The card ``seat`` plays from the non-empty ``legal`` list (one random draw)."""
+        if self.policies[seat] == RANDOM:
+            # Uniform over the legal cards: a symbol held twice is twice as likely.
+            r = self.stream.below(sum(self.hands[seat][c] for c in legal))
+            for c in legal:
+                r -= self.hands[seat][c]
+                if r < 0:
+                    return c
+        assert self.policies[seat] == GREEDY
+        # Greedy: keep a wild SNAKE while anything else is playable; then play the card that
+        # leaves the most follow-ups in hand; ties broken uniformly by the stream.
+        if self.rules.wild_snake and Card.SNAKE in legal and len(legal) > 1:
+            legal = [c for c in legal if c != Card.SNAKE]
+        scores = [self.follow_ups(seat, c) for c in legal]
+        best = [c for c, s in zip(legal, scores, strict=True) if s == max(scores)]
+        return best[self.stream.below(len(best))]
+
+    def plays_drawn(self, seat: int) -> bool:
+        """Whether ``seat`` plays the playable card just drawn ("may"; one random draw)."""
+        if self.policies[seat] == RANDOM:
+            return self.stream.below(2) == 0
+        self.stream.below(2)  # every decision draws one number, whatever the policy
+        return True
+
+    # ------------------------------------------------------------------ moves
+    def play(self, seat: int, card: int) -> None:
+        self.hands[seat][card] -= 1
+        self.pile.append(card)
+
+    def draw(self, seat: int) -> int | None:
+        """Draw one card from the stock, remaking the stock from the pile first if it is empty.
+
+        Returns the card, or None when even the remade stock is empty.
+        """
+        if not self.stock and len(self.pile) > 1:
+            # The pile except its top card is shuffled into a new stock.
+            self.stock, self.pile = self.pile[:-1], self.pile[-1:]
+            self.stream.shuffle(self.stock)
+            self.reshuffles += 1
+        if not self.stock:
+            return None
+        card = self.stock.pop(0)
+        self.hands[seat][card] += 1
+        self.drawn += 1
+        return card
+
+    def step(self, seat: int) -> None:
+        """Play one turn for ``seat``."""
+        self.turns += 1
+        top = self.pile[-1] if self.pile else None
+        legal = self.legal(seat)
+        if legal:
+            card = self.choose(seat, legal)
+            self.play(seat, card)
+            self.passes = 0
+            move = f"plays {_card(card)}"
+        else:
+            card = self.draw(seat)
+            if card is None:
+                self.passes += 1
+                move = "cannot play or draw: passes"
+            else:
+                self.passes = 0
+                if self.rules.can_play(card, top) and self.plays_drawn(seat):
+                    self.play(seat, card)
+                    move = f"draws and plays {_card(card)}"
+                else:
+                    move = f"draws {_card(card)}" + (" and keeps it" if self.rules.can_play(card, top) else "")
+        self._note(
+            f"{self.turns:5d} seat {seat} on {_card(top) if top is not None else 'empty pile':<16} {move:<36} "
+            f"hand {_hand(self.hands[seat])}"
+        )
+        self.finish(seat)
+
+    def finish(self, seat: int) -> None:
+        """End the game: an empty hand wins; a full round of passes blocks it; or the cap."""
+        if sum(self.hands[seat]) == 0:
+            self.outcome, self.winner = WIN, seat
+        elif self.passes == self.players:
+            # Blocked: the fewest cards in hand wins; a tie is a draw.
+            left = [sum(h) for h in self.hands]
+            fewest = [s for s in range(self.players) if left[s] == min(left)]
+            if len(fewest) == 1:
+                self.outcome, self.winner = BLOCKED_WIN, fewest[0]
+            else:
+                self.outcome = BLOCKED_DRAW
+        elif self.turns >= self.rules.turn_cap:
+            self.outcome = UNFINISHED
+
+    def play_game(self) -> dict:
+        """Play to the end and return the game's record (the kernel's columns)."""
+        seat = 0
+        while self.outcome < 0:
+            self.step(seat)
+            seat = (seat + 1) % self.players
+        self._note(self.summary())
+        return {
+            "outcome": self.outcome,
+            "winner": self.winner,
+            "length": self.turns,
+            "hand": [sum(h) for h in self.hands],
+            "drawn": self.drawn,
+            "reshuffles": self.reshuffles,
+        }
+
+    def summary(self) -> str:
+        left = " ".join(str(sum(h)) for h in self.hands)
+        if self.outcome == WIN:
+            return f"seat {self.winner} empties their hand and wins after {self.turns} turns (cards left: {left})"
+        if self.outcome in (BLOCKED_WIN, BLOCKED_DRAW):
+            who = f"seat {self.winner} wins with the fewest cards" if self.outcome == BLOCKED_WIN else "a draw"
+            return f"blocked after {self.turns} turns: every player passed; {who} (cards left: {left})"
+        return f"{OUTCOMES[self.outcome]}: turn cap of {self.rules.turn_cap} turns reached (cards left: {left})"
+
+    def _note(self, line: str) -> None:
+        if self.log is not None:
+            self.log.append(line)
+
+
+def _card(card: int) -> str:
+    return SYMBOLS[card]
+
+
+def _hand(hand: list[int]) -> str:
+    return " ".join(SYMBOLS[c] + (f"x{n}" if n > 1 else "") for c, n in enumerate(hand) if n) or "(empty)"
+
+
+def play(
+    rules: RainbowRules,
+    players: int,
+    seed: int,
+    game: int,
+    policies: Sequence[int] | None = None,
+    trace: bool = False,
+    deck: Sequence[int] | None = None,
+) -> tuple[dict, list[str]]:
+    """Play game ``game`` of seed ``seed`` with the reference engine.
+
+    Parameters
+    ----------
+    policies : sequence of int, optional
+        Policy code per seat; greedy for every seat if None.
+
+    Returns
+    -------
+    record : dict
+        outcome, winner, length (turns), hand (cards left per seat), drawn, reshuffles.
+    log : list of str
+        The trace, one line per turn (empty unless ``trace``).
+    """
+    if policies is None:
+        policies = [GREEDY] * players
+    g = RainbowGame(rules, players, policies, Stream(seed, game), deck=deck, trace=trace)
+    if trace:
+        names = ", ".join(f"seat {s} {POLICIES[p]}" for s, p in enumerate(policies))
+        g._note(f"deal: {rules.hand_size} cards each, {len(g.stock)} in the stock; {names}")
+        for s in range(players):
+            g._note(f"      seat {s} holds {_hand(g.hands[s])}")
+    record = g.play_game()
+    return record, g.log or []
