@@ -214,3 +214,58 @@ def test_progress_bar_on_stderr(monkeypatch):
     assert r.exit_code == 0
     assert "3.00k/3.00k" in r.stderr and "fortune" in r.stderr
     assert "3.00k" not in r.stdout
+
+
+def test_rainbow_run_with_policies_and_deck_file(tmp_path):
+    deck = tmp_path / "deck.toml"
+    deck.write_text('[deck]\nSNAKE = 1\n[colours]\nSNAKE = "BLUE"\n')
+    r = invoke("run", "rainbow", "-p", 3, "-n", 3000, "--policies", "greedy,random,random", "--deck", deck, "--json")
+    assert r.exit_code == 0, r.output
+    s = json.loads(r.stdout)
+    assert JSON_KEYS <= set(s)
+    assert s["policies"] == ["greedy", "random", "random"]
+    assert s["options"]["deck"]["SNAKE"] == 1 and s["options"]["colours"]["SNAKE"] == "BLUE"
+    assert set(s["outcomes"]) <= {"win", "blocked win", "blocked draw", "unfinished"}
+    # Skill shows: the one greedy seat beats each random seat.
+    assert s["win_ci"][0][0] > max(s["win_ci"][1][1], s["win_ci"][2][1])
+
+
+def test_rainbow_text_summary_lists_its_outcomes():
+    r = invoke("run", "rainbow", "-p", 4, "-n", 2000, "--variant", "wild-snake")
+    assert r.exit_code == 0
+    for words in ("policies by seat: greedy, greedy, greedy, greedy", "seat 3 wins", "length (turns)"):
+        assert words in r.stdout
+
+
+def test_rainbow_trace_shows_hands_and_moves():
+    r = invoke("trace", "rainbow", "-p", 3, "--seed", 2, "--game", 11, "--policy", "random")
+    assert r.exit_code == 0, r.output
+    assert "seat 0 holds" in r.stdout and "on empty pile" in r.stdout and " plays " in r.stdout
+    assert "kernel check: the numba kernel played the identical game" in r.stdout
+
+
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["run", "rainbow", "-p", "8"], "hand_size: dealing 7 cards to 8 players needs 56 cards"),
+        (["run", "rainbow", "--policy", "clever"], "policy: unknown policy 'clever'; expected one of random, greedy"),
+        (["run", "rainbow", "-p", "3", "--policies", "greedy,random"], "--policies: expected 3 names"),
+        (["run", "rainbow", "--policy", "greedy", "--policies", "greedy"], "either --policy"),
+        (["run", "fortune", "--policy", "greedy"], "--policy: fortune has no player choices"),
+        (["run", "rainbow", "--set", "colours.SUNS=PINK"], "colours.SUNS: expected one of RED"),
+        (["run", "rainbow", "--deck", "absent.toml"], "cannot read deck file"),
+    ],
+)
+def test_rainbow_bad_input(tmp_path, args, message):
+    r = invoke(*args, "--out", tmp_path / "never.parquet")
+    assert r.exit_code == 2 and r.stdout == ""
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and message in lines[0], r.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_deck_file_refuses_rules(tmp_path):
+    deck = tmp_path / "deck.toml"
+    deck.write_text("start_coins = 3\n")
+    r = invoke("run", "fortune", "--deck", deck)
+    assert r.exit_code == 2 and "start_coins: not deck data; a deck file may set deck, snakes" in r.stderr

@@ -72,6 +72,7 @@ class RainbowGame:
         self.outcome = -1
         self.winner = -1
         self.log: list[str] | None = [] if trace else None
+        self.moves: list[str] = []  # each turn's move in words, kept when tracing
 
     # ------------------------------------------------------------------ choosing
     def legal(self, seat: int) -> list[int]:
@@ -155,6 +156,8 @@ class RainbowGame:
                     move = f"draws and plays {_card(card)}"
                 else:
                     move = f"draws {_card(card)}" + (" and keeps it" if self.rules.can_play(card, top) else "")
+        if self.log is not None:
+            self.moves.append(move)
         self._note(
             f"{self.turns:5d} seat {seat} on {_card(top) if top is not None else 'empty pile':<16} {move:<36} "
             f"hand {_hand(self.hands[seat])}"

@@ -1,0 +1,103 @@
+"""Rainbow's legality rules, checked against the rule text, and its deck data."""
+
+import pytest
+
+from snakesim.core.errors import InputError
+from snakesim.games.fortune.rules import Card
+from snakesim.games.rainbow.rules import RainbowRules, check_setup
+
+LEAVES, POPPIES, ORCHIDS, FOUNTAIN = Card.LEAVES, Card.POPPIES, Card.ORCHIDS, Card.FOUNTAIN
+SUNS, STARS, HEARTS, RAIN, CROSSES, RIVER, SNAKE = (
+    Card.SUNS, Card.STARS, Card.HEARTS, Card.RAIN, Card.CROSSES, Card.RIVER, Card.SNAKE,
+)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "card,top,legal",
+    [
+        (HEARTS, POPPIES, True),  # same colour (RED), different symbol
+        (POPPIES, POPPIES, False),  # same symbol
+        (SUNS, HEARTS, True),  # next colour: RED > ORANGE
+        (HEARTS, SUNS, False),  # the cycle has a direction
+        (STARS, SUNS, True),  # ORANGE > YELLOW
+        (LEAVES, STARS, True),  # YELLOW > GREEN
+        (RAIN, LEAVES, True),  # GREEN > BLUE
+        (CROSSES, RIVER, True),  # BLUE > VIOLET
+        (HEARTS, ORCHIDS, True),  # VIOLET > RED: the wrap
+        (POPPIES, CROSSES, True),  # VIOLET > RED again
+        (ORCHIDS, HEARTS, False),  # RED > VIOLET is backwards
+        (SUNS, STARS, False),
+        (LEAVES, HEARTS, False),  # two steps on
+        (RIVER, RAIN, True),  # BLUE, different symbols
+        (SNAKE, LEAVES, True),  # without the house rule the SNAKE is an ordinary GREEN card
+        (SNAKE, HEARTS, False),
+        (LEAVES, SNAKE, True),
+        (FOUNTAIN, SNAKE, True),
+        (SUNS, SNAKE, False),
+        (ORCHIDS, POPPIES, False),  # only with the POPPIES/ORCHIDS house rule
+    ],
+)
+def test_standard_legality(card, top, legal):
+    assert RainbowRules().can_play(card, top) is legal
+
+
+def test_wild_snake():
+    r = RainbowRules.variant("wild-snake")
+    # A SNAKE may be played on any card...
+    assert all(r.can_play(SNAKE, top) for top in Card if top != SNAKE)
+    # ...and the card played on a SNAKE must be LEAVES or a BLUE card (so not another SNAKE).
+    allowed = {c for c in Card if r.can_play(c, SNAKE)}
+    assert allowed == {LEAVES, RAIN, RIVER, FOUNTAIN}
+    # Other cards follow the usual rules.
+    assert r.can_play(SUNS, HEARTS) and not r.can_play(HEARTS, SUNS)
+
+
+def test_poppies_orchids_both_ways():
+    r = RainbowRules.variant("poppies-orchids")
+    assert r.can_play(ORCHIDS, POPPIES) and r.can_play(POPPIES, ORCHIDS)
+    assert not RainbowRules().can_play(ORCHIDS, POPPIES)
+    assert RainbowRules().can_play(POPPIES, ORCHIDS)  # VIOLET > RED holds anyway
+
+
+def test_colours_are_data():
+    r = RainbowRules().with_settings(["colours.SUNS=RED"])
+    assert r.can_play(SUNS, HEARTS)  # now same colour, different symbol
+    assert not r.can_play(STARS, SUNS)  # RED > YELLOW is two steps
+    assert r.changes() == {"colours": {"SUNS": "RED"}}
+
+
+def test_legal_table_matches_can_play():
+    r = RainbowRules.variant("both")
+    table = r.legal_table()
+    assert all(table[t, c] == r.can_play(c, t) for t in Card for c in Card)
+
+
+def test_deck_file(tmp_path):
+    path = tmp_path / "deck.toml"
+    path.write_text('[deck]\nSNAKE = 1\nRAIN = 7\n[colours]\nSNAKE = "BLUE"\n')
+    r = RainbowRules().with_deck_file(path)
+    assert dict(r.deck)["SNAKE"] == 1 and dict(r.deck)["RAIN"] == 7 and dict(r.colours)["SNAKE"] == "BLUE"
+    assert r.deck_size() == 52 - 1 + 2
+
+
+@pytest.mark.parametrize(
+    "text,words",
+    [
+        ('[colours]\nSUNS = "PINK"', "colours.SUNS: expected one of RED, ORANGE"),
+        ('[colours]\nDRAGON = "RED"', "colours.DRAGON: unknown key"),
+        ("[deck]\nRAIN = -1", "deck.RAIN: expected an integer from 0"),
+        ("hand_size = 3", "hand_size: not deck data; a deck file may set deck, colours"),
+        ("[deck\n", "not valid TOML"),
+    ],
+)
+def test_bad_deck_files(tmp_path, text, words):
+    path = tmp_path / "deck.toml"
+    path.write_text(text)
+    with pytest.raises(InputError, match=words):
+        RainbowRules().with_deck_file(path)
+
+
+def test_deal_must_fit_the_deck():
+    check_setup(RainbowRules(), 7)  # 49 of 52 cards
+    with pytest.raises(InputError, match="hand_size: dealing 7 cards to 8 players needs 56 cards; the deck has 52"):
+        check_setup(RainbowRules(), 8)
