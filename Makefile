@@ -29,6 +29,7 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_fortune.py
+	$(BIN)/python benchmarks/bench_rainbow.py
 
 clean:
 	rm -rf $(VENV) results .pytest_cache

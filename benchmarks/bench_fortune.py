@@ -14,10 +14,8 @@ Targets (issue 2): kernel >= 100x reference per game; per-card cost <= 4x the fl
 from __future__ import annotations
 
 import argparse
-import time
-
-import numba
 import numpy as np
+from _common import best_of, on_threads, two_threads
 
 from snakesim.core import rng
 from snakesim.core.jit import njit
@@ -72,18 +70,8 @@ def _draw_loop(deck, pile, state, games, cards_per_game, dispatch):
     return acc
 
 
-def best_of(repeats, fn):
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        result = fn()
-        times.append(time.perf_counter() - start)
-    return min(times), result
-
-
 def kernel_run(rules, games, threads):
-    numba.set_num_threads(threads)
-    return kernel.play_block(rules, 4, 1, 0, games)
+    return on_threads(threads, lambda: kernel.play_block(rules, 4, 1, 0, games))
 
 
 def main() -> None:
@@ -112,7 +100,7 @@ def main() -> None:
             lambda d=dispatch: _draw_loop(deck, pile, np.empty(4, np.uint64), args.games // 4, per_game, d),
         )
         loops[dispatch] = 1e9 * t / (args.games // 4 * per_game)
-    threads = min(2, numba.config.NUMBA_NUM_THREADS)
+    threads = two_threads()
     t2, _ = best_of(args.repeats, lambda: kernel_run(rules, args.games, threads))
 
     kernel_gps = args.games / t1

@@ -1,9 +1,10 @@
 """Rainbow in numba: plays many games, each identical to ``reference.play`` for its
 (rules, policies, seed, i).
 
-Legality comes from ``RainbowRules.legal_table`` (``table[top, card]``), built from the same
-``can_play`` the reference engine calls, so the two engines cannot disagree on a rule; the
-scripted tests check ``can_play`` itself against the rule text.
+Legality comes from ``RainbowRules.can_play``, the predicate the reference engine calls,
+turned into one bit mask of playable cards per top card (``legal_masks``); a hand is a count
+per symbol plus a bit mask of the symbols held, so the legal moves are one AND. The scripted
+tests check ``can_play`` itself against the rule text.
 
 The shuffled deck array doubles as the stock: the deal takes its first cards, the stock is
 ``stock[sp:se]``, and a reshuffle copies the pile (but its top card) to the front of it.
@@ -29,50 +30,46 @@ from snakesim.games.rainbow.rules import (
 )
 
 N_SYMBOLS = len(SYMBOLS)
-SNAKE = int(Card.SNAKE)
+SNAKE_BIT = 1 << int(Card.SNAKE)
+ANY_CARD = (1 << N_SYMBOLS) - 1  # what may be played on the empty pile
 BLOCK = 64  # games per scratch allocation; any value gives the same results
 # Positions in the params array built by `encode`.
 P_PLAYERS, P_HAND_SIZE, P_WILD_SNAKE, P_TURN_CAP, P_PRESORTED = range(5)
 
 
 @njit
-def _legal(table, hands, seat, has_top, top, card):
-    return hands[seat, card] > 0 and (not has_top or table[top, card])
-
-
-@njit
-def _follow_ups(table, hands, seat, card):
+def _follow_ups(masks, hands, held, seat, card):
+    """Cards left in ``seat``'s hand after playing ``card`` that could be played on it."""
+    playable = masks[card] & held[seat]
     total = 0
     for d in range(N_SYMBOLS):
-        if table[card, d]:
-            total += hands[seat, d] - (d == card)
-    return total
+        if (playable >> d) & 1:
+            total += hands[seat, d]
+    return total - ((playable >> card) & 1)
 
 
 @njit
-def _choose(state, table, hands, seat, policy, wild_snake, has_top, top):
-    """The symbol ``seat`` plays; the hand holds at least one legal card. One random draw."""
+def _choose(state, masks, hands, held, seat, policy, wild_snake, legal):
+    """The symbol ``seat`` plays from the non-empty bit set ``legal``. One random draw."""
     if policy == RANDOM:
         total = 0
         for c in range(N_SYMBOLS):
-            if _legal(table, hands, seat, has_top, top, c):
+            if (legal >> c) & 1:
                 total += hands[seat, c]
         r = below(state, total)
         for c in range(N_SYMBOLS):
-            if _legal(table, hands, seat, has_top, top, c):
+            if (legal >> c) & 1:
                 r -= hands[seat, c]
                 if r < 0:
                     return c
     # GREEDY: keep a wild SNAKE while anything else is playable; most follow-ups; random ties.
-    n_legal = 0
-    for c in range(N_SYMBOLS):
-        n_legal += _legal(table, hands, seat, has_top, top, c)
-    skip_snake = wild_snake and n_legal > 1 and _legal(table, hands, seat, has_top, top, SNAKE)
+    if wild_snake and legal != SNAKE_BIT and legal & SNAKE_BIT:
+        legal ^= SNAKE_BIT
     best = -1
     n_best = 0
     for c in range(N_SYMBOLS):
-        if _legal(table, hands, seat, has_top, top, c) and not (skip_snake and c == SNAKE):
-            score = _follow_ups(table, hands, seat, c)
+        if (legal >> c) & 1:
+            score = _follow_ups(masks, hands, held, seat, c)
             if score > best:
                 best = score
                 n_best = 1
@@ -80,19 +77,37 @@ def _choose(state, table, hands, seat, policy, wild_snake, has_top, top):
                 n_best += 1
     r = below(state, n_best)
     for c in range(N_SYMBOLS):
-        if _legal(table, hands, seat, has_top, top, c) and not (skip_snake and c == SNAKE):
-            if _follow_ups(table, hands, seat, c) == best:
-                if r == 0:
-                    return c
-                r -= 1
-    return -1  # unreachable: the caller guarantees a legal card
+        if (legal >> c) & 1 and _follow_ups(masks, hands, held, seat, c) == best:
+            if r == 0:
+                return c
+            r -= 1
+    return -1  # unreachable: ``legal`` is not empty
 
 
 @njit
-def _play_one(deck, table, params, policies, seed, game, scratch, out, row):
-    """Play game ``game`` and write its results into row ``row`` of the ``out`` columns."""
+def _take(hands, held, seat, card):
+    """Add ``card`` to ``seat``'s hand."""
+    hands[seat, card] += 1
+    held[seat] |= 1 << card
+
+
+@njit
+def _give_up(hands, held, seat, card):
+    """Remove ``card`` from ``seat``'s hand."""
+    hands[seat, card] -= 1
+    if hands[seat, card] == 0:
+        held[seat] &= ~(1 << card)
+
+
+@njit
+def _play_one(deck, masks, params, policies, seed, game, scratch, out, row):
+    """Play game ``game`` and write its results into row ``row`` of the ``out`` columns.
+
+    ``masks[top]`` has bit ``c`` set when card ``c`` may be played on ``top``; ``held[s]`` has
+    bit ``c`` set while seat ``s`` holds a card ``c``.
+    """
     n, hand_size, wild_snake, turn_cap, presorted = params
-    state, stock, pile, hands, totals = scratch
+    state, stock, pile, hands, totals, held = scratch
     o_outcome, o_winner, o_length, o_hand, o_drawn, o_reshuffles = out
     seed_stream(state, seed, game)
     n_cards = deck.shape[0]
@@ -101,9 +116,10 @@ def _play_one(deck, table, params, policies, seed, game, scratch, out, row):
     if not presorted:
         shuffle(state, stock, n_cards)
     hands[:, :] = 0
+    held[:] = 0
     dealt = hand_size * n
     for k in range(dealt):  # one card at a time, clockwise from seat 0
-        hands[k % n, stock[k]] += 1
+        _take(hands, held, k % n, stock[k])
     for s in range(n):
         totals[s] = hand_size
     sp = dealt
@@ -118,14 +134,11 @@ def _play_one(deck, table, params, policies, seed, game, scratch, out, row):
     seat = 0
     while outcome < 0:
         turns += 1
-        has_top = pc > 0
-        top = pile[pc - 1] if has_top else 0
-        n_legal = 0
-        for c in range(N_SYMBOLS):
-            n_legal += _legal(table, hands, seat, has_top, top, c)
-        if n_legal > 0:
-            card = _choose(state, table, hands, seat, policies[seat], wild_snake, has_top, top)
-            hands[seat, card] -= 1
+        top = pile[pc - 1] if pc > 0 else 0
+        legal = held[seat] & (masks[top] if pc > 0 else ANY_CARD)
+        if legal:
+            card = _choose(state, masks, hands, held, seat, policies[seat], wild_snake, legal)
+            _give_up(hands, held, seat, card)
             totals[seat] -= 1
             pile[pc] = card
             pc += 1
@@ -145,14 +158,14 @@ def _play_one(deck, table, params, policies, seed, game, scratch, out, row):
             else:
                 card = stock[sp]
                 sp += 1
-                hands[seat, card] += 1
+                _take(hands, held, seat, card)
                 totals[seat] += 1
                 drawn += 1
                 passes = 0
-                if table[top, card]:
+                if (masks[top] >> card) & 1:
                     take = below(state, 2) == 0
                     if policies[seat] == GREEDY or take:
-                        hands[seat, card] -= 1
+                        _give_up(hands, held, seat, card)
                         totals[seat] -= 1
                         pile[pc] = card
                         pc += 1
@@ -186,7 +199,7 @@ def _play_one(deck, table, params, policies, seed, game, scratch, out, row):
 
 
 @njit_driver
-def _play_block(deck, table, params, policies, seed, first, out):
+def _play_block(deck, masks, params, policies, seed, first, out):
     count = out[0].shape[0]
     n = params[P_PLAYERS]
     n_blocks = (count + BLOCK - 1) // BLOCK
@@ -197,9 +210,16 @@ def _play_block(deck, table, params, policies, seed, first, out):
             np.empty(deck.shape[0], np.int8),  # the pile, bottom first
             np.empty((n, N_SYMBOLS), np.int64),  # hands: count of each symbol
             np.empty(n, np.int64),  # cards in each hand
+            np.empty(n, np.int64),  # bit set of the symbols in each hand
         )
         for row in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
-            _play_one(deck, table, params, policies, seed, first + row, scratch, out, row)
+            _play_one(deck, masks, params, policies, seed, first + row, scratch, out, row)
+
+
+def legal_masks(rules: RainbowRules) -> np.ndarray:
+    """``masks[top]``: bit ``c`` set when card ``c`` may be played on ``top`` (``can_play``)."""
+    table = rules.legal_table()
+    return (table.astype(np.int64) << np.arange(N_SYMBOLS, dtype=np.int64)).sum(axis=1)
 
 
 def encode(rules: RainbowRules, players: int, presorted: bool = False) -> np.ndarray:
@@ -250,7 +270,7 @@ def play_block(
     }
     _play_block(
         cards,
-        rules.legal_table(),
+        legal_masks(rules),
         encode(rules, players, deck is not None),
         np.asarray(policies, np.int8),
         np.uint64(seed),
