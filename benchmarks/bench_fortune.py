@@ -14,6 +14,7 @@ Targets (issue 2): kernel >= 100x reference per game; per-card cost <= 4x the fl
 from __future__ import annotations
 
 import argparse
+
 import numpy as np
 from _common import best_of, on_threads, two_threads
 
