@@ -230,6 +230,13 @@ def test_rainbow_run_with_policies_and_deck_file(tmp_path):
     assert s["win_ci"][0][0] > max(s["win_ci"][1][1], s["win_ci"][2][1])
 
 
+def test_rainbow_variants_list_policies():
+    r = invoke("variants", "rainbow")
+    assert r.exit_code == 0
+    for words in ("wild-snake", "poppies-orchids", "colours", "Policies", "random, greedy [default: greedy]"):
+        assert words in r.stdout
+
+
 def test_rainbow_text_summary_lists_its_outcomes():
     r = invoke("run", "rainbow", "-p", 4, "-n", 2000, "--variant", "wild-snake")
     assert r.exit_code == 0

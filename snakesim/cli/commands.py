@@ -50,6 +50,11 @@ def variants(game):
     click.echo("\nOptions (--set NAME=VALUE, or NAME = VALUE in a --rules TOML file):\n")
     for row in spec.rules.describe_options():
         click.echo(f"  {row['name']}  (default {row['default']})\n      {row['help']}\n      allowed: {row['allowed']}")
+    if spec.policies:
+        click.echo(
+            f"\nPolicies (--policy NAME for every seat, --policies A,B,... one per seat): {', '.join(spec.policies)}"
+            f" [default: {spec.default_policy}]; their exact rules are in docs/games/{spec.name}.md"
+        )
 
 
 @cli.command()
