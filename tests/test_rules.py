@@ -67,7 +67,7 @@ def test_rules_are_frozen_and_hashable():
         (["crosses_shortfall=left"], "crosses_shortfall", "clockwise, cup"),
         (["deck.RAIN=-1"], "deck.RAIN", "integer from 0 to 10,000"),
         (["deck.DRAGON=1"], "deck.DRAGON", "unknown key"),
-        (["deck=3"], "deck", "one count at a time"),
+        (["deck=3"], "deck", "one entry at a time"),
         (["start_coins"], "--set", "NAME=VALUE"),
         (["turn_cap=0"], "turn_cap", "integer from 1"),
     ],

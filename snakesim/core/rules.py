@@ -107,90 +107,68 @@ class Choice(Spec):
 
 
 @dataclass(frozen=True)
-class Counts(Spec):
-    """A count in ``[low, high]`` for each of a fixed set of keys (a deck, say).
+class Table(Spec):
+    """One value per key of a fixed set of keys, each checked by :meth:`item`.
 
-    The value is stored as a tuple of ``(key, count)`` pairs in key order, so rules objects
+    The value is stored as a tuple of ``(key, value)`` pairs in key order, so rules objects
     stay immutable and hashable. A mapping that names only some keys updates the others'
-    current values (see :meth:`Rules.updated`).
+    current values (see :meth:`Rules.updated`); ``--set`` sets one key at a time
+    (``deck.RAIN=3``).
     """
 
     keys: tuple[str, ...]
-    low: int = 0
-    high: int = 10_000
+
+    def item(self) -> Spec:
+        """The spec of one entry."""
+        raise NotImplementedError
 
     def check(self, field, value):
         if isinstance(value, Mapping):
             value = tuple(value.items())
         if not isinstance(value, tuple):
-            raise InputError(field, f"expected a table of counts for {', '.join(self.keys)}")
-        counts = dict(value)
-        unknown = sorted(set(counts) - set(self.keys))
+            raise InputError(field, f"expected a table: {self.describe()}")
+        entries = dict(value)
+        unknown = sorted(set(entries) - set(self.keys))
         if unknown:
             raise InputError(f"{field}.{unknown[0]}", f"unknown key; expected one of {', '.join(self.keys)}")
-        missing = [k for k in self.keys if k not in counts]
+        missing = [k for k in self.keys if k not in entries]
         if missing:
-            raise InputError(f"{field}.{missing[0]}", "missing count")
-        item = Int(self.low, self.high)
-        return tuple((k, item.check(f"{field}.{k}", counts[k])) for k in self.keys)
+            raise InputError(f"{field}.{missing[0]}", "missing entry")
+        item = self.item()
+        return tuple((k, item.check(f"{field}.{k}", entries[k])) for k in self.keys)
 
     def parse(self, field, text):
-        raise InputError(field, f"set one count at a time, as {field}.KEY=N")
+        raise InputError(field, f"set one entry at a time, as {field}.KEY=VALUE")
 
-    def parse_item(self, field: str, key: str, text: str) -> tuple[str, int]:
-        """Parse ``field.key=text`` into ``(key, count)``."""
+    def parse_item(self, field: str, key: str, text: str) -> tuple[str, Any]:
+        """Parse ``field.key=text`` into ``(key, value)``."""
         if key not in self.keys:
             raise InputError(f"{field}.{key}", f"unknown key; expected one of {', '.join(self.keys)}")
-        return key, Int(self.low, self.high).parse(f"{field}.{key}", text)
+        return key, self.item().parse(f"{field}.{key}", text)
 
     def describe(self):
-        return f"a count from {self.low:,} to {self.high:,} for each of {', '.join(self.keys)}"
+        return f"{self.item().describe()} for each of {', '.join(self.keys)}"
 
 
 @dataclass(frozen=True)
-class Labels(Spec):
-    """A label from ``choices`` for each of a fixed set of keys (a colour per symbol, say).
+class Counts(Table):
+    """A count in ``[low, high]`` for each key (a deck, say)."""
 
-    Stored, like :class:`Counts`, as a tuple of ``(key, label)`` pairs in key order; a mapping
-    naming only some keys updates the others' current values.
-    """
+    low: int = 0
+    high: int = 10_000
 
-    keys: tuple[str, ...]
-    choices: tuple[str, ...]
-
-    def check(self, field, value):
-        if isinstance(value, Mapping):
-            value = tuple(value.items())
-        if not isinstance(value, tuple):
-            raise InputError(field, f"expected a table giving each of {', '.join(self.keys)} one of {self._words()}")
-        labels = dict(value)
-        unknown = sorted(set(labels) - set(self.keys))
-        if unknown:
-            raise InputError(f"{field}.{unknown[0]}", f"unknown key; expected one of {', '.join(self.keys)}")
-        missing = [k for k in self.keys if k not in labels]
-        if missing:
-            raise InputError(f"{field}.{missing[0]}", "missing label")
-        item = Choice(self.choices)
-        return tuple((k, item.check(f"{field}.{k}", labels[k])) for k in self.keys)
-
-    def parse(self, field, text):
-        raise InputError(field, f"set one label at a time, as {field}.KEY=LABEL")
-
-    def parse_item(self, field: str, key: str, text: str) -> tuple[str, str]:
-        """Parse ``field.key=text`` into ``(key, label)``."""
-        if key not in self.keys:
-            raise InputError(f"{field}.{key}", f"unknown key; expected one of {', '.join(self.keys)}")
-        return key, Choice(self.choices).parse(f"{field}.{key}", text)
-
-    def _words(self):
-        return ", ".join(self.choices)
-
-    def describe(self):
-        return f"one of {self._words()} for each of {', '.join(self.keys)}"
+    def item(self) -> Spec:
+        return Int(self.low, self.high)
 
 
-# Option kinds whose value is a table of one entry per key, settable key by key.
-TABLES = (Counts, Labels)
+@dataclass(frozen=True)
+class Labels(Table):
+    """A label from ``choices`` for each key (a colour per symbol, say)."""
+
+    choices: tuple[str, ...] = ()
+
+    def item(self) -> Spec:
+        return Choice(self.choices)
 
 
 def option(default: Any, spec: Spec, help: str) -> Any:
@@ -250,7 +228,7 @@ class Rules:
             if name not in fields:
                 raise InputError(name, f"unknown option; expected one of {', '.join(fields)}")
             spec = fields[name].metadata["spec"]
-            if isinstance(spec, TABLES):
+            if isinstance(spec, Table):
                 if not isinstance(value, Mapping):
                     raise InputError(name, f"expected a table: {spec.describe()}")
                 value = {**dict(changes.get(name, getattr(self, name))), **value}
@@ -273,7 +251,7 @@ class Rules:
             if name not in fields:
                 raise InputError(name, f"unknown option; expected one of {', '.join(fields)}")
             spec = fields[name].metadata["spec"]
-            if isinstance(spec, TABLES):
+            if isinstance(spec, Table):
                 if not key:
                     spec.parse(name, text)  # raises: tables are set one key at a time
                 k, item = spec.parse_item(name, key, text)
@@ -317,7 +295,7 @@ class Rules:
         out = {}
         for name, f in self.specs().items():
             value = getattr(self, name)
-            out[name] = dict(value) if isinstance(f.metadata["spec"], TABLES) else value
+            out[name] = dict(value) if isinstance(f.metadata["spec"], Table) else value
         return out
 
     def changes(self) -> dict[str, Any]:
