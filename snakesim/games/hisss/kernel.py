@@ -1,0 +1,317 @@
+"""Hisss in numba: plays many games, each identical to ``reference.play`` for its
+(rules, policies, seed, i).
+
+The table is a set of arrays indexed by snake: ``ends[s, 0..1]``, ``lengths[s]``,
+``middles[s]``, with ``n_snakes`` in use. Placements are listed into a scratch array in the
+order the reference engine lists them (see its docstring), one row each:
+``(kind, snake, end, other snake, other end, new end)``.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from snakesim.core.jit import njit, njit_driver
+from snakesim.core.rng import below, seed_stream, shuffle
+from snakesim.games.hisss.rules import (
+    DRAW,
+    GREEDY,
+    HEAD,
+    KIND_HEAD,
+    KIND_MIDDLE,
+    N_TYPES,
+    RANDOM,
+    TAIL,
+    WILD,
+    WIN,
+    HisssRules,
+    card_colours,
+    card_kind,
+)
+
+EXTEND, CAP, JOIN = range(3)
+BLOCK = 64  # games per scratch allocation; any value gives the same results
+P_PLAYERS, P_CLAIM_JOINED, P_SCORE_SNAKES, P_PRESORTED = range(4)
+
+
+@njit
+def _fits(end, colour):
+    return end == WILD or (end < WILD and (colour == end or colour == WILD))
+
+
+@njit
+def _add(pl, k, kind, s1, e1, s2, e2, new_end):
+    pl[k, 0] = kind
+    pl[k, 1] = s1
+    pl[k, 2] = e1
+    pl[k, 3] = s2
+    pl[k, 4] = e2
+    pl[k, 5] = new_end
+    return k + 1
+
+
+@njit
+def _placements(kind, a, b, ends, middles, n_snakes, pl):
+    """List every legal placement of a card (kind, colours a, b) into ``pl``; return how many."""
+    k = 0
+    if kind == KIND_MIDDLE:
+        for s in range(n_snakes):
+            for e in range(2):
+                if _fits(ends[s, e], a):
+                    k = _add(pl, k, EXTEND, s, e, -1, -1, b)
+                if a != b and _fits(ends[s, e], b):
+                    k = _add(pl, k, EXTEND, s, e, -1, -1, a)
+        for s1 in range(n_snakes):
+            for s2 in range(s1 + 1, n_snakes):
+                for e1 in range(2):
+                    for e2 in range(2):
+                        end1 = ends[s1, e1]
+                        end2 = ends[s2, e2]
+                        if not ((_fits(end1, a) and _fits(end2, b)) or (_fits(end1, b) and _fits(end2, a))):
+                            continue
+                        outer1 = ends[s1, 1 - e1]
+                        if outer1 == ends[s2, 1 - e2] and outer1 >= HEAD:
+                            continue  # two heads or two tails
+                        k = _add(pl, k, JOIN, s1, e1, s2, e2, -1)
+    else:
+        cap = HEAD if kind == KIND_HEAD else TAIL
+        for s in range(n_snakes):
+            if middles[s] >= 1 and ends[s, 0] != cap and ends[s, 1] != cap:
+                for e in range(2):
+                    if _fits(ends[s, e], a):
+                        k = _add(pl, k, CAP, s, e, -1, -1, cap)
+    return k
+
+
+@njit
+def _score(pl, k, ends, lengths, claim_joined):
+    """Greedy's key of placement ``k``: 2 takes a snake, 1 joins, 0 extends; then the size."""
+    s = pl[k, 1]
+    if pl[k, 0] == JOIN:
+        o1 = ends[s, 1 - pl[k, 2]]
+        o2 = ends[pl[k, 3], 1 - pl[k, 4]]
+        takes = claim_joined or (o1 >= HEAD and o2 >= HEAD and o1 != o2)
+        size = lengths[s] + lengths[pl[k, 3]] + 1
+        return (2 if takes else 1) * 100_000 + size
+    other = ends[s, 1 - pl[k, 2]]
+    takes = pl[k, 0] == CAP and other >= HEAD and other != pl[k, 5]
+    return (2 if takes else 0) * 100_000 + lengths[s] + 1
+
+
+@njit
+def _remove(ends, lengths, middles, n_snakes, s):
+    """Take snake ``s`` off the table: the last snake moves into its place."""
+    last = n_snakes - 1
+    ends[s, 0] = ends[last, 0]
+    ends[s, 1] = ends[last, 1]
+    lengths[s] = lengths[last]
+    middles[s] = middles[last]
+    return last
+
+
+@njit
+def _place(pl, k, ends, lengths, middles, n_snakes):
+    """Make placement ``k``; return the table's new snake count."""
+    s = pl[k, 1]
+    e = pl[k, 2]
+    if pl[k, 0] == JOIN:
+        s2 = pl[k, 3]
+        ends[s, 0] = ends[s, 1 - e]
+        ends[s, 1] = ends[s2, 1 - pl[k, 4]]
+        lengths[s] += lengths[s2] + 1
+        middles[s] += middles[s2] + 1
+        return _remove(ends, lengths, middles, n_snakes, s2)
+    ends[s, e] = pl[k, 5]
+    lengths[s] += 1
+    middles[s] += pl[k, 0] == EXTEND
+    return n_snakes
+
+
+@njit
+def _play_one(deck, kinds, col_a, col_b, params, policies, seed, game, scratch, out, row):
+    """Play game ``game`` and write its results into row ``row`` of the ``out`` columns."""
+    n, claim_joined, score_snakes, presorted = params
+    state, fan, ends, lengths, middles, pl, cards, taken, longest = scratch
+    o_outcome, o_winner, o_length, o_cards, o_snakes, o_longest, o_completed, o_table_cards, o_table_snakes = out
+    seed_stream(state, seed, game)
+    n_cards = deck.shape[0]
+    for i in range(n_cards):
+        fan[i] = deck[i]
+    if not presorted:
+        shuffle(state, fan, n_cards)
+    for s in range(n):
+        cards[s] = 0
+        taken[s] = 0
+        longest[s] = 0
+    completed = 0
+    n_snakes = 0
+    turns = 0
+    seat = 0
+    for i in range(n_cards):
+        card = fan[i]
+        kind = kinds[card]
+        a = col_a[card]
+        b = col_b[card]
+        k = _placements(kind, a, b, ends, middles, n_snakes, pl) if i > 0 else 0
+        if k == 0:  # the first card, or a card that fits nowhere: a snake of its own
+            if kind == KIND_MIDDLE:
+                ends[n_snakes, 0] = a
+                ends[n_snakes, 1] = b
+                middles[n_snakes] = 1
+            else:
+                ends[n_snakes, 0] = HEAD if kind == KIND_HEAD else TAIL
+                ends[n_snakes, 1] = a
+                middles[n_snakes] = 0
+            lengths[n_snakes] = 1
+            n_snakes += 1
+        else:
+            if policies[seat] == RANDOM:
+                choice = below(state, k)
+            else:  # GREEDY: the best key; ties uniform
+                best = -1
+                n_best = 0
+                for j in range(k):
+                    key = _score(pl, j, ends, lengths, claim_joined)
+                    if key > best:
+                        best = key
+                        n_best = 1
+                    elif key == best:
+                        n_best += 1
+                r = below(state, n_best)
+                choice = -1
+                for j in range(k):
+                    if _score(pl, j, ends, lengths, claim_joined) == best:
+                        if r == 0:
+                            choice = j
+                            break
+                        r -= 1
+            takes = _score(pl, choice, ends, lengths, claim_joined) >= 200_000
+            s = pl[choice, 1]
+            n_snakes = _place(pl, choice, ends, lengths, middles, n_snakes)
+            if takes:
+                completed += ends[s, 0] >= HEAD and ends[s, 1] >= HEAD
+                cards[seat] += lengths[s]
+                taken[seat] += 1
+                longest[seat] = max(longest[seat], lengths[s])
+                n_snakes = _remove(ends, lengths, middles, n_snakes, s)
+        if i > 0:
+            turns += 1
+            seat = seat + 1 if seat + 1 < n else 0
+    # Most cards (or snakes) wins; ties go to the longest snake taken; then a draw.
+    best_seat = -1
+    leaders = 0
+    for s in range(n):
+        primary = taken[s] if score_snakes else cards[s]
+        if best_seat < 0:
+            best_seat = s
+            leaders = 1
+            continue
+        top = taken[best_seat] if score_snakes else cards[best_seat]
+        if primary > top or (primary == top and longest[s] > longest[best_seat]):
+            best_seat = s
+            leaders = 1
+        elif primary == top and longest[s] == longest[best_seat]:
+            leaders += 1
+    o_outcome[row] = WIN if leaders == 1 else DRAW
+    o_winner[row] = best_seat if leaders == 1 else -1
+    o_length[row] = turns
+    for s in range(n):
+        o_cards[row, s] = cards[s]
+        o_snakes[row, s] = taken[s]
+        o_longest[row, s] = longest[s]
+    o_completed[row] = completed
+    table_cards = 0
+    for s in range(n_snakes):
+        table_cards += lengths[s]
+    o_table_cards[row] = table_cards
+    o_table_snakes[row] = n_snakes
+
+
+@njit_driver
+def _play_block(deck, kinds, col_a, col_b, params, policies, seed, first, out):
+    count = out[0].shape[0]
+    n = params[P_PLAYERS]
+    n_cards = deck.shape[0]
+    max_placements = 4 * n_cards + 2 * n_cards * n_cards
+    n_blocks = (count + BLOCK - 1) // BLOCK
+    for b in numba.prange(n_blocks):
+        scratch = (
+            np.empty(4, np.uint64),  # random stream state
+            np.empty(n_cards, np.int8),  # the fan, in draw order
+            np.empty((n_cards, 2), np.int64),  # each snake's two ends
+            np.empty(n_cards, np.int64),  # each snake's cards
+            np.empty(n_cards, np.int64),  # each snake's middle sections
+            np.empty((max_placements, 6), np.int32),  # the legal placements of the drawn card
+            np.empty(n, np.int64),  # cards taken per seat
+            np.empty(n, np.int64),  # snakes taken per seat
+            np.empty(n, np.int64),  # longest snake taken per seat
+        )
+        for row in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
+            _play_one(deck, kinds, col_a, col_b, params, policies, seed, first + row, scratch, out, row)
+
+
+def encode(rules: HisssRules, players: int, presorted: bool = False) -> np.ndarray:
+    """The rules as the kernel's ``params`` array (see the ``P_*`` indices)."""
+    params = np.zeros(4, np.int64)
+    params[P_PLAYERS] = players
+    params[P_CLAIM_JOINED] = rules.claim_joined
+    params[P_SCORE_SNAKES] = rules.score == "snakes"
+    params[P_PRESORTED] = presorted
+    return params
+
+
+# What each card type is: kind and colours (see rules.card_kind and rules.card_colours).
+KINDS = np.array([card_kind(t) for t in range(N_TYPES)], np.int64)
+COLOUR_A = np.array([card_colours(t)[0] for t in range(N_TYPES)], np.int64)
+COLOUR_B = np.array([card_colours(t)[1] for t in range(N_TYPES)], np.int64)
+
+
+def play_block(
+    rules: HisssRules, players: int, seed: int, first: int, count: int, policies=None, deck=None
+) -> dict[str, np.ndarray]:
+    """Play games ``first .. first+count-1`` of ``seed`` and return their columns.
+
+    Parameters
+    ----------
+    rules : HisssRules
+    players : int
+    seed, first, count : int
+        The run's seed, the first game index and the number of games.
+    policies : array of int8, optional
+        Policy code per seat; greedy for every seat if None.
+    deck : array of int, optional
+        A scripted deck (card types, top first) used instead of the shuffle, for tests.
+
+    Returns
+    -------
+    dict of numpy arrays
+        ``outcome, winner, length, completed, table_cards, table_snakes`` of shape ``(count,)``;
+        ``cards, snakes, longest`` of shape ``(count, players)``.
+    """
+    cards = rules.deck_cards() if deck is None else np.asarray(deck, dtype=np.int8)
+    if policies is None:
+        policies = np.full(players, GREEDY, np.int8)
+    out = {
+        "outcome": np.empty(count, np.int8),
+        "winner": np.empty(count, np.int8),
+        "length": np.empty(count, np.int32),
+        "cards": np.empty((count, players), np.int32),
+        "snakes": np.empty((count, players), np.int32),
+        "longest": np.empty((count, players), np.int32),
+        "completed": np.empty(count, np.int32),
+        "table_cards": np.empty(count, np.int32),
+        "table_snakes": np.empty(count, np.int32),
+    }
+    _play_block(
+        cards,
+        KINDS,
+        COLOUR_A,
+        COLOUR_B,
+        encode(rules, players, deck is not None),
+        np.asarray(policies, np.int8),
+        np.uint64(seed),
+        np.int64(first),
+        tuple(out.values()),
+    )
+    return out

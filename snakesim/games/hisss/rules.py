@@ -1,0 +1,110 @@
+"""Hisss's rules and variants (seeds 000, 002, 003; ../shared/rules.md section 3).
+
+The deck is data: a head and a tail count per colour (and for the rainbow joker), and a
+middle-section count per pair of colours. The default is the published 50 cards; the two
+pairs that close the ring (BLUE-PURPLE and RED-PURPLE) are an assumption of ours.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import combinations_with_replacement
+from typing import ClassVar
+
+import numpy as np
+
+from snakesim.core.errors import InputError
+from snakesim.core.rules import Bool, Choice, Counts, Rules, Variant, option
+
+COLOURS = ("RED", "ORANGE", "YELLOW", "GREEN", "BLUE", "PURPLE")  # the ring, in order
+SHORT = "ROYGBP"
+N_COLOURS = len(COLOURS)
+END_KEYS = (*COLOURS, "RAINBOW")  # heads and tails: one per colour, and the joker
+# Middle sections are named by their two colours in ring order: RED-ORANGE, ..., RED-PURPLE.
+PAIRS = tuple((a, b) for a, b in combinations_with_replacement(range(N_COLOURS), 2))
+PAIR_KEYS = tuple(f"{COLOURS[a]}-{COLOURS[b]}" for a, b in PAIRS)
+RING_PAIRS = {f"{COLOURS[min(i, (i + 1) % 6)]}-{COLOURS[max(i, (i + 1) % 6)]}" for i in range(N_COLOURS)}
+
+# End codes: an open end shows a colour 0..5, or any colour (WILD: a lone rainbow piece).
+WILD, HEAD, TAIL = N_COLOURS, N_COLOURS + 1, N_COLOURS + 2
+
+# Card types: heads 0..6 (6 = rainbow), tails 7..13 (13 = rainbow), then one per middle pair.
+N_END_TYPES = len(END_KEYS)
+FIRST_MIDDLE = 2 * N_END_TYPES
+N_TYPES = FIRST_MIDDLE + len(PAIRS)
+KIND_HEAD, KIND_TAIL, KIND_MIDDLE = range(3)
+
+MAX_CARDS = 200
+OUTCOMES = ("win", "draw")
+WIN, DRAW = range(2)
+POLICIES = ("random", "greedy")
+RANDOM, GREEDY = range(2)
+
+
+def card_kind(t: int) -> int:
+    """KIND_HEAD, KIND_TAIL or KIND_MIDDLE for card type ``t``."""
+    return KIND_HEAD if t < N_END_TYPES else KIND_TAIL if t < FIRST_MIDDLE else KIND_MIDDLE
+
+
+def card_colours(t: int) -> tuple[int, int]:
+    """The colours a card type shows: a middle's two; a head's or tail's one, twice (WILD for rainbow)."""
+    if t >= FIRST_MIDDLE:
+        return PAIRS[t - FIRST_MIDDLE]
+    c = t % N_END_TYPES
+    return (WILD, WILD) if c == N_COLOURS else (c, c)
+
+
+def card_name(t: int) -> str:
+    """A short name: ``H:R`` a red head, ``T:*`` the rainbow tail, ``R-O`` a middle section."""
+    a, b = card_colours(t)
+    if t >= FIRST_MIDDLE:
+        return f"{SHORT[a]}-{SHORT[b]}"
+    return f"{'H' if t < N_END_TYPES else 'T'}:{'*' if a == WILD else SHORT[a]}"
+
+
+@dataclass(frozen=True)
+class HisssRules(Rules):
+    """The options of one Hisss game. Construct with keywords; every value is checked."""
+
+    heads: tuple = option(tuple((k, 1) for k in END_KEYS), Counts(END_KEYS, 0, 100), "head cards of each colour")
+    tails: tuple = option(tuple((k, 1) for k in END_KEYS), Counts(END_KEYS, 0, 100), "tail cards of each colour")
+    middles: tuple = option(
+        tuple((k, 6 if k in RING_PAIRS else 0) for k in PAIR_KEYS),
+        Counts(PAIR_KEYS, 0, 100),
+        "middle sections of each pair of colours (6 of each ring neighbour; BLUE-PURPLE and RED-PURPLE assumed)",
+    )
+    claim_joined: bool = option(
+        False, Bool(), "joining two snakes claims the joined snake even when it is incomplete (seeds 000/003 literally)"
+    )
+    score: str = option(
+        "cards", Choice(("cards", "snakes")), "what wins: most cards taken, or most snakes taken (seed 000's opening)"
+    )
+
+    DECK_FIELDS = ("heads", "tails", "middles")
+    VARIANTS: ClassVar[dict[str, Variant]] = {
+        "standard": Variant("the published game: take the snakes you complete; most cards wins"),
+        "claim-joined": Variant("a join claims the combined snake even if incomplete", {"claim_joined": True}),
+        "most-snakes": Variant("most snakes taken wins (ties: longest snake)", {"score": "snakes"}),
+    }
+
+    def check(self) -> None:
+        if sum(n for _, n in self.heads) < 1:
+            raise InputError("heads", "the deck needs at least one head")
+        if sum(n for _, n in self.tails) < 1:
+            raise InputError("tails", "the deck needs at least one tail")
+        if self.deck_size() > MAX_CARDS:
+            # The kernel lists every placement of a card: joins grow with the square of the deck.
+            raise InputError(
+                "deck", f"at most {MAX_CARDS} cards in all (heads, tails and middles), got {self.deck_size()}"
+            )
+
+    def type_counts(self) -> list[int]:
+        """Cards of each type, by type code."""
+        return [n for _, n in self.heads] + [n for _, n in self.tails] + [n for _, n in self.middles]
+
+    def deck_size(self) -> int:
+        return sum(self.type_counts())
+
+    def deck_cards(self) -> np.ndarray:
+        """The deck in canonical order (type by type) as card-type codes."""
+        return np.repeat(np.arange(N_TYPES, dtype=np.int8), self.type_counts())

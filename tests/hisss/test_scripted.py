@@ -1,0 +1,112 @@
+"""Scripted decks with hand-checked games. Both engines play each and must agree.
+
+The first card of the deck is turned up as the first snake; the players then draw the rest in
+turn from seat 0. Colours: R O Y G B P; ``*`` is the rainbow joker.
+"""
+
+import numpy as np
+
+from snakesim.core.rng import Stream
+from snakesim.games.hisss import kernel, reference
+from snakesim.games.hisss.rules import FIRST_MIDDLE, GREEDY, N_END_TYPES, PAIRS, WIN, HisssRules
+
+R, O, Y, G, B, P, RAINBOW = range(7)  # noqa: E741 (the colour letters of the trace)
+
+
+def head(c):
+    return c
+
+
+def tail(c):
+    return N_END_TYPES + c
+
+
+def middle(a, b):
+    return FIRST_MIDDLE + PAIRS.index((min(a, b), max(a, b)))
+
+
+def play(cards, players=2, policies=None, **options):
+    """Play a scripted deck with both engines; return the record and the trace."""
+    policies = policies or [GREEDY] * players
+    rules = HisssRules(**options)
+    g = reference.HisssGame(rules, players, policies, Stream(4, 0), deck=cards, trace=True)
+    record = g.play_game()
+    k = kernel.play_block(rules, players, 4, 0, 1, policies=np.array(policies, np.int8), deck=np.array(cards))
+    for key, value in record.items():
+        assert np.array_equal(np.asarray(value), k[key][0]), (key, value, k[key][0])
+    return record, g.log
+
+
+def rows_after(log, turn):
+    """The snakes drawn after turn ``turn`` of the trace."""
+    start = next(i for i, line in enumerate(log) if line.startswith(f"{turn:4d} "))
+    rows = []
+    for line in log[start + 1 :]:
+        if not line.startswith("        "):
+            break
+        rows.append(line.strip())
+    return rows
+
+
+def test_middle_sections_turn_to_match_either_end():
+    # R-O is the first snake. O-Y goes on the O end as it is; R-P goes on the R end turned
+    # round (P-R), so the snake reads P-R R-O O-Y with open ends P and Y.
+    rec, log = play([middle(R, O), middle(O, Y), middle(R, P)])
+    assert rows_after(log, 1) == ["<R R-O O-Y Y>"]
+    assert rows_after(log, 2) == ["<P P-R R-O O-Y Y>"]
+    assert rec["table_snakes"] == 1 and rec["table_cards"] == 3 and rec["length"] == 2
+
+
+def test_a_head_needs_a_middle_section():
+    # A red tail alone has no middle section: the red head fits nowhere and lies alone.
+    rec, log = play([tail(R), head(R)])
+    assert any("draws H:R: fits nowhere" in line for line in log) and rec["table_snakes"] == 2
+    # On a middle section it fits the end of its colour.
+    rec, log = play([middle(R, O), head(R)])
+    assert rows_after(log, 1) == ["H:R R-O O>"] and rec["table_snakes"] == 1
+
+
+def test_rainbow_head_fits_any_colour():
+    rec, log = play([middle(G, B), head(RAINBOW)])
+    assert rec["table_snakes"] == 1 and rec["table_cards"] == 2
+    assert rows_after(log, 1)[0] in ("H:* G-B B>", "<G G-B H:*")
+    rec, _ = play([middle(G, B), head(R)])
+    assert rec["table_snakes"] == 2  # a red head does not fit G or B
+
+
+def test_join_that_completes_a_snake_is_taken():
+    # H:R alone, then T:O alone (no middle to go on); seat 1's R-O joins them: head, middle,
+    # tail. Greedy prefers taking a snake; seat 1 takes all 3 cards and wins.
+    rec, log = play([head(R), tail(O), middle(R, O)])
+    assert "joins two snakes and takes it (3 cards: H:R R-O T:O)" in log[-2]
+    assert rec["cards"] == [0, 3] and rec["snakes"] == [0, 1] and rec["longest"] == [0, 3]
+    assert rec["completed"] == 1 and rec["table_cards"] == 0 and rec["outcome"] == WIN and rec["winner"] == 1
+
+
+def test_join_refused_for_two_heads():
+    # H:R and H:O lie alone; R-O could join them only into a snake with two heads: no join.
+    rec, log = play([head(R), head(O), middle(R, O)])
+    assert not any("joins" in line for line in log)
+    assert rec["table_snakes"] == 2 and rec["table_cards"] == 3
+
+
+def test_completion_by_the_last_card():
+    # R-O; seat 0 puts a red head on it; seat 1 draws the last card, an orange tail, completes
+    # the snake and takes it.
+    rec, _ = play([middle(R, O), head(R), tail(O)])
+    assert rec["cards"] == [0, 3] and rec["completed"] == 1 and rec["winner"] == 1 and rec["length"] == 2
+
+
+def test_claim_joined_takes_an_incomplete_snake():
+    # R-O, then Y-G alone; O-Y joins them into R-O O-Y Y-G (no head, no tail).
+    cards = [middle(R, O), middle(Y, G), middle(O, Y)]
+    rec, _ = play(cards)
+    assert rec["cards"] == [0, 0] and rec["table_snakes"] == 1 and rec["table_cards"] == 3
+    rec, _ = play(cards, claim_joined=True)
+    assert rec["cards"] == [0, 3] and rec["snakes"] == [0, 1] and rec["completed"] == 0 and rec["table_cards"] == 0
+
+
+def test_a_tie_on_cards_and_longest_snake_is_a_draw():
+    # Nobody takes anything: everyone has 0 cards and no snake: a draw.
+    rec, _ = play([middle(R, O), middle(G, B)], players=2)
+    assert rec["outcome"] == 1 and rec["winner"] == -1
