@@ -30,6 +30,7 @@ lint: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_fortune.py
 	$(BIN)/python benchmarks/bench_rainbow.py
+	$(BIN)/python benchmarks/bench_hisss.py
 
 clean:
 	rm -rf $(VENV) results .pytest_cache

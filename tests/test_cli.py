@@ -276,3 +276,24 @@ def test_deck_file_refuses_rules(tmp_path):
     deck.write_text("start_coins = 3\n")
     r = invoke("run", "fortune", "--deck", deck)
     assert r.exit_code == 2 and "start_coins: not deck data; a deck file may set deck, snakes" in r.stderr
+
+
+def test_hisss_run_trace_and_variants():
+    r = invoke("run", "hisss", "-p", 4, "-n", 3000, "--variant", "claim-joined", "--json")
+    assert r.exit_code == 0, r.output
+    s = json.loads(r.stdout)
+    assert JSON_KEYS <= set(s) and s["options"]["claim_joined"] is True and s["policies"] == ["greedy"] * 4
+    r = invoke("trace", "hisss", "-p", 3, "--seed", 3, "--game", 5, "--policies", "random,greedy,random")
+    assert r.exit_code == 0, r.output
+    assert "first snake:" in r.stdout and "draws" in r.stdout and "end: cards taken" in r.stdout
+    assert "kernel check: the numba kernel played the identical game" in r.stdout
+    r = invoke("variants", "hisss")
+    assert "claim-joined" in r.stdout and "most-snakes" in r.stdout and "RED-PURPLE" in r.stdout
+
+
+def test_hisss_bad_deck_file(tmp_path):
+    deck = tmp_path / "deck.toml"
+    deck.write_text("[tails]\nRED = 0\nORANGE = 0\nYELLOW = 0\nGREEN = 0\nBLUE = 0\nPURPLE = 0\nRAINBOW = 0\n")
+    r = invoke("run", "hisss", "--deck", deck, "--out", tmp_path / "x.parquet")
+    assert r.exit_code == 2 and "tails: the deck needs at least one tail" in r.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["deck.toml"]

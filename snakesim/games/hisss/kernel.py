@@ -52,23 +52,35 @@ def _add(pl, k, kind, s1, e1, s2, e2, new_end):
 
 
 @njit
-def _placements(kind, a, b, ends, middles, n_snakes, pl):
-    """List every legal placement of a card (kind, colours a, b) into ``pl``; return how many."""
+def _placements(kind, a, b, ends, middles, n_snakes, pl, fit):
+    """List every legal placement of a card (kind, colours a, b) into ``pl``; return how many.
+
+    For a middle section, ``fit[s]`` first records which of snake ``s``'s ends take colour a
+    (bits 0, 2) or b (bits 1, 3), so the join loops skip the snakes that fit nowhere.
+    """
     k = 0
     if kind == KIND_MIDDLE:
         for s in range(n_snakes):
+            fit[s] = 0
             for e in range(2):
                 if _fits(ends[s, e], a):
+                    fit[s] |= 1 << (2 * e)
                     k = _add(pl, k, EXTEND, s, e, -1, -1, b)
                 if a != b and _fits(ends[s, e], b):
                     k = _add(pl, k, EXTEND, s, e, -1, -1, a)
+                if _fits(ends[s, e], b):
+                    fit[s] |= 2 << (2 * e)
         for s1 in range(n_snakes):
+            if fit[s1] == 0:
+                continue
             for s2 in range(s1 + 1, n_snakes):
+                if fit[s2] == 0:
+                    continue
                 for e1 in range(2):
+                    f1 = fit[s1] >> (2 * e1)
                     for e2 in range(2):
-                        end1 = ends[s1, e1]
-                        end2 = ends[s2, e2]
-                        if not ((_fits(end1, a) and _fits(end2, b)) or (_fits(end1, b) and _fits(end2, a))):
+                        f2 = fit[s2] >> (2 * e2)
+                        if not ((f1 & 1 and f2 & 2) or (f1 & 2 and f2 & 1)):
                             continue
                         outer1 = ends[s1, 1 - e1]
                         if outer1 == ends[s2, 1 - e2] and outer1 >= HEAD:
@@ -132,7 +144,7 @@ def _place(pl, k, ends, lengths, middles, n_snakes):
 def _play_one(deck, kinds, col_a, col_b, params, policies, seed, game, scratch, out, row):
     """Play game ``game`` and write its results into row ``row`` of the ``out`` columns."""
     n, claim_joined, score_snakes, presorted = params
-    state, fan, ends, lengths, middles, pl, cards, taken, longest = scratch
+    state, fan, ends, lengths, middles, pl, fit, cards, taken, longest = scratch
     o_outcome, o_winner, o_length, o_cards, o_snakes, o_longest, o_completed, o_table_cards, o_table_snakes = out
     seed_stream(state, seed, game)
     n_cards = deck.shape[0]
@@ -153,7 +165,7 @@ def _play_one(deck, kinds, col_a, col_b, params, policies, seed, game, scratch, 
         kind = kinds[card]
         a = col_a[card]
         b = col_b[card]
-        k = _placements(kind, a, b, ends, middles, n_snakes, pl) if i > 0 else 0
+        k = _placements(kind, a, b, ends, middles, n_snakes, pl, fit) if i > 0 else 0
         if k == 0:  # the first card, or a card that fits nowhere: a snake of its own
             if kind == KIND_MIDDLE:
                 ends[n_snakes, 0] = a
@@ -243,6 +255,7 @@ def _play_block(deck, kinds, col_a, col_b, params, policies, seed, first, out):
             np.empty(n_cards, np.int64),  # each snake's cards
             np.empty(n_cards, np.int64),  # each snake's middle sections
             np.empty((max_placements, 6), np.int32),  # the legal placements of the drawn card
+            np.empty(n_cards, np.int64),  # which ends of each snake fit the drawn middle
             np.empty(n, np.int64),  # cards taken per seat
             np.empty(n, np.int64),  # snakes taken per seat
             np.empty(n, np.int64),  # longest snake taken per seat
