@@ -1,26 +1,15 @@
 """The reference engine and the kernel play the identical game: every column, every game."""
 
-import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from snakesim.games.fortune import kernel, reference
 from snakesim.games.fortune.rules import DECK_SYMBOLS, FortuneRules
+from tests.identity import assert_identical
 
 GAMES_PER_VARIANT = 10_000
 PLAYER_COUNTS = (2, 3, 4, 5, 6)
-
-
-def assert_identical(rules, players, seed, first, count):
-    out = kernel.play_block(rules, players, seed, first, count)
-    for row in range(count):
-        record, _ = reference.play(rules, players, seed, first + row)
-        for key, value in record.items():
-            assert np.array_equal(np.asarray(value), out[key][row]), (
-                f"{key} differs in game {first + row} (seed {seed}, {players} players): "
-                f"reference {value}, kernel {out[key][row]}"
-            )
 
 
 @pytest.mark.parametrize("variant", list(FortuneRules.VARIANTS))
@@ -28,13 +17,7 @@ def assert_identical(rules, players, seed, first, count):
 def test_reference_and_kernel_identical(variant, players):
     # 10,000 games per variant, spread over 2 to 6 players.
     count = GAMES_PER_VARIANT // len(PLAYER_COUNTS)
-    assert_identical(
-        FortuneRules.variant(variant),
-        players,
-        seed=2024 + players,
-        first=players * 10**6,
-        count=count,
-    )
+    assert_identical(kernel, reference, FortuneRules.variant(variant), players, 2024 + players, players * 10**6, count)
 
 
 @st.composite
@@ -54,4 +37,4 @@ def random_rules(draw):
 @settings(max_examples=60, deadline=None)
 @given(rules=random_rules(), players=st.integers(2, 8), seed=st.integers(0, 2**63 - 1))
 def test_identical_under_random_rules(rules, players, seed):
-    assert_identical(rules, players, seed, first=seed % 1000, count=15)
+    assert_identical(kernel, reference, rules, players, seed, seed % 1000, 15)

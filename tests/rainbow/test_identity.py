@@ -1,31 +1,15 @@
 """The reference engine and the kernel play the identical game, for every variant and policy mix."""
 
-import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from snakesim.games.rainbow import kernel, reference
 from snakesim.games.rainbow.rules import COLOURS, GREEDY, RANDOM, SYMBOLS, RainbowRules, check_setup
+from tests.identity import MIXES, assert_identical
 
 GAMES_PER_CASE = 10_000
 PLAYER_COUNTS = (2, 3, 4, 5, 6)
-MIXES = {
-    "all-random": lambda n: [RANDOM] * n,
-    "all-greedy": lambda n: [GREEDY] * n,
-    "greedy-vs-random": lambda n: [GREEDY] + [RANDOM] * (n - 1),
-}
-
-
-def assert_identical(rules, players, policies, seed, first, count):
-    out = kernel.play_block(rules, players, seed, first, count, policies=np.array(policies, np.int8))
-    for row in range(count):
-        record, _ = reference.play(rules, players, seed, first + row, policies=policies)
-        for key, value in record.items():
-            assert np.array_equal(np.asarray(value), out[key][row]), (
-                f"{key} differs in game {first + row} (seed {seed}, {players} players, policies {policies}): "
-                f"reference {value}, kernel {out[key][row]}"
-            )
 
 
 @pytest.mark.parametrize("mix", list(MIXES))
@@ -35,7 +19,14 @@ def test_reference_and_kernel_identical(variant, mix):
     for players in PLAYER_COUNTS:
         count = GAMES_PER_CASE // len(PLAYER_COUNTS)
         assert_identical(
-            RainbowRules.variant(variant), players, MIXES[mix](players), 77 + players, players * 10**5, count
+            kernel,
+            reference,
+            RainbowRules.variant(variant),
+            players,
+            77 + players,
+            players * 10**5,
+            count,
+            MIXES[mix](players),
         )
 
 
@@ -62,4 +53,4 @@ def random_setups(draw):
 @given(setup=random_setups(), seed=st.integers(0, 2**63 - 1))
 def test_identical_under_random_rules_decks_and_colours(setup, seed):
     rules, players, policies = setup
-    assert_identical(rules, players, policies, seed, first=seed % 997, count=10)
+    assert_identical(kernel, reference, rules, players, seed, seed % 997, 10, policies)
