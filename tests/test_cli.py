@@ -297,3 +297,31 @@ def test_hisss_bad_deck_file(tmp_path):
     r = invoke("run", "hisss", "--deck", deck, "--out", tmp_path / "x.parquet")
     assert r.exit_code == 2 and "tails: the deck needs at least one tail" in r.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["deck.toml"]
+
+
+def test_exact_prints_probabilities_beside_the_simulation(tmp_path):
+    deck = tmp_path / "tiny.toml"
+    deck.write_text("snakes = 1\n[deck]\n" + "\n".join(f"{s} = {int(s in ('LEAVES', 'SUNS', 'RIVER'))}" for s in (
+        "LEAVES", "POPPIES", "ORCHIDS", "FOUNTAIN", "SUNS", "STARS", "HEARTS", "RAIN", "CROSSES", "RIVER"
+    )) + "\n")  # fmt: skip
+    r = invoke("exact", "fortune", "-p", 2, "--set", "start_coins=2", "--deck", deck, "--games", 50_000, "--json")
+    assert r.exit_code == 0, r.output
+    s = json.loads(r.stdout)
+    total = sum(s["win_probability"]) + s["draw_probability"] + s["never_probability"]
+    assert abs(total - 1) < 1e-12 and s["states"] > 1
+    for exact, simulated in zip(s["win_probability"], s["simulated"]["rates"], strict=False):
+        assert abs(exact - simulated) < 4 * (exact * (1 - exact) / 50_000) ** 0.5 + 1e-12
+    text = invoke("exact", "fortune", "-p", 2, "--set", "start_coins=2", "--deck", deck).stdout
+    assert "exact solution over" in text and "expected length (cards drawn)" in text
+
+
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["exact", "fortune", "-p", "4"], "exact: this configuration may need up to"),
+        (["exact", "rainbow"], "game: rainbow has no exact solver"),
+    ],
+)
+def test_exact_refuses(args, message):
+    r = invoke(*args)
+    assert r.exit_code == 2 and message in r.stderr and len(r.stderr.strip().splitlines()) == 1

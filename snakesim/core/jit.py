@@ -13,9 +13,39 @@ Two decorators:
 
 Both cache compiled code on disk (``cache=True``) and use ``error_model="numpy"`` (integer
 division without Python's zero check; the kernels never divide by zero).
+
+numba's cache checks only the file that defines a kernel, not the functions it inlines from
+other files: after an edit to ``rng.py`` a cached kernel would still run the old generator.
+So the cache lives in a folder named after a fingerprint of the whole package's source
+(under ``NUMBA_CACHE_DIR`` if set, else the user cache folder): any change to any source
+file means fresh compiles.
 """
 
+import hashlib
+import os
+from pathlib import Path
+
 import numba
+
+
+def _source_fingerprint() -> str:
+    package = Path(__file__).resolve().parents[1]
+    digest = hashlib.sha256()
+    for path in sorted(package.rglob("*.py")):
+        digest.update(path.relative_to(package).as_posix().encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def _cache_dir() -> Path:
+    base = os.environ.get("NUMBA_CACHE_DIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "snakesim", "numba"
+    )
+    return Path(base) / _source_fingerprint()
+
+
+# Set before any kernel is decorated: numba picks a kernel's cache folder when it is defined.
+numba.config.CACHE_DIR = str(_cache_dir())
 
 JIT_OPTIONS = {"cache": True, "nogil": True, "error_model": "numpy"}
 

@@ -50,6 +50,9 @@ class GameSpec:
     check_setup : callable or None
         ``(rules, players) -> None``: raises InputError when the rules cannot seat that many
         players (a deal larger than the deck, say).
+    exact : callable or None
+        ``(rules, players, max_states) -> markov.Solution``: the exact solution for small
+        configurations (outcome labels ``("win", seat)`` and ``"draw"``), where the game has one.
     """
 
     name: str
@@ -66,6 +69,7 @@ class GameSpec:
     policies: tuple[str, ...] = ()
     default_policy: str | None = None
     check_setup: Callable | None = None
+    exact: Callable | None = None
 
     def check_players(self, players: int) -> int:
         """Return ``players`` if this game allows it, else raise InputError."""

@@ -1,7 +1,7 @@
 """Fortune: draw a card, move coins between players and a cup; the last player with coins wins."""
 
 from snakesim.core.registry import GameSpec
-from snakesim.games.fortune import kernel, reference
+from snakesim.games.fortune import exact, kernel, reference
 from snakesim.games.fortune.rules import OUTCOMES, FortuneRules
 
 SPEC = GameSpec(
@@ -16,4 +16,5 @@ SPEC = GameSpec(
     play_block=kernel.play_block,
     play_reference=reference.play,
     length_unit="cards drawn",
+    exact=exact.solve_fortune,
 )
