@@ -320,6 +320,7 @@ def test_exact_prints_probabilities_beside_the_simulation(tmp_path):
     [
         (["exact", "fortune", "-p", "4"], "exact: this configuration may need up to"),
         (["exact", "rainbow"], "game: rainbow has no exact solver"),
+        (["exact", "hisss", "-p", "2"], "exact: this deck needs at least 1,927,561,216 states"),
     ],
 )
 def test_exact_refuses(args, message):

@@ -10,11 +10,11 @@ import numpy as np
 from snakesim.cli import cli, options
 from snakesim.cli.format import describe_changes
 from snakesim.core.errors import InputError
-from snakesim.core.policies import resolve_policies
+from snakesim.core.markov import DEFAULT_MAX_STATES
+from snakesim.core.policies import encode_policies, resolve_policies
 from snakesim.core.runner import check_run, resolve_rules, simulate_spec
 from snakesim.core.stats import summarize
 from snakesim.games import get_game
-from snakesim.games.fortune.exact import DEFAULT_MAX_STATES
 
 
 @cli.command()
@@ -29,8 +29,9 @@ def exact(
 ):
     """Exact outcome probabilities and expected length of a small GAME configuration.
 
-    Solves the game as an absorbing Markov chain over its full state (cards left, coins,
-    cup, turn, pending skips). Only pure-chance games have an exact answer here. With
+    Solves the game as an absorbing Markov chain over its full state (Fortune: cards left,
+    coins, cup, turn, pending skips; Hisss: cards left, snakes on the table, scores, turn,
+    with each seat's policy; ties and random choices split evenly). With
     --games, the kernel also plays that many games and each rate is shown beside the exact
     value with its z-score (a |z| above 4 would mean the simulator is wrong).
 
@@ -38,19 +39,20 @@ def exact(
     Examples:
       snakesim exact fortune --players 2 --set start_coins=3 --deck tiny.toml
       snakesim exact fortune --players 3 --rules small.toml --games 200000
+      snakesim exact hisss --players 2 --deck small_hisss.toml --policies greedy,random
     """
     spec = get_game(game)
     if spec.exact is None:
-        raise InputError("game", f"{spec.name} has no exact solver (games with one: fortune)")
+        raise InputError("game", f"{spec.name} has no exact solver (games with one: fortune, hisss)")
     name, rules = resolve_rules(spec, variant, rules_file, settings, deck_file=deck_file)
     check_run(spec, rules, players, max(n_games, 1), seed)
-    resolve_policies(spec, players, policy, policies)
-    solution = spec.exact(rules, players, max_states)
+    seats = resolve_policies(spec, players, policy, policies)
+    solution = spec.exact(rules, players, max_states, policies=encode_policies(spec, seats) if seats else None)
     rows = [(f"seat {s} wins", solution.outcomes.get(("win", s), 0.0)) for s in range(players)]
     rows += [("draw", solution.outcomes.get("draw", 0.0)), ("never ends", solution.never)]
     simulated = None
     if n_games > 0:
-        df = simulate_spec(spec, rules, players, n_games, seed, name)
+        df = simulate_spec(spec, rules, players, n_games, seed, name, policies=seats)
         summary = summarize(df)
         sim = [*summary["win_rate"], summary["draw_rate"], summary["unfinished_rate"]]
         simulated = {"games": n_games, "seed": seed, "rates": sim, "length_mean": summary["length"]["mean"]}

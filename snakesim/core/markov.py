@@ -31,6 +31,8 @@ from scipy.sparse.linalg import splu
 
 from snakesim.core.errors import InputError
 
+DEFAULT_MAX_STATES = 2_000_000  # states a solve may enumerate before it refuses
+
 
 @dataclass(frozen=True)
 class End:

@@ -51,8 +51,9 @@ class GameSpec:
         ``(rules, players) -> None``: raises InputError when the rules cannot seat that many
         players (a deal larger than the deck, say).
     exact : callable or None
-        ``(rules, players, max_states) -> markov.Solution``: the exact solution for small
-        configurations (outcome labels ``("win", seat)`` and ``"draw"``), where the game has one.
+        ``(rules, players, max_states, policies=None) -> markov.Solution``: the exact solution
+        for small configurations (outcome labels ``("win", seat)`` and ``"draw"``; ``policies``
+        the per-seat codes), where the game has one.
     """
 
     name: str

@@ -14,12 +14,10 @@ from __future__ import annotations
 from math import comb, prod
 
 from snakesim.core.errors import InputError
-from snakesim.core.markov import End, Solution, solve
+from snakesim.core.markov import DEFAULT_MAX_STATES, End, Solution, solve
 from snakesim.core.rng import Stream
 from snakesim.games.fortune.reference import FortuneGame
 from snakesim.games.fortune.rules import WIN, Card, FortuneRules
-
-DEFAULT_MAX_STATES = 2_000_000
 
 
 def state_bound(rules: FortuneRules, players: int) -> int:
@@ -30,11 +28,11 @@ def state_bound(rules: FortuneRules, players: int) -> int:
     return prod(k + 1 for k in counts) * comb(coins + players, players) * players * 2**players
 
 
-def solve_fortune(rules: FortuneRules, players: int, max_states: int = DEFAULT_MAX_STATES) -> Solution:
+def solve_fortune(rules: FortuneRules, players: int, max_states: int = DEFAULT_MAX_STATES, policies=None) -> Solution:
     """The exact outcome probabilities and expected length (cards drawn) of a Fortune game.
 
     Outcome labels: ``("win", seat)`` and ``"draw"``; ``Solution.never`` is the chance that the
-    game never ends.
+    game never ends. ``policies`` is accepted for the common signature (Fortune has no choices).
 
     Raises
     ------

@@ -1,7 +1,7 @@
 """Hisss: draw snake cards, match colours, and take the snakes you complete."""
 
 from snakesim.core.registry import GameSpec
-from snakesim.games.hisss import kernel, reference
+from snakesim.games.hisss import exact, kernel, reference
 from snakesim.games.hisss.rules import OUTCOMES, POLICIES, HisssRules
 
 SPEC = GameSpec(
@@ -18,4 +18,5 @@ SPEC = GameSpec(
     length_unit="turns",
     policies=POLICIES,
     default_policy="greedy",
+    exact=exact.solve_hisss,
 )
