@@ -16,9 +16,8 @@ from pathlib import Path
 import pandas as pd
 
 from snakesim.core.errors import InputError
-from snakesim.core.policies import resolve_policies
 from snakesim.core.results import read_table, write_table
-from snakesim.core.runner import DEFAULT_CHUNK, resolve_rules, simulate_spec
+from snakesim.core.runner import DEFAULT_CHUNK, resolve_run, simulate_spec
 from snakesim.core.stats import summarize
 
 try:
@@ -94,7 +93,7 @@ def simulate(
     from snakesim.games import get_game
 
     spec = get_game(game)
-    name, rules = resolve_rules(spec, variant, rules_file, settings, options, deck_file)
-    spec.check(rules, players)
-    seats = resolve_policies(spec, players, policy, policies)
+    name, rules, seats = resolve_run(
+        spec, players, games, seed, first, variant, rules_file, settings, options, deck_file, policy, policies
+    )
     return simulate_spec(spec, rules, players, games, seed, name, first, threads, chunk_size, progress, seats)

@@ -11,9 +11,9 @@ import numpy as np
 
 from snakesim.cli import cli, options
 from snakesim.cli.format import describe_changes, format_summary, format_table
-from snakesim.core.policies import encode_policies, resolve_policies
+from snakesim.core.policies import encode_policies
 from snakesim.core.results import check_output_path, write_table
-from snakesim.core.runner import DEFAULT_CHUNK, check_run, max_threads, resolve_rules, simulate_spec
+from snakesim.core.runner import DEFAULT_CHUNK, max_threads, resolve_run, simulate_spec
 from snakesim.core.stats import summarize
 from snakesim.games import GAMES, get_game
 
@@ -125,9 +125,9 @@ def run(
       snakesim run fortune --games 10000 --json
     """
     spec = get_game(game)
-    name, rules = resolve_rules(spec, variant, rules_file, settings, deck_file=deck_file)
-    check_run(spec, rules, players, n_games, seed)
-    seats = resolve_policies(spec, players, policy, policies)
+    name, rules, seats = resolve_run(
+        spec, players, n_games, seed, 0, variant, rules_file, settings, None, deck_file, policy, policies
+    )
     if out is not None:
         check_output_path(out)
     if progress is None:
@@ -180,9 +180,9 @@ def trace(game, players, seed, variant, settings, rules_file, deck_file, policy,
       snakesim trace fortune -p 2 --variant rejoin --set start_coins=3 --game 7
     """
     spec = get_game(game)
-    name, rules = resolve_rules(spec, variant, rules_file, settings, deck_file=deck_file)
-    check_run(spec, rules, players, 1, seed, index)
-    seats = resolve_policies(spec, players, policy, policies)
+    name, rules, seats = resolve_run(
+        spec, players, 1, seed, index, variant, rules_file, settings, None, deck_file, policy, policies
+    )
     codes = encode_policies(spec, seats) if seats else None
     record, log = spec.play_reference(rules, players, seed, index, policies=codes, trace=True)
     changes = describe_changes(rules.changes())

@@ -11,8 +11,8 @@ from snakesim.cli import cli, options
 from snakesim.cli.format import describe_changes
 from snakesim.core.errors import InputError
 from snakesim.core.markov import DEFAULT_MAX_STATES
-from snakesim.core.policies import encode_policies, resolve_policies
-from snakesim.core.runner import check_run, resolve_rules, simulate_spec
+from snakesim.core.policies import encode_policies
+from snakesim.core.runner import resolve_run, simulate_spec
 from snakesim.core.stats import summarize
 from snakesim.games import get_game
 
@@ -44,9 +44,9 @@ def exact(
     spec = get_game(game)
     if spec.exact is None:
         raise InputError("game", f"{spec.name} has no exact solver (games with one: fortune, hisss)")
-    name, rules = resolve_rules(spec, variant, rules_file, settings, deck_file=deck_file)
-    check_run(spec, rules, players, max(n_games, 1), seed)
-    seats = resolve_policies(spec, players, policy, policies)
+    name, rules, seats = resolve_run(
+        spec, players, max(n_games, 1), seed, 0, variant, rules_file, settings, None, deck_file, policy, policies
+    )
     solution = spec.exact(rules, players, max_states, policies=encode_policies(spec, seats) if seats else None)
     rows = [(f"seat {s} wins", solution.outcomes.get(("win", s), 0.0)) for s in range(players)]
     rows += [("draw", solution.outcomes.get("draw", 0.0)), ("never ends", solution.never)]

@@ -8,7 +8,7 @@ the same for 1 and 2 threads and for different chunk sizes.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from importlib.metadata import version
 from pathlib import Path
@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from snakesim.core.errors import InputError
-from snakesim.core.policies import encode_policies
+from snakesim.core.policies import encode_policies, resolve_policies
 from snakesim.core.progress import progress_bar
 from snakesim.core.registry import GameSpec
 from snakesim.core.results import build_table
@@ -85,6 +85,30 @@ def check_run(spec: GameSpec, rules: Rules, players: int, games: int, seed: int,
     Int(1, MAX_GAMES).check("games", games)
     Int(0, MAX_SEED).check("seed", seed)
     Int(0, MAX_GAMES).check("first", first)
+
+
+def resolve_run(
+    spec: GameSpec,
+    players: int,
+    games: int = 1,
+    seed: int = 0,
+    first: int = 0,
+    variant: str | None = None,
+    rules_file: str | Path | None = None,
+    settings: Iterable[str] = (),
+    options: Mapping[str, Any] | None = None,
+    deck_file: str | Path | None = None,
+    policy: str | None = None,
+    policies: str | Sequence[str] | None = None,
+) -> tuple[str, Rules, tuple[str, ...]]:
+    """Everything a run needs checked before a game is played.
+
+    Returns the variant's name, the rules and each seat's policy (empty for a game without
+    choices); raises InputError for any bad value.
+    """
+    name, rules = resolve_rules(spec, variant, rules_file, settings, options, deck_file)
+    check_run(spec, rules, players, games, seed, first)
+    return name, rules, resolve_policies(spec, players, policy, policies)
 
 
 def play_games(
