@@ -177,9 +177,6 @@ class FortuneGame:
         return f"gives 1 to seats {_seats(given)}" if given else "has nothing to give"
 
     # ------------------------------------------------------------------ turns
-    def next_seat(self, seat: int) -> int:
-        return self.left_of(seat)
-
     def finish(self) -> bool:
         """End the game if at most one player has coins; return whether it ended."""
         remaining = self.seats_in_game()
@@ -213,7 +210,7 @@ class FortuneGame:
             )
             if self.finish():
                 return
-        self.turn = self.next_seat(seat)
+        self.turn = self.left_of(seat)
 
     def play(self) -> dict:
         """Play to the end and return the game's record (the kernel's columns)."""

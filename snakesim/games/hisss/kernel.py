@@ -15,9 +15,12 @@ import numpy as np
 from snakesim.core.jit import njit, njit_driver
 from snakesim.core.rng import below, seed_stream, shuffle
 from snakesim.games.hisss.rules import (
+    CAP,
     DRAW,
+    EXTEND,
     GREEDY,
     HEAD,
+    JOIN,
     KIND_HEAD,
     KIND_MIDDLE,
     N_TYPES,
@@ -30,7 +33,6 @@ from snakesim.games.hisss.rules import (
     card_kind,
 )
 
-EXTEND, CAP, JOIN = range(3)
 BLOCK = 64  # games per scratch allocation; any value gives the same results
 P_PLAYERS, P_CLAIM_JOINED, P_SCORE_SNAKES, P_PRESORTED = range(4)
 

@@ -30,9 +30,12 @@ from typing import NamedTuple
 
 from snakesim.core.rng import Stream
 from snakesim.games.hisss.rules import (
+    CAP,
     DRAW,
+    EXTEND,
     GREEDY,
     HEAD,
+    JOIN,
     KIND_HEAD,
     KIND_MIDDLE,
     POLICIES,
@@ -47,7 +50,7 @@ from snakesim.games.hisss.rules import (
     card_name,
 )
 
-EXTEND, CAP, JOIN = range(3)
+MOVE_WORDS = {EXTEND: "extends a snake", CAP: "closes a snake", JOIN: "joins two snakes"}
 
 
 @dataclass
@@ -254,8 +257,7 @@ class HisssGame:
         p = self.choose(seat, card, options)
         takes, _ = self.result_of(card, p)
         s = self.place(card, p)
-        what = ("joins two snakes", "extends a snake", "closes a snake")[(JOIN, EXTEND, CAP).index(p.kind)]
-        note = f"{self.turns:4d} seat {seat} draws {card_name(card)}: {what}"
+        note = f"{self.turns:4d} seat {seat} draws {card_name(card)}: {MOVE_WORDS[p.kind]}"
         if takes:
             snake = self.snakes[s]
             self.completed += snake.complete()

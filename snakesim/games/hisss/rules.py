@@ -33,6 +33,7 @@ N_END_TYPES = len(END_KEYS)
 FIRST_MIDDLE = 2 * N_END_TYPES
 N_TYPES = FIRST_MIDDLE + len(PAIRS)
 KIND_HEAD, KIND_TAIL, KIND_MIDDLE = range(3)
+EXTEND, CAP, JOIN = range(3)  # kinds of placement (see reference.py)
 
 MAX_CARDS = 200
 OUTCOMES = ("win", "draw")
