@@ -40,9 +40,15 @@ def test_failed_write_leaves_nothing(tmp_path, table, monkeypatch):
     import pyarrow.parquet as pq
 
     def broken(*args, **kwargs):
-        raise OSError("disk full")
+        raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(pq, "write_table", broken)
-    with pytest.raises(OSError):
+    with pytest.raises(InputError, match=r"--out: cannot write .*No space left on device"):
         write_table(table, tmp_path / "t.parquet")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_folder_under_a_file_is_refused_before_anything_runs(tmp_path):
+    (tmp_path / "file.txt").write_text("x")
+    with pytest.raises(InputError, match=r"--out: cannot make a folder inside .*file\.txt.*: it is a file"):
+        check_output_path(tmp_path / "file.txt" / "sub" / "t.parquet")

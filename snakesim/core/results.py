@@ -61,27 +61,40 @@ def build_table(spec: GameSpec, columns: dict[str, np.ndarray], seed: int, first
 
 
 def check_output_path(path: str | os.PathLike) -> Path:
-    """Return ``path`` if its suffix is a known format and its folder can be made."""
+    """Return ``path`` if its suffix is a known format and its folder can be made and written.
+
+    Checked before a run, so that a bad path costs nothing; nothing is created here.
+    """
     path = Path(path)
     if path.suffix.lower() not in FORMATS:
         raise InputError("--out", f"expected a file ending in {' or '.join(FORMATS)}, got {str(path)!r}")
-    if path.exists() and path.is_dir():
+    if path.is_dir():
         raise InputError("--out", f"{str(path)!r} is a folder; give a file name")
+    folder = path.absolute().parent
+    while not folder.exists():
+        folder = folder.parent
+    if not folder.is_dir():
+        raise InputError("--out", f"cannot make a folder inside {str(folder)!r}: it is a file")
+    if not os.access(folder, os.W_OK):
+        raise InputError("--out", f"cannot write in {str(folder)!r}: permission denied")
     return path
 
 
 def write_table(df: pd.DataFrame, path: str | os.PathLike) -> Path:
     """Write ``df`` (with its ``attrs`` metadata) to Parquet or CSV, atomically."""
     path = check_output_path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
     meta = json.dumps(df.attrs, sort_keys=True)
-    if path.suffix.lower() == ".parquet":
-        table = pa.Table.from_pandas(df, preserve_index=False)
-        table = table.replace_schema_metadata({**(table.schema.metadata or {}), META_KEY: meta.encode()})
-        _atomic(path, lambda tmp: pq.write_table(table, tmp))
-    else:
-        _atomic(path, lambda tmp: df.to_csv(tmp, index=False))
-        _atomic(path.with_name(path.name + ".meta.json"), lambda tmp: Path(tmp).write_text(meta + "\n"))
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if path.suffix.lower() == ".parquet":
+            table = pa.Table.from_pandas(df, preserve_index=False)
+            table = table.replace_schema_metadata({**(table.schema.metadata or {}), META_KEY: meta.encode()})
+            _atomic(path, lambda tmp: pq.write_table(table, tmp))
+        else:
+            _atomic(path, lambda tmp: df.to_csv(tmp, index=False))
+            _atomic(path.with_name(path.name + ".meta.json"), lambda tmp: Path(tmp).write_text(meta + "\n"))
+    except OSError as err:
+        raise InputError("--out", f"cannot write {str(path)!r}: {err.strerror or err}") from None
     return path
 
 
