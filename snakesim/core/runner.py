@@ -2,7 +2,7 @@
 with the game's numba kernel on the requested number of threads, and build the table.
 
 Chunks exist for the progress bar and for memory; they cannot change a result, because game
-``i`` draws only from its own stream. ``tests/fortune/test_runner.py`` checks that the table is
+``i`` draws only from its own stream. ``tests/test_runner.py`` checks that the table is
 the same for 1 and 2 threads and for different chunk sizes.
 """
 
