@@ -25,7 +25,7 @@ try:
 except PackageNotFoundError:  # running from a source tree without installing
     __version__ = "0+unknown"
 
-__all__ = ["InputError", "__version__", "read_table", "simulate", "summarize", "write_table"]
+__all__ = ["InputError", "__version__", "compare", "read_table", "simulate", "summarize", "write_table"]
 
 
 def simulate(
@@ -97,3 +97,39 @@ def simulate(
         spec, players, games, seed, first, variant, rules_file, settings, options, deck_file, policy, policies
     )
     return simulate_spec(spec, rules, players, games, seed, name, first, threads, chunk_size, progress, seats)
+
+
+def compare(
+    game: str,
+    players: int,
+    games: int,
+    variants: Sequence[str] = ("standard",),
+    seed: int = 0,
+    rules_file: str | Path | None = None,
+    deck_file: str | Path | None = None,
+    settings: Iterable[str] = (),
+    policy: str | None = None,
+    policies: str | Sequence[str] | None = None,
+    threads: int | None = None,
+    progress: bool = False,
+    **options,
+) -> pd.DataFrame:
+    """Compare variants of a game on the same games (common random numbers).
+
+    Every variant plays games ``0 .. games-1`` of ``seed``; the first variant is the
+    baseline. ``settings``, files, policies and ``options`` apply to every variant.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The tidy comparison of :func:`snakesim.core.compare.compare_tables`: one row per
+        variant and metric, with intervals, paired differences, p-values and Holm-adjusted
+        p-values.
+    """
+    from snakesim.core.compare import compare_variants
+    from snakesim.games import get_game
+
+    return compare_variants(
+        get_game(game), players, games, variants, seed, rules_file, deck_file, settings, options, policy, policies,
+        threads, progress,
+    )  # fmt: skip

@@ -40,3 +40,40 @@ def test_summarize_counts_from_table():
     assert s["draw_rate"] == 0.2 and s["unfinished_rate"] == 0.2
     assert s["length"]["median"] == 30 and s["length"]["max"] == 100 and s["length"]["mean"] == 40
     assert s["win_ci"][2][0] == pytest.approx(0.0, abs=1e-12) and s["win_ci"][2][1] > 0.3
+
+
+def test_paired_difference_hand_computed():
+    from snakesim.core.stats import paired_difference
+
+    # Differences 1, 0, 1, 0: mean 0.5, s = 0.57735, se = 0.288675, t(0.975, 3) = 3.182446.
+    diff, low, high, p = paired_difference(np.array([1, 1, 1, 0]), np.array([0, 1, 0, 0]))
+    assert diff == 0.5
+    assert low == pytest.approx(0.5 - 0.918693, abs=1e-5) and high == pytest.approx(0.5 + 0.918693, abs=1e-5)
+    assert p == pytest.approx(0.18161, abs=1e-4)  # two-sided t = 1.7321 on 3 df
+    assert paired_difference(np.array([1, 0, 1]), np.array([1, 0, 1])) == (0.0, 0.0, 0.0, 1.0)
+
+
+def test_paired_interval_covers_a_known_difference():
+    from snakesim.core.stats import paired_difference
+
+    # 400 simulated experiments with a true difference of 0.05 in a paired binary metric:
+    # the 95% interval should cover it about 95% of the time (a broken interval does not).
+    rng = np.random.default_rng(7)
+    covered = 0
+    for _ in range(400):
+        base = rng.random(2000) < 0.3
+        flip = rng.random(2000) < 0.1  # the variant changes 10% of games...
+        variant = np.where(flip, rng.random(2000) < 0.8, base)  # ...to a 0.8 chance of success
+        truth = 0.1 * (0.8 - 0.3)
+        _, low, high, _ = paired_difference(variant, base)
+        covered += low <= truth <= high
+    assert 0.92 <= covered / 400 <= 0.98
+
+
+def test_holm_hand_computed():
+    from snakesim.core.stats import holm
+
+    # p = 0.01, 0.04, 0.03, 0.005 (m = 4): sorted 0.005*4, 0.01*3, 0.03*2, 0.04*1 = 0.02, 0.03,
+    # 0.06, 0.04 -> made non-decreasing: 0.02, 0.03, 0.06, 0.06.
+    assert holm([0.01, 0.04, 0.03, 0.005]) == pytest.approx([0.03, 0.06, 0.06, 0.02])
+    assert holm([0.9, 0.8]) == pytest.approx([1.0, 1.0])

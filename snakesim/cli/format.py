@@ -58,3 +58,37 @@ def format_table(rows: list[dict], columns: list[str]) -> str:
     out = ["  ".join(c.ljust(widths[c]) for c in columns).rstrip()]
     out += ["  ".join(str(r[c]).ljust(widths[c]) for c in columns).rstrip() for r in rows]
     return "\n".join(out)
+
+
+def _value(kind: str, x: float) -> str:
+    if kind == "rate":
+        return pct(x)
+    if kind == "test":
+        return f"{x:.3g}"
+    return f"{x:,.3f}"
+
+
+def _diff(kind: str, x: float) -> str:
+    return f"{100 * x:+.2f} pp" if kind == "rate" else f"{x:+,.3f}"
+
+
+def format_comparison(table, title: str, header: str, alpha: float = 0.05) -> str:
+    """The comparison shown by ``snakesim compare``: per metric, each variant's value with its
+    interval, and its paired difference from the baseline with the Holm-adjusted p-value."""
+    variants = list(dict.fromkeys(table["variant"]))
+    lines = [title, header, f"baseline: {variants[0]}; * marks a difference significant at {alpha:g} after Holm", ""]
+    width = max(len(m) for m in table["metric"]) + 2
+    for metric, rows in table.groupby("metric", sort=False):
+        lines.append(metric)
+        for _, r in rows.iterrows():
+            text = f"  {r['variant']:<{width}}{_value(r['kind'], r['value']):>12}"
+            if r["kind"] != "test" and r["low"] == r["low"]:  # NaN-safe: describe-only rows have no interval
+                text += f"  [{_value(r['kind'], r['low'])}, {_value(r['kind'], r['high'])}]"
+            if r["diff"] == r["diff"]:
+                star = " *" if r["p_holm"] < alpha else ""
+                text += (
+                    f"   diff {_diff(r['kind'], r['diff'])} [{_diff(r['kind'], r['diff_low'])}, "
+                    f"{_diff(r['kind'], r['diff_high'])}]  p(Holm) {r['p_holm']:.3g}{star}"
+                )
+            lines.append(text)
+    return "\n".join(lines)

@@ -50,6 +50,9 @@ class GameSpec:
     check_setup : callable or None
         ``(rules, players) -> None``: raises InputError when the rules cannot seat that many
         players (a deal larger than the deck, say).
+    score : (str, int) or None
+        The per-seat column that scores a game and its sign (+1: more is better), for the
+        winning margin in comparisons.
     exact : callable or None
         ``(rules, players, max_states, policies=None) -> markov.Solution``: the exact solution
         for small configurations (outcome labels ``("win", seat)`` and ``"draw"``; ``policies``
@@ -71,6 +74,7 @@ class GameSpec:
     default_policy: str | None = None
     check_setup: Callable | None = None
     exact: Callable | None = None
+    score: tuple[str, int] | None = None
 
     def check_players(self, players: int) -> int:
         """Return ``players`` if this game allows it, else raise InputError."""

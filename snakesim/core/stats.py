@@ -94,3 +94,42 @@ def summarize(df: pd.DataFrame, level: float = LEVEL) -> dict:
             "max": int(length.max()),
         },
     }
+
+
+def paired_difference(a: np.ndarray, b: np.ndarray, level: float = LEVEL) -> tuple[float, float, float, float]:
+    """Mean of ``a - b`` over paired games, its Student-t interval and two-sided p-value.
+
+    Returns ``(difference, low, high, p_value)``. When every pair is equal the difference is
+    exactly 0 with p-value 1 (common random numbers make identical variants agree game by
+    game).
+    """
+    d = np.asarray(a, dtype=np.float64) - np.asarray(b, dtype=np.float64)
+    mean = float(d.mean())
+    sd = float(d.std(ddof=1)) if d.size > 1 else 0.0
+    if sd == 0.0:
+        return mean, mean, mean, 1.0 if mean == 0.0 else 0.0
+    se = sd / np.sqrt(d.size)
+    half = float(stats.t.ppf(0.5 + level / 2, d.size - 1)) * se
+    p = float(2 * stats.t.sf(abs(mean) / se, d.size - 1))
+    return mean, mean - half, mean + half, p
+
+
+def holm(p_values) -> np.ndarray:
+    """Holm's step-down adjusted p-values (family-wise error control).
+
+    scipy offers only the Benjamini-Hochberg adjustment; Holm's is a few lines: the k-th
+    smallest of m p-values is multiplied by ``m - k + 1``, then made non-decreasing.
+    """
+    p = np.asarray(p_values, dtype=np.float64)
+    order = np.argsort(p, kind="stable")
+    m = p.size
+    adjusted = np.minimum(1.0, np.maximum.accumulate((m - np.arange(m)) * p[order]))
+    out = np.empty(m)
+    out[order] = adjusted
+    return out
+
+
+def seat_balance(wins: np.ndarray) -> float:
+    """Chi-square p-value of the seats' win counts against equal shares (1.0 if no wins)."""
+    wins = np.asarray(wins)
+    return float(stats.chisquare(wins).pvalue) if wins.sum() > 0 else 1.0

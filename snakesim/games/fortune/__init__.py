@@ -15,6 +15,7 @@ SPEC = GameSpec(
     game_columns=("reshuffles", "max_cup"),
     play_block=kernel.play_block,
     play_reference=reference.play,
+    score=("coins", 1),
     length_unit="cards drawn",
     exact=exact.solve_fortune,
 )

@@ -15,6 +15,7 @@ SPEC = GameSpec(
     game_columns=("completed", "table_cards", "table_snakes"),
     play_block=kernel.play_block,
     play_reference=reference.play,
+    score=("cards", 1),
     length_unit="turns",
     policies=POLICIES,
     default_policy="greedy",

@@ -15,6 +15,7 @@ SPEC = GameSpec(
     game_columns=("drawn", "reshuffles"),
     play_block=kernel.play_block,
     play_reference=reference.play,
+    score=("hand", -1),
     length_unit="turns",
     policies=POLICIES,
     default_policy="greedy",

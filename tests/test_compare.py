@@ -1,0 +1,77 @@
+"""Variant comparison: common random numbers really pair the games; every game works."""
+
+import json
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+import snakesim
+from snakesim.cli import cli
+from snakesim.core.errors import InputError
+from snakesim.games import GAMES
+
+
+def test_identical_variants_differ_by_exactly_zero():
+    # one-snake with snakes=2 is the standard game: on the same games every difference is 0.
+    table = snakesim.compare("fortune", 3, 4000, ["standard", "one-snake"], seed=5, snakes=2)
+    diffs = table.dropna(subset=["diff"])
+    assert len(diffs) > 5
+    assert (diffs["diff"] == 0).all() and (diffs["diff_low"] == 0).all() and (diffs["p_value"] == 1).all()
+
+
+def test_a_real_effect_is_found_and_paired_intervals_are_narrower():
+    table = snakesim.compare("fortune", 4, 20_000, ["standard", "one-snake"], seed=3)
+    length = table[(table["metric"] == "length (cards drawn)") & (table["variant"] == "one-snake")].iloc[0]
+    assert length["diff_high"] < 0 and length["p_holm"] < 1e-6
+    # Pairing: the difference's interval is narrower than independent runs would give.
+    base = table[(table["metric"] == "length (cards drawn)") & (table["variant"] == "standard")].iloc[0]
+    independent = np.hypot(base["high"] - base["value"], length["high"] - length["value"])
+    assert length["diff_high"] - length["diff"] < independent
+
+
+def test_holm_adjusts_every_comparison():
+    table = snakesim.compare("rainbow", 3, 3000, ["standard", "wild-snake", "poppies-orchids"], seed=2)
+    tested = table.dropna(subset=["p_value"])
+    assert (tested["p_holm"] >= tested["p_value"]).all()
+    assert table[table["p_value"].isna()]["p_holm"].isna().all()
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_every_game_compares(game):
+    variants = list(GAMES[game].rules.VARIANTS)[:2]
+    table = snakesim.compare(game, 3, 1500, variants, seed=1)
+    assert set(table["variant"]) == set(variants)
+    assert {"seat 0 wins", "draw", "first-player advantage", "seat balance p", "largest seat gap"} <= set(
+        table["metric"]
+    )
+    assert table["value"].notna().all()
+
+
+@pytest.mark.parametrize(
+    "kwargs,field",
+    [
+        ({"variants": ["standard", "standard"]}, "--variant"),
+        ({"variants": ["standard", "nope"]}, "variant"),
+        ({"variants": []}, "--variant"),
+    ],
+)
+def test_bad_variants_are_refused_before_playing(kwargs, field):
+    with pytest.raises(InputError) as err:
+        snakesim.compare("fortune", 4, 10, **kwargs)
+    assert err.value.field == field
+
+
+def test_cli_compare_text_and_json():
+    runner = CliRunner()
+    r = runner.invoke(cli, ["compare", "fortune", "-p", "3", "-n", "3000", "-v", "standard", "-v", "one-snake"])
+    assert r.exit_code == 0, r.output
+    assert "baseline: standard" in r.stdout and "length (cards drawn)" in r.stdout and "p(Holm)" in r.stdout
+    r = runner.invoke(
+        cli, ["compare", "hisss", "-p", "3", "-n", "2000", "-v", "standard", "-v", "claim-joined", "--json"]
+    )
+    s = json.loads(r.stdout)
+    assert s["variants"] == ["standard", "claim-joined"] and s["options"]["claim-joined"]["claim_joined"] is True
+    assert {row["metric"] for row in s["rows"]} >= {"seat 0 wins", "margin (cards)"}
+    r = runner.invoke(cli, ["compare", "fortune", "-v", "standard", "-v", "nope"])
+    assert r.exit_code == 2 and "variant: unknown variant 'nope'" in r.stderr
