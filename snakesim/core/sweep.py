@@ -1,0 +1,127 @@
+"""Parameter sweeps: a grid over player counts and rule options, one summary row set per point.
+
+Every grid point plays games ``0 .. n-1`` of the same seed, so neighbouring points differ by
+the swept value, not by the luck of the deal (common random numbers, as in comparisons).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+import pandas as pd
+
+from snakesim.core.errors import InputError
+from snakesim.core.registry import GameSpec
+from snakesim.core.runner import DEFAULT_CHUNK, resolve_run, simulate_spec
+from snakesim.core.stats import LEVEL, mean_interval, seat_balance, wilson
+
+MAX_POINTS = 1000
+
+
+def parse_players(text: str) -> list[int]:
+    """``"4"``, ``"2,3,5"`` or ``"2..6"`` as a list of player counts."""
+    try:
+        if ".." in text:
+            low, high = (int(x) for x in text.split(".."))
+            values = list(range(low, high + 1))
+        else:
+            values = [int(x) for x in text.split(",")]
+    except ValueError:
+        raise InputError("--players", f"expected N, N,M,... or LOW..HIGH, got {text!r}") from None
+    if not values:
+        raise InputError("--players", f"the range {text!r} is empty")
+    return values
+
+
+def parse_axes(settings: Iterable[str]) -> tuple[list[str], dict[str, list[str]]]:
+    """Split ``--set`` strings into fixed settings and swept axes.
+
+    ``NAME=LOW:HIGH:STEP`` sweeps integers from LOW to HIGH inclusive; ``NAME=A,B,C`` sweeps
+    the listed values; anything else is a fixed setting. Values stay text here: the rules
+    check them (and name the field) when each point is built.
+    """
+    fixed, axes = [], {}
+    for setting in settings:
+        name, sep, text = setting.partition("=")
+        if sep and ":" in text:
+            try:
+                low, high, step = (int(x) for x in text.split(":"))
+            except ValueError:
+                raise InputError(name, f"expected LOW:HIGH:STEP with integers, got {text!r}") from None
+            if step < 1 or high < low:
+                raise InputError(name, f"expected LOW <= HIGH and STEP >= 1, got {text!r}")
+            axes[name] = [str(v) for v in range(low, high + 1, step)]
+        elif sep and "," in text:
+            axes[name] = [v.strip() for v in text.split(",")]
+        else:
+            fixed.append(setting)
+    return fixed, axes
+
+
+def sweep(
+    spec: GameSpec,
+    players: Sequence[int],
+    settings: Iterable[str],
+    games: int,
+    seed: int = 0,
+    variant: str | None = None,
+    policy: str | None = None,
+    threads: int | None = None,
+    progress: bool = False,
+    level: float = LEVEL,
+) -> pd.DataFrame:
+    """Run every point of the grid and summarise it.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per point and metric: ``players``, one column per swept option, ``metric``,
+        ``value``, ``low``, ``high``. Metrics: ``length`` (mean), ``seat 0 wins``,
+        ``first-player advantage``, ``draw``, ``unfinished``, ``seat balance p``.
+    """
+    fixed, axes = parse_axes(settings)
+    names = list(axes)
+    points = list(itertools.product(players, *axes.values()))
+    if len(points) > MAX_POINTS:
+        raise InputError("--set", f"the grid has {len(points):,} points; at most {MAX_POINTS:,}")
+    # Check every point before playing any.
+    runs = []
+    for point in points:
+        n, values = point[0], point[1:]
+        point_settings = [*fixed, *(f"{k}={v}" for k, v in zip(names, values, strict=True))]
+        name, rules, seats = resolve_run(spec, n, games, seed, 0, variant, None, point_settings, None, None, policy)
+        runs.append((n, name, rules, seats))
+    rows = []
+    for n, name, rules, seats in runs:
+        df = simulate_spec(spec, rules, n, games, seed, name, 0, threads, DEFAULT_CHUNK, progress, seats)
+        swept = {k: _value_of(rules, k) for k in names}
+        for metric, value, low, high in _point_metrics(df, n, level):
+            rows.append({"players": n, **swept, "metric": metric, "value": value, "low": low, "high": high})
+    out = pd.DataFrame(rows)
+    out.attrs.update(game=spec.name, variant=variant or "standard", games=games, seed=seed, axes=names)
+    return out
+
+
+def _value_of(rules, name: str):
+    """The checked value of option ``name`` (``deck.RAIN`` reads one entry of a table)."""
+    base, _, key = name.partition(".")
+    value = getattr(rules, base)
+    return dict(value)[key] if key else value
+
+
+def _point_metrics(df: pd.DataFrame, players: int, level: float):
+    n = len(df)
+    winner = df["winner"].to_numpy()
+    outcome = df["outcome"].astype(str)
+    yield ("length", *mean_interval(df["length"].to_numpy(), level))
+    wins0 = int((winner == 0).sum())
+    yield ("seat 0 wins", wins0 / n, *wilson(wins0, n, level))
+    yield ("first-player advantage", *mean_interval((winner == 0) - (winner >= 0) / players, level))
+    draws = int(outcome.str.endswith("draw").sum())
+    yield ("draw", draws / n, *wilson(draws, n, level))
+    unfinished = int((outcome == "unfinished").sum())
+    yield ("unfinished", unfinished / n, *wilson(unfinished, n, level))
+    wins = np.bincount(winner[winner >= 0], minlength=players)
+    yield ("seat balance p", seat_balance(wins), np.nan, np.nan)

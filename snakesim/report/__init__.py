@@ -1,0 +1,1 @@
+"""Figures and reports, drawn on matplotlib Figure objects (no global pyplot state)."""

@@ -1,0 +1,73 @@
+"""Sweeps: grid parsing, one row set per point, a real effect, the figure, bad input."""
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from snakesim.cli import cli
+from snakesim.core.errors import InputError
+from snakesim.core.sweep import parse_axes, parse_players, sweep
+from snakesim.games import get_game
+
+
+def test_parse_players():
+    assert parse_players("2..5") == [2, 3, 4, 5] and parse_players("3") == [3] and parse_players("2,4") == [2, 4]
+    for bad in ("two", "5..2", "2..x"):
+        with pytest.raises(InputError, match="--players"):
+            parse_players(bad)
+
+
+def test_parse_axes():
+    fixed, axes = parse_axes(["start_coins=5:20:5", "rejoin=true,false", "snakes=1"])
+    assert fixed == ["snakes=1"] and axes == {"start_coins": ["5", "10", "15", "20"], "rejoin": ["true", "false"]}
+    with pytest.raises(InputError, match="start_coins: expected LOW <= HIGH"):
+        parse_axes(["start_coins=9:1:1"])
+    with pytest.raises(InputError, match="start_coins: expected LOW:HIGH:STEP"):
+        parse_axes(["start_coins=1:x:1"])
+
+
+def test_sweep_rows_and_a_real_effect():
+    table = sweep(get_game("fortune"), [2, 3], ["start_coins=4:16:6", "rejoin=false,true"], 4000, seed=3)
+    assert len(table) == 2 * 3 * 2 * 6  # players x coins x rejoin x metrics
+    assert set(table["start_coins"]) == {4, 10, 16} and set(table["rejoin"]) == {False, True}
+    length = table[(table["metric"] == "length") & (table["players"] == 3) & (~table["rejoin"])]
+    length = length.sort_values("start_coins")
+    # More coins, longer games: each point's interval lies wholly above the previous one's.
+    assert (length["low"].to_numpy()[1:] > length["high"].to_numpy()[:-1]).all()
+
+
+def test_bad_points_are_refused_before_playing():
+    with pytest.raises(InputError, match="start_coins: expected an integer from 1"):
+        sweep(get_game("fortune"), [2], ["start_coins=0:10:5"], 10)
+    with pytest.raises(InputError, match="players: expected an integer from 2 to 8"):
+        sweep(get_game("fortune"), [1, 2], ["start_coins=5:10:5"], 10)
+
+
+def test_cli_sweep_plot_and_json(tmp_path):
+    plot = tmp_path / "figs" / "s.png"
+    runner = CliRunner()
+    r = runner.invoke(cli, ["sweep", "rainbow", "-p", "2..3", "--set", "hand_size=4,7", "-n", "1500", "--plot", plot])
+    assert r.exit_code == 0, r.output
+    assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and plot.stat().st_size > 10_000
+    assert "hand_size" in r.stdout and "seat 0 wins" in r.stdout
+    r = runner.invoke(cli, ["sweep", "hisss", "-p", "3", "--set", "claim_joined=false,true", "-n", "800", "--json"])
+    s = json.loads(r.stdout)
+    assert s["axes"] == ["claim_joined"] and len(s["rows"]) == 2 * 6
+
+
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (
+            ["sweep", "fortune", "--set", "start_coins=5:20:5", "--plot", "x.pdf"],
+            "--plot: expected a file ending in .png",
+        ),
+        (["sweep", "fortune", "--plot", "x.png"], "--plot: nothing is swept"),
+        (["sweep", "fortune", "--set", "colour=1:3:1"], "colour: unknown option"),
+        (["sweep", "fortune", "-p", "2..x"], "--players: expected"),
+    ],
+)
+def test_cli_sweep_bad_input(tmp_path, args, message):
+    r = CliRunner().invoke(cli, args)
+    assert r.exit_code == 2 and message in r.stderr and len(r.stderr.strip().splitlines()) == 1
