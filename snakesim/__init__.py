@@ -112,12 +112,16 @@ def compare(
     policies: str | Sequence[str] | None = None,
     threads: int | None = None,
     progress: bool = False,
+    precision: float | None = None,
+    max_games: int | None = None,
     **options,
 ) -> pd.DataFrame:
     """Compare variants of a game on the same games (common random numbers).
 
     Every variant plays games ``0 .. games-1`` of ``seed``; the first variant is the
-    baseline. ``settings``, files, policies and ``options`` apply to every variant.
+    baseline. ``settings``, files, policies and ``options`` apply to every variant. With
+    ``precision``, blocks of ``games`` more games are added until every win-rate interval
+    has at most that half-width (or ``max_games`` is reached; see ``attrs["stopping"]``).
 
     Returns
     -------
@@ -131,5 +135,5 @@ def compare(
 
     return compare_variants(
         get_game(game), players, games, variants, seed, rules_file, deck_file, settings, options, policy, policies,
-        threads, progress,
+        threads, progress, precision, max_games,
     )  # fmt: skip

@@ -75,3 +75,28 @@ def test_cli_compare_text_and_json():
     assert {row["metric"] for row in s["rows"]} >= {"seat 0 wins", "margin (cards)"}
     r = runner.invoke(cli, ["compare", "fortune", "-v", "standard", "-v", "nope"])
     assert r.exit_code == 2 and "variant: unknown variant 'nope'" in r.stderr
+
+
+def test_precision_adds_blocks_until_the_intervals_are_narrow_enough():
+    table = snakesim.compare("fortune", 2, 2000, ["standard", "rejoin"], seed=4, precision=0.01)
+    stop = table.attrs["stopping"]
+    assert stop["reached"] and stop["games"] % 2000 == 0 and stop["games"] > 2000
+    wins = table[table["metric"].str.endswith(" wins")]
+    assert ((wins["high"] - wins["low"]) / 2).max() <= 0.01
+    # The blocks are the next game indices: the result equals one run of as many games.
+    once = snakesim.compare("fortune", 2, stop["games"], ["standard", "rejoin"], seed=4)
+    assert np.allclose(once["value"], table["value"]) and np.allclose(once["diff"], table["diff"], equal_nan=True)
+
+
+def test_precision_stops_at_the_cap():
+    table = snakesim.compare("fortune", 3, 1000, ["standard"], seed=4, precision=0.0001, max_games=3000)
+    assert table.attrs["stopping"] == {**table.attrs["stopping"], "games": 3000, "reached": False}
+
+
+@pytest.mark.parametrize(
+    "kwargs,field", [({"precision": 0.7}, "--precision"), ({"precision": 0.01, "max_games": 10}, "--max-games")]
+)
+def test_bad_precision(kwargs, field):
+    with pytest.raises(InputError) as err:
+        snakesim.compare("fortune", 3, 1000, ["standard"], **kwargs)
+    assert err.value.field == field

@@ -27,10 +27,20 @@ from snakesim.games import get_game
 @options.policies
 @click.option("--games", "-n", "n_games", type=int, default=100_000, show_default=True, help="Games per variant.")
 @click.option("--threads", "-t", type=int, default=None, help="numba threads [default: all].")
+@click.option(
+    "--precision",
+    type=float,
+    default=None,
+    help="Add blocks of --games games until every win-rate interval is at most this half-width (e.g. 0.005).",
+)
+@click.option(
+    "--max-games", type=int, default=None, help="With --precision: stop at this many games [default: 100 blocks]."
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the comparison as JSON records.")
 def compare(
-    game, players, seed, variants, settings, rules_file, deck_file, policy, policies, n_games, threads, as_json
-):
+    game, players, seed, variants, settings, rules_file, deck_file, policy, policies, n_games, threads, precision,
+    max_games, as_json,
+):  # fmt: skip
     """Compare variants of GAME on the same games (common random numbers).
 
     Every variant plays games 0..N-1 of the same seed, so game i starts from the same
@@ -44,17 +54,28 @@ def compare(
     Examples:
       snakesim compare fortune --players 4 --games 200000 --variant standard --variant one-snake
       snakesim compare rainbow -p 3 -v standard -v wild-snake -v poppies-orchids --policy random
+      snakesim compare hisss -v standard -v claim-joined --games 20000 --precision 0.005
     """
     spec = get_game(game)
     table = compare_variants(
         spec, players, n_games, variants or ("standard",), seed, rules_file, deck_file, settings, None, policy,
-        policies, threads, progress=sys.stderr.isatty(),
+        policies, threads, sys.stderr.isatty(), precision, max_games,
     )  # fmt: skip
+    stopping = table.attrs.get("stopping")
     if as_json:
         runs = table.attrs["runs"]
         meta = {"game": spec.name, "players": players, "games": n_games, "seed": seed, "variants": list(runs)}
         meta["options"] = {name: run["options"] for name, run in runs.items()}
+        if stopping:
+            meta.update(games=stopping["games"], stopping=stopping)
         click.echo(json.dumps({**meta, "rows": json.loads(table.to_json(orient="records"))}))
         return
-    header = f"{players} players, {n_games:,} games per variant, seed {seed}: game i is dealt alike in every variant"
+    played = stopping["games"] if stopping else n_games
+    header = f"{players} players, {played:,} games per variant, seed {seed}: game i is dealt alike in every variant"
     click.echo(format_comparison(table, spec.title, header))
+    if stopping:
+        state = "reached" if stopping["reached"] else "not reached: stopped at the --max-games cap"
+        click.echo(
+            f"\nprecision {stopping['precision']:g} {state}; widest win-rate interval "
+            f"+-{stopping['widest_half_width']:.4f} after {played:,} games per variant"
+        )

@@ -106,12 +106,18 @@ def compare_variants(
     policies: str | Sequence[str] | None = None,
     threads: int | None = None,
     progress: bool = False,
+    precision: float | None = None,
+    max_games: int | None = None,
 ) -> pd.DataFrame:
     """Play ``games`` games of each variant on the same seed and compare them.
 
     Every variant is checked before any game is played; ``settings``, the files, the
     policies and ``options`` apply to every variant. Returns :func:`compare_tables`'s table,
     with the variants' run metadata in ``attrs["runs"]``.
+
+    With ``precision``, blocks of ``games`` more games (the next indices, so the variants
+    stay paired) are added until every win-rate interval has at most that half-width, or
+    ``max_games`` (default 100 blocks) is reached; ``attrs["stopping"]`` says which.
     """
     if not variants:
         raise InputError("--variant", "give at least one variant")
@@ -123,10 +129,42 @@ def compare_variants(
         if name in runs:
             raise InputError("--variant", f"{name!r} is given twice")
         runs[name] = (rules, seats)
-    tables = {
-        name: simulate_spec(spec, rules, players, games, seed, name, 0, threads, DEFAULT_CHUNK, progress, seats)
-        for name, (rules, seats) in runs.items()
-    }
-    out = compare_tables(spec, tables)
+    if precision is not None and not 0 < precision < 0.5:
+        raise InputError("--precision", f"expected a half-width between 0 and 0.5, got {precision}")
+    cap = max_games if max_games is not None else 100 * games
+    if cap < games:
+        raise InputError("--max-games", f"expected at least --games ({games:,}), got {cap:,}")
+    played, parts = 0, {name: [] for name in runs}
+    while True:
+        block = games if precision is None else min(games, cap - played)
+        for name, (rules, seats) in runs.items():
+            parts[name].append(
+                simulate_spec(spec, rules, players, block, seed, name, played, threads, DEFAULT_CHUNK, progress, seats)
+            )
+        played += block
+        tables = {name: _joined(frames) for name, frames in parts.items()}
+        out = compare_tables(spec, tables)
+        if precision is None:
+            break
+        wins = out[out["metric"].str.endswith(" wins")]
+        widest = float(((wins["high"] - wins["low"]) / 2).max())
+        if widest <= precision or played >= cap:
+            reached = widest <= precision
+            out.attrs["stopping"] = {
+                "games": played,
+                "widest_half_width": widest,
+                "precision": precision,
+                "reached": reached,
+            }
+            break
     out.attrs["runs"] = {name: df.attrs for name, df in tables.items()}
     return out
+
+
+def _joined(frames: list[pd.DataFrame]) -> pd.DataFrame:
+    """Blocks of one run as one table (its metadata counting all the games)."""
+    if len(frames) == 1:
+        return frames[0]
+    df = pd.concat(frames, ignore_index=True)
+    df.attrs = {**frames[0].attrs, "games": len(df)}
+    return df
