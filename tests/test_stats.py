@@ -77,3 +77,17 @@ def test_holm_hand_computed():
     # 0.06, 0.04 -> made non-decreasing: 0.02, 0.03, 0.06, 0.06.
     assert holm([0.01, 0.04, 0.03, 0.005]) == pytest.approx([0.03, 0.06, 0.06, 0.02])
     assert holm([0.9, 0.8]) == pytest.approx([1.0, 1.0])
+
+
+def test_kaplan_meier_hand_computed():
+    from snakesim.core.stats import km_quantile
+
+    # Lengths 1, 2, 3 (unfinished), 4, 5: survival 0.8, 0.6, 0.6, 0.3, 0: the median is 4,
+    # where the plain median of the recorded lengths would say 3.
+    lengths, censored = np.array([1, 2, 3, 4, 5]), np.array([False, False, True, False, False])
+    value, low, high = km_quantile(lengths, censored, 0.5)
+    assert value == 4 and low <= 4 <= high
+    # Without censoring it is the ordinary median.
+    assert km_quantile(lengths, np.zeros(5, bool), 0.5)[0] == 3
+    # Half the games never end: the median is not reached.
+    assert km_quantile(np.array([1, 2, 9, 9]), np.array([False, False, True, True]), 0.95)[0] == float("inf")

@@ -23,7 +23,7 @@ import pandas as pd
 from snakesim.core.errors import InputError
 from snakesim.core.registry import GameSpec
 from snakesim.core.runner import DEFAULT_CHUNK, resolve_run, simulate_spec
-from snakesim.core.stats import LEVEL, holm, mean_interval, paired_difference, seat_balance, wilson
+from snakesim.core.stats import LEVEL, holm, km_quantile, mean_interval, paired_difference, seat_balance, wilson
 
 COLUMNS = ["variant", "metric", "kind", "value", "low", "high", "diff", "diff_low", "diff_high", "p_value", "p_holm"]
 
@@ -62,8 +62,9 @@ def compare_tables(spec: GameSpec, tables: dict[str, pd.DataFrame], level: float
     pandas.DataFrame
         One row per variant and metric: ``value, low, high``; for non-baseline variants
         ``diff, diff_low, diff_high, p_value, p_holm`` against the baseline (NaN otherwise).
-        Rows ``seat balance p`` (chi-square test of equal seat shares) and ``largest seat
-        gap`` describe each variant on its own.
+        Rows ``length median`` and ``length 95th percentile`` (Kaplan-Meier, unfinished games
+        censored), ``seat balance p`` (chi-square test of equal seat shares) and ``largest
+        seat gap`` describe each variant on its own.
     """
     names = list(tables)
     players = int(tables[names[0]].attrs.get("players", 0)) or None
@@ -82,6 +83,11 @@ def compare_tables(spec: GameSpec, tables: dict[str, pd.DataFrame], level: float
             diff = (np.nan,) * 4 if name == names[0] else paired_difference(values, base, level)
             rows.append([name, metric, kind, value, low, high, *diff, np.nan])
     for name, df in tables.items():
+        lengths = df["length"].to_numpy()
+        unfinished = (df["outcome"].astype(str) == "unfinished").to_numpy()
+        for label, q in (("median", 0.5), ("95th percentile", 0.95)):
+            value, low, high = km_quantile(lengths, unfinished, q, level)
+            rows.append([name, f"length {label} (Kaplan-Meier)", "quantile", value, low, high, *(np.nan,) * 5])
         wins = np.bincount(df["winner"].to_numpy()[df["winner"].to_numpy() >= 0], minlength=players)
         rates = wins / len(df)
         rows.append([name, "seat balance p", "test", seat_balance(wins), *(np.nan,) * 7])

@@ -6,6 +6,8 @@ Intervals come from scipy: Wilson score intervals for proportions
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pandas as pd
 from scipy import stats
@@ -133,3 +135,30 @@ def seat_balance(wins: np.ndarray) -> float:
     """Chi-square p-value of the seats' win counts against equal shares (1.0 if no wins)."""
     wins = np.asarray(wins)
     return float(stats.chisquare(wins).pvalue) if wins.sum() > 0 else 1.0
+
+
+def km_quantile(lengths, censored, q: float, level: float = LEVEL) -> tuple[float, float, float]:
+    """Game length by which a fraction ``q`` of games have ended, from the Kaplan-Meier curve.
+
+    Unfinished games (``censored``) count as still going at their recorded length. The
+    interval inverts scipy's log-log confidence band of the survival curve (where the band is
+    undefined the wider side is taken). ``inf`` where the curve never gets that low.
+
+    Returns ``(value, low, high)``.
+    """
+    lengths = np.asarray(lengths, dtype=np.float64)
+    censored = np.asarray(censored, dtype=bool)
+    result = stats.ecdf(stats.CensoredData(uncensored=lengths[~censored], right=lengths[censored]))
+    times = result.sf.quantiles
+    target = 1.0 - q + 1e-12
+
+    def first_below(prob):
+        hits = np.flatnonzero(prob <= target)
+        return float(times[hits[0]]) if hits.size else float("inf")
+
+    with np.errstate(invalid="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # "undefined at some observations"
+        band = result.sf.confidence_interval(level, method="log-log")
+    low = np.nan_to_num(band.low.probabilities, nan=0.0)
+    high = np.nan_to_num(band.high.probabilities, nan=1.0)
+    return first_below(result.sf.probabilities), first_below(low), first_below(high)
