@@ -100,3 +100,30 @@ def test_bad_precision(kwargs, field):
     with pytest.raises(InputError) as err:
         snakesim.compare("fortune", 3, 1000, ["standard"], **kwargs)
     assert err.value.field == field
+
+
+def test_figures_of_a_comparison(tmp_path):
+    from snakesim.report.figures import survival_figure, win_rates_figure
+
+    table = snakesim.compare("rainbow", 3, 2000, ["standard", "wild-snake"], seed=1)
+    fig = win_rates_figure(table)
+    ax = fig.axes[0]
+    assert len(ax.containers) == 2  # one error-bar set per variant
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["seat 0", "seat 1", "seat 2"]
+    fig = survival_figure(table.attrs["tables"])
+    assert len(fig.axes[0].lines) == 2
+    # Each curve starts at 1 and falls to 0: every game ended.
+    for line in fig.axes[0].lines:
+        y = line.get_ydata()
+        assert y[0] <= 1 and y[-1] == 0 and (np.diff(y) <= 0).all()
+
+
+def test_cli_compare_plot(tmp_path):
+    out = tmp_path / "figs"
+    r = CliRunner().invoke(
+        cli, ["compare", "hisss", "-p", "3", "-n", "1500", "-v", "standard", "-v", "most-snakes", "--plot", out]
+    )
+    assert r.exit_code == 0, r.output
+    for name in ("win-rates.png", "length.png"):
+        data = (out / name).read_bytes()
+        assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 10_000

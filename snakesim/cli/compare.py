@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 
 import click
 
@@ -36,10 +37,16 @@ from snakesim.games import get_game
 @click.option(
     "--max-games", type=int, default=None, help="With --precision: stop at this many games [default: 100 blocks]."
 )
+@click.option(
+    "--plot",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="Write win-rates.png (by seat, with intervals) and length.png (Kaplan-Meier curves) to this folder.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the comparison as JSON records.")
 def compare(
     game, players, seed, variants, settings, rules_file, deck_file, policy, policies, n_games, threads, precision,
-    max_games, as_json,
+    max_games, plot, as_json,
 ):  # fmt: skip
     """Compare variants of GAME on the same games (common random numbers).
 
@@ -62,6 +69,15 @@ def compare(
         policies, threads, sys.stderr.isatty(), precision, max_games,
     )  # fmt: skip
     stopping = table.attrs.get("stopping")
+    if plot is not None:
+        from snakesim.report.figures import survival_figure, win_rates_figure  # matplotlib only when asked
+
+        folder = Path(plot)
+        folder.mkdir(parents=True, exist_ok=True)
+        win_rates_figure(table, f"{spec.title}\nwin rate by seat, 95% intervals").savefig(
+            folder / "win-rates.png", dpi=110
+        )
+        survival_figure(table.attrs["tables"], spec.length_unit).savefig(folder / "length.png", dpi=110)
     if as_json:
         runs = table.attrs["runs"]
         meta = {"game": spec.name, "players": players, "games": n_games, "seed": seed, "variants": list(runs)}
@@ -73,6 +89,8 @@ def compare(
     played = stopping["games"] if stopping else n_games
     header = f"{players} players, {played:,} games per variant, seed {seed}: game i is dealt alike in every variant"
     click.echo(format_comparison(table, spec.title, header))
+    if plot is not None:
+        click.echo(f"\nfigures written to {plot}/win-rates.png and {plot}/length.png")
     if stopping:
         state = "reached" if stopping["reached"] else "not reached: stopped at the --max-games cap"
         click.echo(

@@ -164,6 +164,7 @@ def compare_variants(
             }
             break
     out.attrs["runs"] = {name: df.attrs for name, df in tables.items()}
+    out.attrs["tables"] = tables  # the per-game tables, for figures
     return out
 
 

@@ -36,3 +36,55 @@ def sweep_figure(table: pd.DataFrame, x: str, metrics=SWEEP_METRICS, title: str 
     if title:
         fig.suptitle(title)
     return fig
+
+
+def win_rates_figure(table: pd.DataFrame, title: str = "") -> Figure:
+    """Each variant's win rate by seat with its 95% interval (from a comparison table)."""
+    wins = table[table["metric"].str.match(r"seat \d+ wins")]
+    variants = list(dict.fromkeys(wins["variant"]))
+    seats = list(dict.fromkeys(wins["metric"]))
+    fig = Figure(figsize=(1.2 + 1.1 * len(seats) * max(1, len(variants)) / 2, 3.6), layout="constrained")
+    ax = fig.subplots()
+    width = 0.8 / len(variants)
+    for k, variant in enumerate(variants):
+        rows = wins[wins["variant"] == variant].set_index("metric").loc[seats]
+        x = [i + (k - (len(variants) - 1) / 2) * width for i in range(len(seats))]
+        errors = [rows["value"] - rows["low"], rows["high"] - rows["value"]]
+        # Dots, not bars: bars would have to start at 0 and hide differences of a point or two.
+        ax.errorbar(x, rows["value"], yerr=errors, fmt="o", capsize=3, label=variant)
+    fair = (1 - table[(table["metric"] == "draw")]["value"].mean()) / len(seats)
+    ax.axhline(fair, color="grey", linewidth=0.8, linestyle="--", label="equal shares")
+    ax.set_xticks(range(len(seats)), [s.replace(" wins", "") for s in seats])
+    ax.set_ylabel("win rate")
+    ax.grid(alpha=0.3, axis="y")
+    ax.legend(fontsize="small")
+    ax.set_title(title or "win rate by seat, 95% intervals")
+    return fig
+
+
+def survival_figure(tables: dict[str, pd.DataFrame], unit: str = "turns", title: str = "") -> Figure:
+    """Kaplan-Meier curves of game length, one per run: the share of games still going after
+    each length (unfinished games censored), with 95% log-log bands."""
+    import warnings
+
+    import numpy as np
+    from scipy import stats
+
+    fig = Figure(figsize=(6, 3.6), layout="constrained")
+    ax = fig.subplots()
+    for name, df in tables.items():
+        lengths = df["length"].to_numpy()
+        censored = (df["outcome"].astype(str) == "unfinished").to_numpy()
+        result = stats.ecdf(stats.CensoredData(uncensored=lengths[~censored], right=lengths[censored]))
+        with np.errstate(invalid="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            band = result.sf.confidence_interval(0.95, method="log-log")
+        times = result.sf.quantiles
+        ax.step(times, result.sf.probabilities, where="post", label=name)
+        ax.fill_between(times, band.low.probabilities, band.high.probabilities, step="post", alpha=0.25)
+    ax.set_xlabel(f"length ({unit})")
+    ax.set_ylabel("share of games still going")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize="small")
+    ax.set_title(title or "how long games last (Kaplan-Meier)")
+    return fig
