@@ -21,3 +21,13 @@ def assert_identical(kernel, reference, rules, players, seed, first, count, poli
                 f"{key} differs in game {first + row} (seed {seed}, {players} players, policies {policies}): "
                 f"reference {value}, kernel {out[key][row]}"
             )
+
+
+def assert_matches_exact(out, solution, players):
+    """Every seat's win rate and the draw rate of kernel results ``out`` lie within 4
+    standard errors of the exact ``solution`` (snakesim.core.markov.Solution)."""
+    games = len(out["winner"])
+    rates = [(out["winner"] == s).mean() for s in range(players)] + [(out["winner"] < 0).mean()]
+    exact = [solution.outcomes.get(("win", s), 0.0) for s in range(players)] + [solution.outcomes.get("draw", 0.0)]
+    for label, rate, p in zip([*range(players), "draw"], rates, exact, strict=True):
+        assert abs(rate - p) <= 4 * np.sqrt(p * (1 - p) / games) + 1e-12, (label, rate, p)

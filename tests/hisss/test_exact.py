@@ -8,8 +8,7 @@ from snakesim.core.errors import InputError
 from snakesim.games.hisss import kernel
 from snakesim.games.hisss.exact import solve_hisss
 from snakesim.games.hisss.rules import END_KEYS, GREEDY, PAIR_KEYS, RANDOM, HisssRules
-
-DRAW = 1
+from tests.identity import assert_matches_exact
 
 
 def deck(heads=(), tails=(), middles=(), **options):
@@ -64,9 +63,4 @@ def test_monte_carlo_agrees_with_the_exact_answer(name):
     assert sum(s.outcomes.values()) == pytest.approx(1.0, abs=1e-12)
     games = 300_000
     out = kernel.play_block(rules, players, 99, 0, games, policies=np.array(policies, np.int8))
-    for seat in range(players):
-        p = s.outcomes.get(("win", seat), 0.0)
-        rate = (out["winner"] == seat).mean()
-        assert abs(rate - p) <= 4 * np.sqrt(p * (1 - p) / games) + 1e-12, (seat, rate, p)
-    p = s.outcomes.get("draw", 0.0)
-    assert abs((out["outcome"] == DRAW).mean() - p) <= 4 * np.sqrt(p * (1 - p) / games) + 1e-12
+    assert_matches_exact(out, s, players)

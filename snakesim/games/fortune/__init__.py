@@ -1,5 +1,6 @@
 """Fortune: draw a card, move coins between players and a cup; the last player with coins wins."""
 
+from snakesim.core.columns import game_columns, seat_columns
 from snakesim.core.registry import GameSpec
 from snakesim.games.fortune import exact, kernel, reference
 from snakesim.games.fortune.rules import OUTCOMES, FortuneRules
@@ -11,8 +12,8 @@ SPEC = GameSpec(
     min_players=2,
     max_players=8,
     outcomes=OUTCOMES,
-    seat_columns=("coins", "out_at"),
-    game_columns=("reshuffles", "max_cup"),
+    seat_columns=seat_columns(kernel.COLUMNS),
+    game_columns=game_columns(kernel.COLUMNS),
     play_block=kernel.play_block,
     play_reference=reference.play,
     score=("coins", 1),

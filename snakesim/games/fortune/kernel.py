@@ -16,6 +16,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from snakesim.core.columns import allocate
 from snakesim.core.jit import njit, njit_driver
 from snakesim.core.rng import seed_stream, shuffle
 from snakesim.games.fortune.rules import DRAW, UNFINISHED, WIN, FortuneRules
@@ -220,6 +221,17 @@ def encode(rules: FortuneRules, players: int, presorted: bool = False) -> np.nda
     return params
 
 
+COLUMNS = (  # name, dtype, one per seat; the order _play_one unpacks them in
+    ("outcome", np.int8, False),
+    ("winner", np.int8, False),
+    ("length", np.int32, False),
+    ("coins", np.int32, True),
+    ("out_at", np.int32, True),
+    ("reshuffles", np.int32, False),
+    ("max_cup", np.int32, False),
+)
+
+
 def play_block(
     rules: FortuneRules, players: int, seed: int, first: int, count: int, policies=None, deck=None
 ) -> dict[str, np.ndarray]:
@@ -245,14 +257,6 @@ def play_block(
         ``coins, out_at`` of shape ``(count, players)``.
     """
     cards = rules.deck_cards() if deck is None else np.asarray(deck, dtype=np.int8)
-    out = {
-        "outcome": np.empty(count, np.int8),
-        "winner": np.empty(count, np.int8),
-        "length": np.empty(count, np.int32),
-        "coins": np.empty((count, players), np.int32),
-        "out_at": np.empty((count, players), np.int32),
-        "reshuffles": np.empty(count, np.int32),
-        "max_cup": np.empty(count, np.int32),
-    }
+    out = allocate(COLUMNS, count, players)
     _play_block(cards, encode(rules, players, deck is not None), np.uint64(seed), np.int64(first), tuple(out.values()))
     return out

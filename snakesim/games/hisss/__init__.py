@@ -1,5 +1,6 @@
 """Hisss: draw snake cards, match colours, and take the snakes you complete."""
 
+from snakesim.core.columns import game_columns, seat_columns
 from snakesim.core.registry import GameSpec
 from snakesim.games.hisss import exact, kernel, reference
 from snakesim.games.hisss.rules import OUTCOMES, POLICIES, HisssRules
@@ -11,8 +12,8 @@ SPEC = GameSpec(
     min_players=2,
     max_players=8,
     outcomes=OUTCOMES,
-    seat_columns=("cards", "snakes", "longest"),
-    game_columns=("completed", "table_cards", "table_snakes"),
+    seat_columns=seat_columns(kernel.COLUMNS),
+    game_columns=game_columns(kernel.COLUMNS),
     play_block=kernel.play_block,
     play_reference=reference.play,
     score=("cards", 1),

@@ -12,6 +12,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from snakesim.core.columns import allocate
 from snakesim.core.jit import njit, njit_driver
 from snakesim.core.rng import below, seed_stream, shuffle
 from snakesim.games.hisss.rules import (
@@ -282,6 +283,19 @@ COLOUR_A = np.array([card_colours(t)[0] for t in range(N_TYPES)], np.int64)
 COLOUR_B = np.array([card_colours(t)[1] for t in range(N_TYPES)], np.int64)
 
 
+COLUMNS = (  # name, dtype, one per seat; the order _play_one unpacks them in
+    ("outcome", np.int8, False),
+    ("winner", np.int8, False),
+    ("length", np.int32, False),
+    ("cards", np.int32, True),
+    ("snakes", np.int32, True),
+    ("longest", np.int32, True),
+    ("completed", np.int32, False),
+    ("table_cards", np.int32, False),
+    ("table_snakes", np.int32, False),
+)
+
+
 def play_block(
     rules: HisssRules, players: int, seed: int, first: int, count: int, policies=None, deck=None
 ) -> dict[str, np.ndarray]:
@@ -307,17 +321,7 @@ def play_block(
     cards = rules.deck_cards() if deck is None else np.asarray(deck, dtype=np.int8)
     if policies is None:
         policies = np.full(players, GREEDY, np.int8)
-    out = {
-        "outcome": np.empty(count, np.int8),
-        "winner": np.empty(count, np.int8),
-        "length": np.empty(count, np.int32),
-        "cards": np.empty((count, players), np.int32),
-        "snakes": np.empty((count, players), np.int32),
-        "longest": np.empty((count, players), np.int32),
-        "completed": np.empty(count, np.int32),
-        "table_cards": np.empty(count, np.int32),
-        "table_snakes": np.empty(count, np.int32),
-    }
+    out = allocate(COLUMNS, count, players)
     _play_block(
         cards,
         KINDS,

@@ -1,5 +1,6 @@
 """Rainbow: Fortune's shedding game along the rainbow colour cycle; first to empty their hand wins."""
 
+from snakesim.core.columns import game_columns, seat_columns
 from snakesim.core.registry import GameSpec
 from snakesim.games.rainbow import kernel, reference
 from snakesim.games.rainbow.rules import OUTCOMES, POLICIES, RainbowRules, check_setup
@@ -11,8 +12,8 @@ SPEC = GameSpec(
     min_players=2,
     max_players=8,
     outcomes=OUTCOMES,
-    seat_columns=("hand",),
-    game_columns=("drawn", "reshuffles"),
+    seat_columns=seat_columns(kernel.COLUMNS),
+    game_columns=game_columns(kernel.COLUMNS),
     play_block=kernel.play_block,
     play_reference=reference.play,
     score=("hand", -1),

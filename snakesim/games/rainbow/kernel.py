@@ -15,6 +15,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from snakesim.core.columns import allocate
 from snakesim.core.jit import njit, njit_driver
 from snakesim.core.rng import below, seed_stream, shuffle
 from snakesim.games.rainbow.rules import (
@@ -233,6 +234,16 @@ def encode(rules: RainbowRules, players: int, presorted: bool = False) -> np.nda
     return params
 
 
+COLUMNS = (  # name, dtype, one per seat; the order _play_one unpacks them in
+    ("outcome", np.int8, False),
+    ("winner", np.int8, False),
+    ("length", np.int32, False),
+    ("hand", np.int32, True),
+    ("drawn", np.int32, False),
+    ("reshuffles", np.int32, False),
+)
+
+
 def play_block(
     rules: RainbowRules, players: int, seed: int, first: int, count: int, policies=None, deck=None
 ) -> dict[str, np.ndarray]:
@@ -260,14 +271,7 @@ def play_block(
     cards = rules.deck_cards() if deck is None else np.asarray(deck, dtype=np.int8)
     if policies is None:
         policies = np.full(players, GREEDY, np.int8)
-    out = {
-        "outcome": np.empty(count, np.int8),
-        "winner": np.empty(count, np.int8),
-        "length": np.empty(count, np.int32),
-        "hand": np.empty((count, players), np.int32),
-        "drawn": np.empty(count, np.int32),
-        "reshuffles": np.empty(count, np.int32),
-    }
+    out = allocate(COLUMNS, count, players)
     _play_block(
         cards,
         legal_masks(rules),

@@ -1,0 +1,24 @@
+"""A game's result columns, declared once: name, dtype, and whether there is one per seat.
+
+The kernel front allocates its output arrays from the declaration (in its order, which is
+the order the kernel unpacks them), and the game's spec takes its column names from it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+COMMON = ("outcome", "winner", "length")  # every game has these three first
+
+
+def allocate(columns, count: int, players: int) -> dict[str, np.ndarray]:
+    """Empty output arrays for ``count`` games: ``(count,)``, or ``(count, players)`` per seat."""
+    return {name: np.empty((count, players) if per_seat else count, dtype) for name, dtype, per_seat in columns}
+
+
+def seat_columns(columns) -> tuple[str, ...]:
+    return tuple(name for name, _, per_seat in columns if per_seat)
+
+
+def game_columns(columns) -> tuple[str, ...]:
+    return tuple(name for name, _, per_seat in columns if not per_seat and name not in COMMON)
