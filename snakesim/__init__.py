@@ -133,7 +133,8 @@ def compare(
     from snakesim.core.compare import compare_variants
     from snakesim.games import get_game
 
-    return compare_variants(
+    table, _ = compare_variants(
         get_game(game), players, games, variants, seed, rules_file, deck_file, settings, options, policy, policies,
         threads, progress, precision, max_games,
     )  # fmt: skip
+    return table

@@ -103,14 +103,15 @@ def test_bad_precision(kwargs, field):
 
 
 def test_figures_of_a_comparison(tmp_path):
+    from snakesim.core.compare import compare_variants
     from snakesim.report.figures import survival_figure, win_rates_figure
 
-    table = snakesim.compare("rainbow", 3, 2000, ["standard", "wild-snake"], seed=1)
+    table, tables = compare_variants(GAMES["rainbow"], 3, 2000, ["standard", "wild-snake"], seed=1)
     fig = win_rates_figure(table)
     ax = fig.axes[0]
     assert len(ax.containers) == 2  # one error-bar set per variant
     assert [t.get_text() for t in ax.get_xticklabels()] == ["seat 0", "seat 1", "seat 2"]
-    fig = survival_figure(table.attrs["tables"])
+    fig = survival_figure(tables)
     assert len(fig.axes[0].lines) == 2
     # Each curve starts at 1 and falls to 0: every game ended.
     for line in fig.axes[0].lines:

@@ -64,7 +64,7 @@ def compare(
       snakesim compare hisss -v standard -v claim-joined --games 20000 --precision 0.005
     """
     spec = get_game(game)
-    table = compare_variants(
+    table, tables = compare_variants(
         spec, players, n_games, variants or ("standard",), seed, rules_file, deck_file, settings, None, policy,
         policies, threads, sys.stderr.isatty(), precision, max_games,
     )  # fmt: skip
@@ -77,7 +77,7 @@ def compare(
         win_rates_figure(table, f"{spec.title}\nwin rate by seat, 95% intervals").savefig(
             folder / "win-rates.png", dpi=110
         )
-        survival_figure(table.attrs["tables"], spec.length_unit).savefig(folder / "length.png", dpi=110)
+        survival_figure(tables, spec.length_unit).savefig(folder / "length.png", dpi=110)
     if as_json:
         runs = table.attrs["runs"]
         meta = {"game": spec.name, "players": players, "games": n_games, "seed": seed, "variants": list(runs)}

@@ -23,7 +23,16 @@ import pandas as pd
 from snakesim.core.errors import InputError
 from snakesim.core.registry import GameSpec
 from snakesim.core.runner import DEFAULT_CHUNK, resolve_run, simulate_spec
-from snakesim.core.stats import LEVEL, holm, km_quantile, mean_interval, paired_difference, seat_balance, wilson
+from snakesim.core.stats import (
+    LEVEL,
+    holm,
+    km_quantile,
+    mean_interval,
+    paired_difference,
+    players_of,
+    seat_balance,
+    wilson,
+)
 
 COLUMNS = ["variant", "metric", "kind", "value", "low", "high", "diff", "diff_low", "diff_high", "p_value", "p_holm"]
 
@@ -67,9 +76,7 @@ def compare_tables(spec: GameSpec, tables: dict[str, pd.DataFrame], level: float
         seat gap`` describe each variant on its own.
     """
     names = list(tables)
-    players = int(tables[names[0]].attrs.get("players", 0)) or None
-    if players is None:
-        raise ValueError("tables need their run metadata (attrs['players'])")
+    players = players_of(tables[names[0]])
     metrics = {name: per_game_metrics(spec, df, players) for name, df in tables.items()}
     rows = []
     for metric, (kind, base) in metrics[names[0]].items():
@@ -114,12 +121,12 @@ def compare_variants(
     progress: bool = False,
     precision: float | None = None,
     max_games: int | None = None,
-) -> pd.DataFrame:
+) -> tuple[pd.DataFrame, dict[str, pd.DataFrame]]:
     """Play ``games`` games of each variant on the same seed and compare them.
 
     Every variant is checked before any game is played; ``settings``, the files, the
-    policies and ``options`` apply to every variant. Returns :func:`compare_tables`'s table,
-    with the variants' run metadata in ``attrs["runs"]``.
+    policies and ``options`` apply to every variant. Returns :func:`compare_tables`'s table
+    (the variants' run metadata in ``attrs["runs"]``) and the per-game tables by variant.
 
     With ``precision``, blocks of ``games`` more games (the next indices, so the variants
     stay paired) are added until every win-rate interval has at most that half-width, or
@@ -164,8 +171,7 @@ def compare_variants(
             }
             break
     out.attrs["runs"] = {name: df.attrs for name, df in tables.items()}
-    out.attrs["tables"] = tables  # the per-game tables, for figures
-    return out
+    return out, tables
 
 
 def _joined(frames: list[pd.DataFrame]) -> pd.DataFrame:
