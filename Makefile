@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test test-all lint bench clean
+.PHONY: run test test-all lint bench reports clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -31,6 +31,10 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_fortune.py
 	$(BIN)/python benchmarks/bench_rainbow.py
 	$(BIN)/python benchmarks/bench_hisss.py
+
+## Regenerate every report in reports/ from its study in analyses/.
+reports: $(STAMP)
+	for study in analyses/*.toml; do $(BIN)/snakesim study $$study || exit 1; done
 
 clean:
 	rm -rf $(VENV) results .pytest_cache

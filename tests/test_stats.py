@@ -89,5 +89,7 @@ def test_kaplan_meier_hand_computed():
     assert value == 4 and low <= 4 <= high
     # Without censoring it is the ordinary median.
     assert km_quantile(lengths, np.zeros(5, bool), 0.5)[0] == 3
+    # Every game lasts exactly 49 turns (Hisss): no uncertainty at all.
+    assert km_quantile(np.full(100, 49), np.zeros(100, bool), 0.5) == (49, 49, 49)
     # Half the games never end: the median is not reached.
     assert km_quantile(np.array([1, 2, 9, 9]), np.array([False, False, True, True]), 0.95)[0] == float("inf")

@@ -141,8 +141,9 @@ def km_quantile(lengths, censored, q: float, level: float = LEVEL) -> tuple[floa
     """Game length by which a fraction ``q`` of games have ended, from the Kaplan-Meier curve.
 
     Unfinished games (``censored``) count as still going at their recorded length. The
-    interval inverts scipy's log-log confidence band of the survival curve (where the band is
-    undefined the wider side is taken). ``inf`` where the curve never gets that low.
+    interval inverts scipy's log-log confidence band of the survival curve; where the band is
+    undefined (the curve at 0 or 1: every game ended, or none yet) the curve itself is used.
+    ``inf`` where the curve never gets that low.
 
     Returns ``(value, low, high)``.
     """
@@ -159,6 +160,7 @@ def km_quantile(lengths, censored, q: float, level: float = LEVEL) -> tuple[floa
     with np.errstate(invalid="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)  # "undefined at some observations"
         band = result.sf.confidence_interval(level, method="log-log")
-    low = np.nan_to_num(band.low.probabilities, nan=0.0)
-    high = np.nan_to_num(band.high.probabilities, nan=1.0)
-    return first_below(result.sf.probabilities), first_below(low), first_below(high)
+    curve = result.sf.probabilities
+    low = np.where(np.isnan(band.low.probabilities), curve, band.low.probabilities)
+    high = np.where(np.isnan(band.high.probabilities), curve, band.high.probabilities)
+    return first_below(curve), first_below(low), first_below(high)

@@ -1,0 +1,44 @@
+"""The ``study`` command: run a study file and write its report."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from snakesim.cli import cli
+from snakesim.core.errors import InputError
+
+
+@cli.command()
+@click.argument("study_file", metavar="STUDY.toml", type=click.Path(dir_okay=False))
+@click.option(
+    "--out",
+    "-o",
+    "out_dir",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="Report folder [default: reports/STUDY].",
+)
+@click.option(
+    "--scale", type=float, default=1.0, show_default=True, help="Multiply every game count (0.01 for a quick look)."
+)
+def study(study_file, out_dir, scale):
+    """Run a study (a question, comparisons and sweeps) and write its report.
+
+    Writes report.md, a self-contained report.html (figures embedded: it opens from disk in
+    any browser), the PNG figures and summary.csv into the report folder.
+
+    \b
+    Examples:
+      snakesim study analyses/fortune-house-rules.toml
+      snakesim study analyses/rainbow-skill.toml --scale 0.01 --out /tmp/quick
+    """
+    from snakesim.report.study import run_study
+
+    if not 0 < scale <= 100:
+        raise InputError("--scale", f"expected a number above 0 and at most 100, got {scale}")
+    folder = Path(out_dir) if out_dir else Path("reports") / Path(study_file).stem
+    done = run_study(study_file, folder, scale, progress=sys.stderr.isatty())
+    click.echo(f"report written to {done}/report.md and {done}/report.html")

@@ -1,0 +1,145 @@
+"""Studies and reports: a tiny study renders, its HTML parses and embeds every figure it
+names, bad study files are refused, and the report opens in a real browser where one exists."""
+
+import shutil
+import subprocess
+from html.parser import HTMLParser
+
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from snakesim.cli import cli
+from snakesim.core.errors import InputError
+from snakesim.report.study import load_study, run_study
+
+TINY = """
+title = "Tiny study"
+question = "Does one snake shorten the game?"
+game = "fortune"
+seed = 3
+conclusion = "A test conclusion."
+
+[[compare]]
+title = "Snakes"
+players = 3
+games = 1500
+variants = ["standard", "one-snake"]
+
+[[compare]]
+title = "Skill"
+players = 3
+games = 1000
+variants = ["standard"]
+
+[[sweep]]
+title = "Coins"
+players = "2..3"
+set = ["start_coins=4,8"]
+games = 800
+"""
+
+
+class Images(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.images, self.title = [], ""
+        self._in_title = False
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "img":
+            self.images.append((attrs["alt"], attrs["src"]))
+        self._in_title = tag == "title"
+
+    def handle_endtag(self, tag):
+        self._in_title = False
+
+    def handle_data(self, data):
+        if self._in_title:
+            self.title += data
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("study")
+    study = folder / "tiny.toml"
+    study.write_text(TINY)
+    return run_study(study, folder / "out")
+
+
+def test_report_files(report):
+    pngs = sorted(p.name for p in report.glob("*.png"))
+    assert pngs == [
+        "compare-1-length.png",
+        "compare-1-win-rates.png",
+        "compare-2-length.png",
+        "compare-2-win-rates.png",
+        "sweep-1.png",
+    ]
+    md = (report / "report.md").read_text()
+    for name in pngs:
+        assert f"]({name})" in md
+    assert "A test conclusion." in md and "snakesim study" in md and "seed 3" in md
+    summary = pd.read_csv(report / "summary.csv")
+    assert set(summary["section"]) == {"compare-1", "compare-2", "sweep-1"}
+
+
+def test_html_is_self_contained_and_embeds_every_figure(report):
+    parser = Images()
+    parser.feed((report / "report.html").read_text())
+    assert parser.title == "Tiny study"
+    names = [alt for alt, _ in parser.images]
+    assert sorted(names) == sorted(p.name for p in report.glob("*.png"))
+    assert all(src.startswith("data:image/png;base64,") and len(src) > 5000 for _, src in parser.images)
+
+
+@pytest.mark.parametrize(
+    "text,words",
+    [
+        ('title = "t"\nquestion = "q"\ngame = "fortune"\n', "study: give at least one"),
+        ('title = "t"\nquestion = "q"\ngame = "fortune"\ncolour = 1\n[[sweep]]\n', "study.colour: unknown key"),
+        ('title = "t"\ngame = "fortune"\n[[sweep]]\n', "study.question: missing"),
+        (
+            'title = "t"\nquestion = "q"\ngame = "fortune"\n[[compare]]\nplayerz = 3\n',
+            r"compare\[0\].playerz: unknown key",
+        ),
+        ('title = "t"\nquestion = "q"\ngame = "fortune"\nseed = "x"\n[[sweep]]\n', "study.seed: expected int"),
+    ],
+)
+def test_bad_study_files(tmp_path, text, words):
+    path = tmp_path / "s.toml"
+    path.write_text(text)
+    with pytest.raises(InputError, match=words):
+        load_study(path)
+
+
+def test_bad_runs_are_refused_before_anything_is_written(tmp_path):
+    path = tmp_path / "s.toml"
+    path.write_text(TINY.replace('variants = ["standard", "one-snake"]', 'variants = ["standard", "two-snakes"]'))
+    r = CliRunner().invoke(cli, ["study", str(path), "--out", str(tmp_path / "out")])
+    assert r.exit_code == 2 and "variant: unknown variant 'two-snakes'" in r.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_the_shipped_studies_are_valid():
+    from pathlib import Path
+
+    studies = sorted(Path("analyses").glob("*.toml"))
+    assert len(studies) >= 3
+    for study in studies:
+        data = load_study(study)
+        assert data.get("conclusion"), f"{study} says nothing about what its numbers mean"
+
+
+def test_report_opens_in_a_browser(report):
+    browser = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
+    if browser is None:
+        pytest.skip("no Chromium on this machine: apt-get install chromium to run this test")
+    done = subprocess.run(
+        [browser, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+         "--disable-component-update", "--no-first-run", "--dump-dom", (report / "report.html").as_uri()],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "<title>Tiny study</title>" in done.stdout and done.stdout.count("data:image/png;base64,") == 5
