@@ -4,7 +4,8 @@ The Python API mirrors the command line::
 
     import snakesim
     df = snakesim.simulate("fortune", players=4, games=100_000, seed=1, variant="one-snake")
-    snakesim.summarize(df)["win_rate"]
+    snakesim.summarize(df)            # tidy: metric, kind, value, low, high
+    snakesim.compare("fortune", players=4, games=100_000, variants=["standard", "one-snake"])
 """
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ import pandas as pd
 from snakesim.core.errors import InputError
 from snakesim.core.results import read_table, write_table
 from snakesim.core.runner import DEFAULT_CHUNK, resolve_run, simulate_spec
-from snakesim.core.stats import summarize
 
 try:
     __version__ = version("snakesim")
@@ -97,6 +97,23 @@ def simulate(
         spec, players, games, seed, first, variant, rules_file, settings, options, deck_file, policy, policies
     )
     return simulate_spec(spec, rules, players, games, seed, name, first, threads, chunk_size, progress, seats)
+
+
+def summarize(df: pd.DataFrame, level: float = 0.95) -> pd.DataFrame:
+    """Summarise one results table as a tidy DataFrame.
+
+    One row per metric (win rate per seat, draws, unfinished games, first-player advantage,
+    length, winning margin, Kaplan-Meier median and 95th percentile of the length, seat
+    balance, largest seat gap): ``metric, kind, value, low, high`` (intervals at ``level``).
+    The table must carry its run metadata (``simulate`` and ``read_table`` keep it).
+    """
+    from snakesim.core.compare import compare_tables
+    from snakesim.games import get_game
+
+    if "game" not in df.attrs:
+        raise InputError("table", "it has no run metadata (attrs['game']); use a table from simulate or read_table")
+    table = compare_tables(get_game(df.attrs["game"]), {df.attrs.get("variant", "run"): df}, level)
+    return table[["metric", "kind", "value", "low", "high"]]
 
 
 def compare(

@@ -125,6 +125,6 @@ def test_cli_compare_plot(tmp_path):
         cli, ["compare", "hisss", "-p", "3", "-n", "1500", "-v", "standard", "-v", "most-snakes", "--plot", out]
     )
     assert r.exit_code == 0, r.output
-    for name in ("win-rates.png", "length.png"):
+    for name in ("win-rates.png", "length.png", "scores.png"):
         data = (out / name).read_bytes()
         assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 10_000

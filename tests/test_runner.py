@@ -69,3 +69,16 @@ def test_api_rejects_bad_input(kwargs, field):
     with pytest.raises(InputError) as err:
         snakesim.simulate(**args)
     assert err.value.field == field
+
+
+def test_api_summarize_is_tidy(base, tmp_path):
+    table = snakesim.summarize(base)
+    assert list(table.columns) == ["metric", "kind", "value", "low", "high"]
+    rates = table[table["metric"].str.endswith(" wins")]
+    assert len(rates) == 4 and (rates["low"] <= rates["value"]).all() and (rates["value"] <= rates["high"]).all()
+    assert rates["value"].tolist() == [(base["winner"] == s).mean() for s in range(4)]
+    # The metadata survives the disk, so a table read back summarises the same.
+    back = snakesim.read_table(snakesim.write_table(base, tmp_path / "t.parquet"))
+    pd.testing.assert_frame_equal(snakesim.summarize(back), table)
+    with pytest.raises(InputError, match="table: it has no run metadata"):
+        snakesim.summarize(pd.DataFrame({"winner": [0]}))

@@ -93,3 +93,14 @@ def test_kaplan_meier_hand_computed():
     assert km_quantile(np.full(100, 49), np.zeros(100, bool), 0.5) == (49, 49, 49)
     # Half the games never end: the median is not reached.
     assert km_quantile(np.array([1, 2, 9, 9]), np.array([False, False, True, True]), 0.95)[0] == float("inf")
+
+
+def test_seat_gap_interval():
+    from snakesim.core.stats import seat_gap
+
+    gap, low, high = seat_gap(np.array([2600, 2400, 2500, 2500]), 10_000)
+    assert gap == pytest.approx(0.02) and low < gap < high
+    # The resampled gap of four seats with equal true shares is never negative, and a gap
+    # of 2 points among 10,000 games is not explained by noise alone (upper bound well above).
+    assert 0 <= low and high < 0.05
+    assert seat_gap(np.array([2600, 2400, 2500, 2500]), 10_000) == (gap, low, high)  # seeded

@@ -70,13 +70,8 @@ def report(tmp_path_factory):
 
 def test_report_files(report):
     pngs = sorted(p.name for p in report.glob("*.png"))
-    assert pngs == [
-        "compare-1-length.png",
-        "compare-1-win-rates.png",
-        "compare-2-length.png",
-        "compare-2-win-rates.png",
-        "sweep-1.png",
-    ]
+    expected = [f"compare-{k}-{f}.png" for k in (1, 2) for f in ("length", "scores", "win-rates")] + ["sweep-1.png"]
+    assert pngs == sorted(expected)
     md = (report / "report.md").read_text()
     for name in pngs:
         assert f"]({name})" in md
@@ -142,4 +137,4 @@ def test_report_opens_in_a_browser(report):
         capture_output=True, text=True, timeout=120,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr[-2000:]
-    assert "<title>Tiny study</title>" in done.stdout and done.stdout.count("data:image/png;base64,") == 5
+    assert "<title>Tiny study</title>" in done.stdout and done.stdout.count("data:image/png;base64,") == 7

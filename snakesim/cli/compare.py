@@ -41,7 +41,7 @@ from snakesim.games import get_game
     "--plot",
     type=click.Path(file_okay=False),
     default=None,
-    help="Write win-rates.png (by seat, with intervals) and length.png (Kaplan-Meier curves) to this folder.",
+    help="Write win-rates.png (by seat, with intervals), length.png (Kaplan-Meier) and scores.png to this folder.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the comparison as JSON records.")
 def compare(
@@ -70,7 +70,7 @@ def compare(
     )  # fmt: skip
     stopping = table.attrs.get("stopping")
     if plot is not None:
-        from snakesim.report.figures import survival_figure, win_rates_figure  # matplotlib only when asked
+        from snakesim.report.figures import scores_figure, survival_figure, win_rates_figure  # only when asked
 
         folder = Path(plot)
         folder.mkdir(parents=True, exist_ok=True)
@@ -78,6 +78,8 @@ def compare(
             folder / "win-rates.png", dpi=110
         )
         survival_figure(tables, spec.length_unit).savefig(folder / "length.png", dpi=110)
+        if spec.score is not None:
+            scores_figure(tables, spec.score[0], players).savefig(folder / "scores.png", dpi=110)
     if as_json:
         runs = table.attrs["runs"]
         meta = {"game": spec.name, "players": players, "games": n_games, "seed": seed, "variants": list(runs)}
@@ -90,7 +92,7 @@ def compare(
     header = f"{players} players, {played:,} games per variant, seed {seed}: game i is dealt alike in every variant"
     click.echo(format_comparison(table, spec.title, header))
     if plot is not None:
-        click.echo(f"\nfigures written to {plot}/win-rates.png and {plot}/length.png")
+        click.echo(f"\nfigures written to {plot}/ (win-rates.png, length.png, scores.png)")
     if stopping:
         state = "reached" if stopping["reached"] else "not reached: stopped at the --max-games cap"
         click.echo(

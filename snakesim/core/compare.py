@@ -31,6 +31,7 @@ from snakesim.core.stats import (
     paired_difference,
     players_of,
     seat_balance,
+    seat_gap,
     wilson,
 )
 
@@ -96,9 +97,8 @@ def compare_tables(spec: GameSpec, tables: dict[str, pd.DataFrame], level: float
             value, low, high = km_quantile(lengths, unfinished, q, level)
             rows.append([name, f"length {label} (Kaplan-Meier)", "quantile", value, low, high, *(np.nan,) * 5])
         wins = np.bincount(df["winner"].to_numpy()[df["winner"].to_numpy() >= 0], minlength=players)
-        rates = wins / len(df)
         rows.append([name, "seat balance p", "test", seat_balance(wins), *(np.nan,) * 7])
-        rows.append([name, "largest seat gap", "rate", float(rates.max() - rates.min()), *(np.nan,) * 7])
+        rows.append([name, "largest seat gap", "rate", *seat_gap(wins, len(df), level), *(np.nan,) * 5])
     out = pd.DataFrame(rows, columns=COLUMNS)
     tested = out["p_value"].notna()
     out.loc[tested, "p_holm"] = holm(out.loc[tested, "p_value"].to_numpy())

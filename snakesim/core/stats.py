@@ -164,3 +164,22 @@ def km_quantile(lengths, censored, q: float, level: float = LEVEL) -> tuple[floa
     low = np.where(np.isnan(band.low.probabilities), curve, band.low.probabilities)
     high = np.where(np.isnan(band.high.probabilities), curve, band.high.probabilities)
     return first_below(curve), first_below(low), first_below(high)
+
+
+def seat_gap(wins, games: int, level: float = LEVEL, draws: int = 2000) -> tuple[float, float, float]:
+    """The largest difference between two seats' win rates, with a bootstrap interval.
+
+    The interval is a parametric bootstrap: ``draws`` multinomial resamples of the games from
+    the observed seat shares (and the share of games nobody won), each giving a gap; the
+    interval is their percentiles. The generator is seeded, so the same counts give the same
+    interval.
+
+    Returns ``(gap, low, high)``.
+    """
+    wins = np.asarray(wins, dtype=np.int64)
+    shares = np.append(wins, games - wins.sum()) / games
+    rates = np.random.default_rng(0).multinomial(games, shares, size=draws)[:, :-1] / games
+    gaps = rates.max(axis=1) - rates.min(axis=1)
+    observed = wins / games
+    tail = (1 - level) / 2
+    return float(observed.max() - observed.min()), float(np.quantile(gaps, tail)), float(np.quantile(gaps, 1 - tail))

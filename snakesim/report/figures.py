@@ -88,3 +88,22 @@ def survival_figure(tables: dict[str, pd.DataFrame], unit: str = "turns", title:
     ax.legend(fontsize="small")
     ax.set_title(title or "how long games last (Kaplan-Meier)")
     return fig
+
+
+def scores_figure(tables: dict[str, pd.DataFrame], column: str, players: int, title: str = "") -> Figure:
+    """Each run's distribution of final scores (every seat's ``column``), as step histograms."""
+    import numpy as np
+
+    fig = Figure(figsize=(6, 3.6), layout="constrained")
+    ax = fig.subplots()
+    values = {name: df[[f"{column}_{s}" for s in range(players)]].to_numpy().ravel() for name, df in tables.items()}
+    top = max(int(v.max()) for v in values.values())
+    bins = np.arange(-0.5, top + 1.5) if top <= 200 else 60
+    for name, v in values.items():
+        ax.hist(v, bins=bins, histtype="step", density=True, linewidth=1.4, label=name)
+    ax.set_xlabel(f"{column} at the end of the game (every seat)")
+    ax.set_ylabel("share of seats")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize="small")
+    ax.set_title(title or f"how {column} ends up")
+    return fig

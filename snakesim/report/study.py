@@ -24,7 +24,9 @@ A study is a TOML file::
 
 :func:`run_study` checks the whole file before playing anything, runs it, and writes
 ``report.md``, a self-contained ``report.html`` (figures embedded), the PNG figures and
-``summary.csv`` (every number of the report, tidy) into one folder.
+``summary.csv`` (every number of the report, tidy) into one folder. Each comparison draws
+the win rate by seat, the survival curves of game length and the distribution of scores;
+each sweep draws its metrics against the swept value.
 """
 
 from __future__ import annotations
@@ -43,7 +45,7 @@ from snakesim.core.rules import read_toml
 from snakesim.core.runner import DEFAULT_CHUNK, resolve_run, simulate_spec
 from snakesim.core.sweep import parse_axes, parse_players, sweep
 from snakesim.games import get_game
-from snakesim.report.figures import survival_figure, sweep_figure, win_rates_figure
+from snakesim.report.figures import scores_figure, survival_figure, sweep_figure, win_rates_figure
 
 STUDY_KEYS = {"title", "question", "game", "seed", "conclusion", "compare", "sweep"}
 COMPARE_KEYS = {"title", "players", "games", "variants", "set", "policy", "policies"}
@@ -117,6 +119,9 @@ def run_study(path: str | Path, out_dir: str | Path, scale: float = 1.0, progres
             win_rates_figure(table, section.get("title", "")).savefig(out_dir / f"{name}-win-rates.png", dpi=100)
             survival_figure(tables, spec.length_unit).savefig(out_dir / f"{name}-length.png", dpi=100)
             figures = [f"{name}-win-rates.png", f"{name}-length.png"]
+            if spec.score is not None:
+                scores_figure(tables, spec.score[0], players).savefig(out_dir / f"{name}-scores.png", dpi=100)
+                figures.append(f"{name}-scores.png")
             note = f"{players} players, {games:,} games per arm, seed {seed}; " + "; ".join(
                 f"**{label}**: {_describe(rules, seats)}" for label, _, rules, seats in arms
             )
