@@ -46,6 +46,8 @@ def test_every_game_compares(game):
         table["metric"]
     )
     assert table["value"].notna().all()
+    recorded = {"lead changes", "comeback (winner last at half time)"} <= set(table["metric"])
+    assert recorded == ("lead_changes" in GAMES[game].game_columns)
 
 
 @pytest.mark.parametrize(

@@ -48,6 +48,11 @@ def per_game_metrics(spec: GameSpec, df: pd.DataFrame, players: int) -> dict[str
     # First-player advantage: seat 0's wins above a fair share of the games somebody won.
     metrics["first-player advantage"] = ("mean", (winner == 0) - (winner >= 0) / players)
     metrics[f"length ({spec.length_unit})"] = ("mean", df["length"].to_numpy())
+    # Where a game records them: how often the lead changed hands, and comebacks.
+    if "lead_changes" in df:
+        metrics["lead changes"] = ("mean", df["lead_changes"].to_numpy())
+    if "comeback" in df:
+        metrics["comeback (winner last at half time)"] = ("rate", df["comeback"].to_numpy() == 1)
     if spec.score is not None:
         column, sign = spec.score
         scores = np.sort(sign * df[[f"{column}_{s}" for s in range(players)]].to_numpy(), axis=1)

@@ -110,3 +110,20 @@ def test_a_tie_on_cards_and_longest_snake_is_a_draw():
     # Nobody takes anything: everyone has 0 cards and no snake: a draw.
     rec, _ = play([middle(R, O), middle(G, B)], players=2)
     assert rec["outcome"] == 1 and rec["winner"] == -1
+
+
+def test_lead_change_and_comeback():
+    # 9 cards, 8 turns, half time after turn 4. Seat 0 completes H:R R-O T:O on turn 3 (3 cards)
+    # and leads; at half time seat 1 has nothing, alone in last place. Seat 1 then builds
+    # G-B B-P, heads it, and completes it with T:P on the last turn: 4 cards, the lead and the
+    # win. One lead change (seat 0 -> seat 1) and a comeback.
+    cards = [
+        middle(R, O), head(R), middle(G, B), tail(O), middle(B, P),  # turns 1-4
+        middle(R, O), head(G), middle(O, Y), tail(P),  # turns 5-8
+    ]  # fmt: skip
+    rec, _ = play(cards)
+    assert rec["cards"] == [3, 4] and rec["winner"] == 1
+    assert rec["lead_changes"] == 1 and rec["comeback"] == 1
+    # Stop before the last card: seat 0 keeps the lead and wins, no change, no comeback.
+    rec, _ = play(cards[:-1])
+    assert rec["winner"] == 0 and rec["lead_changes"] == 0 and rec["comeback"] == 0

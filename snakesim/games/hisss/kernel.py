@@ -147,8 +147,9 @@ def _place(pl, k, ends, lengths, middles, n_snakes):
 def _play_one(deck, kinds, col_a, col_b, params, policies, seed, game, scratch, out, row):
     """Play game ``game`` and write its results into row ``row`` of the ``out`` columns."""
     n, claim_joined, score_snakes, presorted = params
-    state, fan, ends, lengths, middles, pl, fit, cards, taken, longest = scratch
-    o_outcome, o_winner, o_length, o_cards, o_snakes, o_longest, o_completed, o_table_cards, o_table_snakes = out
+    state, fan, ends, lengths, middles, pl, fit, cards, taken, longest, half_time = scratch
+    (o_outcome, o_winner, o_length, o_cards, o_snakes, o_longest, o_completed, o_table_cards, o_table_snakes,
+     o_lead_changes, o_comeback) = out  # fmt: skip
     seed_stream(state, seed, game)
     n_cards = deck.shape[0]
     for i in range(n_cards):
@@ -159,7 +160,11 @@ def _play_one(deck, kinds, col_a, col_b, params, policies, seed, game, scratch, 
         cards[s] = 0
         taken[s] = 0
         longest[s] = 0
+        half_time[s] = 0
     completed = 0
+    leader = -1
+    lead_changes = 0
+    half = (n_cards - 1) // 2
     n_snakes = 0
     turns = 0
     seat = 0
@@ -212,6 +217,24 @@ def _play_one(deck, kinds, col_a, col_b, params, policies, seed, game, scratch, 
                 n_snakes = _remove(ends, lengths, middles, n_snakes, s)
         if i > 0:
             turns += 1
+            # A lead change: a seat, not the previous leader, alone at the top (score above 0).
+            top = -1
+            at_top = 0
+            first = -1
+            for s in range(n):
+                score = taken[s] if score_snakes else cards[s]
+                if score > top:
+                    top = score
+                    at_top = 1
+                    first = s
+                elif score == top:
+                    at_top += 1
+            if at_top == 1 and first != leader and top > 0:
+                lead_changes += leader >= 0
+                leader = first
+            if turns == half:
+                for s in range(n):
+                    half_time[s] = taken[s] if score_snakes else cards[s]
             seat = seat + 1 if seat + 1 < n else 0
     # Most cards (or snakes) wins; ties go to the longest snake taken; then a draw.
     best_seat = -1
@@ -241,6 +264,18 @@ def _play_one(deck, kinds, col_a, col_b, params, policies, seed, game, scratch, 
         table_cards += lengths[s]
     o_table_cards[row] = table_cards
     o_table_snakes[row] = n_snakes
+    o_lead_changes[row] = lead_changes
+    # A comeback: the winner was alone in last place at half time.
+    comeback = 0
+    if leaders == 1:
+        low = half_time[0]
+        for s in range(n):
+            low = min(low, half_time[s])
+        at_low = 0
+        for s in range(n):
+            at_low += half_time[s] == low
+        comeback = at_low == 1 and half_time[best_seat] == low
+    o_comeback[row] = comeback
 
 
 @njit_driver
@@ -262,6 +297,7 @@ def _play_block(deck, kinds, col_a, col_b, params, policies, seed, first, out):
             np.empty(n, np.int64),  # cards taken per seat
             np.empty(n, np.int64),  # snakes taken per seat
             np.empty(n, np.int64),  # longest snake taken per seat
+            np.empty(n, np.int64),  # scores at half time
         )
         for row in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
             _play_one(deck, kinds, col_a, col_b, params, policies, seed, first + row, scratch, out, row)
@@ -293,6 +329,8 @@ COLUMNS = (  # name, dtype, one per seat; the order _play_one unpacks them in
     ("completed", np.int32, False),
     ("table_cards", np.int32, False),
     ("table_snakes", np.int32, False),
+    ("lead_changes", np.int32, False),
+    ("comeback", np.int8, False),
 )
 
 

@@ -124,6 +124,9 @@ class HisssGame:
         self.longest = [0] * players  # longest snake taken
         self.completed = 0
         self.turns = 0
+        self.leader = -1  # the seat alone at the top of the score, -1 while none is
+        self.lead_changes = 0
+        self.half_time = [0] * players  # scores after half the turns
         self.log: list[str] | None = [] if trace else None
         # One card is turned up as the first snake.
         self.lay_alone(self.draw())
@@ -268,13 +271,29 @@ class HisssGame:
             self.remove(s)
         self._note(note, True)
 
+    def scores(self) -> list[int]:
+        """What wins: cards taken, or snakes taken (``score`` option)."""
+        return self.cards if self.rules.score == "cards" else self.taken
+
+    def track_lead(self) -> None:
+        """Count a lead change whenever a seat, not the previous leader, is alone on top."""
+        scores = self.scores()
+        top = max(scores)
+        if scores.count(top) == 1 and scores.index(top) != self.leader and top > 0:
+            self.lead_changes += self.leader >= 0
+            self.leader = scores.index(top)
+
     def play_game(self) -> dict:
         """Play until the fan is empty; return the game's record (the kernel's columns)."""
         seat = 0
+        half = (len(self.fan) - 1) // 2
         while self.next_card < len(self.fan):
             self.step(seat)
+            self.track_lead()
+            if self.turns == half:
+                self.half_time = list(self.scores())
             seat = (seat + 1) % self.players
-        primary = self.cards if self.rules.score == "cards" else self.taken
+        primary = self.scores()
         best = max(zip(primary, self.longest, strict=True))
         leaders = [s for s in range(self.players) if (primary[s], self.longest[s]) == best]
         outcome, winner = (WIN, leaders[0]) if len(leaders) == 1 else (DRAW, -1)
@@ -292,6 +311,13 @@ class HisssGame:
             "completed": self.completed,
             "table_cards": sum(s.length for s in self.snakes),
             "table_snakes": len(self.snakes),
+            "lead_changes": self.lead_changes,
+            # A comeback: the winner was alone in last place at half time.
+            "comeback": int(
+                outcome == WIN
+                and self.half_time.count(min(self.half_time)) == 1
+                and self.half_time[winner] == min(self.half_time)
+            ),
         }
 
     def _note(self, line: str, table: bool = False) -> None:
