@@ -61,6 +61,13 @@ def per_game_metrics(spec: GameSpec, df: pd.DataFrame, players: int) -> dict[str
     return metrics
 
 
+def estimate(kind: str, values: np.ndarray, level: float = LEVEL) -> tuple[float, float, float]:
+    """A per-game metric's rate (Wilson interval) or mean (Student-t interval)."""
+    if kind == "rate":
+        return float(np.mean(values)), *wilson(int(np.sum(values)), len(values), level)
+    return mean_interval(values, level)
+
+
 def compare_tables(spec: GameSpec, tables: dict[str, pd.DataFrame], level: float = LEVEL) -> pd.DataFrame:
     """Compare runs of the same games under several variants (the first is the baseline).
 
@@ -88,11 +95,7 @@ def compare_tables(spec: GameSpec, tables: dict[str, pd.DataFrame], level: float
     for metric, (kind, base) in metrics[names[0]].items():
         for name in names:
             values = metrics[name][metric][1]
-            if kind == "rate":
-                value = float(np.mean(values))
-                low, high = wilson(int(np.sum(values)), len(values), level)
-            else:
-                value, low, high = mean_interval(values, level)
+            value, low, high = estimate(kind, values, level)
             diff = (np.nan,) * 4 if name == names[0] else paired_difference(values, base, level)
             rows.append([name, metric, kind, value, low, high, *diff, np.nan])
     for name, df in tables.items():

@@ -12,10 +12,11 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 import pandas as pd
 
+from snakesim.core.compare import estimate, per_game_metrics
 from snakesim.core.errors import InputError
 from snakesim.core.registry import GameSpec
 from snakesim.core.runner import DEFAULT_CHUNK, resolve_run, simulate_spec
-from snakesim.core.stats import LEVEL, mean_interval, seat_balance, wilson
+from snakesim.core.stats import LEVEL, seat_balance
 
 MAX_POINTS = 1000
 
@@ -97,7 +98,7 @@ def sweep(
     for n, name, rules, seats in runs:
         df = simulate_spec(spec, rules, n, games, seed, name, 0, threads, DEFAULT_CHUNK, progress, seats)
         swept = {k: _value_of(rules, k) for k in names}
-        for metric, value, low, high in _point_metrics(df, n, level):
+        for metric, value, low, high in _point_metrics(spec, df, n, level):
             rows.append({"players": n, **swept, "metric": metric, "value": value, "low": low, "high": high})
     out = pd.DataFrame(rows)
     out.attrs.update(game=spec.name, variant=variant or "standard", games=games, seed=seed, axes=names)
@@ -111,17 +112,17 @@ def _value_of(rules, name: str):
     return dict(value)[key] if key else value
 
 
-def _point_metrics(df: pd.DataFrame, players: int, level: float):
-    n = len(df)
+def _point_metrics(spec: GameSpec, df: pd.DataFrame, players: int, level: float):
+    """The swept metrics of one point, from the same per-game quantities comparisons use."""
+    metrics = per_game_metrics(spec, df, players)
+    for label, metric in (
+        ("length", f"length ({spec.length_unit})"),
+        ("seat 0 wins", "seat 0 wins"),
+        ("first-player advantage", "first-player advantage"),
+        ("draw", "draw"),
+        ("unfinished", "unfinished"),
+    ):
+        yield (label, *estimate(*metrics[metric], level))
     winner = df["winner"].to_numpy()
-    outcome = df["outcome"].astype(str)
-    yield ("length", *mean_interval(df["length"].to_numpy(), level))
-    wins0 = int((winner == 0).sum())
-    yield ("seat 0 wins", wins0 / n, *wilson(wins0, n, level))
-    yield ("first-player advantage", *mean_interval((winner == 0) - (winner >= 0) / players, level))
-    draws = int(outcome.str.endswith("draw").sum())
-    yield ("draw", draws / n, *wilson(draws, n, level))
-    unfinished = int((outcome == "unfinished").sum())
-    yield ("unfinished", unfinished / n, *wilson(unfinished, n, level))
     wins = np.bincount(winner[winner >= 0], minlength=players)
     yield ("seat balance p", seat_balance(wins), np.nan, np.nan)

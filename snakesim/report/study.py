@@ -127,16 +127,16 @@ def run_study(path: str | Path, out_dir: str | Path, scale: float = 1.0, progres
             )
             shown = _compare_view(table)
         else:
-            players, settings, games = plan
+            players, settings, games, axes = plan
             table = sweep(
                 spec, players, settings, games, seed, section.get("variant"), section.get("policy"), None, progress
             )
-            x = next(iter(parse_axes(settings)[1]))
+            x = axes[0]
             sweep_figure(table, x, title=section.get("title", "")).savefig(out_dir / f"{name}.png", dpi=100)
             figures = [f"{name}.png"]
             note = f"players {section['players']}, {', '.join(settings)}; {games:,} games per point, seed {seed}"
             shown = table.pivot_table(
-                index=["players", *parse_axes(settings)[1]], columns="metric", values="value", sort=False
+                index=["players", *axes], columns="metric", values="value", sort=False
             ).reset_index()
         sections.append(Section(section.get("title", name), note, shown, figures))
         tidy.append(table.assign(section=name))
@@ -177,10 +177,11 @@ def _plan_sweep(section, scale, k):
     where = f"sweep[{k}]"
     players = parse_players(str(_get(where, section, "players", (str, int))))
     settings = _get(where, section, "set", list)
-    if not parse_axes(settings)[1]:
+    axes = list(parse_axes(settings)[1])
+    if not axes:
         raise InputError(f"{where}.set", "nothing is swept: give NAME=LOW:HIGH:STEP or NAME=A,B,...")
     games = max(1, round(_get(where, section, "games", int) * scale))
-    return players, settings, games
+    return players, settings, games, axes
 
 
 def _describe(rules, seats) -> str:
