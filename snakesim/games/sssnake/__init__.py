@@ -1,0 +1,23 @@
+"""Sssnake: join your snake's head and tail with path cards drawn by a die (seed 001)."""
+
+from snakesim.core.columns import game_columns, seat_columns
+from snakesim.core.registry import GameSpec
+from snakesim.games.sssnake import kernel, reference
+from snakesim.games.sssnake.rules import OUTCOMES, POLICIES, SssnakeRules
+
+SPEC = GameSpec(
+    name="sssnake",
+    title="Sssnake: join your snake's head and tail with path cards drawn by a die (seed 001)",
+    rules=SssnakeRules,
+    min_players=2,
+    max_players=4,
+    outcomes=OUTCOMES,
+    seat_columns=seat_columns(kernel.COLUMNS),
+    game_columns=game_columns(kernel.COLUMNS),
+    play_block=kernel.play_block,
+    play_reference=reference.play,
+    score=("missing", -1),
+    length_unit="turns",
+    policies=POLICIES,
+    default_policy="greedy",
+)

@@ -1,0 +1,427 @@
+"""Sssnake, played turn by turn in plain Python: the readable reference engine.
+
+Read it beside seed 001 and ../shared/rules.md section 4; the grid model and its names are in
+``rules.py``. The numba kernel (``kernel.py``) plays the identical game for the same (rules,
+policies, seed, game): options are listed in the same order and every decision draws exactly
+one number from the game's stream.
+
+A seat's :class:`Board` holds the cells its snake occupies (the large card's, and one per part
+card) and the free paths of its crosses and double curves, plus the snake's two open ends.
+An end that points into a free path passes through it at once, and that path is then used.
+
+**Cards missing** is the length of the shortest way from the head's end to the tail's end
+through empty cells (each costs one card) and free paths (no cost): a breadth-first search
+over the cells of the used area plus a one-cell margin. The margin is enough on the unbounded
+grid: clamping a path's cells into the box that is one cell larger than the used area keeps
+every step a step (or a pause) and lands only on empty margin cells, so it never gets longer.
+A placement is legal only if the search still finds a way, or if it joins head and tail.
+
+Order of options (both engines): for each card (in the order drawn), the head's end then the
+tail's, then the directions the card can send the end in increasing order (N, E, S, W).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from snakesim.core.rng import Stream
+from snakesim.games.sssnake.rules import (
+    CARD_KEYS,
+    DOUBLE,
+    DX,
+    DY,
+    GREEDY,
+    JOINED,
+    POLICIES,
+    RANDOM,
+    SIDES,
+    STOCK_DRAW,
+    STOCK_WIN,
+    STRAIGHT,
+    SssnakeRules,
+    exits,
+    free_path,
+)
+
+INF = 1 << 30  # cards missing when head and tail can no longer be joined
+BLOCK = -1  # the large snake card's cells
+HEAD, TAIL = 0, 1
+END_NAMES = ("head", "tail")
+
+
+class Option(NamedTuple):
+    """A legal placement: which end, which way the card sends it, cards missing afterwards."""
+
+    end: int
+    exit: int
+    missing: int
+    card: int = 0  # index of the card among those being placed
+
+
+def goal_of(end: tuple[int, int, int]) -> tuple[int, int, int]:
+    """The end state that meets ``end``: pointing into its last cell, moving the other way."""
+    x, y, d = end
+    return x - DX[d], y - DY[d], (d + 2) % 4
+
+
+class Board:
+    """One seat's snake on its own grid.
+
+    Attributes
+    ----------
+    cells : dict
+        ``(x, y) -> (card, paths)`` for every occupied cell: the card code (BLOCK for the large
+        card) and the edge pairs printed on it (for drawing).
+    free : dict
+        ``(x, y) -> (edge, edge)``: the free path of a cross or double curve, until used.
+    ends : list
+        The head's and the tail's open ends, ``(x, y, d)``.
+    box : list
+        ``[x0, x1, y0, y1]``: the smallest box holding every occupied cell.
+    """
+
+    def __init__(self, rules: SssnakeRules):
+        self.cells: dict[tuple[int, int], tuple[int, list]] = {}
+        for x in range(rules.block_width):
+            for y in range(rules.block_height):
+                self.cells[(x, y)] = (BLOCK, [])
+        self.free: dict[tuple[int, int], tuple[int, int]] = {}
+        self.ends = [rules.head_end(), rules.tail_end()]
+        self.marks = {(rules.head_x, rules.head_y): "H", (rules.tail_x, rules.tail_y): "T"}
+        self.box = [0, rules.block_width - 1, 0, rules.block_height - 1]
+        self.placed = 0
+
+    def copy(self) -> Board:
+        other = Board.__new__(Board)
+        other.cells = dict(self.cells)
+        other.free = dict(self.free)
+        other.ends = list(self.ends)
+        other.marks = self.marks
+        other.box = list(self.box)
+        other.placed = self.placed
+        return other
+
+    # ------------------------------------------------------------------ paths
+    def follow(self, x: int, y: int, d: int, use: bool) -> tuple[int, int, int]:
+        """Pass through free paths from the state ``(x, y, d)``; with ``use``, they become used."""
+        while (x, y) in self.free and (d + 2) % 4 in self.free[(x, y)]:
+            a, b = self.free[(x, y)]
+            f = b if a == (d + 2) % 4 else a
+            if use:
+                del self.free[(x, y)]
+            x, y, d = x + DX[f], y + DY[f], f
+        return x, y, d
+
+    def joined(self) -> bool:
+        return self.ends[HEAD] == goal_of(self.ends[TAIL])
+
+    def missing(self) -> int:
+        """Cards missing: the fewest empty cells on a way from head to tail (INF if none)."""
+        if self.joined():
+            return 0
+        x, y, _ = self.ends[HEAD]
+        if (x, y) in self.cells:
+            return INF  # the head points into the snake itself
+        goal = goal_of(self.ends[TAIL])
+        x0, x1, y0, y1 = self.box[0] - 1, self.box[1] + 1, self.box[2] - 1, self.box[3] + 1
+        # A breadth-first search over empty cells; a cell's distance counts the cards the way
+        # needs up to and including it. Any way out of an empty cell can be printed on a card.
+        dist = {(x, y): 1}
+        queue = deque([(x, y)])
+        while queue:
+            cx, cy = queue.popleft()
+            k = dist[(cx, cy)]
+            for f in range(4):
+                nx, ny, d = cx + DX[f], cy + DY[f], f
+                if (nx, ny) in self.free:
+                    nx, ny, d = self.follow(nx, ny, d, use=False)
+                if (nx, ny, d) == goal:
+                    return k
+                cell = (nx, ny)
+                if cell in self.cells or cell in dist or not (x0 <= nx <= x1 and y0 <= ny <= y1):
+                    continue
+                dist[cell] = k + 1
+                queue.append(cell)
+        return INF
+
+    # ------------------------------------------------------------------ placing
+    def place(self, card: int, end: int, f: int) -> None:
+        """Put ``card`` on the cell ``end`` points into, sending that end in direction ``f``."""
+        x, y, d = self.ends[end]
+        free = free_path(card, d, f)
+        self.cells[(x, y)] = (card, [((d + 2) % 4, f)] + ([free] if free else []))
+        if free:
+            self.free[(x, y)] = free
+        self.box = [min(self.box[0], x), max(self.box[1], x), min(self.box[2], y), max(self.box[3], y)]
+        self.placed += 1
+        self.ends[end] = self.follow(x + DX[f], y + DY[f], f, use=True)
+        # The other end may point into the same cell: through its free path, or now blocked.
+        ox, oy, od = self.ends[1 - end]
+        if (ox, oy) == (x, y):
+            self.ends[1 - end] = self.follow(ox, oy, od, use=True)
+
+    def options(self, card: int) -> list[Option]:
+        """Every legal placement of ``card``, with the cards missing after each."""
+        out = []
+        for end in (HEAD, TAIL):
+            x, y, d = self.ends[end]
+            if (x, y) in self.cells:
+                continue
+            for f in exits(card, d):
+                trial = self.copy()
+                trial.place(card, end, f)
+                missing = trial.missing()
+                if missing < INF:
+                    out.append(Option(end, f, missing))
+        return out
+
+    # ------------------------------------------------------------------ drawing
+    def draw(self) -> list[str]:
+        """The snake as text, three characters square per cell: ``#`` the large card with its
+        head ``H`` and tail ``T``; ``|``, ``-``, ``+`` (curve or cross), ``/`` and ``\\`` (double
+        curves) the part cards; ``h`` and ``t`` the cells the open ends point into."""
+        x0, x1, y0, y1 = self.box[0] - 1, self.box[1] + 1, self.box[2] - 1, self.box[3] + 1
+        targets = {}
+        for end, letter in ((HEAD, "h"), (TAIL, "t")):
+            cell = self.ends[end][:2]
+            targets[cell] = "*" if cell in targets else letter
+        rows = []
+        for y in range(y0, y1 + 1):
+            lines = ["", "", ""]
+            for x in range(x0, x1 + 1):
+                block = _draw_cell(self.cells.get((x, y)), self.marks.get((x, y)), targets.get((x, y)))
+                for r in range(3):
+                    lines[r] += block[r]
+            rows.extend(lines)
+        return rows
+
+
+def _draw_cell(cell, mark, target) -> list[str]:
+    if cell is None:
+        return ["   ", f" {target or '.'} ", "   "]
+    card, paths = cell
+    if card == BLOCK:
+        return ["###", f"#{mark or '#'}#", "###"]
+    g = [[" "] * 3 for _ in range(3)]
+    spots = {0: (0, 1, "|"), 1: (1, 2, "-"), 2: (2, 1, "|"), 3: (1, 0, "-")}
+    for a, b in paths:
+        for e in (a, b):
+            r, c, ch = spots[e]
+            g[r][c] = ch
+    if card == DOUBLE:
+        centre = "/" if {0, 3} in [set(p) for p in paths] else "\\"
+    elif card == STRAIGHT:
+        centre = "|" if paths[0][0] % 2 == 0 else "-"
+    else:
+        centre = "+"
+    g[1][1] = centre
+    return ["".join(r) for r in g]
+
+
+class SssnakeGame:
+    """The state of one Sssnake game, and the turns that change it.
+
+    Parameters
+    ----------
+    rules : SssnakeRules
+    players : int
+    policies : sequence of int
+        Each seat's policy code (position in ``POLICIES``).
+    stream : Stream
+        The game's random stream.
+    deck : sequence of int, optional
+        A scripted stock (card codes, top first) used instead of the shuffle.
+    trace : bool
+        Keep a readable record of every turn in ``self.log``.
+    """
+
+    def __init__(
+        self, rules: SssnakeRules, players: int, policies: Sequence[int], stream: Stream, deck=None, trace=False
+    ):
+        self.rules = rules
+        self.players = players
+        self.policies = list(policies)
+        self.stream = stream
+        self.faces = [int(f) for f in rules.die_faces()]
+        self.stock = [int(c) for c in (rules.deck_cards() if deck is None else deck)]
+        if deck is None:
+            stream.shuffle(self.stock)
+        self.next_card = 0
+        self.boards = [Board(rules) for _ in range(players)]
+        self.spite = [0] * players  # die-1 cards put on each seat's snake by its neighbour
+        self.discarded = 0
+        self.winner = -1
+        self.turns = 0
+        self.log: list[str] | None = [] if trace else None
+
+    def pick(self, keys: list[int]) -> int:
+        """The index of the smallest key; ties uniform (one draw)."""
+        low = min(keys)
+        tied = [i for i, k in enumerate(keys) if k == low]
+        return tied[self.stream.below(len(tied))]
+
+    def place_cards(self, chooser: int, owner: int, cards: list[int]) -> list[int]:
+        """``chooser`` puts ``cards`` on ``owner``'s snake one at a time, in the order it prefers.
+
+        Returns the cards that fit nowhere (once none of the rest fits) for the caller to
+        handle; none once the snake is joined, which ends the game.
+        Own snake: greedy and friendly take the fewest cards missing. A neighbour's snake:
+        greedy takes the most, friendly the fewest. Random: uniform over every legal option.
+        """
+        board = self.boards[owner]
+        cards = list(cards)
+        while cards:
+            options = [o._replace(card=j) for j, c in enumerate(cards) for o in board.options(c)]
+            if not options:
+                if self.log is not None:
+                    names = " ".join(CARD_KEYS[c] for c in cards)
+                    self.log.append(f"       {names} fits nowhere on seat {owner}'s snake")
+                return cards
+            policy = self.policies[chooser]
+            if policy == RANDOM:
+                choice = options[self.stream.below(len(options))]
+            else:
+                sign = -1 if policy == GREEDY and owner != chooser else 1
+                choice = options[self.pick([sign * o.missing for o in options])]
+            card = cards.pop(choice.card)
+            board.place(card, choice.end, choice.exit)
+            if self.log is not None:
+                whose = "its own" if owner == chooser else f"seat {owner}'s"
+                self.log.append(
+                    f"       seat {chooser} puts {CARD_KEYS[card]} on {whose} {END_NAMES[choice.end]}, "
+                    f"heading {SIDES[choice.exit]}: {choice.missing} missing"
+                )
+            if board.joined():
+                self.winner = owner
+                return []
+        return cards
+
+    def best_missing(self, seat: int, card: int) -> int:
+        """The fewest cards missing ``seat`` can reach by placing ``card`` (INF if it fits nowhere)."""
+        return min((o.missing for o in self.boards[seat].options(card)), default=INF)
+
+    def choose_gift(self, seat: int, left: int, cards: list[int]) -> int:
+        """Which drawn card ``seat`` gives away (one draw).
+
+        Greedy and friendly give the card that helps themselves least (the most cards missing
+        after its best placement); among those, greedy gives the one that helps the neighbour
+        least, friendly the one that helps the neighbour most. Random: uniform.
+        """
+        policy = self.policies[seat]
+        if policy == RANDOM:
+            return self.stream.below(len(cards))
+        own = [-self.best_missing(seat, c) for c in cards]
+        tied = [i for i, k in enumerate(own) if k == min(own)]
+        if len(tied) > 1:
+            sign = -1 if policy == GREEDY else 1
+            theirs = [sign * self.best_missing(left, cards[i]) for i in tied]
+            tied = [i for i, k in zip(tied, theirs, strict=True) if k == min(theirs)]
+        return tied[self.stream.below(len(tied))]
+
+    def turn(self, seat: int) -> None:
+        """``seat`` rolls the die, draws, and places (rules.md section 4)."""
+        self.turns += 1
+        left = (seat + 1) % self.players
+        face = self.faces[self.stream.below(len(self.faces))]
+        drawn = self.stock[self.next_card : self.next_card + face]
+        self.next_card += len(drawn)
+        self._note(f"{self.turns:4d} seat {seat} rolls {face}, draws {' '.join(CARD_KEYS[c] for c in drawn)}")
+        if face == 1:
+            # The card goes onto the left neighbour's snake; else onto one's own; else out.
+            if self.place_cards(seat, left, drawn):
+                self.discarded += len(self.place_cards(seat, seat, drawn))
+            else:
+                self.spite[left] += 1
+            return
+        gift = drawn.pop(self.choose_gift(seat, left, drawn)) if len(drawn) >= 2 else None
+        if gift is not None:
+            self._note(f"       seat {seat} will give {CARD_KEYS[gift]} to seat {left}")
+        self.discarded += len(self.place_cards(seat, seat, drawn))
+        if self.winner >= 0 or gift is None:
+            return
+        # The neighbour must place the gift; if it cannot, it comes back; else it is out.
+        if self.place_cards(left, left, [gift]):
+            self.discarded += len(self.place_cards(seat, seat, [gift]))
+
+    def play_game(self) -> dict:
+        """Play until a snake is joined or the stock is used up; return the game's record."""
+        seat = 0
+        self._draw_boards()
+        while self.next_card < len(self.stock):
+            self.turn(seat)
+            self._draw_boards()
+            if self.winner >= 0:
+                break
+            seat = (seat + 1) % self.players
+        missing = [b.missing() for b in self.boards]
+        if self.winner >= 0:
+            outcome, winner = JOINED, self.winner
+            self._note(f"end: seat {winner} joins head and tail")
+        else:
+            fewest = [s for s in range(self.players) if missing[s] == min(missing)]
+            outcome, winner = (STOCK_WIN, fewest[0]) if len(fewest) == 1 else (STOCK_DRAW, -1)
+            self._note(
+                f"end: the stock is used up; cards missing {missing}: "
+                + (f"seat {winner} wins" if outcome == STOCK_WIN else f"a draw between seats {fewest}")
+            )
+        return {
+            "outcome": outcome,
+            "winner": winner,
+            "length": self.turns,
+            "placed": [b.placed for b in self.boards],
+            "missing": missing,
+            "spite": list(self.spite),
+            "discarded": self.discarded,
+            "stock_left": len(self.stock) - self.next_card,
+            # Cards drawn in the turn that joined a snake, not needed any more.
+            "unused": self.next_card - sum(b.placed for b in self.boards) - self.discarded,
+        }
+
+    def _note(self, line: str) -> None:
+        if self.log is not None:
+            self.log.append(line)
+
+    def _draw_boards(self) -> None:
+        """Every seat's grid, side by side, under a line naming the seat."""
+        if self.log is None:
+            return
+        columns = []
+        for s, board in enumerate(self.boards):
+            rows = board.draw()
+            head = f"seat {s}: {board.missing()} missing"
+            width = max(len(head), len(rows[0]))
+            columns.append([head.ljust(width)] + [r.ljust(width) for r in rows])
+        height = max(len(c) for c in columns)
+        for c in columns:
+            c.extend([" " * len(c[0])] * (height - len(c)))
+        self.log.extend(("       " + "   ".join(parts)).rstrip() for parts in zip(*columns, strict=True))
+
+
+def play(
+    rules: SssnakeRules,
+    players: int,
+    seed: int,
+    game: int,
+    policies: Sequence[int] | None = None,
+    trace: bool = False,
+    deck: Sequence[int] | None = None,
+) -> tuple[dict, list[str]]:
+    """Play game ``game`` of seed ``seed`` with the reference engine.
+
+    Returns
+    -------
+    record : dict
+        outcome, winner, length (turns), placed, missing, spite (per seat), discarded,
+        stock_left, unused.
+    log : list of str
+        The trace: each turn's roll, draws and placements, then every seat's grid.
+    """
+    if policies is None:
+        policies = [GREEDY] * players
+    g = SssnakeGame(rules, players, policies, Stream(seed, game), deck=deck, trace=trace)
+    if trace:
+        g.log.insert(0, "policies: " + ", ".join(f"seat {s} {POLICIES[p]}" for s, p in enumerate(policies)))
+    record = g.play_game()
+    return record, g.log or []

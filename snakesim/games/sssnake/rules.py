@@ -1,0 +1,134 @@
+"""Sssnake's rules and variants (seed 001; ../shared/rules.md section 4).
+
+Nothing public describes the cards' geometry, so the whole model is options: the size of the
+large snake card, the cells and sides where the head and the tail leave it, the count of each
+part card (deck data) and the die's faces.
+
+Geometry. Each seat's snake lives on its own unbounded square grid. Directions are numbered
+N, E, S, W = 0, 1, 2, 3; x grows eastward and y southward. The large card covers the cells
+``0 <= x < block_width, 0 <= y < block_height``. An open end is ``(x, y, d)``: it points into
+cell ``(x, y)``, moving in direction ``d``, so it enters that cell through edge ``(d + 2) % 4``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+import numpy as np
+
+from snakesim.core.errors import InputError
+from snakesim.core.rules import Choice, Counts, Int, Rules, Variant, option
+
+N, E, S, W = range(4)
+SIDES = ("north", "east", "south", "west")  # the option words for N, E, S, W
+DX = (0, 1, 0, -1)
+DY = (-1, 0, 1, 0)
+
+CARD_KEYS = ("STRAIGHT", "CURVE", "CROSS", "DOUBLE")
+STRAIGHT, CURVE, CROSS, DOUBLE = range(4)
+DIE_KEYS = ("1", "2", "3")  # the die's count of faces showing each number
+
+MAX_CARDS = 400
+MAX_BLOCK = 6
+OUTCOMES = ("joined", "stock win", "stock draw")
+JOINED, STOCK_WIN, STOCK_DRAW = range(3)
+POLICIES = ("random", "greedy", "friendly")
+RANDOM, GREEDY, FRIENDLY = range(3)
+
+
+def exits(card: int, d: int) -> list[int]:
+    """The directions a card can send an end moving in direction ``d``, in increasing order.
+
+    A straight or a cross carries it straight on; a curve or a double curve turns it left or
+    right (the rotations that connect the edge it enters by).
+    """
+    if card in (STRAIGHT, CROSS):
+        return [d]
+    return sorted([(d + 1) % 4, (d + 3) % 4])
+
+
+def free_path(card: int, d: int, f: int) -> tuple[int, int] | None:
+    """The edges of the path a card leaves free when the snake enters moving ``d`` and leaves by ``f``.
+
+    A cross leaves its other straight free; a double curve its other curve, which joins the
+    two edges the snake does not use. Straights and curves leave nothing.
+    """
+    if card == CROSS:
+        return tuple(sorted(((d + 1) % 4, (d + 3) % 4)))
+    if card == DOUBLE:
+        return tuple(sorted((d, (f + 2) % 4)))
+    return None
+
+
+@dataclass(frozen=True)
+class SssnakeRules(Rules):
+    """The options of one Sssnake game. Construct with keywords; every value is checked."""
+
+    block_width: int = option(2, Int(1, MAX_BLOCK), "width of the large snake card, in part-card cells")
+    block_height: int = option(2, Int(1, MAX_BLOCK), "height of the large snake card, in part-card cells")
+    head_x: int = option(0, Int(0, MAX_BLOCK - 1), "column of the card cell the head leaves from (0 = west)")
+    head_y: int = option(0, Int(0, MAX_BLOCK - 1), "row of the card cell the head leaves from (0 = north)")
+    head_side: str = option("west", Choice(SIDES), "side of that cell the head leaves by")
+    tail_x: int = option(1, Int(0, MAX_BLOCK - 1), "column of the card cell the tail leaves from")
+    tail_y: int = option(1, Int(0, MAX_BLOCK - 1), "row of the card cell the tail leaves from")
+    tail_side: str = option("east", Choice(SIDES), "side of that cell the tail leaves by")
+    deck: tuple = option(
+        (("STRAIGHT", 60), ("CURVE", 48), ("CROSS", 8), ("DOUBLE", 4)),
+        Counts(CARD_KEYS, 0, MAX_CARDS),
+        "part cards of each kind (a cross and a double curve leave a second path free)",
+    )
+    die: tuple = option(
+        (("1", 2), ("2", 2), ("3", 2)),
+        Counts(DIE_KEYS, 0, 60),
+        "faces of the die showing 1, 2 and 3 (1: the card goes to the left neighbour; 2, 3: keep all but one)",
+    )
+
+    DECK_FIELDS = ("deck",)
+    VARIANTS: ClassVar[dict[str, Variant]] = {
+        "standard": Variant("rules.md section 4: die 1, 1, 2, 2, 3, 3; 120 part cards"),
+        "fewer-ones": Variant("die 1, 2, 2, 3, 3, 3: one face of 1 becomes a 3", {"die": {"1": 1, "2": 2, "3": 3}}),
+        "no-ones": Variant(
+            "die 2, 2, 2, 3, 3, 3: no 1, so no card is forced onto a neighbour", {"die": {"1": 0, "2": 3, "3": 3}}
+        ),
+    }
+
+    def check(self) -> None:
+        for end in ("head", "tail"):
+            x, y, side = getattr(self, f"{end}_x"), getattr(self, f"{end}_y"), getattr(self, f"{end}_side")
+            if x >= self.block_width:
+                raise InputError(f"{end}_x", f"expected a column from 0 to {self.block_width - 1} (block_width)")
+            if y >= self.block_height:
+                raise InputError(f"{end}_y", f"expected a row from 0 to {self.block_height - 1} (block_height)")
+            d = SIDES.index(side)
+            nx, ny = x + DX[d], y + DY[d]
+            if 0 <= nx < self.block_width and 0 <= ny < self.block_height:
+                raise InputError(f"{end}_side", f"the {end} must leave the card by an outer side, not {side}")
+        if (self.head_x, self.head_y, self.head_side) == (self.tail_x, self.tail_y, self.tail_side):
+            raise InputError("tail_side", "the head and the tail cannot leave by the same side of the same cell")
+        if self.deck_size() < 1:
+            raise InputError("deck", "the deck needs at least one part card")
+        if self.deck_size() > MAX_CARDS:
+            raise InputError("deck", f"at most {MAX_CARDS} part cards, got {self.deck_size()}")
+        if sum(n for _, n in self.die) < 1:
+            raise InputError("die", "the die needs at least one face")
+
+    def deck_size(self) -> int:
+        return sum(n for _, n in self.deck)
+
+    def deck_cards(self) -> np.ndarray:
+        """The stock in canonical order (kind by kind) as card codes."""
+        return np.repeat(np.arange(len(CARD_KEYS), dtype=np.int8), [n for _, n in self.deck])
+
+    def die_faces(self) -> np.ndarray:
+        """The die's faces in increasing order, e.g. ``[1, 1, 2, 2, 3, 3]``."""
+        return np.repeat(np.arange(1, 4, dtype=np.int64), [n for _, n in self.die])
+
+    def head_end(self) -> tuple[int, int, int]:
+        """The head's open end at the start: ``(x, y, d)`` of the cell it points into."""
+        d = SIDES.index(self.head_side)
+        return self.head_x + DX[d], self.head_y + DY[d], d
+
+    def tail_end(self) -> tuple[int, int, int]:
+        d = SIDES.index(self.tail_side)
+        return self.tail_x + DX[d], self.tail_y + DY[d], d

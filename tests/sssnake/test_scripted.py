@@ -1,0 +1,130 @@
+"""The die's flow on scripted stocks and a fixed die, with outcomes worked out by hand.
+
+On the start board (7 missing) a curve at either end saves a card (6 missing, 4 ways) and a
+straight costs one (8 missing, 2 ways): see test_search.py for the geometry.
+"""
+
+import numpy as np
+import pytest
+
+from snakesim.core.rng import Stream
+from snakesim.games.sssnake import kernel, reference
+from snakesim.games.sssnake.reference import SssnakeGame
+from snakesim.games.sssnake.rules import (
+    CURVE,
+    FRIENDLY,
+    GREEDY,
+    JOINED,
+    RANDOM,
+    STOCK_DRAW,
+    STOCK_WIN,
+    STRAIGHT,
+    SssnakeRules,
+)
+from tests.sssnake.boards import AROUND, board
+
+ONLY = {1: {"1": 1, "2": 0, "3": 0}, 2: {"1": 0, "2": 1, "3": 0}, 3: {"1": 0, "2": 0, "3": 1}}
+# Walls straight ahead of both ends: no straight fits this board.
+NO_STRAIGHT = [(-2, 0), (3, 1)]
+
+
+def both(face, stock, policies, players=2, seed=0):
+    """Play a scripted game in both engines; they must agree. Returns the record."""
+    rules = SssnakeRules(die=ONLY[face])
+    record, _ = reference.play(rules, players, seed, 0, policies=policies, deck=stock)
+    out = kernel.play_block(rules, players, seed, 0, 1, policies=np.array(policies, np.int8), deck=stock)
+    for key, value in record.items():
+        assert np.array_equal(np.asarray(value), out[key][0]), key
+    return record
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_die_one_puts_the_card_on_the_left_neighbour(seed):
+    r = both(1, [STRAIGHT], [GREEDY, GREEDY], seed=seed)
+    assert r["placed"] == [0, 1] and r["spite"] == [0, 1] and r["missing"] == [7, 8]
+    assert (r["outcome"], r["winner"], r["length"], r["stock_left"]) == (STOCK_WIN, 0, 1, 0)
+
+
+@pytest.mark.parametrize("policy,missing", [(GREEDY, 8), (FRIENDLY, 4)])
+def test_spite_chooses_the_worst_place_and_friendly_the_best(policy, missing):
+    # Seat 1's snake of test_search.AROUND misses 5. A curve there: head east or tail north
+    # save a card (4); tail south sends the tail away (8). Greedy spites, friendly helps.
+    g = SssnakeGame(SssnakeRules(die=ONLY[1]), 2, [policy, GREEDY], Stream(0, 0), deck=[CURVE])
+    g.boards[1] = board(moves=AROUND)
+    assert sorted(o.missing for o in g.boards[1].options(CURVE)) == [4, 4, 8]
+    g.turn(0)
+    assert g.boards[1].missing() == missing and g.spite == [0, 1]
+
+
+def test_two_straights_on_each_other_make_a_draw():
+    # Seat 0 then seat 1 roll a 1: a straight on each snake, 8 and 8 missing.
+    r = both(1, [STRAIGHT, STRAIGHT], [GREEDY, GREEDY])
+    assert r["missing"] == [8, 8] and (r["outcome"], r["winner"]) == (STOCK_DRAW, -1)
+
+
+def test_die_one_card_that_fits_nowhere_comes_home_or_leaves():
+    g = SssnakeGame(SssnakeRules(die=ONLY[1]), 2, [GREEDY, GREEDY], Stream(0, 0), deck=[STRAIGHT])
+    g.boards[1] = board(walls=NO_STRAIGHT)
+    g.turn(0)
+    assert [b.placed for b in g.boards] == [1, 0] and g.spite == [0, 0] and g.discarded == 0
+    g = SssnakeGame(SssnakeRules(die=ONLY[1]), 2, [GREEDY, GREEDY], Stream(0, 0), deck=[STRAIGHT])
+    g.boards = [board(walls=NO_STRAIGHT), board(walls=NO_STRAIGHT)]
+    g.turn(0)
+    assert [b.placed for b in g.boards] == [0, 0] and g.discarded == 1
+
+
+@pytest.mark.parametrize("order", [[CURVE, STRAIGHT], [STRAIGHT, CURVE]])
+def test_die_two_keeps_the_better_card_and_gives_the_other(order):
+    r = both(2, order, [GREEDY, GREEDY])
+    # Greedy keeps the curve (6 missing), gives the straight; the neighbour must place it (8).
+    assert r["placed"] == [1, 1] and r["missing"] == [6, 8] and r["spite"] == [0, 0]
+    assert (r["outcome"], r["winner"], r["length"]) == (STOCK_WIN, 0, 1)
+
+
+def test_die_three_keeps_two_and_gives_one():
+    r = both(3, [STRAIGHT, CURVE, CURVE], [GREEDY, GREEDY])
+    # Two curves, one at each end (or both at one): 7 -> 6 -> 5; the straight goes left.
+    assert r["placed"] == [2, 1] and r["missing"] == [5, 8]
+
+
+def test_a_gift_that_fits_nowhere_comes_back_or_leaves():
+    g = SssnakeGame(SssnakeRules(die=ONLY[2]), 2, [GREEDY, GREEDY], Stream(0, 0), deck=[CURVE, STRAIGHT])
+    g.boards[1] = board(walls=NO_STRAIGHT)
+    g.turn(0)
+    # Seat 0 keeps the curve; seat 1 cannot take the straight, so seat 0 must place it too.
+    assert [b.placed for b in g.boards] == [2, 0] and g.discarded == 0
+    assert g.boards[0].missing() in (7, 5)  # the straight undoes the curve's gain, or not
+    # Two straights: the kept one fits nowhere and leaves; the gift comes back and leaves too.
+    g = SssnakeGame(SssnakeRules(die=ONLY[2]), 2, [GREEDY, GREEDY], Stream(0, 0), deck=[STRAIGHT, STRAIGHT])
+    g.boards = [board(walls=NO_STRAIGHT), board(walls=NO_STRAIGHT)]
+    g.turn(0)
+    assert [b.placed for b in g.boards] == [0, 0] and g.discarded == 2
+
+
+def test_random_gives_either_card():
+    gifts = {both(2, [CURVE, STRAIGHT], [RANDOM, GREEDY], seed=s)["missing"][1] for s in range(40)}
+    assert gifts == {6, 8}  # the neighbour got the curve in some games, the straight in others
+
+
+def test_short_stock_draws_what_is_left():
+    r = both(3, [CURVE], [GREEDY, GREEDY])  # a 3 with one card left: keep it
+    assert r["placed"] == [1, 0] and r["stock_left"] == 0 and r["length"] == 1
+
+
+def test_joining_wins_at_once():
+    out = kernel.play_block(SssnakeRules(), 2, 1, 0, 300, policies=np.array([FRIENDLY, FRIENDLY], np.int8))
+    joined = out["outcome"] == JOINED
+    assert joined.mean() > 0.9
+    rows = np.nonzero(joined)[0]
+    winners = out["winner"][rows]
+    assert (out["missing"][rows, winners] == 0).all()
+    assert (out["missing"][rows, 1 - winners] > 0).all()
+
+
+def test_curves_alone_never_join_the_default_snake():
+    # Parity: with only turns, the moves alternate vertical and horizontal, so reaching the
+    # tail (2 east, 1 south of the head's first cell) would need an even and an odd number of
+    # vertical steps at once. The stock always runs out.
+    rules = SssnakeRules(deck={"STRAIGHT": 0, "CURVE": 40, "CROSS": 0, "DOUBLE": 0})
+    out = kernel.play_block(rules, 2, 1, 0, 200, policies=np.array([FRIENDLY, FRIENDLY], np.int8))
+    assert (out["outcome"] != JOINED).all() and (out["missing"] % 2 == 1).all()
