@@ -31,6 +31,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_fortune.py
 	$(BIN)/python benchmarks/bench_rainbow.py
 	$(BIN)/python benchmarks/bench_hisss.py
+	$(BIN)/python benchmarks/bench_sssnake.py
 
 ## Regenerate every report in reports/ from its study in analyses/.
 reports: $(STAMP)

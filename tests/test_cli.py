@@ -326,3 +326,36 @@ def test_exact_prints_probabilities_beside_the_simulation(tmp_path):
 def test_exact_refuses(args, message):
     r = invoke(*args)
     assert r.exit_code == 2 and message in r.stderr and len(r.stderr.strip().splitlines()) == 1
+
+
+def test_sssnake_run_trace_and_variants():
+    r = invoke("run", "sssnake", "-p", 3, "-n", 2000, "--policies", "greedy,friendly,random", "--json")
+    assert r.exit_code == 0, r.output
+    s = json.loads(r.stdout)
+    assert JSON_KEYS <= set(s) and s["policies"] == ["greedy", "friendly", "random"]
+    assert set(s["outcomes"]) <= {"joined", "stock win", "stock draw"}
+    r = invoke("trace", "sssnake", "-p", 2, "--seed", 4, "--game", 9, "--policy", "random")
+    assert r.exit_code == 0, r.output
+    for words in ("rolls", "#H##", "####T#", " h ", " t ", "seat 1: 7 missing", "end: "):
+        assert words in r.stdout
+    assert "kernel check: the numba kernel played the identical game" in r.stdout
+    r = invoke("variants", "sssnake")
+    for words in ("no-ones", "block_width", "head_side", "STRAIGHT=60", "random, greedy, friendly"):
+        assert words in r.stdout
+
+
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["run", "sssnake", "-p", "5"], "players: expected an integer from 2 to 4"),
+        (["run", "sssnake", "--set", "head_side=east"], "head_side: the head must leave the card by an outer side"),
+        (["run", "sssnake", "--set", "die.7=1"], "die.7: unknown key; expected one of 1, 2, 3"),
+        (["run", "sssnake", "--policy", "spiteful"], "expected one of random, greedy, friendly"),
+    ],
+)
+def test_sssnake_bad_input(tmp_path, args, message):
+    r = invoke(*args, "--out", tmp_path / "never.parquet")
+    assert r.exit_code == 2 and r.stdout == ""
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and message in lines[0], r.stderr
+    assert list(tmp_path.iterdir()) == []

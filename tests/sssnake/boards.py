@@ -50,7 +50,7 @@ def kernel_search_scratch():
     return (
         np.zeros(cells, np.int32),
         np.empty(cells, np.int32),
-        np.empty(cells, np.int32),
+        np.empty((cells, 2), np.int32),
         np.zeros(1, np.int64),
         np.empty((64, 2), np.int64),
         np.empty(1, np.int8),

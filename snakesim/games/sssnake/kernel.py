@@ -100,26 +100,27 @@ def _missing(occupied, free, ends, box, side, search):
     mark = stamp[0]
     seen[c0] = mark
     dist[c0] = 1
-    queue[0] = c0
+    queue[0, 0] = hx
+    queue[0, 1] = hy
     head, tail = 0, 1
     while head < tail:
-        c = queue[head]
+        cx, cy = queue[head, 0], queue[head, 1]
         head += 1
-        cx = c % side
-        cy = c // side
-        k = dist[c]
+        k = dist[cy * side + cx]
         for f in range(4):
-            x, y, d, _ = _follow(free, side, cx + _dx(f), cy + _dy(f), f, False, log, 0)
+            x, y, d = cx + _dx(f), cy + _dy(f), f
+            n = y * side + x
+            if free[n]:
+                x, y, d, _ = _follow(free, side, x, y, d, False, log, 0)
+                n = y * side + x
             if x == gx and y == gy and d == gd:
                 return k
-            if x < x0 or x > x1 or y < y0 or y > y1:
-                continue
-            n = y * side + x
-            if occupied[n] or seen[n] == mark:
+            if x < x0 or x > x1 or y < y0 or y > y1 or occupied[n] or seen[n] == mark:
                 continue
             seen[n] = mark
             dist[n] = k + 1
-            queue[tail] = n
+            queue[tail, 0] = x
+            queue[tail, 1] = y
             tail += 1
     return INF
 
@@ -440,7 +441,7 @@ def _play_block(stock_cards, faces, params, policies, seed, first, out):
         search = (
             np.zeros(cells, np.int32),  # the search's visit marks
             np.empty(cells, np.int32),  # cards up to each visited cell
-            np.empty(cells, np.int32),  # the search's queue of cells
+            np.empty((cells, 2), np.int32),  # the search's queue of cells (x, y)
             np.zeros(1, np.int64),  # the current visit mark
             np.empty((stock_cards.shape[0] + 2, 2), np.int64),  # free paths used by a trial placement
             np.empty(1, np.int8),  # one card, for _best_missing
