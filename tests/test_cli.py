@@ -151,7 +151,7 @@ BAD = [
     (["trace", "fortune", "--game", "-1"], "first: expected an integer from 0"),
     (
         ["run", "fortune", "--out", "results.xlsx"],
-        "--out: expected a file ending in .parquet or .csv",
+        "--out: expected a file ending in .parquet or .csv, or a folder name",
     ),
     (["run"], "Missing argument 'GAME'"),
     (["run", "fortune", "--bogus"], "--bogus"),

@@ -3,18 +3,34 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
+from importlib.metadata import version
+from pathlib import Path
 
 import click
 import numpy as np
 
 from snakesim.cli import cli, options
 from snakesim.cli.format import describe_changes, format_summary, format_table
+from snakesim.core.backends import BACKENDS, make_backend
+from snakesim.core.errors import InputError
 from snakesim.core.policies import encode_policies
-from snakesim.core.results import check_output_path, write_table
-from snakesim.core.runner import DEFAULT_CHUNK, max_threads, resolve_run, simulate_spec
-from snakesim.core.stats import summarize
+from snakesim.core.results import FORMATS, check_output_path, write_table
+from snakesim.core.rules import Int
+from snakesim.core.runner import (
+    DEFAULT_CHUNK,
+    MAX_GAMES,
+    max_threads,
+    plan_blocks,
+    resolve_run,
+    run_metadata,
+    simulate_spec,
+    tally_spec,
+)
+from snakesim.core.stats import summarize, summary_of
+from snakesim.core.store import RunStore
 from snakesim.games import GAMES, get_game
 
 
@@ -85,9 +101,29 @@ def variants(game):
 @click.option(
     "--out",
     "-o",
-    type=click.Path(dir_okay=False),
+    type=click.Path(),
     default=None,
-    help="Write the per-game table (.parquet or .csv).",
+    help="Write the per-game table to a .parquet or .csv file; or, given a folder, keep each finished "
+    "block there so that the same command resumes an interrupted run.",
+)
+@click.option(
+    "--backend",
+    type=click.Choice(BACKENDS),
+    default="threads",
+    show_default=True,
+    help="Where games are played: numba threads here, or a Dask distributed cluster.",
+)
+@click.option("--scheduler", default=None, help="With --backend dask: join the cluster at tcp://HOST:PORT.")
+@click.option(
+    "--workers",
+    type=int,
+    default=None,
+    help="With --backend dask and no --scheduler: local worker processes [default: cores].",
+)
+@click.option(
+    "--summary-only",
+    is_flag=True,
+    help="Keep only mergeable sums (counts, sums, histograms), not the per-game table: for very long runs.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the text summary.")
 @click.option(
@@ -109,13 +145,18 @@ def run(
     threads,
     chunk_size,
     out,
+    backend,
+    scheduler,
+    workers,
+    summary_only,
     as_json,
     progress,
 ):
     """Play many games of GAME and summarise them.
 
     Prints each seat's win rate with its 95% interval, the draw and unfinished rates, and the
-    game length (mean with interval, median, 95th percentile, maximum).
+    game length (mean with interval, median, 95th percentile, maximum). The same seed gives
+    the same games on any backend, thread count or block size.
 
     \b
     Examples:
@@ -123,32 +164,71 @@ def run(
       snakesim run fortune -p 3 --variant one-snake --set start_coins=10
       snakesim run fortune --rules my_rules.toml --out results/mine.parquet
       snakesim run fortune --games 10000 --json
+      snakesim run fortune --games 100000000 --summary-only --out runs/big     # resumable
+      snakesim run fortune --backend dask --workers 2 --games 10000000
+      snakesim run fortune --backend dask --scheduler tcp://10.0.0.5:8786 --summary-only -n 1000000000
     """
     spec = get_game(game)
     name, rules, seats = resolve_run(
         spec, players, n_games, seed, 0, variant, rules_file, settings, None, deck_file, policy, policies
     )
-    if out is not None:
-        check_output_path(out)
+    engine = make_backend(backend, threads, scheduler, workers)
+    Int(1, MAX_GAMES).check("chunk_size", chunk_size)
+    table_file = store = None
+    if out is not None and Path(out).suffix.lower() in FORMATS:
+        if summary_only:
+            raise InputError("--out", "a --summary-only run keeps no per-game table; give a folder to keep its blocks")
+        table_file = check_output_path(out)
+    elif out is not None and Path(out).suffix and not Path(out).is_dir():
+        raise InputError("--out", f"expected a file ending in {' or '.join(FORMATS)}, or a folder name, got {out!r}")
+    elif out is not None:
+        manifest = run_metadata(spec, name, rules, players, n_games, seed, 0, seats)
+        store = RunStore(out, {**manifest, "block_size": chunk_size, "summary_only": summary_only})
     if progress is None:
         progress = sys.stderr.isatty()
+    blocks = plan_blocks(0, n_games, chunk_size)
+    done = store.done() if store is not None and store.path.is_dir() else set()
+    resumed = sum(count for k, _, count in blocks if k in done)
     start = time.perf_counter()
-    df = simulate_spec(spec, rules, players, n_games, seed, name, 0, threads, chunk_size, progress, seats)
+    try:
+        if summary_only:
+            tally = tally_spec(spec, rules, players, n_games, seed, 0, chunk_size, progress, seats, engine, store)
+            meta = {"game": spec.name, "variant": name, "options": rules.to_dict(), "policies": list(seats)}
+            summary = summary_of(tally, list(spec.outcomes), {**meta, "players": players, "seed": seed})
+        else:
+            df = simulate_spec(
+                spec, rules, players, n_games, seed, name, 0, threads, chunk_size, progress, seats, engine, store
+            )
+            summary = summarize(df)
+    except KeyboardInterrupt:
+        if store is not None:
+            click.echo(
+                f"interrupted: {len(store.done())} of {len(blocks)} blocks are kept in {out}; "
+                "run the same command again to resume",
+                err=True,
+            )
+        sys.exit(130)
     elapsed = time.perf_counter() - start
-    if out is not None:
-        write_table(df, out)
-    summary = summarize(df)
+    if table_file is not None:
+        write_table(df, table_file)
     if as_json:
-        summary.update(elapsed_s=elapsed, version=df.attrs["version"], out=out)
+        summary.update(elapsed_s=elapsed, version=version("snakesim"), out=out, backend=backend, resumed_games=resumed)
         click.echo(json.dumps(summary))
         return
     click.echo(format_summary(summary, spec.title, spec.length_unit, rules.changes(), seats))
-    used = threads or max_threads()
-    click.echo(
-        f"\n{n_games:,} games in {elapsed:.2f} s ({n_games / elapsed:,.0f} games/s on {used} thread{'s' * (used > 1)})"
-    )
-    if out is not None:
+    if backend == "dask":
+        where = f"the Dask cluster at {scheduler}" if scheduler else f"{workers or os.cpu_count()} Dask workers"
+    else:
+        used = threads or max_threads()
+        where = f"{used} thread{'s' * (used > 1)}"
+    played = n_games - resumed
+    click.echo(f"\n{played:,} games played in {elapsed:.2f} s ({played / elapsed:,.0f} games/s on {where})")
+    if resumed:
+        click.echo(f"{resumed:,} games read from the blocks already in {out}")
+    if table_file is not None:
         click.echo(f"table written to {out}")
+    elif store is not None:
+        click.echo(f"blocks kept in {out} (read them with snakesim.read_table)")
 
 
 @cli.command()

@@ -89,18 +89,23 @@ def write_table(df: pd.DataFrame, path: str | os.PathLike) -> Path:
         if path.suffix.lower() == ".parquet":
             table = pa.Table.from_pandas(df, preserve_index=False)
             table = table.replace_schema_metadata({**(table.schema.metadata or {}), META_KEY: meta.encode()})
-            _atomic(path, lambda tmp: pq.write_table(table, tmp))
+            atomic_write(path, lambda tmp: pq.write_table(table, tmp))
         else:
-            _atomic(path, lambda tmp: df.to_csv(tmp, index=False))
-            _atomic(path.with_name(path.name + ".meta.json"), lambda tmp: Path(tmp).write_text(meta + "\n"))
+            atomic_write(path, lambda tmp: df.to_csv(tmp, index=False))
+            atomic_write(path.with_name(path.name + ".meta.json"), lambda tmp: Path(tmp).write_text(meta + "\n"))
     except OSError as err:
         raise InputError("--out", f"cannot write {str(path)!r}: {err.strerror or err}") from None
     return path
 
 
 def read_table(path: str | os.PathLike) -> pd.DataFrame:
-    """Read a table written by :func:`write_table`, metadata included."""
+    """Read a table written by :func:`write_table`, or the blocks of a run folder (``run
+    --out DIR``), metadata included."""
     path = Path(path)
+    if path.is_dir():
+        from snakesim.core.store import RunStore
+
+        return RunStore.open(path).read_table()
     if path.suffix.lower() == ".parquet":
         table = pq.read_table(path)
         df = table.to_pandas()
@@ -113,7 +118,8 @@ def read_table(path: str | os.PathLike) -> pd.DataFrame:
     return df
 
 
-def _atomic(path: Path, write) -> None:
+def atomic_write(path: Path, write) -> None:
+    """Call ``write(tmp)`` on a temporary file beside ``path``, then rename it to ``path``."""
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     os.close(fd)
     try:

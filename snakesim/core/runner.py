@@ -1,9 +1,11 @@
-"""Run many games: resolve the rules, split the game indices into chunks, play each chunk
-with the game's numba kernel on the requested number of threads, and build the table.
+"""Run many games: resolve the rules, split the game indices into blocks, play each block
+with the game's numba kernel on a backend (numba threads here, or a Dask cluster), and build
+the table, or only the summary's sums.
 
-Chunks exist for the progress bar and for memory; they cannot change a result, because game
-``i`` draws only from its own stream. ``tests/test_runner.py`` checks that the table is
-the same for 1 and 2 threads and for different chunk sizes.
+Blocks exist for the progress bar, for memory, for spreading work over a cluster and for
+resuming a run; they cannot change a result, because game ``i`` draws only from its own
+stream. ``tests/test_runner.py`` checks that the table is the same for 1 and 2 threads, for
+different block sizes and for the Dask backend.
 """
 
 from __future__ import annotations
@@ -15,9 +17,9 @@ from pathlib import Path
 from typing import Any
 
 import numba
-import numpy as np
 import pandas as pd
 
+from snakesim.core.backends import ThreadsBackend
 from snakesim.core.errors import InputError
 from snakesim.core.policies import encode_policies, resolve_policies
 from snakesim.core.progress import progress_bar
@@ -25,6 +27,8 @@ from snakesim.core.registry import GameSpec
 from snakesim.core.results import build_table
 from snakesim.core.rng import MAX_SEED
 from snakesim.core.rules import Int, Rules
+from snakesim.core.store import RunStore
+from snakesim.core.tally import Tally, merge, tally_columns
 
 DEFAULT_CHUNK = 1 << 16
 MAX_GAMES = 10**12
@@ -111,29 +115,73 @@ def resolve_run(
     return name, rules, resolve_policies(spec, players, policy, policies)
 
 
-def play_games(
+def plan_blocks(first: int, games: int, block_size: int) -> list[tuple[int, int, int]]:
+    """The run's blocks: ``(index, first game, count)`` covering games ``first .. first+games-1``."""
+    return [
+        (k, start, min(block_size, first + games - start))
+        for k, start in enumerate(range(first, first + games, block_size))
+    ]
+
+
+def play_task(game: str, rules: Rules, players: int, seed: int, codes, summary_only: bool, start: int, count: int):
+    """Play one block of games: its table (no metadata) or, with ``summary_only``, its tally.
+
+    A plain module-level function of picklable arguments, so a Dask worker can run it.
+    """
+    from snakesim.games import get_game
+
+    spec = get_game(game)
+    columns = spec.play_block(rules, players, seed, start, count, policies=codes)
+    if summary_only:
+        return tally_columns(spec, columns, players)
+    return build_table(spec, columns, seed, start, {})
+
+
+def play_blocks(
     spec: GameSpec,
     rules: Rules,
     players: int,
     games: int,
     seed: int,
     first: int = 0,
-    threads: int | None = None,
     chunk_size: int = DEFAULT_CHUNK,
     progress: bool = False,
     policies: tuple[str, ...] = (),
-) -> dict[str, np.ndarray]:
-    """Play games ``first .. first+games-1`` with the kernel; return their columns."""
+    backend=None,
+    summary_only: bool = False,
+    store: RunStore | None = None,
+) -> list:
+    """Play games ``first .. first+games-1`` in blocks of ``chunk_size``; return each block's
+    table (or tally) in block order.
+
+    ``backend`` plays the blocks (threads in this process if None). With a ``store``, blocks
+    already in the run folder are read instead of played, and each block is written there as
+    soon as it is finished, so an interrupted run loses only the blocks in flight.
+    """
     check_run(spec, rules, players, games, seed, first)
     Int(1, MAX_GAMES).check("chunk_size", chunk_size)
+    backend = backend or ThreadsBackend()
     codes = encode_policies(spec, policies) if policies else None
-    parts = []
-    with numba_threads(threads), progress_bar(games, progress, desc=spec.name) as bar:
-        for start in range(first, first + games, chunk_size):
-            count = min(chunk_size, first + games - start)
-            parts.append(spec.play_block(rules, players, seed, start, count, policies=codes))
-            bar.update(count)
-    return {key: np.concatenate([p[key] for p in parts]) for key in parts[0]}
+    blocks = plan_blocks(first, games, chunk_size)
+    done = store.done() if store is not None else set()
+    pending = [b for b in blocks if b[0] not in done]
+    if store is not None:
+        store.create()
+    results = {}
+    args = (spec.name, rules, players, seed, codes, summary_only)
+    already = sum(count for k, _, count in blocks if k in done)
+    with progress_bar(games, progress, desc=spec.name, initial=already) as bar:
+        if pending:
+            backend.warm_up(play_task, args)
+            with backend:
+                for index, result in backend.map(play_task, pending, args):
+                    if store is not None:
+                        store.write(index, result)
+                    results[index] = result
+                    bar.update(blocks[index][2])
+    for k in done:
+        results[k] = store.read(k)
+    return [results[k] for k, _, _ in blocks]
 
 
 def run_metadata(
@@ -173,8 +221,35 @@ def simulate_spec(
     chunk_size: int = DEFAULT_CHUNK,
     progress: bool = False,
     policies: tuple[str, ...] = (),
+    backend=None,
+    store: RunStore | None = None,
 ) -> pd.DataFrame:
-    """Play a run with resolved rules and policies; return its table (metadata in ``attrs``)."""
-    columns = play_games(spec, rules, players, games, seed, first, threads, chunk_size, progress, policies)
-    meta = run_metadata(spec, variant, rules, players, games, seed, first, policies)
-    return build_table(spec, columns, seed, first, meta)
+    """Play a run with resolved rules and policies; return its table (metadata in ``attrs``).
+
+    ``backend`` (a ``snakesim.core.backends`` backend) plays the blocks; the default is
+    ``threads`` numba threads in this process. ``store`` keeps finished blocks in a run folder.
+    """
+    if backend is None:
+        backend = ThreadsBackend(threads)
+    parts = play_blocks(spec, rules, players, games, seed, first, chunk_size, progress, policies, backend, False, store)
+    df = pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0]
+    df.attrs.update(run_metadata(spec, variant, rules, players, games, seed, first, policies))
+    return df
+
+
+def tally_spec(
+    spec: GameSpec,
+    rules: Rules,
+    players: int,
+    games: int,
+    seed: int = 0,
+    first: int = 0,
+    chunk_size: int = DEFAULT_CHUNK,
+    progress: bool = False,
+    policies: tuple[str, ...] = (),
+    backend=None,
+    store: RunStore | None = None,
+) -> Tally:
+    """Play a run keeping only its mergeable sums (``--summary-only``); blocks merged in order."""
+    parts = play_blocks(spec, rules, players, games, seed, first, chunk_size, progress, policies, backend, True, store)
+    return merge(parts)

@@ -12,6 +12,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from snakesim.core.tally import Tally, histogram_quantile
+
 LEVEL = 0.95
 
 
@@ -52,37 +54,56 @@ def players_of(df: pd.DataFrame) -> int:
 
 
 def summarize(df: pd.DataFrame, level: float = LEVEL) -> dict:
-    """Summarise a results table.
+    """Summarise a results table: :func:`summary_of` its tally (see ``snakesim.core.tally``)."""
+    players = players_of(df)
+    winner = df["winner"].to_numpy()
+    outcome = df["outcome"]
+    t = Tally(
+        games=len(df),
+        outcomes=np.bincount(outcome.cat.codes.to_numpy(), minlength=len(outcome.cat.categories)).tolist(),
+        wins=np.bincount(winner[winner >= 0].astype(np.int64), minlength=players).tolist(),
+        lengths=np.bincount(df["length"].to_numpy().astype(np.int64)).tolist(),
+    )
+    meta = {k: df.attrs[k] for k in ("game", "variant", "options", "policies", "players", "seed") if k in df.attrs}
+    return summary_of(t, [str(c) for c in outcome.cat.categories], {**meta, "players": players}, level)
+
+
+def summary_of(t: Tally, outcome_labels, meta: dict, level: float = LEVEL) -> dict:
+    """The summary of a run from its tally.
 
     Returns
     -------
     dict
-        The run's metadata (game, variant, options, policies, players, games, seed) and:
+        ``meta`` (game, variant, options, policies, players, seed) and: ``games``;
         ``win_rate`` and ``win_ci`` per seat (any outcome with a winner); ``draw_rate``,
         ``draw_ci`` (every outcome whose label ends in "draw"); ``unfinished_rate``,
         ``unfinished_ci``; ``outcomes``, each outcome label's ``count, rate, ci``; ``length``
         with ``mean, mean_ci, median, p95, max``. Rates are over all games; lengths include
         unfinished games at the turn cap.
     """
-    n = len(df)
-    players = players_of(df)
-    wins = np.bincount(df["winner"].to_numpy()[df["winner"].to_numpy() >= 0], minlength=players)
-    counts = df["outcome"].value_counts(sort=False)
+    n = t.games
     outcomes = {
-        str(label): {"count": int(k), "rate": k / n, "ci": list(wilson(k, n, level))} for label, k in counts.items()
+        label: {"count": int(k), "rate": k / n, "ci": list(wilson(k, n, level))}
+        for label, k in zip(outcome_labels, t.outcomes, strict=True)
     }
     draws = sum(v["count"] for label, v in outcomes.items() if label.endswith("draw"))
     unfinished = outcomes.get("unfinished", {"count": 0})["count"]
-    length = df["length"].to_numpy()
-    mean, low, high = mean_interval(length, level)
-    meta = {k: df.attrs[k] for k in ("game", "variant", "options", "policies", "players", "seed") if k in df.attrs}
+    # The length's mean and t interval from exact integer sums.
+    values = np.arange(len(t.lengths))
+    total = int(np.dot(values, t.lengths))
+    squares = sum(int(v) * int(v) * int(k) for v, k in zip(values, t.lengths, strict=True) if k)
+    mean = total / n
+    low = high = mean
+    if n > 1:
+        sd = np.sqrt((n * squares - total * total) / (n * (n - 1)))
+        half = float(stats.t.ppf(0.5 + level / 2, n - 1) * sd / np.sqrt(n))
+        low, high = mean - half, mean + half
     return {
         **meta,
-        "players": players,
         "games": n,
         "level": level,
-        "win_rate": [float(w / n) for w in wins],
-        "win_ci": [list(wilson(w, n, level)) for w in wins],
+        "win_rate": [float(w / n) for w in t.wins],
+        "win_ci": [list(wilson(w, n, level)) for w in t.wins],
         "draw_rate": draws / n,
         "draw_ci": list(wilson(draws, n, level)),
         "unfinished_rate": unfinished / n,
@@ -91,9 +112,9 @@ def summarize(df: pd.DataFrame, level: float = LEVEL) -> dict:
         "length": {
             "mean": mean,
             "mean_ci": [low, high],
-            "median": float(np.median(length)),
-            "p95": float(np.quantile(length, 0.95)),
-            "max": int(length.max()),
+            "median": histogram_quantile(t.lengths, 0.5),
+            "p95": histogram_quantile(t.lengths, 0.95),
+            "max": int(np.flatnonzero(t.lengths)[-1]),
         },
     }
 

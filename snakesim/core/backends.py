@@ -1,0 +1,163 @@
+"""Where blocks of games are played: numba threads in this process, or a Dask cluster.
+
+A run is a list of blocks of game indices. A backend plays each block with a task function
+and yields ``(block, result)`` as blocks finish, in any order; the runner puts results back
+in block order, so the backend can never change a result (game ``i`` draws only from its own
+stream).
+
+- :class:`ThreadsBackend` (the default) plays the blocks one after the other, each on all
+  numba threads of this process.
+- :class:`DaskBackend` submits one task per block to a Dask distributed cluster: an existing
+  one (``scheduler="tcp://host:port"``) or a local cluster of worker processes that it starts
+  and closes. Numba's traps with worker processes are avoided: the kernel is compiled (or
+  loaded from the on-disk cache) before any task runs, by this process for a local cluster or
+  by each remote worker in turn, so no two processes write the cache at once; and each worker
+  plays with one numba thread, since the cluster already runs one task per core.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Callable, Iterator, Sequence
+
+import numba
+
+from snakesim.core.errors import InputError
+
+BACKENDS = ("threads", "dask")
+
+
+class ThreadsBackend:
+    """Play blocks in this process on ``threads`` numba threads (all cores if None)."""
+
+    name = "threads"
+
+    def __init__(self, threads: int | None = None):
+        self.threads = threads
+
+    def __enter__(self) -> ThreadsBackend:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        return None
+
+    def warm_up(self, task: Callable, args: tuple) -> None:
+        """Nothing to prepare: the first block compiles the kernel."""
+
+    def map(self, task: Callable, blocks: Sequence[tuple[int, int, int]], args: tuple) -> Iterator[tuple[int, object]]:
+        from snakesim.core.runner import numba_threads
+
+        with numba_threads(self.threads):
+            for index, start, count in blocks:
+                yield index, task(*args, start, count)
+
+
+def _on_worker(task: Callable, *args):
+    # One numba thread per task: the cluster runs one task per core already.
+    numba.set_num_threads(1)
+    return task(*args)
+
+
+class DaskBackend:
+    """Play blocks as tasks on a Dask distributed cluster.
+
+    Parameters
+    ----------
+    scheduler : str, optional
+        Address of a running scheduler (``tcp://HOST:PORT``). Without it, a local cluster of
+        ``workers`` processes (one thread each) is started on entry and closed on exit.
+    workers : int, optional
+        Worker processes of the local cluster; the number of cores if None.
+    """
+
+    name = "dask"
+
+    def __init__(self, scheduler: str | None = None, workers: int | None = None):
+        if scheduler is not None and workers is not None:
+            raise InputError("--workers", "--workers starts a local cluster; it cannot be used with --scheduler")
+        if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
+            raise InputError("--workers", f"expected a positive number of worker processes, got {workers!r}")
+        self.scheduler = scheduler
+        self.workers = workers
+        self.cluster = None
+        self.client = None
+        self._warm = False
+        self._depth = 0  # nested `with` blocks share one cluster (a comparison's many runs)
+
+    def __enter__(self) -> DaskBackend:
+        from distributed import Client, LocalCluster
+
+        self._depth += 1
+        if self.client is not None:
+            return self
+        if self.scheduler is not None:
+            try:
+                self.client = Client(self.scheduler, timeout="10s")
+            except (OSError, TimeoutError, ValueError) as err:
+                message = f"cannot reach a Dask scheduler at {self.scheduler!r} ({err})"
+                raise InputError("--scheduler", message) from None
+        else:
+            self.cluster = LocalCluster(
+                n_workers=self.workers or os.cpu_count() or 1,
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address=":0",  # any free port: never clash with another cluster
+                silence_logs=logging.ERROR,
+                env={"NUMBA_NUM_THREADS": "1"},  # set before numba starts in the worker
+            )
+            self.client = Client(self.cluster)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._depth -= 1
+        if self._depth > 0:
+            return
+        if self.client is not None:
+            self.client.close()
+        if self.cluster is not None:
+            self.cluster.close()
+        self.client = self.cluster = None
+
+    def warm_up(self, task: Callable, args: tuple) -> None:
+        """Compile the kernel (or load it from the cache) in this process, before the cluster
+        starts: local workers then only read the cache."""
+        if self.client is None:
+            task(*args, 0, 1)
+
+    def _warm_workers(self, task: Callable, args: tuple) -> None:
+        # Remote workers may not share this machine's cache: each plays one game, one worker
+        # at a time, so that two processes never write the same cache file at once.
+        if self._warm or self.scheduler is None:
+            return
+        for worker in self.client.scheduler_info()["workers"]:
+            self.client.submit(_on_worker, task, *args, 0, 1, workers=[worker], pure=False).result()
+        self._warm = True
+
+    def map(self, task: Callable, blocks: Sequence[tuple[int, int, int]], args: tuple) -> Iterator[tuple[int, object]]:
+        from distributed import as_completed
+
+        self._warm_workers(task, args)
+        futures = {}
+        for index, start, count in blocks:
+            futures[self.client.submit(_on_worker, task, *args, start, count, pure=False)] = index
+        try:
+            for future in as_completed(futures):
+                yield futures[future], future.result()
+        finally:
+            for future in futures:  # on Ctrl-C or an error: stop what is still queued
+                future.cancel()
+
+
+def make_backend(name: str = "threads", threads=None, scheduler=None, workers=None):
+    """The backend called ``name`` (``threads`` or ``dask``), checking its options."""
+    if name not in BACKENDS:
+        raise InputError("--backend", f"unknown backend {name!r}; expected one of {', '.join(BACKENDS)}")
+    if name == "threads":
+        if scheduler is not None or workers is not None:
+            option = "--scheduler" if scheduler is not None else "--workers"
+            raise InputError(option, "needs --backend dask")
+        return ThreadsBackend(threads)
+    if threads is not None:
+        raise InputError("--threads", "each Dask worker plays with one numba thread; use --workers instead")
+    return DaskBackend(scheduler, workers)

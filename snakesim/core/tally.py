@@ -1,0 +1,98 @@
+"""A run's summary as mergeable integer sums, so that blocks of games played anywhere can be
+added up in any grouping and still give exactly the summary of one table.
+
+A :class:`Tally` holds, for a block of games: the game count; the count of each outcome; the
+wins of each seat; a histogram of lengths; and the sum and sum of squares of every other
+integer column. Adding tallies is exact integer arithmetic (Python ints, no overflow), so the
+merge order cannot change a result. :func:`summary_of` turns a tally into the summary the CLI
+prints; :func:`snakesim.core.stats.summarize` is the same function applied to a table's tally,
+so a summary-only run and a full-table run of the same games print the same numbers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from snakesim.core.registry import GameSpec
+
+
+@dataclass
+class Tally:
+    """Integer sums over a block of games (see the module docstring)."""
+
+    games: int
+    outcomes: list[int]  # count per outcome code
+    wins: list[int]  # wins per seat
+    lengths: list[int]  # histogram: games of each length 0, 1, 2, ...
+    sums: dict[str, int] = field(default_factory=dict)  # per other column ("cards_0", "completed")
+    squares: dict[str, int] = field(default_factory=dict)
+
+    def __add__(self, other: Tally) -> Tally:
+        size = max(len(self.lengths), len(other.lengths))
+        pad = lambda h: h + [0] * (size - len(h))  # noqa: E731
+        return Tally(
+            self.games + other.games,
+            [a + b for a, b in zip(self.outcomes, other.outcomes, strict=True)],
+            [a + b for a, b in zip(self.wins, other.wins, strict=True)],
+            [a + b for a, b in zip(pad(self.lengths), pad(other.lengths), strict=True)],
+            {k: self.sums[k] + other.sums[k] for k in self.sums},
+            {k: self.squares[k] + other.squares[k] for k in self.squares},
+        )
+
+    def to_dict(self) -> dict:
+        return {k: getattr(self, k) for k in ("games", "outcomes", "wins", "lengths", "sums", "squares")}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Tally:
+        return cls(**data)
+
+
+def _ints(values: np.ndarray) -> int:
+    return int(np.sum(values, dtype=np.int64))
+
+
+def tally_columns(spec: GameSpec, columns: dict[str, np.ndarray], players: int) -> Tally:
+    """The tally of a block of games, from a kernel's column arrays."""
+    winner = columns["winner"]
+    sums, squares = {}, {}
+    for name in spec.seat_columns:
+        for seat in range(players):
+            values = columns[name][:, seat].astype(np.int64)
+            sums[f"{name}_{seat}"] = _ints(values)
+            squares[f"{name}_{seat}"] = _ints(values * values)
+    for name in spec.game_columns:
+        values = columns[name].astype(np.int64)
+        sums[name] = _ints(values)
+        squares[name] = _ints(values * values)
+    return Tally(
+        games=len(winner),
+        outcomes=np.bincount(columns["outcome"].astype(np.int64), minlength=len(spec.outcomes)).tolist(),
+        wins=np.bincount(winner[winner >= 0].astype(np.int64), minlength=players).tolist(),
+        lengths=np.bincount(columns["length"].astype(np.int64)).tolist(),
+        sums=sums,
+        squares=squares,
+    )
+
+
+def merge(tallies) -> Tally:
+    """The sum of tallies, in the order given."""
+    tallies = list(tallies)
+    total = tallies[0]
+    for t in tallies[1:]:
+        total = total + t
+    return total
+
+
+def histogram_quantile(hist, q: float) -> float:
+    """The ``q`` quantile of the values a histogram counts, interpolated as ``numpy.quantile``
+    does by default (linearly between the two order statistics around ``(n - 1) q``)."""
+    cumulative = np.cumsum(hist)
+    n = int(cumulative[-1])
+    position = (n - 1) * q
+    low = int(np.floor(position))
+    # The value of order statistic k (0-based) is the first value whose cumulative count exceeds k.
+    x_low = int(np.searchsorted(cumulative, low, side="right"))
+    x_high = int(np.searchsorted(cumulative, min(low + 1, n - 1), side="right"))
+    return float(x_low + (position - low) * (x_high - x_low))

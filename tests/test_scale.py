@@ -1,0 +1,198 @@
+"""Scale-out and long runs: summaries as mergeable sums, the Dask backend giving exactly the
+threads backend's results, and run folders that resume after a kill."""
+
+import json
+import signal
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import snakesim
+from snakesim.cli import cli
+from snakesim.core.backends import DaskBackend
+from snakesim.core.runner import simulate_spec, tally_spec
+from snakesim.core.stats import summarize, summary_of
+from snakesim.core.tally import histogram_quantile, merge, tally_columns
+from snakesim.games import get_game
+
+FORTUNE = get_game("fortune")
+HISSS = get_game("hisss")
+
+
+def invoke(*args):
+    return CliRunner().invoke(cli, [str(a) for a in args])
+
+
+# ---------------------------------------------------------------- mergeable sums
+@settings(max_examples=40, deadline=None)
+@given(values=st.lists(st.integers(0, 60), min_size=1, max_size=200), q=st.floats(0, 1))
+def test_histogram_quantile_is_numpys(values, q):
+    assert histogram_quantile(np.bincount(values).tolist(), q) == pytest.approx(np.quantile(values, q), abs=1e-9)
+
+
+def test_tallies_merge_exactly_in_any_grouping():
+    rules = HISSS.rules()
+    whole = HISSS.play_block(rules, 3, 5, 0, 3000)
+    parts = [HISSS.play_block(rules, 3, 5, start, 1000) for start in (0, 1000, 2000)]
+    tallies = [tally_columns(HISSS, p, 3) for p in parts]
+    assert merge(tallies) == tally_columns(HISSS, whole, 3)
+    assert merge(tallies[::-1]) == merge(tallies)
+    assert merge(tallies).sums["cards_0"] == int(whole["cards"][:, 0].sum())
+    assert merge(tallies).squares["completed"] == int((whole["completed"].astype(np.int64) ** 2).sum())
+
+
+def test_summary_only_gives_the_tables_summary():
+    rules = FORTUNE.rules()
+    df = simulate_spec(FORTUNE, rules, 4, 20_000, 9, chunk_size=3000)
+    tally = tally_spec(FORTUNE, rules, 4, 20_000, 9, chunk_size=7000)
+    full = summarize(df)
+    short = summary_of(tally, list(FORTUNE.outcomes), {})
+    for key in ("games", "win_rate", "win_ci", "draw_rate", "outcomes", "length"):
+        assert short[key] == full[key], key
+    assert full["length"]["median"] == float(np.median(df["length"]))
+
+
+# ---------------------------------------------------------------- Dask
+@pytest.fixture(scope="module")
+def dask_backend():
+    with DaskBackend(workers=2) as backend:
+        yield backend
+
+
+def test_dask_gives_the_threads_table_and_summary(dask_backend):
+    rules = HISSS.rules()
+    threads = simulate_spec(
+        HISSS, rules, 4, 9000, 3, chunk_size=2000, policies=("greedy", "random", "greedy", "random")
+    )
+    dask = simulate_spec(
+        HISSS,
+        rules,
+        4,
+        9000,
+        3,
+        chunk_size=1300,
+        policies=("greedy", "random", "greedy", "random"),
+        backend=dask_backend,
+    )
+    pd.testing.assert_frame_equal(threads, dask)
+    assert threads.attrs == dask.attrs
+    assert tally_spec(HISSS, rules, 4, 9000, 3, chunk_size=2000) == tally_spec(
+        HISSS, rules, 4, 9000, 3, chunk_size=1100, backend=dask_backend
+    )
+
+
+def test_dask_workers_use_one_numba_thread(dask_backend):
+    import numba
+
+    counts = dask_backend.client.run(lambda: (numba.config.NUMBA_NUM_THREADS, numba.get_num_threads()))
+    assert len(counts) == 2 and set(counts.values()) == {(1, 1)}
+
+
+def test_cli_dask_backend_json(tmp_path):
+    r = invoke("run", "fortune", "-n", 20_000, "--chunk-size", 4000, "--backend", "dask", "--workers", 2, "--json")
+    assert r.exit_code == 0, r.output
+    dask = json.loads(r.stdout)
+    threads = json.loads(invoke("run", "fortune", "-n", 20_000, "--json").stdout)
+    assert dask["backend"] == "dask" and dask["win_ci"] == threads["win_ci"] and dask["length"] == threads["length"]
+
+
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["--scheduler", "tcp://127.0.0.1:9"], "--scheduler: needs --backend dask"),
+        (["--workers", "2"], "--workers: needs --backend dask"),
+        (["--backend", "dask", "--threads", "1"], "--threads: each Dask worker plays with one numba thread"),
+        (["--backend", "dask", "--workers", "0"], "--workers: expected a positive number"),
+        (
+            ["--backend", "dask", "--scheduler", "tcp://127.0.0.1:9", "--workers", "2"],
+            "cannot be used with --scheduler",
+        ),
+        (["--backend", "spark"], "'spark' is not one of 'threads', 'dask'"),
+        (["--summary-only", "--out", "x.parquet"], "a --summary-only run keeps no per-game table"),
+        (["--backend", "dask", "--scheduler", "tcp://127.0.0.1:9"], "--scheduler: cannot reach a Dask scheduler"),
+    ],
+)
+def test_bad_scale_options(tmp_path, monkeypatch, args, message):
+    monkeypatch.chdir(tmp_path)
+    r = invoke("run", "fortune", "-n", 1000, *args)
+    assert r.exit_code == 2 and r.stdout == "", r.output
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and message in lines[0], r.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+# ---------------------------------------------------------------- run folders
+def test_run_folder_resumes_and_refuses_other_parameters(tmp_path):
+    folder = tmp_path / "run"
+    args = ["run", "rainbow", "-p", 3, "-n", 5000, "--chunk-size", 1000, "--seed", 4, "--out", folder, "--json"]
+    first = json.loads(invoke(*args).stdout)
+    assert sorted(p.name for p in folder.iterdir()) == [f"block-00000{k}.parquet" for k in range(5)] + ["manifest.json"]
+    (folder / "block-000003.parquet").unlink()  # as if the run had been stopped before it
+    again = json.loads(invoke(*args).stdout)
+    assert again["resumed_games"] == 4000 and again["win_ci"] == first["win_ci"]
+    table = snakesim.read_table(folder)
+    direct = snakesim.simulate("rainbow", players=3, games=5000, seed=4)
+    pd.testing.assert_frame_equal(table, direct)
+    assert table.attrs["seed"] == 4 and table.attrs["game"] == "rainbow"
+    r = invoke(*[a if a != 4 else 5 for a in args])  # another seed
+    assert r.exit_code == 2 and "holds a run with other parameters (seed differ)" in r.stderr
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "notes.txt").write_text("mine")
+    r = invoke("run", "rainbow", "-n", 100, "--out", tmp_path / "other")
+    assert r.exit_code == 2 and "is not empty and is not a snakesim run folder" in r.stderr
+
+
+def test_summary_only_run_folder(tmp_path):
+    folder = tmp_path / "sums"
+    args = ["run", "fortune", "-n", 30_000, "--chunk-size", 10_000, "--summary-only", "--out", folder, "--json"]
+    s = json.loads(invoke(*args).stdout)
+    assert sorted(p.name for p in folder.iterdir()) == [f"block-00000{k}.json" for k in range(3)] + ["manifest.json"]
+    assert s == {**json.loads(invoke(*args).stdout), "elapsed_s": s["elapsed_s"], "resumed_games": 0}
+    full = json.loads(invoke("run", "fortune", "-n", 30_000, "--json").stdout)
+    assert s["win_ci"] == full["win_ci"] and s["length"] == full["length"]
+
+
+def _start(folder, *extra):
+    command = [sys.executable, "-c", "from snakesim.cli import main; main()", "run", "sssnake", "-p", "4"]
+    command += ["--policy", "random", "-n", "12000", "--chunk-size", "300", "--seed", "8", "--out", str(folder)]
+    return subprocess.Popen([*command, "--no-progress", *extra], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+
+def _wait_for_blocks(folder, count, process):
+    deadline = time.monotonic() + 120
+    while len(list(folder.glob("block-*"))) < count:
+        assert process.poll() is None, process.stderr.read().decode()
+        assert time.monotonic() < deadline, "no blocks written"
+        time.sleep(0.01)
+
+
+@pytest.mark.parametrize(
+    "how,extra",
+    [(signal.SIGKILL, []), (signal.SIGINT, ["--backend", "dask", "--workers", "2"])],
+    ids=["kill-threads", "ctrl-c-dask"],
+)
+def test_a_killed_run_resumes_to_the_uninterrupted_result(tmp_path, how, extra):
+    folder = tmp_path / "run"
+    process = _start(folder, *extra)
+    _wait_for_blocks(folder, 4, process)
+    process.send_signal(how)
+    _, err = process.communicate(timeout=60)
+    kept = len(list(folder.glob("block-*.parquet")))
+    assert 4 <= kept < 40, kept  # stopped part way
+    if how == signal.SIGINT:
+        assert process.returncode == 130 and "blocks are kept in" in err.decode()
+    assert not list(folder.glob(".*.tmp")) or how == signal.SIGKILL  # a clean stop leaves no temporary file
+    finish = _start(folder, *extra)
+    out, err = finish.communicate(timeout=300)
+    assert finish.returncode == 0, err.decode()
+    assert "games read from the blocks already in" in out.decode()
+    resumed = snakesim.read_table(folder)
+    whole = snakesim.simulate("sssnake", players=4, games=12000, seed=8, policy="random")
+    pd.testing.assert_frame_equal(resumed, whole)
