@@ -2,6 +2,7 @@
 threads backend's results, and run folders that resume after a kill."""
 
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -88,11 +89,26 @@ def test_dask_gives_the_threads_table_and_summary(dask_backend):
     )
 
 
-def test_dask_workers_use_one_numba_thread(dask_backend):
+def _numba_threads():
     import numba
 
-    counts = dask_backend.client.run(lambda: (numba.config.NUMBA_NUM_THREADS, numba.get_num_threads()))
+    return numba.config.NUMBA_NUM_THREADS, numba.get_num_threads()
+
+
+def test_dask_workers_use_one_numba_thread(dask_backend):
+    counts = dask_backend.client.run(_numba_threads)
     assert len(counts) == 2 and set(counts.values()) == {(1, 1)}
+
+
+def test_cli_workers_use_one_numba_thread_and_can_compile(tmp_path):
+    # The CLI's main module imports numba before a worker's environment is set; a fresh
+    # cache makes the workers compile a kernel variant the parent has not used.
+    command = [sys.executable, "-c", "from snakesim.cli import main; main()", "compare", "fortune", "-n", "3000"]
+    command += ["-v", "standard", "-v", "rejoin", "--backend", "dask", "--workers", "2", "--json"]
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+    done = subprocess.run(command, capture_output=True, env=env, timeout=300)
+    assert done.returncode == 0, done.stderr.decode()[-2000:]
+    assert json.loads(done.stdout)["variants"] == ["standard", "rejoin"]
 
 
 def test_cli_dask_backend_json(tmp_path):

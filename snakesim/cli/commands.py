@@ -14,7 +14,7 @@ import numpy as np
 
 from snakesim.cli import cli, options
 from snakesim.cli.format import describe_changes, format_summary, format_table
-from snakesim.core.backends import BACKENDS, make_backend
+from snakesim.core.backends import make_backend
 from snakesim.core.errors import InputError
 from snakesim.core.policies import encode_policies
 from snakesim.core.results import FORMATS, check_output_path, write_table
@@ -106,20 +106,7 @@ def variants(game):
     help="Write the per-game table to a .parquet or .csv file; or, given a folder, keep each finished "
     "block there so that the same command resumes an interrupted run.",
 )
-@click.option(
-    "--backend",
-    type=click.Choice(BACKENDS),
-    default="threads",
-    show_default=True,
-    help="Where games are played: numba threads here, or a Dask distributed cluster.",
-)
-@click.option("--scheduler", default=None, help="With --backend dask: join the cluster at tcp://HOST:PORT.")
-@click.option(
-    "--workers",
-    type=int,
-    default=None,
-    help="With --backend dask and no --scheduler: local worker processes [default: cores].",
-)
+@options.backend_options
 @click.option(
     "--summary-only",
     is_flag=True,

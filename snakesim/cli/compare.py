@@ -10,6 +10,7 @@ import click
 
 from snakesim.cli import cli, options
 from snakesim.cli.format import format_comparison
+from snakesim.core.backends import make_backend
 from snakesim.core.compare import compare_variants
 from snakesim.games import get_game
 
@@ -28,6 +29,7 @@ from snakesim.games import get_game
 @options.policies
 @click.option("--games", "-n", "n_games", type=int, default=100_000, show_default=True, help="Games per variant.")
 @click.option("--threads", "-t", type=int, default=None, help="numba threads [default: all].")
+@options.backend_options
 @click.option(
     "--precision",
     type=float,
@@ -45,8 +47,8 @@ from snakesim.games import get_game
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the comparison as JSON records.")
 def compare(
-    game, players, seed, variants, settings, rules_file, deck_file, policy, policies, n_games, threads, precision,
-    max_games, plot, as_json,
+    game, players, seed, variants, settings, rules_file, deck_file, policy, policies, n_games, threads, backend,
+    scheduler, workers, precision, max_games, plot, as_json,
 ):  # fmt: skip
     """Compare variants of GAME on the same games (common random numbers).
 
@@ -62,11 +64,13 @@ def compare(
       snakesim compare fortune --players 4 --games 200000 --variant standard --variant one-snake
       snakesim compare rainbow -p 3 -v standard -v wild-snake -v poppies-orchids --policy random
       snakesim compare hisss -v standard -v claim-joined --games 20000 --precision 0.005
+      snakesim compare fortune -v standard -v rejoin --games 10000000 --backend dask --workers 8
     """
     spec = get_game(game)
+    engine = make_backend(backend, threads, scheduler, workers)
     table, tables = compare_variants(
         spec, players, n_games, variants or ("standard",), seed, rules_file, deck_file, settings, None, policy,
-        policies, threads, sys.stderr.isatty(), precision, max_games,
+        policies, threads, sys.stderr.isatty(), precision, max_games, engine,
     )  # fmt: skip
     stopping = table.attrs.get("stopping")
     if plot is not None:

@@ -2,6 +2,8 @@
 
 import click
 
+from snakesim.core.backends import BACKENDS
+
 game_argument = click.argument("game", metavar="GAME")
 players = click.option(
     "--players",
@@ -58,5 +60,29 @@ policies = click.option(
 def rule_options(fn):
     """All the options that choose the game, its rules and its players."""
     for option in reversed((game_argument, players, seed, variant, settings, rules_file, deck_file, policy, policies)):
+        fn = option(fn)
+    return fn
+
+
+def backend_options(fn):
+    """--backend, --scheduler and --workers: where the games are played."""
+    for option in reversed(
+        (
+            click.option(
+                "--backend",
+                type=click.Choice(BACKENDS),
+                default="threads",
+                show_default=True,
+                help="Where games are played: numba threads here, or a Dask distributed cluster.",
+            ),
+            click.option("--scheduler", default=None, help="With --backend dask: join the cluster at tcp://HOST:PORT."),
+            click.option(
+                "--workers",
+                type=int,
+                default=None,
+                help="With --backend dask and no --scheduler: local worker processes [default: cores].",
+            ),
+        )
+    ):
         fn = option(fn)
     return fn

@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from snakesim.cli import cli, options
+from snakesim.core.backends import make_backend
 from snakesim.core.errors import InputError
 from snakesim.core.sweep import parse_axes, parse_players, sweep
 from snakesim.games import get_game
@@ -31,11 +32,14 @@ from snakesim.games import get_game
 @options.policy
 @click.option("--games", "-n", "n_games", type=int, default=50_000, show_default=True, help="Games per grid point.")
 @click.option("--threads", "-t", type=int, default=None, help="numba threads [default: all].")
+@options.backend_options
 @click.option(
     "--plot", type=click.Path(dir_okay=False), default=None, help="Draw the metrics against the swept value (.png)."
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the tidy table as JSON records.")
-def sweep_command(game, players_text, seed, variant, settings, policy, n_games, threads, plot, as_json):
+def sweep_command(
+    game, players_text, seed, variant, settings, policy, n_games, threads, backend, scheduler, workers, plot, as_json
+):
     """Sweep GAME over player counts and rule options; print a table, optionally plot it.
 
     Every point plays the same games (same seed), so neighbouring points differ by the swept
@@ -45,15 +49,17 @@ def sweep_command(game, players_text, seed, variant, settings, policy, n_games, 
     Examples:
       snakesim sweep fortune --players 2..6 --set start_coins=5:40:5 --games 50000 --plot sweep.png
       snakesim sweep rainbow --players 3 --set hand_size=4,7,10 --policy random
+      snakesim sweep fortune --players 2..6 --set start_coins=5:40:5 --backend dask --scheduler tcp://head:8786
     """
     spec = get_game(game)
+    engine = make_backend(backend, threads, scheduler, workers)
     players = parse_players(players_text)
     _, axes = parse_axes(settings)
     if plot is not None and Path(plot).suffix.lower() != ".png":
         raise InputError("--plot", f"expected a file ending in .png, got {plot!r}")
     if plot is not None and not axes:
         raise InputError("--plot", "nothing is swept: give --set NAME=LOW:HIGH:STEP or NAME=A,B,...")
-    table = sweep(spec, players, settings, n_games, seed, variant, policy, threads, progress=sys.stderr.isatty())
+    table = sweep(spec, players, settings, n_games, seed, variant, policy, threads, sys.stderr.isatty(), backend=engine)
     if plot is not None:
         from snakesim.report.figures import sweep_figure  # matplotlib only when a plot is asked for
 

@@ -98,14 +98,23 @@ class DaskBackend:
                 message = f"cannot reach a Dask scheduler at {self.scheduler!r} ({err})"
                 raise InputError("--scheduler", message) from None
         else:
-            self.cluster = LocalCluster(
-                n_workers=self.workers or os.cpu_count() or 1,
-                threads_per_worker=1,
-                processes=True,
-                dashboard_address=":0",  # any free port: never clash with another cluster
-                silence_logs=logging.ERROR,
-                env={"NUMBA_NUM_THREADS": "1"},  # set before numba starts in the worker
-            )
+            # Worker processes import numba before a Nanny's ``env`` reaches them, so they must
+            # inherit NUMBA_NUM_THREADS=1 from this process's environment at spawn time.
+            saved = os.environ.get("NUMBA_NUM_THREADS")
+            os.environ["NUMBA_NUM_THREADS"] = "1"
+            try:
+                self.cluster = LocalCluster(
+                    n_workers=self.workers or os.cpu_count() or 1,
+                    threads_per_worker=1,
+                    processes=True,
+                    dashboard_address=":0",  # any free port: never clash with another cluster
+                    silence_logs=logging.ERROR,
+                )
+            finally:
+                if saved is None:
+                    del os.environ["NUMBA_NUM_THREADS"]
+                else:
+                    os.environ["NUMBA_NUM_THREADS"] = saved
             self.client = Client(self.cluster)
         return self
 
@@ -120,10 +129,9 @@ class DaskBackend:
         self.client = self.cluster = None
 
     def warm_up(self, task: Callable, args: tuple) -> None:
-        """Compile the kernel (or load it from the cache) in this process, before the cluster
-        starts: local workers then only read the cache."""
-        if self.client is None:
-            task(*args, 0, 1)
+        """Compile the kernel (or load it from the cache) in this process before any block is
+        submitted: local workers then only read the cache. Cheap once cached."""
+        task(*args, 0, 1)
 
     def _warm_workers(self, task: Callable, args: tuple) -> None:
         # Remote workers may not share this machine's cache: each plays one game, one worker

@@ -20,9 +20,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from snakesim.core.backends import ThreadsBackend
 from snakesim.core.errors import InputError
 from snakesim.core.registry import GameSpec
-from snakesim.core.runner import DEFAULT_CHUNK, resolve_run, simulate_spec
+from snakesim.core.runner import resolve_run, simulate_spec
 from snakesim.core.stats import (
     LEVEL,
     holm,
@@ -129,6 +130,7 @@ def compare_variants(
     progress: bool = False,
     precision: float | None = None,
     max_games: int | None = None,
+    backend=None,
 ) -> tuple[pd.DataFrame, dict[str, pd.DataFrame]]:
     """Play ``games`` games of each variant on the same seed and compare them.
 
@@ -139,6 +141,8 @@ def compare_variants(
     With ``precision``, blocks of ``games`` more games (the next indices, so the variants
     stay paired) are added until every win-rate interval has at most that half-width, or
     ``max_games`` (default 100 blocks) is reached; ``attrs["stopping"]`` says which.
+    ``backend`` plays the games (``threads`` numba threads here if None); a Dask backend's
+    cluster is shared by all the runs.
     """
     if not variants:
         raise InputError("--variant", "give at least one variant")
@@ -156,28 +160,32 @@ def compare_variants(
     if cap < games:
         raise InputError("--max-games", f"expected at least --games ({games:,}), got {cap:,}")
     played, parts = 0, {name: [] for name in runs}
-    while True:
-        block = games if precision is None else min(games, cap - played)
-        for name, (rules, seats) in runs.items():
-            parts[name].append(
-                simulate_spec(spec, rules, players, block, seed, name, played, threads, DEFAULT_CHUNK, progress, seats)
-            )
-        played += block
-        tables = {name: _joined(frames) for name, frames in parts.items()}
-        out = compare_tables(spec, tables)
-        if precision is None:
-            break
-        wins = out[out["metric"].str.endswith(" wins")]
-        widest = float(((wins["high"] - wins["low"]) / 2).max())
-        if widest <= precision or played >= cap:
-            reached = widest <= precision
-            out.attrs["stopping"] = {
-                "games": played,
-                "widest_half_width": widest,
-                "precision": precision,
-                "reached": reached,
-            }
-            break
+    backend = backend or ThreadsBackend(threads)
+    with backend:
+        while True:
+            block = games if precision is None else min(games, cap - played)
+            for name, (rules, seats) in runs.items():
+                frame = simulate_spec(
+                    spec, rules, players, block, seed, name, played, threads, progress=progress, policies=seats,
+                    backend=backend,
+                )  # fmt: skip
+                parts[name].append(frame)
+            played += block
+            tables = {name: _joined(frames) for name, frames in parts.items()}
+            out = compare_tables(spec, tables)
+            if precision is None:
+                break
+            wins = out[out["metric"].str.endswith(" wins")]
+            widest = float(((wins["high"] - wins["low"]) / 2).max())
+            if widest <= precision or played >= cap:
+                reached = widest <= precision
+                out.attrs["stopping"] = {
+                    "games": played,
+                    "widest_half_width": widest,
+                    "precision": precision,
+                    "reached": reached,
+                }
+                break
     out.attrs["runs"] = {name: df.attrs for name, df in tables.items()}
     return out, tables
 

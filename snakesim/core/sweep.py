@@ -12,6 +12,7 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 import pandas as pd
 
+from snakesim.core.backends import ThreadsBackend
 from snakesim.core.compare import estimate, per_game_metrics
 from snakesim.core.errors import InputError
 from snakesim.core.registry import GameSpec
@@ -72,8 +73,9 @@ def sweep(
     threads: int | None = None,
     progress: bool = False,
     level: float = LEVEL,
+    backend=None,
 ) -> pd.DataFrame:
-    """Run every point of the grid and summarise it.
+    """Run every point of the grid and summarise it (on ``backend``: threads here if None).
 
     Returns
     -------
@@ -95,11 +97,12 @@ def sweep(
         name, rules, seats = resolve_run(spec, n, games, seed, 0, variant, None, point_settings, None, None, policy)
         runs.append((n, name, rules, seats))
     rows = []
-    for n, name, rules, seats in runs:
-        df = simulate_spec(spec, rules, n, games, seed, name, 0, threads, DEFAULT_CHUNK, progress, seats)
-        swept = {k: _value_of(rules, k) for k in names}
-        for metric, value, low, high in _point_metrics(spec, df, n, level):
-            rows.append({"players": n, **swept, "metric": metric, "value": value, "low": low, "high": high})
+    with backend or ThreadsBackend(threads) as engine:
+        for n, name, rules, seats in runs:
+            df = simulate_spec(spec, rules, n, games, seed, name, 0, threads, DEFAULT_CHUNK, progress, seats, engine)
+            swept = {k: _value_of(rules, k) for k in names}
+            for metric, value, low, high in _point_metrics(spec, df, n, level):
+                rows.append({"players": n, **swept, "metric": metric, "value": value, "low": low, "high": high})
     out = pd.DataFrame(rows)
     out.attrs.update(game=spec.name, variant=variant or "standard", games=games, seed=seed, axes=names)
     return out
