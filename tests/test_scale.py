@@ -7,6 +7,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -212,3 +213,39 @@ def test_a_killed_run_resumes_to_the_uninterrupted_result(tmp_path, how, extra):
     resumed = snakesim.read_table(folder)
     whole = snakesim.simulate("sssnake", players=4, games=12000, seed=8, policy="random")
     pd.testing.assert_frame_equal(resumed, whole)
+
+
+def test_joining_an_existing_cluster(tmp_path):
+    # A scheduler and two one-thread workers started as a user would (README: "Running on a
+    # cluster"); the run must give the threads backend's summary exactly.
+    dask = [str(Path(sys.executable).parent / "dask")]  # the command installed beside this Python
+    scheduler_file = tmp_path / "scheduler.json"
+    env = {**os.environ, "NUMBA_NUM_THREADS": "1"}
+    scheduler = subprocess.Popen(
+        [*dask, "scheduler", "--scheduler-file", scheduler_file, "--port", "0", "--dashboard-address", ":0"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    workers = subprocess.Popen(
+        [*dask, "worker", "--scheduler-file", scheduler_file, "--nthreads", "1", "--nworkers", "2"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env=env,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while not scheduler_file.exists():
+            assert time.monotonic() < deadline, "the scheduler did not start"
+            time.sleep(0.1)
+        address = json.loads(scheduler_file.read_text())["address"]
+        args = ["run", "hisss", "-p", 3, "-n", 6000, "--chunk-size", 1000, "--json"]
+        r = invoke(*args, "--backend", "dask", "--scheduler", address)
+        assert r.exit_code == 0, r.output
+        joined, local = json.loads(r.stdout), json.loads(invoke(*args).stdout)
+        for key in ("win_ci", "draw_ci", "outcomes", "length"):
+            assert joined[key] == local[key], key
+    finally:
+        workers.terminate()
+        scheduler.terminate()
+        workers.wait(30)
+        scheduler.wait(30)
