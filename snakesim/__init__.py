@@ -43,6 +43,7 @@ def simulate(
     chunk_size: int = DEFAULT_CHUNK,
     progress: bool = False,
     first: int = 0,
+    backend=None,
     **options,
 ) -> pd.DataFrame:
     """Play ``games`` games and return one row per game.
@@ -77,6 +78,10 @@ def simulate(
         Show a progress bar on stderr for long runs.
     first : int
         Index of the first game.
+    backend : optional
+        Where to play: ``snakesim.core.backends.DaskBackend(workers=4)`` or
+        ``DaskBackend(scheduler="tcp://host:8786")`` for a Dask cluster; numba threads here
+        if None. The table is the same on any backend.
     **options
         Option values, applied last (``start_coins=10``).
 
@@ -96,7 +101,7 @@ def simulate(
     name, rules, seats = resolve_run(
         spec, players, games, seed, first, variant, rules_file, settings, options, deck_file, policy, policies
     )
-    return simulate_spec(spec, rules, players, games, seed, name, first, threads, chunk_size, progress, seats)
+    return simulate_spec(spec, rules, players, games, seed, name, first, threads, chunk_size, progress, seats, backend)
 
 
 def summarize(df: pd.DataFrame, level: float = 0.95) -> pd.DataFrame:
@@ -131,6 +136,7 @@ def compare(
     progress: bool = False,
     precision: float | None = None,
     max_games: int | None = None,
+    backend=None,
     **options,
 ) -> pd.DataFrame:
     """Compare variants of a game on the same games (common random numbers).
@@ -139,6 +145,7 @@ def compare(
     baseline. ``settings``, files, policies and ``options`` apply to every variant. With
     ``precision``, blocks of ``games`` more games are added until every win-rate interval
     has at most that half-width (or ``max_games`` is reached; see ``attrs["stopping"]``).
+    ``backend`` is as in :func:`simulate` (one cluster serves every variant).
 
     Returns
     -------
@@ -152,6 +159,6 @@ def compare(
 
     table, _ = compare_variants(
         get_game(game), players, games, variants, seed, rules_file, deck_file, settings, options, policy, policies,
-        threads, progress, precision, max_games,
+        threads, progress, precision, max_games, backend,
     )  # fmt: skip
     return table

@@ -249,3 +249,9 @@ def test_joining_an_existing_cluster(tmp_path):
         scheduler.terminate()
         workers.wait(30)
         scheduler.wait(30)
+
+
+def test_the_api_takes_a_backend(dask_backend):
+    threads = snakesim.simulate("rainbow", players=3, games=3000, seed=2, policy="random")
+    dask = snakesim.simulate("rainbow", players=3, games=3000, seed=2, policy="random", backend=dask_backend)
+    pd.testing.assert_frame_equal(threads, dask)

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from snakesim.core.rules import describe_changes
+
+__all__ = ["describe_changes", "format_comparison", "format_summary", "format_table", "interval", "pct"]
+
 
 def pct(x: float) -> str:
     """A percentage with two decimals, or four for rare events so they do not read as 0."""
@@ -10,18 +14,6 @@ def pct(x: float) -> str:
 
 def interval(ci) -> str:
     return f"[{pct(ci[0])}, {pct(ci[1])}]"
-
-
-def describe_changes(changes: dict) -> str:
-    if not changes:
-        return "all defaults"
-    parts = []
-    for name, value in changes.items():
-        if isinstance(value, dict):
-            parts += [f"{name}.{k}={v}" for k, v in value.items()]
-        else:
-            parts.append(f"{name}={str(value).lower() if isinstance(value, bool) else value}")
-    return ", ".join(parts)
 
 
 def format_summary(s: dict, title: str, length_unit: str, changes: dict, policies=()) -> str:

@@ -331,6 +331,19 @@ class Rules:
         return rows
 
 
+def describe_changes(changes: dict) -> str:
+    """Rule changes (:meth:`Rules.changes`) in one line: ``snakes=1, deck.RAIN=3``."""
+    if not changes:
+        return "all defaults"
+    parts = []
+    for name, value in changes.items():
+        if isinstance(value, dict):
+            parts += [f"{name}.{k}={v}" for k, v in value.items()]
+        else:
+            parts.append(f"{name}={str(value).lower() if isinstance(value, bool) else value}")
+    return ", ".join(parts)
+
+
 def read_toml(path: str | Path, what: str) -> dict:
     """Parse a TOML file; InputError naming the file for an unreadable or invalid one."""
     path = Path(path)

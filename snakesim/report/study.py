@@ -41,7 +41,7 @@ import pandas as pd
 from snakesim import __version__
 from snakesim.core.compare import compare_tables
 from snakesim.core.errors import InputError
-from snakesim.core.rules import read_toml
+from snakesim.core.rules import describe_changes, read_toml
 from snakesim.core.runner import DEFAULT_CHUNK, resolve_run, simulate_spec
 from snakesim.core.sweep import parse_axes, parse_players, sweep
 from snakesim.games import get_game
@@ -185,8 +185,6 @@ def _plan_sweep(section, scale, k):
 
 
 def _describe(rules, seats) -> str:
-    from snakesim.cli.format import describe_changes
-
     text = describe_changes(rules.changes())
     return text + (f", policies {','.join(seats)}" if seats else "")
 
