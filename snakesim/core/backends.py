@@ -82,7 +82,7 @@ class DaskBackend:
         self.workers = workers
         self.cluster = None
         self.client = None
-        self._warm = False
+        self._warm: set[str] = set()  # games whose kernel each remote worker has loaded
         self._depth = 0  # nested `with` blocks share one cluster (a comparison's many runs)
 
     def __enter__(self) -> DaskBackend:
@@ -136,11 +136,12 @@ class DaskBackend:
     def _warm_workers(self, task: Callable, args: tuple) -> None:
         # Remote workers may not share this machine's cache: each plays one game, one worker
         # at a time, so that two processes never write the same cache file at once.
-        if self._warm or self.scheduler is None:
+        game = args[0]
+        if game in self._warm or self.scheduler is None:
             return
         for worker in self.client.scheduler_info()["workers"]:
             self.client.submit(_on_worker, task, *args, 0, 1, workers=[worker], pure=False).result()
-        self._warm = True
+        self._warm.add(game)
 
     def map(self, task: Callable, blocks: Sequence[tuple[int, int, int]], args: tuple) -> Iterator[tuple[int, object]]:
         from distributed import as_completed
