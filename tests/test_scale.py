@@ -255,3 +255,50 @@ def test_the_api_takes_a_backend(dask_backend):
     threads = snakesim.simulate("rainbow", players=3, games=3000, seed=2, policy="random")
     dask = snakesim.simulate("rainbow", players=3, games=3000, seed=2, policy="random", backend=dask_backend)
     pd.testing.assert_frame_equal(threads, dask)
+
+
+def test_one_progress_bar_across_dask_blocks(monkeypatch):
+    import snakesim.core.progress as progress
+
+    monkeypatch.setattr(progress, "SHOW_AFTER_SECONDS", 0)
+    r = invoke("run", "fortune", "-n", 8000, "--chunk-size", 1000, "--backend", "dask", "--workers", 2, "--progress")
+    assert r.exit_code == 0, r.output
+    assert "8.00k/8.00k" in r.stderr and r.stderr.count("fortune:") >= 1
+
+
+def _pid():
+    return os.getpid()
+
+
+RANDOM_3 = ("random", "random", "random")
+
+
+def test_a_killed_worker_loses_only_its_blocks_in_flight(dask_backend, tmp_path):
+    # Kill one worker process while a run is under way: Dask plays its blocks again on the
+    # other worker (or on the one the nanny restarts), and the table is unchanged.
+    import threading
+
+    from snakesim.core.store import RunStore
+
+    spec, rules = get_game("sssnake"), get_game("sssnake").rules()
+    meta = {"game": "sssnake", "case": "killed worker"}
+    store = RunStore(tmp_path / "run", meta)
+    result = {}
+
+    def play():
+        result["df"] = simulate_spec(
+            spec, rules, 3, 6000, 4, chunk_size=200, policies=RANDOM_3, backend=dask_backend, store=store
+        )
+
+    runner = threading.Thread(target=play)
+    runner.start()
+    deadline = time.monotonic() + 120
+    while len(list((tmp_path / "run").glob("block-*"))) < 3:
+        assert time.monotonic() < deadline and runner.is_alive()
+        time.sleep(0.01)
+    victim = next(iter(dask_backend.client.run(_pid).values()))
+    os.kill(victim, signal.SIGKILL)
+    assert runner.is_alive() and len(list((tmp_path / "run").glob("block-*"))) < 30  # killed part way
+    runner.join(300)
+    assert not runner.is_alive() and len(list((tmp_path / "run").glob("block-*"))) == 30
+    pd.testing.assert_frame_equal(result["df"], simulate_spec(spec, rules, 3, 6000, 4, policies=RANDOM_3))
