@@ -161,16 +161,8 @@ def run(
     )
     engine = make_backend(backend, threads, scheduler, workers)
     Int(1, MAX_GAMES).check("chunk_size", chunk_size)
-    table_file = store = None
-    if out is not None and Path(out).suffix.lower() in FORMATS:
-        if summary_only:
-            raise InputError("--out", "a --summary-only run keeps no per-game table; give a folder to keep its blocks")
-        table_file = check_output_path(out)
-    elif out is not None and Path(out).suffix and not Path(out).is_dir():
-        raise InputError("--out", f"expected a file ending in {' or '.join(FORMATS)}, or a folder name, got {out!r}")
-    elif out is not None:
-        manifest = run_metadata(spec, name, rules, players, n_games, seed, 0, seats)
-        store = RunStore(out, {**manifest, "block_size": chunk_size, "summary_only": summary_only})
+    manifest = {**run_metadata(spec, name, rules, players, n_games, seed, 0, seats), "block_size": chunk_size}
+    table_file, store = _destination(out, summary_only, manifest)
     if progress is None:
         progress = sys.stderr.isatty()
     blocks = plan_blocks(0, n_games, chunk_size)
@@ -216,6 +208,19 @@ def run(
         click.echo(f"table written to {out}")
     elif store is not None:
         click.echo(f"blocks kept in {out} (read them with snakesim.read_table)")
+
+
+def _destination(out, summary_only: bool, manifest: dict) -> tuple[Path | None, RunStore | None]:
+    """Where ``run --out`` writes: a table file, or a run folder of blocks (checked, not created)."""
+    if out is None:
+        return None, None
+    if Path(out).suffix.lower() in FORMATS:
+        if summary_only:
+            raise InputError("--out", "a --summary-only run keeps no per-game table; give a folder to keep its blocks")
+        return check_output_path(out), None
+    if Path(out).suffix and not Path(out).is_dir():
+        raise InputError("--out", f"expected a file ending in {' or '.join(FORMATS)}, or a folder name, got {out!r}")
+    return None, RunStore(out, {**manifest, "summary_only": summary_only})
 
 
 @cli.command()
