@@ -89,9 +89,9 @@ def summary_of(t: Tally, outcome_labels, meta: dict, level: float = LEVEL) -> di
     draws = sum(v["count"] for label, v in outcomes.items() if label.endswith("draw"))
     unfinished = outcomes.get("unfinished", {"count": 0})["count"]
     # The length's mean and t interval from exact integer sums.
-    values = np.arange(len(t.lengths))
-    total = int(np.dot(values, t.lengths))
-    squares = sum(int(v) * int(v) * int(k) for v, k in zip(values, t.lengths, strict=True) if k)
+    counted = [(v, int(k)) for v, k in enumerate(t.lengths) if k]  # Python ints: no overflow
+    total = sum(v * k for v, k in counted)
+    squares = sum(v * v * k for v, k in counted)
     mean = total / n
     low = high = mean
     if n > 1:
