@@ -138,3 +138,13 @@ def test_report_opens_in_a_browser(report):
     )  # fmt: skip
     assert done.returncode == 0, done.stderr[-2000:]
     assert "<title>Tiny study</title>" in done.stdout and done.stdout.count("data:image/png;base64,") == 7
+
+
+def test_a_study_on_dask_gives_the_same_summary(report, tmp_path):
+    from snakesim.core.backends import DaskBackend
+
+    study = tmp_path / "tiny.toml"
+    study.write_text(TINY)
+    with DaskBackend(workers=2) as dask:
+        folder = run_study(study, tmp_path / "dask", backend=dask)
+    assert (folder / "summary.csv").read_text() == (report / "summary.csv").read_text()

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import click
 
-from snakesim.cli import cli
+from snakesim.cli import cli, options
+from snakesim.core.backends import make_backend
 from snakesim.core.errors import InputError
 
 
@@ -24,7 +25,8 @@ from snakesim.core.errors import InputError
 @click.option(
     "--scale", type=float, default=1.0, show_default=True, help="Multiply every game count (0.01 for a quick look)."
 )
-def study(study_file, out_dir, scale):
+@options.backend_options
+def study(study_file, out_dir, scale, backend, scheduler, workers):
     """Run a study (a question, comparisons and sweeps) and write its report.
 
     Writes report.md, a self-contained report.html (figures embedded: it opens from disk in
@@ -34,11 +36,13 @@ def study(study_file, out_dir, scale):
     Examples:
       snakesim study analyses/fortune-house-rules.toml
       snakesim study analyses/rainbow-skill.toml --scale 0.01 --out /tmp/quick
+      snakesim study analyses/sssnake-spite.toml --scale 10 --backend dask --scheduler tcp://head:8786
     """
     from snakesim.report.study import run_study
 
     if not 0 < scale <= 100:
         raise InputError("--scale", f"expected a number above 0 and at most 100, got {scale}")
+    engine = make_backend(backend, None, scheduler, workers)
     folder = Path(out_dir) if out_dir else Path("reports") / Path(study_file).stem
-    done = run_study(study_file, folder, scale, progress=sys.stderr.isatty())
+    done = run_study(study_file, folder, scale, progress=sys.stderr.isatty(), backend=engine)
     click.echo(f"report written to {done}/report.md and {done}/report.html")

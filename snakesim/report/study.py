@@ -39,6 +39,7 @@ from pathlib import Path
 import pandas as pd
 
 from snakesim import __version__
+from snakesim.core.backends import ThreadsBackend
 from snakesim.core.compare import compare_tables
 from snakesim.core.errors import InputError
 from snakesim.core.rules import describe_changes, read_toml
@@ -92,10 +93,11 @@ def load_study(path: str | Path) -> dict:
     return data
 
 
-def run_study(path: str | Path, out_dir: str | Path, scale: float = 1.0, progress: bool = False) -> Path:
+def run_study(path: str | Path, out_dir: str | Path, scale: float = 1.0, progress: bool = False, backend=None) -> Path:
     """Run a study and write its report folder; return the folder.
 
     ``scale`` multiplies every game count (a quick look at a study: ``scale=0.01``).
+    ``backend`` plays the games (numba threads here if None; one Dask cluster serves them all).
     """
     study = load_study(path)
     spec = get_game(study["game"])
@@ -105,41 +107,41 @@ def run_study(path: str | Path, out_dir: str | Path, scale: float = 1.0, progres
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     sections, tidy = [], []
-    for kind, k, section, plan in plans:
-        name = f"{kind}-{k + 1}"
-        if kind == "compare":
-            arms, games, players = plan
-            tables = {
-                label: simulate_spec(
-                    spec, rules, players, games, seed, variant, 0, None, DEFAULT_CHUNK, progress, seats
+    with backend or ThreadsBackend() as engine:
+        for kind, k, section, plan in plans:
+            name = f"{kind}-{k + 1}"
+            if kind == "compare":
+                arms, games, players = plan
+                tables = {
+                    label: simulate_spec(
+                        spec, rules, players, games, seed, variant, 0, None, DEFAULT_CHUNK, progress, seats, engine
+                    )
+                    for label, variant, rules, seats in arms
+                }
+                table = compare_tables(spec, tables)
+                win_rates_figure(table, section.get("title", "")).savefig(out_dir / f"{name}-win-rates.png", dpi=100)
+                survival_figure(tables, spec.length_unit).savefig(out_dir / f"{name}-length.png", dpi=100)
+                figures = [f"{name}-win-rates.png", f"{name}-length.png"]
+                if spec.score is not None:
+                    scores_figure(tables, spec.score[0], players).savefig(out_dir / f"{name}-scores.png", dpi=100)
+                    figures.append(f"{name}-scores.png")
+                note = f"{players} players, {games:,} games per arm, seed {seed}; " + "; ".join(
+                    f"**{label}**: {_describe(rules, seats)}" for label, _, rules, seats in arms
                 )
-                for label, variant, rules, seats in arms
-            }
-            table = compare_tables(spec, tables)
-            win_rates_figure(table, section.get("title", "")).savefig(out_dir / f"{name}-win-rates.png", dpi=100)
-            survival_figure(tables, spec.length_unit).savefig(out_dir / f"{name}-length.png", dpi=100)
-            figures = [f"{name}-win-rates.png", f"{name}-length.png"]
-            if spec.score is not None:
-                scores_figure(tables, spec.score[0], players).savefig(out_dir / f"{name}-scores.png", dpi=100)
-                figures.append(f"{name}-scores.png")
-            note = f"{players} players, {games:,} games per arm, seed {seed}; " + "; ".join(
-                f"**{label}**: {_describe(rules, seats)}" for label, _, rules, seats in arms
-            )
-            shown = _compare_view(table)
-        else:
-            players, settings, games, axes = plan
-            table = sweep(
-                spec, players, settings, games, seed, section.get("variant"), section.get("policy"), None, progress
-            )
-            x = axes[0]
-            sweep_figure(table, x, title=section.get("title", "")).savefig(out_dir / f"{name}.png", dpi=100)
-            figures = [f"{name}.png"]
-            note = f"players {section['players']}, {', '.join(settings)}; {games:,} games per point, seed {seed}"
-            shown = table.pivot_table(
-                index=["players", *axes], columns="metric", values="value", sort=False
-            ).reset_index()
-        sections.append(Section(section.get("title", name), note, shown, figures))
-        tidy.append(table.assign(section=name))
+                shown = _compare_view(table)
+            else:
+                players, settings, games, axes = plan
+                variant, policy = section.get("variant"), section.get("policy")
+                table = sweep(spec, players, settings, games, seed, variant, policy, progress=progress, backend=engine)
+                x = axes[0]
+                sweep_figure(table, x, title=section.get("title", "")).savefig(out_dir / f"{name}.png", dpi=100)
+                figures = [f"{name}.png"]
+                note = f"players {section['players']}, {', '.join(settings)}; {games:,} games per point, seed {seed}"
+                shown = table.pivot_table(
+                    index=["players", *axes], columns="metric", values="value", sort=False
+                ).reset_index()
+            sections.append(Section(section.get("title", name), note, shown, figures))
+            tidy.append(table.assign(section=name))
     pd.concat(tidy, ignore_index=True).to_csv(out_dir / "summary.csv", index=False)
     header = {
         "game": spec.name,
