@@ -164,6 +164,8 @@ def test_run_folder_resumes_and_refuses_other_parameters(tmp_path):
     (tmp_path / "other" / "notes.txt").write_text("mine")
     r = invoke("run", "rainbow", "-n", 100, "--out", tmp_path / "other")
     assert r.exit_code == 2 and "is not empty and is not a snakesim run folder" in r.stderr
+    r = invoke("run", "rainbow", "-n", 100, "--out", tmp_path / "other" / "notes.txt" / "run")
+    assert r.exit_code == 2 and "cannot make a folder inside" in r.stderr and "notes.txt" in r.stderr
 
 
 def test_summary_only_run_folder(tmp_path):

@@ -70,14 +70,19 @@ def check_output_path(path: str | os.PathLike) -> Path:
         raise InputError("--out", f"expected a file ending in {' or '.join(FORMATS)}, got {str(path)!r}")
     if path.is_dir():
         raise InputError("--out", f"{str(path)!r} is a folder; give a file name")
-    folder = path.absolute().parent
+    check_writable(path.absolute().parent)
+    return path
+
+
+def check_writable(folder: str | os.PathLike) -> None:
+    """InputError (``--out``) unless ``folder`` exists or can be made, and can be written in."""
+    folder = Path(folder).absolute()
     while not folder.exists():
         folder = folder.parent
     if not folder.is_dir():
         raise InputError("--out", f"cannot make a folder inside {str(folder)!r}: it is a file")
     if not os.access(folder, os.W_OK):
         raise InputError("--out", f"cannot write in {str(folder)!r}: permission denied")
-    return path
 
 
 def write_table(df: pd.DataFrame, path: str | os.PathLike) -> Path:

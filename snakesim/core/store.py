@@ -17,7 +17,7 @@ from pathlib import Path
 import pandas as pd
 
 from snakesim.core.errors import InputError
-from snakesim.core.results import atomic_write
+from snakesim.core.results import atomic_write, check_writable
 from snakesim.core.tally import Tally
 
 MANIFEST = "manifest.json"
@@ -60,6 +60,7 @@ class RunStore:
                 )
         elif self.path.is_dir() and any(self.path.iterdir()):
             raise InputError("--out", f"{str(self.path)!r} is not empty and is not a snakesim run folder")
+        check_writable(self.path)
 
     @classmethod
     def open(cls, path: str | os.PathLike) -> RunStore:
