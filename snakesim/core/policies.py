@@ -60,3 +60,8 @@ def resolve_policies(
 def encode_policies(spec: GameSpec, names: Sequence[str]) -> np.ndarray:
     """Policy names as the kernel's per-seat codes (int8)."""
     return np.array([spec.policies.index(n) for n in names], dtype=np.int8)
+
+
+def describe_seats(codes: Sequence[int], names: Sequence[str]) -> str:
+    """Each seat's policy in words, for traces: ``seat 0 greedy, seat 1 random``."""
+    return ", ".join(f"seat {s} {names[p]}" for s, p in enumerate(codes))

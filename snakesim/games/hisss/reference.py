@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from snakesim.core.policies import describe_seats
 from snakesim.core.rng import Stream
 from snakesim.games.hisss.rules import (
     CAP,
@@ -363,6 +364,6 @@ def play(
         policies = [GREEDY] * players
     g = HisssGame(rules, players, policies, Stream(seed, game), deck=deck, trace=trace)
     if trace:
-        g.log.insert(0, "policies: " + ", ".join(f"seat {s} {POLICIES[p]}" for s, p in enumerate(policies)))
+        g.log.insert(0, "policies: " + describe_seats(policies, POLICIES))
     record = g.play_game()
     return record, g.log or []

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from snakesim.core.policies import describe_seats
 from snakesim.core.rng import Stream
 from snakesim.games.rainbow.rules import (
     BLOCKED_DRAW,
@@ -244,8 +245,9 @@ def play(
         policies = [GREEDY] * players
     g = RainbowGame(rules, players, policies, Stream(seed, game), deck=deck, trace=trace)
     if trace:
-        names = ", ".join(f"seat {s} {POLICIES[p]}" for s, p in enumerate(policies))
-        g._note(f"deal: {rules.hand_size} cards each, {len(g.stock)} in the stock; {names}")
+        g._note(
+            f"deal: {rules.hand_size} cards each, {len(g.stock)} in the stock; {describe_seats(policies, POLICIES)}"
+        )
         for s in range(players):
             g._note(f"      seat {s} holds {_hand(g.hands[s])}")
     record = g.play_game()

@@ -26,6 +26,7 @@ from collections import deque
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from snakesim.core.policies import describe_seats
 from snakesim.core.rng import Stream
 from snakesim.games.sssnake.rules import (
     CARD_KEYS,
@@ -422,6 +423,6 @@ def play(
         policies = [GREEDY] * players
     g = SssnakeGame(rules, players, policies, Stream(seed, game), deck=deck, trace=trace)
     if trace:
-        g.log.insert(0, "policies: " + ", ".join(f"seat {s} {POLICIES[p]}" for s, p in enumerate(policies)))
+        g.log.insert(0, "policies: " + describe_seats(policies, POLICIES))
     record = g.play_game()
     return record, g.log or []
