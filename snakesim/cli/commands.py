@@ -29,7 +29,7 @@ from snakesim.core.runner import (
     simulate_spec,
     tally_spec,
 )
-from snakesim.core.stats import summarize, summary_of
+from snakesim.core.stats import SUMMARY_META, summarize, summary_of
 from snakesim.core.store import RunStore
 from snakesim.games import GAMES, get_game
 
@@ -166,14 +166,14 @@ def run(
     if progress is None:
         progress = sys.stderr.isatty()
     blocks = plan_blocks(0, n_games, chunk_size)
-    done = store.done() if store is not None and store.path.is_dir() else set()
+    done = store.done() if store is not None else set()
     resumed = sum(count for k, _, count in blocks if k in done)
     start = time.perf_counter()
     try:
         if summary_only:
             tally = tally_spec(spec, rules, players, n_games, seed, 0, chunk_size, progress, seats, engine, store)
-            meta = {"game": spec.name, "variant": name, "options": rules.to_dict(), "policies": list(seats)}
-            summary = summary_of(tally, list(spec.outcomes), {**meta, "players": players, "seed": seed})
+            meta = {k: manifest[k] for k in SUMMARY_META}
+            summary = summary_of(tally, list(spec.outcomes), meta)
         else:
             df = simulate_spec(
                 spec, rules, players, n_games, seed, name, 0, threads, chunk_size, progress, seats, engine, store

@@ -15,6 +15,8 @@ from scipy import stats
 from snakesim.core.tally import Tally, histogram_quantile
 
 LEVEL = 0.95
+# The run metadata a summary repeats (from a table's attrs, or a run's metadata).
+SUMMARY_META = ("game", "variant", "options", "policies", "players", "seed")
 
 
 def wilson(successes: int, trials: int, level: float = LEVEL) -> tuple[float, float]:
@@ -64,7 +66,7 @@ def summarize(df: pd.DataFrame, level: float = LEVEL) -> dict:
         wins=np.bincount(winner[winner >= 0].astype(np.int64), minlength=players).tolist(),
         lengths=np.bincount(df["length"].to_numpy().astype(np.int64)).tolist(),
     )
-    meta = {k: df.attrs[k] for k in ("game", "variant", "options", "policies", "players", "seed") if k in df.attrs}
+    meta = {k: df.attrs[k] for k in SUMMARY_META if k in df.attrs}
     return summary_of(t, [str(c) for c in outcome.cat.categories], {**meta, "players": players}, level)
 
 
