@@ -294,20 +294,11 @@ def _choose_gift(state, policies, seat, left, drawn, m, board, side, scratch, gi
         if gift_keys[i] == low:
             tied[n_tied] = i
             n_tied += 1
-    if n_tied > 1:
-        sign = -1 if policy == GREEDY else 1
-        for t in range(n_tied):
-            gift_keys[t] = sign * _best_missing(board, left, drawn[tied[t]], side, scratch)
-        low = gift_keys[0]
-        for t in range(1, n_tied):
-            low = min(low, gift_keys[t])
-        kept = 0
-        for t in range(n_tied):
-            if gift_keys[t] == low:
-                tied[kept] = tied[t]
-                kept += 1
-        n_tied = kept
-    return tied[below(state, n_tied)]
+    # Among the cards tied for itself, the neighbour's best use decides (searched only on a tie).
+    sign = -1 if policy == GREEDY else 1
+    for t in range(n_tied):
+        gift_keys[t] = sign * _best_missing(board, left, drawn[tied[t]], side, scratch) if n_tied > 1 else 0
+    return tied[_pick_least(state, gift_keys, n_tied)]
 
 
 @njit
