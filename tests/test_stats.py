@@ -36,9 +36,10 @@ def test_summarize_counts_from_table():
     )
     df.attrs["players"] = 3
     s = summarize(df)
-    assert s["win_rate"] == [0.4, 0.2, 0.0]
-    assert s["draw_rate"] == 0.2 and s["unfinished_rate"] == 0.2
-    assert s["length"]["median"] == 30 and s["length"]["max"] == 100 and s["length"]["mean"] == 40
+    assert s["win_rate"] == pytest.approx([0.4, 0.2, 0.0], abs=1e-12)
+    assert s["draw_rate"] == pytest.approx(0.2, abs=1e-12) and s["unfinished_rate"] == pytest.approx(0.2, abs=1e-12)
+    assert s["length"]["median"] == pytest.approx(30, abs=1e-9) and s["length"]["max"] == 100
+    assert s["length"]["mean"] == pytest.approx(40, abs=1e-9)
     assert s["win_ci"][2][0] == pytest.approx(0.0, abs=1e-12) and s["win_ci"][2][1] > 0.3
 
 
@@ -47,10 +48,10 @@ def test_paired_difference_hand_computed():
 
     # Differences 1, 0, 1, 0: mean 0.5, s = 0.57735, se = 0.288675, t(0.975, 3) = 3.182446.
     diff, low, high, p = paired_difference(np.array([1, 1, 1, 0]), np.array([0, 1, 0, 0]))
-    assert diff == 0.5
+    assert diff == pytest.approx(0.5, abs=1e-12)
     assert low == pytest.approx(0.5 - 0.918693, abs=1e-5) and high == pytest.approx(0.5 + 0.918693, abs=1e-5)
     assert p == pytest.approx(0.18161, abs=1e-4)  # two-sided t = 1.7321 on 3 df
-    assert paired_difference(np.array([1, 0, 1]), np.array([1, 0, 1])) == (0.0, 0.0, 0.0, 1.0)
+    assert paired_difference(np.array([1, 0, 1]), np.array([1, 0, 1])) == pytest.approx((0.0, 0.0, 0.0, 1.0), abs=1e-12)
 
 
 def test_paired_interval_covers_a_known_difference():

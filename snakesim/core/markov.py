@@ -10,7 +10,8 @@ turn).
 ``(I - Q) x = R`` (probability of each outcome) and ``(I - Q) t = c`` (expected length).
 States from which no outcome can be reached (a game that can cycle forever) are set apart
 first: their probability mass is reported as ``never`` and the expected length is then
-infinite.
+infinite. When every state can reach an end, ``never`` is exactly 0.0 by construction (a
+finite chain whose states can all be absorbed is absorbed with probability 1).
 
 A direct sparse LU of ``I - Q`` fills in badly when a game can return to early states (a
 reshuffle). Instead ``Q`` is split, in the order states were discovered, into its forward
@@ -119,8 +120,16 @@ def solve(
     lu = splu((sparse.identity(len(live), format="csc") - forward).tocsc(), permc_spec="NATURAL")
     x = _iterate(lu, backward, r[live])
     outcomes = {label: float(x[0, k]) for k, label in enumerate(labels)}  # state 0 is the start
-    never = max(0.0, 1.0 - sum(outcomes.values()))
-    expected = float(_iterate(lu, backward, np.asarray(cost)[live, None])[0, 0]) if never < 1e-12 else float("inf")
+    # Every enumerated state is reachable from the start with positive probability, so the
+    # game can run forever exactly when some state cannot reach an end. Deciding that on the
+    # graph, not from ``1 - sum(outcomes)``, makes ``never`` exactly 0.0 (and the length
+    # finite) whatever the last bits of the solve are on this machine's linear algebra.
+    if can_end.all():
+        never = 0.0
+        expected = float(_iterate(lu, backward, np.asarray(cost)[live, None])[0, 0])
+    else:
+        never = min(1.0, max(0.0, 1.0 - sum(outcomes.values())))
+        expected = float("inf")
     return Solution(outcomes, never, expected, n)
 
 

@@ -43,6 +43,7 @@ def test_hand_computed_two_card_games(cards, coins, wins, draw, length):
 def test_a_game_that_can_never_end():
     # SUNS alone, 2 coins each: seat 0 takes one (3, 1), seat 1 takes it back (2, 2), forever.
     s = solve_fortune(rules_with({"SUNS": 1}, start_coins=2), 2)
+    # No state can reach an end: the solver returns 1.0 and inf by construction, not by a solve.
     assert s.never == 1.0 and s.expected_length == float("inf") and not s.outcomes
     # The kernel agrees: every game hits the turn cap.
     out = kernel.play_block(rules_with({"SUNS": 1}, start_coins=2, turn_cap=50), 2, 1, 0, 100)
