@@ -1,6 +1,7 @@
 """The reference-vs-kernel identity check every game's tests use."""
 
 import numpy as np
+import pytest
 
 # Policy mixes for games with choices, by number of seats (codes: 0 random, 1 greedy).
 MIXES = {
@@ -8,6 +9,12 @@ MIXES = {
     "all-greedy": lambda n: [1] * n,
     "greedy-vs-random": lambda n: [1] + [0] * (n - 1),
 }
+
+
+def sizes(fast: int, full: int) -> list:
+    """Game counts for an identity test: ``fast`` in the default suite, ``full`` (marked slow)
+    in ``make test-all``. Every game, variant and policy mix keeps its fast case."""
+    return [pytest.param(fast, id=f"{fast}-games"), pytest.param(full, id=f"{full}-games", marks=pytest.mark.slow)]
 
 
 def assert_identical(kernel, reference, rules, players, seed, first, count, policies=None):

@@ -1,6 +1,7 @@
 """Studies and reports: a tiny study renders, its HTML parses and embeds every figure it
 names, bad study files are refused, and the report opens in a real browser where one exists."""
 
+import os
 import shutil
 import subprocess
 from html.parser import HTMLParser
@@ -99,7 +100,7 @@ def test_html_is_self_contained_and_embeds_every_figure(report):
             'title = "t"\nquestion = "q"\ngame = "fortune"\n[[compare]]\nplayerz = 3\n',
             r"compare\[0\].playerz: unknown key",
         ),
-        ('title = "t"\nquestion = "q"\ngame = "fortune"\nseed = "x"\n[[sweep]]\n', "study.seed: expected int"),
+        ('title = "t"\nquestion = "q"\ngame = "fortune"\nseed = "x"\n[[sweep]]\n', "study.seed: expected an integer"),
     ],
 )
 def test_bad_study_files(tmp_path, text, words):
@@ -107,6 +108,80 @@ def test_bad_study_files(tmp_path, text, words):
     path.write_text(text)
     with pytest.raises(InputError, match=words):
         load_study(path)
+
+
+HEAD = 'title = "t"\nquestion = "q"\ngame = "fortune"\n'
+COMPARE = "[[compare]]\nplayers = 3\ngames = 100\n"
+SWEEP = '[[sweep]]\nplayers = 3\ngames = 100\nset = ["start_coins=4,8"]\n'
+
+
+@pytest.mark.parametrize(
+    "text,message",
+    [
+        (HEAD + "conclusion = 5\n" + COMPARE, "study.conclusion: expected a string, got 5"),
+        (HEAD.replace('"t"', "7") + COMPARE, "study.title: expected a string, got 7"),
+        (HEAD + COMPARE + "set = [5]\n", r"compare[0].set: expected a list of strings, got 5 in it"),
+        (HEAD + COMPARE + "policies = [5]\n", r"compare[0].policies: expected a list of strings, got 5 in it"),
+        (HEAD + COMPARE.replace("100", "0"), r"compare[0].games: expected an integer of at least 1, got 0"),
+        (HEAD + SWEEP.replace("100", "-5"), r"sweep[0].games: expected an integer of at least 1, got -5"),
+        (HEAD + "compare = 5\n", "study.compare: expected a list, got 5"),
+        (HEAD + "compare = [5]\n", "compare[0]: expected a table ([[compare]]), got 5"),
+        (HEAD + "seed = -1\n" + COMPARE, "study.seed: expected an integer"),
+        # A bad value in the last section is found before the first section plays.
+        (HEAD + COMPARE + SWEEP.replace("4,8", "0,8"), "start_coins: expected an integer from 1"),
+    ],
+)
+def test_bad_study_is_one_line_before_any_game(tmp_path, monkeypatch, text, message):
+    import snakesim.report.study as study_module
+
+    path = tmp_path / "s.toml"
+    path.write_text(text)
+    monkeypatch.setattr(study_module, "simulate_spec", lambda *a, **k: pytest.fail("a game was played"))
+    r = CliRunner().invoke(cli, ["study", str(path), "--out", str(tmp_path / "out")])
+    assert r.exit_code == 2 and r.stdout == ""
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and message in lines[0], r.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["s.toml"]
+
+
+def test_a_failed_study_leaves_the_previous_report_whole(report, tmp_path, monkeypatch):
+    import snakesim.report.study as study_module
+
+    before = {p.name: p.read_bytes() for p in report.iterdir()}
+    study = tmp_path / "tiny.toml"
+    study.write_text(TINY.replace("A test conclusion.", "A new conclusion."))
+
+    def full_disk(*args):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(study_module, "_html", full_disk)  # fails after report.md is written
+    r = CliRunner().invoke(cli, ["study", str(study), "--out", str(report), "--scale", "0.1"])
+    assert r.exit_code == 2 and r.stderr.strip() == "snakesim: error: No space left on device", r.stderr
+    assert {p.name: p.read_bytes() for p in report.iterdir()} == before
+    assert [p.name for p in report.parent.iterdir() if p.name.startswith(".")] == []  # no temporary folder left
+
+
+def test_a_study_into_a_read_only_folder_is_refused_before_any_game(tmp_path, monkeypatch):
+    import snakesim.core.results as results_module
+    import snakesim.report.study as study_module
+
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    study = tmp_path / "tiny.toml"
+    study.write_text(TINY)
+    # The suite may run as root, whom chmod does not stop: deny the write as the OS would.
+    real_access = os.access
+
+    def access(path, mode):
+        return False if mode == os.W_OK and str(path) == str(locked) else real_access(path, mode)
+
+    monkeypatch.setattr(results_module.os, "access", access)
+    monkeypatch.setattr(study_module, "simulate_spec", lambda *a, **k: pytest.fail("a game was played"))
+    r = CliRunner().invoke(cli, ["study", str(study), "--out", str(locked / "report")])
+    assert (
+        r.exit_code == 2
+        and r.stderr.strip() == f"snakesim: error: --out: cannot write in '{locked}': permission denied"
+    )
 
 
 def test_bad_runs_are_refused_before_anything_is_written(tmp_path):

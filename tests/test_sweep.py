@@ -7,7 +7,7 @@ from click.testing import CliRunner
 
 from snakesim.cli import cli
 from snakesim.core.errors import InputError
-from snakesim.core.sweep import parse_axes, parse_players, sweep
+from snakesim.core.sweep import parse_axes, parse_players, plan_sweep, sweep
 from snakesim.games import get_game
 
 
@@ -20,11 +20,20 @@ def test_parse_players():
 
 def test_parse_axes():
     fixed, axes = parse_axes(["start_coins=5:20:5", "rejoin=true,false", "snakes=1"])
-    assert fixed == ["snakes=1"] and axes == {"start_coins": ["5", "10", "15", "20"], "rejoin": ["true", "false"]}
+    assert fixed == ["snakes=1"] and list(axes) == ["start_coins", "rejoin"]
+    assert list(axes["start_coins"]) == [5, 10, 15, 20] and axes["rejoin"] == ["true", "false"]
     with pytest.raises(InputError, match="start_coins: expected LOW <= HIGH"):
         parse_axes(["start_coins=9:1:1"])
     with pytest.raises(InputError, match="start_coins: expected LOW:HIGH:STEP"):
         parse_axes(["start_coins=1:x:1"])
+
+
+def test_a_huge_grid_is_refused_before_it_is_built():
+    # 10**6 x 10**8 points: counting them must not build them (this took 5.4 GB and failed).
+    with pytest.raises(InputError, match=r"--set: the grid has 100,000,000,000,000 points; at most 1,000"):
+        plan_sweep(get_game("fortune"), [4], ["start_coins=1:1000000:1", "turn_cap=1:100000000:1"], 10)
+    with pytest.raises(InputError, match=r"--players: the range 2..1000000000 has 999,999,999 values; at most 1,000"):
+        parse_players("2..1000000000")
 
 
 def test_sweep_rows_and_a_real_effect():

@@ -14,7 +14,7 @@ class Group(click.Group):
 
     Click's usage errors and snakesim's InputError both end here, so every bad input
     (unknown name, wrong type, out-of-range value, unreadable file) looks the same and leaves
-    no traceback.
+    no traceback; so do a failed write (a full disk) and running out of memory.
     """
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
@@ -28,6 +28,16 @@ class Group(click.Group):
             sys.exit(2)
         except InputError as err:
             click.echo(f"snakesim: error: {err}", err=True)
+            sys.exit(2)
+        except RecursionError:
+            click.echo("snakesim: error: input nested too deeply to read", err=True)
+            sys.exit(2)
+        except OSError as err:  # a full disk, a folder that went away: the system's own words
+            where = f"{err.filename}: " if err.filename else ""
+            click.echo(f"snakesim: error: {where}{err.strerror or err}", err=True)
+            sys.exit(2)
+        except MemoryError:
+            click.echo("snakesim: error: out of memory; use fewer games, --summary-only or --out DIR", err=True)
             sys.exit(2)
         if not standalone_mode:
             return rv

@@ -21,7 +21,9 @@ from snakesim.core.results import FORMATS, check_output_path, write_table
 from snakesim.core.rules import Int
 from snakesim.core.runner import (
     DEFAULT_CHUNK,
+    MAX_CHUNK,
     MAX_GAMES,
+    check_table_memory,
     max_threads,
     plan_blocks,
     resolve_run,
@@ -160,25 +162,28 @@ def run(
         spec, players, n_games, seed, 0, variant, rules_file, settings, None, deck_file, policy, policies
     )
     engine = make_backend(backend, threads, scheduler, workers)
-    Int(1, MAX_GAMES).check("chunk_size", chunk_size)
+    Int(1, MAX_CHUNK).check("--chunk-size", chunk_size)
     manifest = {**run_metadata(spec, name, rules, players, n_games, seed, 0, seats), "block_size": chunk_size}
     table_file, store = _destination(out, summary_only, manifest)
+    if table_file is not None:
+        check_table_memory(spec, players, n_games)
     if progress is None:
         progress = sys.stderr.isatty()
     blocks = plan_blocks(0, n_games, chunk_size)
-    done = store.done() if store is not None else set()
-    resumed = sum(count for k, _, count in blocks if k in done)
     start = time.perf_counter()
     try:
-        if summary_only:
-            tally = tally_spec(spec, rules, players, n_games, seed, 0, chunk_size, progress, seats, engine, store)
-            meta = {k: manifest[k] for k in SUMMARY_META}
-            summary = summary_of(tally, list(spec.outcomes), meta)
-        else:
+        if table_file is not None:
             df = simulate_spec(
                 spec, rules, players, n_games, seed, name, 0, threads, chunk_size, progress, seats, engine, store
             )
             summary = summarize(df)
+        else:
+            # Without a table file only the sums are kept in memory, whatever the run's size; a
+            # per-game run folder still gets every block's table on disk.
+            tally = tally_spec(
+                spec, rules, players, n_games, seed, 0, chunk_size, progress, seats, engine, store, not summary_only
+            )
+            summary = summary_of(tally, list(spec.outcomes), {k: manifest[k] for k in SUMMARY_META})
     except KeyboardInterrupt:
         if store is not None:
             click.echo(
@@ -188,6 +193,7 @@ def run(
             )
         sys.exit(130)
     elapsed = time.perf_counter() - start
+    resumed = store.resumed_games if store is not None else 0
     if table_file is not None:
         write_table(df, table_file)
     if as_json:
@@ -252,6 +258,7 @@ def trace(game, players, seed, variant, settings, rules_file, deck_file, policy,
       snakesim trace fortune -p 2 --variant rejoin --set start_coins=3 --game 7
     """
     spec = get_game(game)
+    Int(0, MAX_GAMES - 1).check("--game", index)
     name, rules, seats = resolve_run(
         spec, players, 1, seed, index, variant, rules_file, settings, None, deck_file, policy, policies
     )

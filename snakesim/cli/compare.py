@@ -12,6 +12,8 @@ from snakesim.cli import cli, options
 from snakesim.cli.format import format_comparison
 from snakesim.core.backends import make_backend
 from snakesim.core.compare import compare_variants
+from snakesim.core.errors import InputError
+from snakesim.core.results import check_writable
 from snakesim.games import get_game
 
 
@@ -68,6 +70,10 @@ def compare(
     """
     spec = get_game(game)
     engine = make_backend(backend, threads, scheduler, workers)
+    if plot is not None:
+        if Path(plot).exists() and not Path(plot).is_dir():
+            raise InputError("--plot", f"{plot!r} is a file; give a folder for the figures")
+        check_writable(plot, "--plot")
     table, tables = compare_variants(
         spec, players, n_games, variants or ("standard",), seed, rules_file, deck_file, settings, None, policy,
         policies, threads, sys.stderr.isatty(), precision, max_games, engine,

@@ -11,6 +11,7 @@ import click
 from snakesim.cli import cli, options
 from snakesim.core.backends import make_backend
 from snakesim.core.errors import InputError
+from snakesim.core.results import check_writable
 from snakesim.core.sweep import parse_axes, parse_players, sweep
 from snakesim.games import get_game
 
@@ -59,6 +60,8 @@ def sweep_command(
         raise InputError("--plot", f"expected a file ending in .png, got {plot!r}")
     if plot is not None and not axes:
         raise InputError("--plot", "nothing is swept: give --set NAME=LOW:HIGH:STEP or NAME=A,B,...")
+    if plot is not None:
+        check_writable(Path(plot).absolute().parent, "--plot")
     table = sweep(spec, players, settings, n_games, seed, variant, policy, threads, sys.stderr.isatty(), backend=engine)
     if plot is not None:
         from snakesim.report.figures import sweep_figure  # matplotlib only when a plot is asked for

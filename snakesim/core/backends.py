@@ -28,6 +28,11 @@ from snakesim.core.errors import InputError
 BACKENDS = ("threads", "dask")
 
 
+def max_local_workers() -> int:
+    """The most worker processes a local cluster may start: 4 per core (more only thrash)."""
+    return 4 * (os.cpu_count() or 1)
+
+
 class ThreadsBackend:
     """Play blocks in this process on ``threads`` numba threads (all cores if None)."""
 
@@ -78,6 +83,11 @@ class DaskBackend:
             raise InputError("--workers", "--workers starts a local cluster; it cannot be used with --scheduler")
         if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
             raise InputError("--workers", f"expected a positive number of worker processes, got {workers!r}")
+        if workers is not None and workers > max_local_workers():
+            raise InputError(
+                "--workers",
+                f"expected at most {max_local_workers()} local worker processes (4 per core here), got {workers}",
+            )
         self.scheduler = scheduler
         self.workers = workers
         self.cluster = None

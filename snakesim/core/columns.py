@@ -22,3 +22,8 @@ def seat_columns(columns) -> tuple[str, ...]:
 
 def game_columns(columns) -> tuple[str, ...]:
     return tuple(name for name, _, per_seat in columns if not per_seat and name not in COMMON)
+
+
+def row_bytes(columns, players: int) -> int:
+    """Bytes one game takes in a results table: its columns plus the ``seed`` and ``game`` indices."""
+    return 16 + sum(np.dtype(dtype).itemsize * (players if per_seat else 1) for _, dtype, per_seat in columns)

@@ -35,6 +35,9 @@ class GameSpec:
         Per-seat results; column ``NAME_k`` holds seat ``k``'s value.
     game_columns : tuple of str
         Further per-game results, one integer each.
+    columns : tuple
+        The kernel's column declaration ``(name, dtype, per_seat)`` (``snakesim.core.columns``),
+        from which a table's size per game is known before any game is played.
     play_block : callable
         ``(rules, players, seed, first, count, policies=None) -> dict of arrays``: the numba
         kernel's front; ``policies`` is the per-seat code array.
@@ -67,6 +70,7 @@ class GameSpec:
     outcomes: tuple[str, ...]
     seat_columns: tuple[str, ...]
     game_columns: tuple[str, ...]
+    columns: tuple
     play_block: Callable
     play_reference: Callable
     length_unit: str = "turns"

@@ -3,14 +3,17 @@
 Columns: ``seed, game, outcome, winner, length``, then each per-seat result as ``NAME_0 ..
 NAME_{n-1}``, then the game's own columns. The metadata (game, variant, options, players,
 seed, games, package version) travels in ``DataFrame.attrs`` and, on disk, in the Parquet
-schema metadata (key ``snakesim``) or a ``.meta.json`` file beside a CSV.
+schema metadata (key ``snakesim``) or a ``.meta.json`` file beside a CSV, which holds the
+CSV's checksum so that the pair is read together or refused.
 
-Files are written to a temporary name in the same folder and renamed into place, so a failed
-or interrupted write never leaves a half-written table.
+Files are written to a temporary name in the same folder, fsynced and renamed into place, so a
+failed or interrupted write never leaves a half-written table.
 """
 
 from __future__ import annotations
 
+import hashlib
+import io
 import json
 import os
 import tempfile
@@ -70,19 +73,23 @@ def check_output_path(path: str | os.PathLike) -> Path:
         raise InputError("--out", f"expected a file ending in {' or '.join(FORMATS)}, got {str(path)!r}")
     if path.is_dir():
         raise InputError("--out", f"{str(path)!r} is a folder; give a file name")
+    if path.is_symlink() and not path.exists():
+        raise InputError("--out", f"{str(path)!r} is a broken symbolic link")
     check_writable(path.absolute().parent)
     return path
 
 
-def check_writable(folder: str | os.PathLike) -> None:
-    """InputError (``--out``) unless ``folder`` exists or can be made, and can be written in."""
+def check_writable(folder: str | os.PathLike, field: str = "--out") -> None:
+    """InputError (naming ``field``) unless ``folder`` exists or can be made, and can be written in."""
     folder = Path(folder).absolute()
     while not folder.exists():
+        if folder.is_symlink():
+            raise InputError(field, f"{str(folder)!r} is a broken symbolic link")
         folder = folder.parent
     if not folder.is_dir():
-        raise InputError("--out", f"cannot make a folder inside {str(folder)!r}: it is a file")
+        raise InputError(field, f"cannot make a folder inside {str(folder)!r}: it is a file")
     if not os.access(folder, os.W_OK):
-        raise InputError("--out", f"cannot write in {str(folder)!r}: permission denied")
+        raise InputError(field, f"cannot write in {str(folder)!r}: permission denied")
 
 
 def write_table(df: pd.DataFrame, path: str | os.PathLike) -> Path:
@@ -96,8 +103,16 @@ def write_table(df: pd.DataFrame, path: str | os.PathLike) -> Path:
             table = table.replace_schema_metadata({**(table.schema.metadata or {}), META_KEY: meta.encode()})
             atomic_write(path, lambda tmp: pq.write_table(table, tmp))
         else:
-            atomic_write(path, lambda tmp: df.to_csv(tmp, index=False))
-            atomic_write(path.with_name(path.name + ".meta.json"), lambda tmp: Path(tmp).write_text(meta + "\n"))
+            # The CSV and its metadata are written as a pair, and the metadata names the CSV's
+            # checksum, so a CSV can never be read with another run's metadata.
+            text = df.to_csv(index=False).encode()
+            csv_meta = json.dumps({**df.attrs, "csv_sha256": hashlib.sha256(text).hexdigest()}, sort_keys=True)
+            atomic_write_all(
+                [
+                    (path, lambda tmp: Path(tmp).write_bytes(text)),
+                    (_meta_path(path), lambda tmp: Path(tmp).write_text(csv_meta + "\n")),
+                ]
+            )
     except OSError as err:
         raise InputError("--out", f"cannot write {str(path)!r}: {err.strerror or err}") from None
     return path
@@ -117,22 +132,56 @@ def read_table(path: str | os.PathLike) -> pd.DataFrame:
         raw = (table.schema.metadata or {}).get(META_KEY)
         df.attrs = json.loads(raw) if raw else {}
     else:
-        df = pd.read_csv(path)
-        meta = path.with_name(path.name + ".meta.json")
-        df.attrs = json.loads(meta.read_text()) if meta.exists() else {}
+        text = path.read_bytes()
+        df = pd.read_csv(io.BytesIO(text))
+        meta_path = _meta_path(path)
+        meta = json.loads(meta_path.read_text()) if meta_path.exists() else {}
+        expected = meta.pop("csv_sha256", None)
+        if meta and expected != hashlib.sha256(text).hexdigest():
+            raise InputError(str(meta_path), f"this metadata does not belong to {path.name} (its checksum differs)")
+        df.attrs = meta
     return df
 
 
-def atomic_write(path: Path, write) -> None:
-    """Call ``write(tmp)`` on a temporary file beside ``path``, then rename it to ``path``."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    os.close(fd)
+def _meta_path(path: Path) -> Path:
+    return path.with_name(path.name + ".meta.json")
+
+
+def _fsync(path: str | os.PathLike, directory: bool = False) -> None:
+    fd = os.open(path, os.O_RDONLY | (os.O_DIRECTORY if directory else 0))
     try:
-        write(tmp)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; give the file the usual mode
-        os.replace(tmp, path)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def atomic_write(path: Path, write) -> None:
+    """Call ``write(tmp)`` on a temporary file beside ``path``, fsync it, rename it to ``path``
+    and fsync the folder, so that after a crash ``path`` is either the old file or the new."""
+    atomic_write_all([(path, write)])
+
+
+def atomic_write_all(files) -> None:
+    """Write several files as one: every ``(path, write)`` pair's temporary file is written and
+    fsynced before any is renamed into place, so a failed write replaces nothing.
+
+    Temporary names carry the writer's pid (``.NAME.PID.XXXX.tmp``)."""
+    temps = []
+    try:
+        for path, write in files:
+            fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp", dir=path.parent)
+            os.close(fd)
+            temps.append(tmp)
+            write(tmp)
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; give the file the usual mode
+            _fsync(tmp)
+        for (path, _), tmp in zip(files, temps, strict=True):
+            os.replace(tmp, path)
     except BaseException:
-        Path(tmp).unlink(missing_ok=True)
+        for tmp in temps:
+            Path(tmp).unlink(missing_ok=True)
         raise
+    for folder in {path.parent for path, _ in files}:
+        _fsync(folder, directory=True)

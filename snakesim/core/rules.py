@@ -353,3 +353,5 @@ def read_toml(path: str | Path, what: str) -> dict:
         raise InputError(str(path), f"cannot read {what} ({err.strerror})") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as err:
         raise InputError(str(path), f"not valid TOML: {err}") from None
+    except RecursionError:
+        raise InputError(str(path), f"not a {what} snakesim can read: arrays or tables nested too deeply") from None

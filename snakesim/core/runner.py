@@ -10,7 +10,8 @@ different block sizes and for the Dask backend.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+import os
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from importlib.metadata import version
 from pathlib import Path
@@ -20,6 +21,7 @@ import numba
 import pandas as pd
 
 from snakesim.core.backends import ThreadsBackend
+from snakesim.core.columns import row_bytes
 from snakesim.core.errors import InputError
 from snakesim.core.policies import encode_policies, resolve_policies
 from snakesim.core.progress import progress_bar
@@ -27,10 +29,11 @@ from snakesim.core.registry import GameSpec
 from snakesim.core.results import build_table
 from snakesim.core.rng import MAX_SEED
 from snakesim.core.rules import Int, Rules
-from snakesim.core.store import RunStore
-from snakesim.core.tally import Tally, merge, tally_columns
+from snakesim.core.store import BadBlock, RunStore
+from snakesim.core.tally import Tally, merge, tally_columns, tally_table
 
 DEFAULT_CHUNK = 1 << 16
+MAX_CHUNK = 1 << 22  # a block's columns are allocated at once: 4M games is ~100-700 MB
 MAX_GAMES = 10**12
 
 
@@ -52,6 +55,37 @@ def numba_threads(threads: int | None) -> Iterator[None]:
         yield
     finally:
         numba.set_num_threads(before)
+
+
+def available_memory() -> int:
+    """Bytes of memory available to a new allocation here (Linux ``MemAvailable``), or 0 if unknown."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as info:
+            for line in info:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError):
+        pass
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError):
+        return 0
+
+
+def check_table_memory(spec: GameSpec, players: int, games: int, field: str = "--games") -> None:
+    """InputError if a per-game table of ``games`` rows would not fit in the memory available.
+
+    A table is held three times over at its peak (the blocks, the joined table, the file
+    writer's copy), so that is what must fit.
+    """
+    need = 3 * games * row_bytes(spec.columns, players)
+    have = available_memory()
+    if have and need > have:
+        raise InputError(
+            field,
+            f"a per-game table of {games:,} games needs about {need / 2**30:,.1f} GiB, more than the "
+            f"{have / 2**30:,.1f} GiB available; use --summary-only, or --out DIR to keep the table on disk in blocks",
+        )
 
 
 def resolve_rules(
@@ -150,37 +184,51 @@ def play_blocks(
     backend=None,
     summary_only: bool = False,
     store: RunStore | None = None,
+    keep: Callable | None = None,
 ) -> list:
     """Play games ``first .. first+games-1`` in blocks of ``chunk_size``; return each block's
     table (or tally) in block order.
 
-    ``backend`` plays the blocks (threads in this process if None). With a ``store``, blocks
-    already in the run folder are read instead of played, and each block is written there as
-    soon as it is finished, so an interrupted run loses only the blocks in flight.
+    ``backend`` plays the blocks (threads in this process if None). With a ``store``, the
+    blocks already in the run folder are checked and read instead of played (one that is not
+    provably this run's is set aside and played again), and each block is written there as
+    soon as it is finished, so an interrupted run loses only the blocks in flight. ``keep``,
+    if given, turns each block's result into what is kept in memory (a table's tally, say).
     """
     check_run(spec, rules, players, games, seed, first)
-    Int(1, MAX_GAMES).check("chunk_size", chunk_size)
+    Int(1, MAX_CHUNK).check("chunk_size", chunk_size)
     backend = backend or ThreadsBackend()
+    keep = keep or (lambda result: result)
     codes = encode_policies(spec, policies) if policies else None
     blocks = plan_blocks(first, games, chunk_size)
-    done = store.done() if store is not None else set()
-    pending = [b for b in blocks if b[0] not in done]
+    results = {}
     if store is not None:
         store.create()
-    results = {}
-    args = (spec.name, rules, players, seed, codes, summary_only)
-    already = sum(count for k, _, count in blocks if k in done)
-    with progress_bar(games, progress, desc=spec.name, initial=already) as bar:
-        if pending:
-            backend.warm_up(play_task, args)
-            with backend:
-                for index, result in backend.map(play_task, pending, args):
-                    if store is not None:
-                        store.write(index, result)
-                    results[index] = result
-                    bar.update(blocks[index][2])
-    for k in done:
-        results[k] = store.read(k)
+    try:
+        if store is not None:
+            present = store.done()
+            for index, start, count in blocks:
+                if index in present:
+                    try:
+                        results[index] = keep(store.load(index, start, count))
+                    except BadBlock as bad:
+                        store.reject(index, str(bad))
+            store.resumed_games = sum(count for k, _, count in blocks if k in results)
+        pending = [b for b in blocks if b[0] not in results]
+        args = (spec.name, rules, players, seed, codes, summary_only)
+        already = sum(count for k, _, count in blocks if k in results)
+        with progress_bar(games, progress, desc=spec.name, initial=already) as bar:
+            if pending:
+                backend.warm_up(play_task, args)
+                with backend:
+                    for index, result in backend.map(play_task, pending, args):
+                        if store is not None:
+                            store.write(index, blocks[index][1], blocks[index][2], result)
+                        results[index] = keep(result)
+                        bar.update(blocks[index][2])
+    finally:
+        if store is not None:
+            store.close()
     return [results[k] for k, _, _ in blocks]
 
 
@@ -228,7 +276,9 @@ def simulate_spec(
 
     ``backend`` (a ``snakesim.core.backends`` backend) plays the blocks; the default is
     ``threads`` numba threads in this process. ``store`` keeps finished blocks in a run folder.
+    Raises InputError, before playing, if the table would not fit in the memory available.
     """
+    check_table_memory(spec, players, games)
     if backend is None:
         backend = ThreadsBackend(threads)
     parts = play_blocks(spec, rules, players, games, seed, first, chunk_size, progress, policies, backend, False, store)
@@ -249,7 +299,16 @@ def tally_spec(
     policies: tuple[str, ...] = (),
     backend=None,
     store: RunStore | None = None,
+    tables: bool = False,
 ) -> Tally:
-    """Play a run keeping only its mergeable sums (``--summary-only``); blocks merged in order."""
-    parts = play_blocks(spec, rules, players, games, seed, first, chunk_size, progress, policies, backend, True, store)
+    """Play a run keeping only its mergeable sums; blocks merged in order.
+
+    With ``tables`` the blocks are per-game tables (written to ``store``, a per-game run
+    folder) of which only the tallies are kept in memory; else they are tallies
+    (``--summary-only``).
+    """
+    keep = (lambda df: tally_table(spec, df, players)) if tables else None
+    parts = play_blocks(
+        spec, rules, players, games, seed, first, chunk_size, progress, policies, backend, not tables, store, keep
+    )
     return merge(parts)

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from snakesim.core.tally import Tally, histogram_quantile
+from snakesim.core.tally import Tally, histogram_quantile, length_histogram
 
 LEVEL = 0.95
 # The run metadata a summary repeats (from a table's attrs, or a run's metadata).
@@ -64,7 +64,7 @@ def summarize(df: pd.DataFrame, level: float = LEVEL) -> dict:
         games=len(df),
         outcomes=np.bincount(outcome.cat.codes.to_numpy(), minlength=len(outcome.cat.categories)).tolist(),
         wins=np.bincount(winner[winner >= 0].astype(np.int64), minlength=players).tolist(),
-        lengths=np.bincount(df["length"].to_numpy().astype(np.int64)).tolist(),
+        lengths=length_histogram(df["length"].to_numpy()),
     )
     meta = {k: df.attrs[k] for k in SUMMARY_META if k in df.attrs}
     return summary_of(t, [str(c) for c in outcome.cat.categories], {**meta, "players": players}, level)
@@ -91,7 +91,7 @@ def summary_of(t: Tally, outcome_labels, meta: dict, level: float = LEVEL) -> di
     draws = sum(v["count"] for label, v in outcomes.items() if label.endswith("draw"))
     unfinished = outcomes.get("unfinished", {"count": 0})["count"]
     # The length's mean and t interval from exact integer sums.
-    counted = [(v, int(k)) for v, k in enumerate(t.lengths) if k]  # Python ints: no overflow
+    counted = [(int(v), int(k)) for v, k in t.lengths.items()]  # Python ints: no overflow
     total = sum(v * k for v, k in counted)
     squares = sum(v * v * k for v, k in counted)
     mean = total / n
@@ -116,7 +116,7 @@ def summary_of(t: Tally, outcome_labels, meta: dict, level: float = LEVEL) -> di
             "mean_ci": [low, high],
             "median": histogram_quantile(t.lengths, 0.5),
             "p95": histogram_quantile(t.lengths, 0.95),
-            "max": int(np.flatnonzero(t.lengths)[-1]),
+            "max": max(t.lengths),
         },
     }
 

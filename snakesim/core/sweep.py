@@ -7,6 +7,7 @@ the swept value, not by the luck of the deal (common random numbers, as in compa
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Iterable, Sequence
 
 import numpy as np
@@ -27,22 +28,25 @@ def parse_players(text: str) -> list[int]:
     try:
         if ".." in text:
             low, high = (int(x) for x in text.split(".."))
-            values = list(range(low, high + 1))
+            values = range(low, high + 1)
         else:
             values = [int(x) for x in text.split(",")]
     except ValueError:
         raise InputError("--players", f"expected N, N,M,... or LOW..HIGH, got {text!r}") from None
     if not values:
         raise InputError("--players", f"the range {text!r} is empty")
-    return values
+    if len(values) > MAX_POINTS:
+        raise InputError("--players", f"the range {text} has {len(values):,} values; at most {MAX_POINTS:,}")
+    return list(values)
 
 
-def parse_axes(settings: Iterable[str]) -> tuple[list[str], dict[str, list[str]]]:
+def parse_axes(settings: Iterable[str]) -> tuple[list[str], dict[str, Sequence]]:
     """Split ``--set`` strings into fixed settings and swept axes.
 
-    ``NAME=LOW:HIGH:STEP`` sweeps integers from LOW to HIGH inclusive; ``NAME=A,B,C`` sweeps
-    the listed values; anything else is a fixed setting. Values stay text here: the rules
-    check them (and name the field) when each point is built.
+    ``NAME=LOW:HIGH:STEP`` sweeps integers from LOW to HIGH inclusive (kept as a ``range``, so
+    a huge axis costs nothing until it is counted and refused); ``NAME=A,B,C`` sweeps the
+    listed values; anything else is a fixed setting. Values are checked by the rules (which
+    name the field) when each point is built.
     """
     fixed, axes = [], {}
     for setting in settings:
@@ -54,12 +58,40 @@ def parse_axes(settings: Iterable[str]) -> tuple[list[str], dict[str, list[str]]
                 raise InputError(name, f"expected LOW:HIGH:STEP with integers, got {text!r}") from None
             if step < 1 or high < low:
                 raise InputError(name, f"expected LOW <= HIGH and STEP >= 1, got {text!r}")
-            axes[name] = [str(v) for v in range(low, high + 1, step)]
+            axes[name] = range(low, high + 1, step)
         elif sep and "," in text:
             axes[name] = [v.strip() for v in text.split(",")]
         else:
             fixed.append(setting)
     return fixed, axes
+
+
+def plan_sweep(
+    spec: GameSpec,
+    players: Sequence[int],
+    settings: Iterable[str],
+    games: int,
+    seed: int = 0,
+    variant: str | None = None,
+    policy: str | None = None,
+) -> list[tuple[int, str, object, tuple[str, ...]]]:
+    """Check every point of the grid, without playing: ``(players, variant, rules, seats)`` each.
+
+    The grid is counted from its axes' lengths before any point is built, so a grid over the
+    cap costs nothing.
+    """
+    fixed, axes = parse_axes(settings)
+    names = list(axes)
+    count = len(players) * math.prod(len(values) for values in axes.values())
+    if count > MAX_POINTS:
+        raise InputError("--set", f"the grid has {count:,} points; at most {MAX_POINTS:,}")
+    runs = []
+    for point in itertools.product(players, *axes.values()):
+        n, values = point[0], point[1:]
+        point_settings = [*fixed, *(f"{k}={v}" for k, v in zip(names, values, strict=True))]
+        name, rules, seats = resolve_run(spec, n, games, seed, 0, variant, None, point_settings, None, None, policy)
+        runs.append((n, name, rules, seats))
+    return runs
 
 
 def sweep(
@@ -74,8 +106,11 @@ def sweep(
     progress: bool = False,
     level: float = LEVEL,
     backend=None,
+    runs: list | None = None,
 ) -> pd.DataFrame:
     """Run every point of the grid and summarise it (on ``backend``: threads here if None).
+
+    ``runs`` is the grid as :func:`plan_sweep` checked it (planned here if None).
 
     Returns
     -------
@@ -84,18 +119,9 @@ def sweep(
         ``value``, ``low``, ``high``. Metrics: ``length`` (mean), ``seat 0 wins``,
         ``first-player advantage``, ``draw``, ``unfinished``, ``seat balance p``.
     """
-    fixed, axes = parse_axes(settings)
-    names = list(axes)
-    points = list(itertools.product(players, *axes.values()))
-    if len(points) > MAX_POINTS:
-        raise InputError("--set", f"the grid has {len(points):,} points; at most {MAX_POINTS:,}")
-    # Check every point before playing any.
-    runs = []
-    for point in points:
-        n, values = point[0], point[1:]
-        point_settings = [*fixed, *(f"{k}={v}" for k, v in zip(names, values, strict=True))]
-        name, rules, seats = resolve_run(spec, n, games, seed, 0, variant, None, point_settings, None, None, policy)
-        runs.append((n, name, rules, seats))
+    names = list(parse_axes(settings)[1])
+    if runs is None:
+        runs = plan_sweep(spec, players, settings, games, seed, variant, policy)
     rows = []
     with backend or ThreadsBackend(threads) as engine:
         for n, name, rules, seats in runs:

@@ -20,33 +20,47 @@ from snakesim.core.registry import GameSpec
 
 @dataclass
 class Tally:
-    """Integer sums over a block of games (see the module docstring)."""
+    """Integer sums over a block of games (see the module docstring).
+
+    ``lengths`` is a sparse histogram, ``{length: games}``: its size is the number of distinct
+    lengths, bounded by the games counted whatever the turn cap (a dense one would hold one
+    entry per possible length, 10**8 of them for a game capped at 10**8 turns).
+    """
 
     games: int
     outcomes: list[int]  # count per outcome code
     wins: list[int]  # wins per seat
-    lengths: list[int]  # histogram: games of each length 0, 1, 2, ...
+    lengths: dict[int, int]  # sparse histogram: games of each length seen
     sums: dict[str, int] = field(default_factory=dict)  # per other column ("cards_0", "completed")
     squares: dict[str, int] = field(default_factory=dict)
 
     def __add__(self, other: Tally) -> Tally:
-        size = max(len(self.lengths), len(other.lengths))
-        pad = lambda h: h + [0] * (size - len(h))  # noqa: E731
+        lengths = dict(self.lengths)
+        for value, count in other.lengths.items():
+            lengths[value] = lengths.get(value, 0) + count
         return Tally(
             self.games + other.games,
             [a + b for a, b in zip(self.outcomes, other.outcomes, strict=True)],
             [a + b for a, b in zip(self.wins, other.wins, strict=True)],
-            [a + b for a, b in zip(pad(self.lengths), pad(other.lengths), strict=True)],
+            dict(sorted(lengths.items())),
             {k: self.sums[k] + other.sums[k] for k in self.sums},
             {k: self.squares[k] + other.squares[k] for k in self.squares},
         )
 
     def to_dict(self) -> dict:
-        return {k: getattr(self, k) for k in ("games", "outcomes", "wins", "lengths", "sums", "squares")}
+        """Plain JSON types; ``lengths`` as sorted ``[length, games]`` pairs."""
+        out = {k: getattr(self, k) for k in ("games", "outcomes", "wins", "sums", "squares")}
+        return {**out, "lengths": [[int(v), int(k)] for v, k in sorted(self.lengths.items())]}
 
     @classmethod
     def from_dict(cls, data: dict) -> Tally:
-        return cls(**data)
+        return cls(**{**data, "lengths": {int(v): int(k) for v, k in data["lengths"]}})
+
+
+def length_histogram(lengths: np.ndarray) -> dict[int, int]:
+    """The sparse histogram ``{length: games}`` of an array of lengths (Python ints)."""
+    values, counts = np.unique(np.asarray(lengths, dtype=np.int64), return_counts=True)
+    return dict(zip(values.tolist(), counts.tolist(), strict=True))
 
 
 def _ints(values: np.ndarray) -> int:
@@ -70,10 +84,24 @@ def tally_columns(spec: GameSpec, columns: dict[str, np.ndarray], players: int) 
         games=len(winner),
         outcomes=np.bincount(columns["outcome"].astype(np.int64), minlength=len(spec.outcomes)).tolist(),
         wins=np.bincount(winner[winner >= 0].astype(np.int64), minlength=players).tolist(),
-        lengths=np.bincount(columns["length"].astype(np.int64)).tolist(),
+        lengths=length_histogram(columns["length"]),
         sums=sums,
         squares=squares,
     )
+
+
+def tally_table(spec: GameSpec, df, players: int) -> Tally:
+    """The tally of a block's results table (what :func:`tally_columns` gives for its arrays)."""
+    columns = {
+        "outcome": df["outcome"].cat.codes.to_numpy(),
+        "winner": df["winner"].to_numpy(),
+        "length": df["length"].to_numpy(),
+    }
+    for name in spec.seat_columns:
+        columns[name] = np.column_stack([df[f"{name}_{seat}"].to_numpy() for seat in range(players)])
+    for name in spec.game_columns:
+        columns[name] = df[name].to_numpy()
+    return tally_columns(spec, columns, players)
 
 
 def merge(tallies) -> Tally:
@@ -85,14 +113,16 @@ def merge(tallies) -> Tally:
     return total
 
 
-def histogram_quantile(hist, q: float) -> float:
-    """The ``q`` quantile of the values a histogram counts, interpolated as ``numpy.quantile``
-    does by default (linearly between the two order statistics around ``(n - 1) q``)."""
-    cumulative = np.cumsum(hist)
+def histogram_quantile(hist: dict[int, int], q: float) -> float:
+    """The ``q`` quantile of the values a sparse histogram ``{value: count}`` counts,
+    interpolated as ``numpy.quantile`` does by default (linearly between the two order
+    statistics around ``(n - 1) q``)."""
+    values = np.array(sorted(hist), dtype=np.int64)
+    cumulative = np.cumsum([hist[v] for v in values.tolist()])
     n = int(cumulative[-1])
     position = (n - 1) * q
     low = int(np.floor(position))
     # The value of order statistic k (0-based) is the first value whose cumulative count exceeds k.
-    x_low = int(np.searchsorted(cumulative, low, side="right"))
-    x_high = int(np.searchsorted(cumulative, min(low + 1, n - 1), side="right"))
+    x_low = int(values[np.searchsorted(cumulative, low, side="right")])
+    x_high = int(values[np.searchsorted(cumulative, min(low + 1, n - 1), side="right")])
     return float(x_low + (position - low) * (x_high - x_low))

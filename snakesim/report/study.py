@@ -33,6 +33,9 @@ from __future__ import annotations
 
 import base64
 import html
+import os
+import shutil
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -42,15 +45,13 @@ from snakesim import __version__
 from snakesim.core.backends import ThreadsBackend
 from snakesim.core.compare import compare_tables
 from snakesim.core.errors import InputError
-from snakesim.core.rules import describe_changes, read_toml
+from snakesim.core.results import check_writable
+from snakesim.core.rng import MAX_SEED
+from snakesim.core.rules import Int, describe_changes, read_toml
 from snakesim.core.runner import DEFAULT_CHUNK, resolve_run, simulate_spec
-from snakesim.core.sweep import parse_axes, parse_players, sweep
+from snakesim.core.sweep import parse_axes, parse_players, plan_sweep, sweep
 from snakesim.games import get_game
 from snakesim.report.figures import scores_figure, survival_figure, sweep_figure, win_rates_figure
-
-STUDY_KEYS = {"title", "question", "game", "seed", "conclusion", "compare", "sweep"}
-COMPARE_KEYS = {"title", "players", "games", "variants", "set", "policy", "policies"}
-SWEEP_KEYS = {"title", "players", "games", "set", "variant", "policy"}
 
 
 @dataclass
@@ -63,33 +64,74 @@ class Section:
     figures: list[str] = field(default_factory=list)
 
 
-def _check_keys(where: str, data: dict, allowed: set[str]) -> None:
-    for key in data:
-        if key not in allowed:
-            raise InputError(f"{where}.{key}", f"unknown key; expected one of {', '.join(sorted(allowed))}")
+# Each section's keys and the types they take; ``str | int`` where either reads well.
+STUDY_TYPES = {
+    "title": str,
+    "question": str,
+    "game": str,
+    "seed": int,
+    "conclusion": str,
+    "compare": list,
+    "sweep": list,
+}
+COMPARE_TYPES = {
+    "title": str,
+    "players": int,
+    "games": int,
+    "variants": list,
+    "set": list,
+    "policy": str,
+    "policies": list,
+}
+SWEEP_TYPES = {"title": str, "players": (str, int), "games": int, "set": list, "variant": str, "policy": str}
+REQUIRED = {
+    "study": ("title", "question", "game"),
+    "compare": ("players", "games"),
+    "sweep": ("players", "games", "set"),
+}
 
 
-def _get(where: str, data: dict, key: str, kind, default=None):
-    value = data.get(key, default)
-    if value is None:
-        raise InputError(f"{where}.{key}", "missing")
-    if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
-        raise InputError(f"{where}.{key}", f"expected {getattr(kind, '__name__', kind)}, got {value!r}")
-    return value
+def _type_name(kind) -> str:
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    names = {str: "a string", int: "an integer", list: "a list", dict: "a table"}
+    return " or ".join(names.get(k, k.__name__) for k in kinds)
+
+
+def _check_section(where: str, data, types: dict, required: tuple[str, ...]) -> None:
+    """Every key known, of its type, the required ones present; lists of strings hold strings."""
+    if not isinstance(data, dict):
+        raise InputError(where, f"expected a table ([[{where.split('[')[0]}]]), got {data!r}")
+    for key, value in data.items():
+        if key not in types:
+            raise InputError(f"{where}.{key}", f"unknown key; expected one of {', '.join(sorted(types))}")
+        kind = types[key]
+        if isinstance(value, bool) or not isinstance(value, kind):
+            raise InputError(f"{where}.{key}", f"expected {_type_name(kind)}, got {value!r}")
+        if kind is list and key not in ("compare", "sweep"):
+            for item in value:
+                if not isinstance(item, str):
+                    raise InputError(f"{where}.{key}", f"expected a list of strings, got {item!r} in it")
+            if not value:
+                raise InputError(f"{where}.{key}", "expected at least one entry")
+    for key in required:
+        if key not in data:
+            raise InputError(f"{where}.{key}", "missing")
+    if "games" in data and data["games"] < 1:
+        raise InputError(f"{where}.games", f"expected an integer of at least 1, got {data['games']}")
+    if "seed" in data:
+        Int(0, MAX_SEED).check(f"{where}.seed", data["seed"])
 
 
 def load_study(path: str | Path) -> dict:
-    """Read and check a study file (keys and types; the runs are checked by :func:`run_study`)."""
+    """Read and check a study file completely: every key's name and type, game counts of at
+    least 1, and at least one section (each run's rules are then checked by :func:`plan_study`)."""
     data = read_toml(path, "study file")
-    _check_keys("study", data, STUDY_KEYS)
-    for key in ("title", "question", "game"):
-        _get("study", data, key, str)
-    _get("study", data, "seed", int, 1)
+    _check_section("study", data, STUDY_TYPES, REQUIRED["study"])
     if not data.get("compare") and not data.get("sweep"):
         raise InputError("study", "give at least one [[compare]] or [[sweep]] section")
-    for kind, keys in (("compare", COMPARE_KEYS), ("sweep", SWEEP_KEYS)):
+    for kind, types in (("compare", COMPARE_TYPES), ("sweep", SWEEP_TYPES)):
         for k, section in enumerate(data.get(kind, [])):
-            _check_keys(f"{kind}[{k}]", section, keys)
+            _check_section(f"{kind}[{k}]", section, types, REQUIRED[kind])
     return data
 
 
@@ -98,14 +140,32 @@ def run_study(path: str | Path, out_dir: str | Path, scale: float = 1.0, progres
 
     ``scale`` multiplies every game count (a quick look at a study: ``scale=0.01``).
     ``backend`` plays the games (numba threads here if None; one Dask cluster serves them all).
+    The whole file, every run's rules and the report folder are checked before a game is
+    played. The report is written into a temporary folder beside ``out_dir`` and swapped in
+    at the end, so a failure (a full disk, an interrupt) leaves the previous report whole.
     """
     study = load_study(path)
     spec = get_game(study["game"])
     seed = study.get("seed", 1)
     plans = [("compare", k, s, _plan_compare(spec, s, seed, scale, k)) for k, s in enumerate(study.get("compare", []))]
-    plans += [("sweep", k, s, _plan_sweep(s, scale, k)) for k, s in enumerate(study.get("sweep", []))]
+    plans += [("sweep", k, s, _plan_sweep(spec, s, seed, scale, k)) for k, s in enumerate(study.get("sweep", []))]
     out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
+    if out_dir.exists() and not out_dir.is_dir():
+        raise InputError("--out", f"{str(out_dir)!r} is a file; the report needs a folder")
+    check_writable(out_dir.absolute().parent, "--out")
+    out_dir.absolute().parent.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.", suffix=".tmp", dir=out_dir.absolute().parent))
+    try:
+        _write_report(study, spec, seed, plans, work, path, scale, progress, backend)
+        _swap_in(work, out_dir)
+    except BaseException:
+        shutil.rmtree(work, ignore_errors=True)
+        raise
+    return out_dir
+
+
+def _write_report(study, spec, seed, plans, out_dir: Path, path, scale, progress, backend) -> None:
+    """Play every planned section and write the report's files into ``out_dir``."""
     sections, tidy = [], []
     with backend or ThreadsBackend() as engine:
         for kind, k, section, plan in plans:
@@ -130,11 +190,12 @@ def run_study(path: str | Path, out_dir: str | Path, scale: float = 1.0, progres
                 )
                 shown = _compare_view(table)
             else:
-                players, settings, games, axes = plan
+                players, settings, games, axes, runs = plan
                 variant, policy = section.get("variant"), section.get("policy")
-                table = sweep(spec, players, settings, games, seed, variant, policy, progress=progress, backend=engine)
-                x = axes[0]
-                sweep_figure(table, x, title=section.get("title", "")).savefig(out_dir / f"{name}.png", dpi=100)
+                table = sweep(
+                    spec, players, settings, games, seed, variant, policy, progress=progress, backend=engine, runs=runs
+                )
+                sweep_figure(table, axes[0], title=section.get("title", "")).savefig(out_dir / f"{name}.png", dpi=100)
                 figures = [f"{name}.png"]
                 note = f"players {section['players']}, {', '.join(settings)}; {games:,} games per point, seed {seed}"
                 shown = table.pivot_table(
@@ -150,16 +211,41 @@ def run_study(path: str | Path, out_dir: str | Path, scale: float = 1.0, progres
     }
     (out_dir / "report.md").write_text(_markdown(study, header, sections), encoding="utf-8")
     (out_dir / "report.html").write_text(_html(study, header, sections, out_dir), encoding="utf-8")
-    return out_dir
+
+
+def _swap_in(work: Path, out_dir: Path) -> None:
+    """Replace ``out_dir`` by the finished folder ``work``: the old report moves aside, the new
+    one takes its name, the old one is removed; if the second rename fails, the old returns."""
+    os.chmod(work, 0o777 & ~_umask())  # mkdtemp makes 0700; give the folder the usual mode
+    for file in work.iterdir():
+        with open(file, "rb") as f:
+            os.fsync(f.fileno())
+    if not out_dir.exists():
+        os.replace(work, out_dir)
+        return
+    old = out_dir.with_name(f".{out_dir.name}.{os.getpid()}.old")
+    os.replace(out_dir, old)
+    try:
+        os.replace(work, out_dir)
+    except BaseException:
+        os.replace(old, out_dir)
+        raise
+    shutil.rmtree(old, ignore_errors=True)
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def _plan_compare(spec, section, seed, scale, k):
     where = f"compare[{k}]"
-    players = _get(where, section, "players", int)
-    games = max(1, round(_get(where, section, "games", int) * scale))
-    variants = _get(where, section, "variants", list, ["standard"])
-    policy_sets = _get(where, section, "policies", list, [section.get("policy")])
-    settings = _get(where, section, "set", list, [])
+    players = section["players"]
+    games = max(1, round(section["games"] * scale))
+    variants = section.get("variants", ["standard"])
+    policy_sets = section.get("policies", [section.get("policy")])
+    settings = section.get("set", [])
     if len(variants) > 1 and len(policy_sets) > 1:
         raise InputError(f"{where}.policies", "compare several variants or several policy sets, not both")
     arms = []
@@ -175,15 +261,16 @@ def _plan_compare(spec, section, seed, scale, k):
     return arms, games, players
 
 
-def _plan_sweep(section, scale, k):
+def _plan_sweep(spec, section, seed, scale, k):
     where = f"sweep[{k}]"
-    players = parse_players(str(_get(where, section, "players", (str, int))))
-    settings = _get(where, section, "set", list)
+    players = parse_players(str(section["players"]))
+    settings = section["set"]
     axes = list(parse_axes(settings)[1])
     if not axes:
         raise InputError(f"{where}.set", "nothing is swept: give NAME=LOW:HIGH:STEP or NAME=A,B,...")
-    games = max(1, round(_get(where, section, "games", int) * scale))
-    return players, settings, games, axes
+    games = max(1, round(section["games"] * scale))
+    runs = plan_sweep(spec, players, settings, games, seed, section.get("variant"), section.get("policy"))
+    return players, settings, games, axes, runs
 
 
 def _describe(rules, seats) -> str:

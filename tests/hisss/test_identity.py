@@ -6,18 +6,19 @@ from hypothesis import strategies as st
 
 from snakesim.games.hisss import kernel, reference
 from snakesim.games.hisss.rules import END_KEYS, GREEDY, PAIR_KEYS, RANDOM, HisssRules
-from tests.identity import MIXES, assert_identical
+from tests.identity import MIXES, assert_identical, sizes
 
-GAMES_PER_CASE = 10_000
+GAMES_PER_CASE = sizes(1_000, 10_000)
 PLAYER_COUNTS = (2, 3, 4, 5)
 
 
+@pytest.mark.parametrize("games", GAMES_PER_CASE)
 @pytest.mark.parametrize("mix", list(MIXES))
 @pytest.mark.parametrize("variant", list(HisssRules.VARIANTS))
-def test_reference_and_kernel_identical(variant, mix):
-    # 10,000 games for each variant and policy mix, spread over 2 to 5 players.
+def test_reference_and_kernel_identical(variant, mix, games):
+    # 1,000 games for each variant and policy mix (10,000 in make test-all), spread over 2 to 5 players.
     for players in PLAYER_COUNTS:
-        count = GAMES_PER_CASE // len(PLAYER_COUNTS)
+        count = games // len(PLAYER_COUNTS)
         assert_identical(
             kernel,
             reference,

@@ -6,18 +6,19 @@ from hypothesis import strategies as st
 
 from snakesim.games.rainbow import kernel, reference
 from snakesim.games.rainbow.rules import COLOURS, GREEDY, RANDOM, SYMBOLS, RainbowRules, check_setup
-from tests.identity import MIXES, assert_identical
+from tests.identity import MIXES, assert_identical, sizes
 
-GAMES_PER_CASE = 10_000
+GAMES_PER_CASE = sizes(1_000, 10_000)
 PLAYER_COUNTS = (2, 3, 4, 5, 6)
 
 
+@pytest.mark.parametrize("games", GAMES_PER_CASE)
 @pytest.mark.parametrize("mix", list(MIXES))
 @pytest.mark.parametrize("variant", list(RainbowRules.VARIANTS))
-def test_reference_and_kernel_identical(variant, mix):
-    # 10,000 games for each variant and policy mix, spread over 2 to 6 players.
+def test_reference_and_kernel_identical(variant, mix, games):
+    # 1,000 games for each variant and policy mix (10,000 in make test-all), spread over 2 to 6 players.
     for players in PLAYER_COUNTS:
-        count = GAMES_PER_CASE // len(PLAYER_COUNTS)
+        count = games // len(PLAYER_COUNTS)
         assert_identical(
             kernel,
             reference,

@@ -7,9 +7,9 @@ from hypothesis import strategies as st
 
 from snakesim.games.sssnake import kernel, reference
 from snakesim.games.sssnake.rules import CARD_KEYS, FRIENDLY, GREEDY, POLICIES, RANDOM, SIDES, SssnakeRules
-from tests.identity import MIXES, assert_identical
+from tests.identity import MIXES, assert_identical, sizes
 
-GAMES_PER_MIX = 5_001
+GAMES_PER_MIX = sizes(300, 5_001)
 PLAYER_COUNTS = (2, 3, 4)
 SSSNAKE_MIXES = {
     **MIXES,
@@ -18,11 +18,12 @@ SSSNAKE_MIXES = {
 }
 
 
+@pytest.mark.parametrize("games", GAMES_PER_MIX)
 @pytest.mark.parametrize("mix", list(SSSNAKE_MIXES))
 @pytest.mark.parametrize("players", PLAYER_COUNTS)
-def test_reference_and_kernel_identical(mix, players):
-    # 5,001 games for each policy mix, a third each with 2, 3 and 4 players.
-    count = GAMES_PER_MIX // len(PLAYER_COUNTS)
+def test_reference_and_kernel_identical(mix, players, games):
+    # 300 games for each policy mix (5,001 in make test-all), a third each with 2, 3 and 4 players.
+    count = games // len(PLAYER_COUNTS)
     rules = SssnakeRules()
     assert_identical(
         kernel, reference, rules, players, 700 + players, players * 10**5, count, SSSNAKE_MIXES[mix](players)

@@ -12,6 +12,7 @@ SPEC = GameSpec(
     min_players=2,
     max_players=8,
     outcomes=OUTCOMES,
+    columns=kernel.COLUMNS,
     seat_columns=seat_columns(kernel.COLUMNS),
     game_columns=game_columns(kernel.COLUMNS),
     play_block=kernel.play_block,
