@@ -149,6 +149,7 @@ def test_cli_dask_backend_json(tmp_path):
 )
 def test_bad_scale_options(tmp_path, monkeypatch, args, message):
     monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("SNAKESIM_DASK_TIMEOUT", "3")
     r = invoke("run", "fortune", "-n", 1000, *args)
     assert r.exit_code == 2 and r.stdout == "", r.output
     lines = r.stderr.strip().splitlines()

@@ -17,6 +17,8 @@ stream).
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import logging
 import os
 from collections.abc import Callable, Iterator, Sequence
@@ -96,37 +98,56 @@ class DaskBackend:
         self._depth = 0  # nested `with` blocks share one cluster (a comparison's many runs)
 
     def __enter__(self) -> DaskBackend:
-        from distributed import Client, LocalCluster
+        from distributed import Client
 
         self._depth += 1
         if self.client is not None:
             return self
         if self.scheduler is not None:
+            probe_scheduler(self.scheduler, connect_timeout())
             try:
-                self.client = Client(self.scheduler, timeout="10s")
+                self.client = Client(self.scheduler, timeout=f"{connect_timeout()}s")
             except (OSError, TimeoutError, ValueError) as err:
                 message = f"cannot reach a Dask scheduler at {self.scheduler!r} ({err})"
                 raise InputError("--scheduler", message) from None
         else:
-            # Worker processes import numba before a Nanny's ``env`` reaches them, so they must
-            # inherit NUMBA_NUM_THREADS=1 from this process's environment at spawn time.
-            saved = os.environ.get("NUMBA_NUM_THREADS")
-            os.environ["NUMBA_NUM_THREADS"] = "1"
-            try:
-                self.cluster = LocalCluster(
-                    n_workers=self.workers or os.cpu_count() or 1,
-                    threads_per_worker=1,
-                    processes=True,
-                    dashboard_address=":0",  # any free port: never clash with another cluster
-                    silence_logs=logging.ERROR,
-                )
-            finally:
-                if saved is None:
-                    del os.environ["NUMBA_NUM_THREADS"]
-                else:
-                    os.environ["NUMBA_NUM_THREADS"] = saved
+            self.cluster = self._start_local_cluster()
             self.client = Client(self.cluster)
         return self
+
+    def _start_local_cluster(self):
+        """A local cluster of one-thread workers, its scheduler and dashboard on 127.0.0.1 only.
+
+        A worker that dies while the cluster starts (a transient failure) is given one more
+        try; a second failure is a one-line error.
+        """
+        from distributed import LocalCluster
+
+        # Worker processes import numba before a Nanny's ``env`` reaches them, so they must
+        # inherit NUMBA_NUM_THREADS=1 from this process's environment at spawn time.
+        saved = os.environ.get("NUMBA_NUM_THREADS")
+        os.environ["NUMBA_NUM_THREADS"] = "1"
+        try:
+            for attempt in (1, 2):
+                try:
+                    return LocalCluster(
+                        n_workers=self.workers or os.cpu_count() or 1,
+                        threads_per_worker=1,
+                        processes=True,
+                        host="127.0.0.1",  # nothing of it listens beyond this machine
+                        dashboard_address="127.0.0.1:0",  # any free port: never clash with another cluster
+                        silence_logs=logging.ERROR,
+                    )
+                except Exception as err:  # a Nanny that failed to start, a port taken meanwhile
+                    if attempt == 2:
+                        raise InputError(
+                            "--workers", f"the local Dask cluster did not start, twice ({type(err).__name__}: {err})"
+                        ) from None
+        finally:
+            if saved is None:
+                del os.environ["NUMBA_NUM_THREADS"]
+            else:
+                os.environ["NUMBA_NUM_THREADS"] = saved
 
     def __exit__(self, *exc) -> None:
         self._depth -= 1
@@ -166,6 +187,55 @@ class DaskBackend:
         finally:
             for future in futures:  # on Ctrl-C or an error: stop what is still queued
                 future.cancel()
+
+
+def connect_timeout() -> float:
+    """Seconds allowed to reach a scheduler, handshake included (``SNAKESIM_DASK_TIMEOUT``, 10)."""
+    try:
+        return max(0.1, float(os.environ.get("SNAKESIM_DASK_TIMEOUT", "10")))
+    except ValueError:
+        raise InputError("SNAKESIM_DASK_TIMEOUT", "expected a number of seconds") from None
+
+
+def probe_scheduler(address: str, timeout: float) -> None:
+    """Ask ``address`` who it is, within one deadline for connection, handshake and answer.
+
+    distributed's own ``connect`` waits for the handshake without a deadline (pointed at an
+    HTTP port it hung for minutes) and trusts a junk answer's frame lengths (one asked for
+    3 EiB); this probe bounds both, so the Client is made only for a real scheduler.
+
+    Raises
+    ------
+    InputError
+        If nothing answers in time, or what answers is not a Dask scheduler.
+    """
+    from distributed.comm import connect
+
+    async def identity():
+        # The connection's own retries end first, so a refused port says so; the overall
+        # deadline below still bounds the handshake and the answer.
+        comm = await connect(address, timeout=0.8 * timeout)
+        try:
+            await comm.write({"op": "identity", "reply": True})
+            return await comm.read()
+        finally:
+            comm.abort()
+
+    def ask():
+        return asyncio.run(asyncio.wait_for(identity(), timeout))
+
+    try:
+        # A thread of its own, so that a caller already inside an event loop can probe too.
+        with concurrent.futures.ThreadPoolExecutor(1) as pool:
+            reply = pool.submit(ask).result()
+    except TimeoutError:
+        message = f"no answer from {address!r} within {timeout:g} s; is a Dask scheduler listening there?"
+        raise InputError("--scheduler", message) from None
+    except Exception as err:  # junk on the wire: any failure to read it is the same answer
+        detail = f"{type(err).__name__}: {str(err)[:100]}"
+        raise InputError("--scheduler", f"cannot reach a Dask scheduler at {address!r} ({detail})") from None
+    if not isinstance(reply, dict) or reply.get("type") != "Scheduler":
+        raise InputError("--scheduler", f"{address!r} answered, but not as a Dask scheduler")
 
 
 def make_backend(name: str = "threads", threads=None, scheduler=None, workers=None):

@@ -1,0 +1,25 @@
+"""The product stands alone: a user's clone has only what is in it, so the README and the game
+pages must not send readers to files outside the repository."""
+
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+
+
+def test_no_page_points_outside_the_repository():
+    for page in PAGES:
+        text = page.read_text(encoding="utf-8")
+        assert "../shared" not in text and "shared/rules" not in text, page
+        for target in re.findall(r"\]\(([^)#]+)", text):  # every relative Markdown link resolves
+            if "://" not in target:
+                assert (page.parent / target).exists(), (page, target)
+
+
+def test_every_game_page_carries_its_rulings():
+    for game in ("fortune", "rainbow", "hisss", "sssnake"):
+        text = (ROOT / "docs" / "games" / f"{game}.md").read_text(encoding="utf-8")
+        for heading in ("## Seats", "## How each rule is read", "## Further gaps"):
+            assert heading in text, (game, heading)
+        assert "**assumption**" in text or "assumption" in text.lower(), game
