@@ -148,7 +148,7 @@ BAD = [
     (["run", "fortune", "--games", "0"], "games: expected an integer from 1"),
     (["run", "fortune", "--threads", "0"], "threads: expected an integer from 1"),
     (["run", "fortune", "--seed", "-3"], "seed: expected an integer from 0"),
-    (["trace", "fortune", "--game", "-1"], "first: expected an integer from 0"),
+    (["trace", "fortune", "--game", "-1"], "--game: expected an integer from 0"),
     (
         ["run", "fortune", "--out", "results.xlsx"],
         "--out: expected a file ending in .parquet or .csv, or a folder name",

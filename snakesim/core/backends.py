@@ -210,11 +210,14 @@ def probe_scheduler(address: str, timeout: float) -> None:
         If nothing answers in time, or what answers is not a Dask scheduler.
     """
     from distributed.comm import connect
+    from distributed.security import Security
+
+    tls = Security().get_connection_args("client")  # TLS as Dask's configuration sets it, if at all
 
     async def identity():
         # The connection's own retries end first, so a refused port says so; the overall
         # deadline below still bounds the handshake and the answer.
-        comm = await connect(address, timeout=0.8 * timeout)
+        comm = await connect(address, timeout=0.8 * timeout, **tls)
         try:
             await comm.write({"op": "identity", "reply": True})
             return await comm.read()
