@@ -23,7 +23,6 @@ from snakesim.core.runner import (
     DEFAULT_CHUNK,
     MAX_CHUNK,
     MAX_GAMES,
-    check_table_memory,
     max_threads,
     plan_blocks,
     resolve_run,
@@ -165,8 +164,6 @@ def run(
     Int(1, MAX_CHUNK).check("--chunk-size", chunk_size)
     manifest = {**run_metadata(spec, name, rules, players, n_games, seed, 0, seats), "block_size": chunk_size}
     table_file, store = _destination(out, summary_only, manifest)
-    if table_file is not None:
-        check_table_memory(spec, players, n_games)
     if progress is None:
         progress = sys.stderr.isatty()
     blocks = plan_blocks(0, n_games, chunk_size)

@@ -13,7 +13,6 @@ failed or interrupted write never leaves a half-written table.
 from __future__ import annotations
 
 import hashlib
-import io
 import json
 import os
 import tempfile
@@ -105,14 +104,16 @@ def write_table(df: pd.DataFrame, path: str | os.PathLike) -> Path:
         else:
             # The CSV and its metadata are written as a pair, and the metadata names the CSV's
             # checksum, so a CSV can never be read with another run's metadata.
-            text = df.to_csv(index=False).encode()
-            csv_meta = json.dumps({**df.attrs, "csv_sha256": hashlib.sha256(text).hexdigest()}, sort_keys=True)
-            atomic_write_all(
-                [
-                    (path, lambda tmp: Path(tmp).write_bytes(text)),
-                    (_meta_path(path), lambda tmp: Path(tmp).write_text(csv_meta + "\n")),
-                ]
-            )
+            digest = {}
+
+            def write_csv(tmp):
+                df.to_csv(tmp, index=False)
+                digest["csv_sha256"] = _file_sha256(tmp)
+
+            def write_meta(tmp):  # runs after write_csv, before either file is renamed
+                Path(tmp).write_text(json.dumps({**df.attrs, **digest}, sort_keys=True) + "\n")
+
+            atomic_write_all([(path, write_csv), (_meta_path(path), write_meta)])
     except OSError as err:
         raise InputError("--out", f"cannot write {str(path)!r}: {err.strerror or err}") from None
     return path
@@ -132,15 +133,22 @@ def read_table(path: str | os.PathLike) -> pd.DataFrame:
         raw = (table.schema.metadata or {}).get(META_KEY)
         df.attrs = json.loads(raw) if raw else {}
     else:
-        text = path.read_bytes()
-        df = pd.read_csv(io.BytesIO(text))
+        df = pd.read_csv(path)
         meta_path = _meta_path(path)
         meta = json.loads(meta_path.read_text()) if meta_path.exists() else {}
         expected = meta.pop("csv_sha256", None)
-        if meta and expected != hashlib.sha256(text).hexdigest():
+        if meta and expected != _file_sha256(path):
             raise InputError(str(meta_path), f"this metadata does not belong to {path.name} (its checksum differs)")
         df.attrs = meta
     return df
+
+
+def _file_sha256(path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
 
 
 def _meta_path(path: Path) -> Path:
