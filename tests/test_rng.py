@@ -95,3 +95,61 @@ def test_shuffle_gives_every_permutation_equally_often():
         counts[tuple(items)] = counts.get(tuple(items), 0) + 1
     assert len(counts) == 24
     assert stats.chisquare(list(counts.values())).pvalue > 0.001
+
+
+# ---------------------------------------------------------------- coupled (keyed) shuffles
+@numba.njit
+def _numba_keyed(seed, game, number, items):
+    copies = np.zeros(64, np.int64)
+    keys = np.empty(items.shape[0], np.uint64)
+    rng.keyed_shuffle(rng.deal_key(seed, game), number, items, items.shape[0], copies, keys)
+    return items
+
+
+def _deck(counts):
+    return [card for card, count in enumerate(counts) for _ in range(count)]
+
+
+@pytest.mark.parametrize("seed,game,number", [(1, 0, 0), (7, 123, 0), (7, 123, 3), (2**62, 10**9, 1)])
+def test_keyed_shuffle_numba_equals_python(seed, game, number):
+    deck = _deck([5] * 10 + [2])
+    stream = Stream(seed, game)
+    stream.shuffles = number
+    expected = list(deck)
+    stream.keyed_shuffle(expected)
+    got = _numba_keyed(seed, game, number, np.array(deck, np.int8))
+    assert got.tolist() == expected and sorted(expected) == deck and stream.shuffles == number + 1
+    assert stream.draws == 0  # the deal draws nothing from the decision stream
+
+
+def test_removing_a_card_keeps_the_others_in_order():
+    # The point of keyed shuffles: the 51-card deck (one SNAKE) is the 52-card deal without
+    # its second SNAKE, in every game and every reshuffle.
+    full, short = _deck([5] * 10 + [2]), _deck([5] * 10 + [1])
+    for game in range(200):
+        for number in (0, 1, 5):
+            a, b = Stream(3, game), Stream(3, game)
+            a.shuffles = b.shuffles = number
+            x, y = list(full), list(short)
+            a.keyed_shuffle(x)
+            b.keyed_shuffle(y)
+            snakes = [k for k, card in enumerate(x) if card == 10]  # one of them is the copy removed
+            assert any(x[:gone] + x[gone + 1 :] == y for gone in snakes)
+    # And a different hand of the same cards in another order is dealt alike.
+    a, b = Stream(3, 9), Stream(3, 9)
+    x, y = list(full), list(reversed(full))
+    a.keyed_shuffle(x)
+    b.keyed_shuffle(y)
+    assert x == y
+
+
+def test_keyed_shuffle_is_uniform():
+    # Where card 0 (one copy among 6 distinct cards) lands over 6,000 games: uniform positions.
+    deck = np.arange(6, dtype=np.int8)
+    positions = np.zeros(6, np.int64)
+    for game in range(6000):
+        positions[np.flatnonzero(_numba_keyed(11, game, 0, deck.copy()) == 0)[0]] += 1
+    assert stats.chisquare(positions).pvalue > 1e-3
+    # Consecutive shuffles of one game are not the same order.
+    orders = {tuple(_numba_keyed(11, 5, number, deck.copy())) for number in range(20)}
+    assert len(orders) == 20

@@ -7,6 +7,15 @@ chunk or machine plays the game, so game ``i`` is the same game everywhere.
 
 Bounded integers use Lemire's multiply-and-reject method on the top 32 bits, which is exact
 (no modulo bias) and costs one multiplication in the common case.
+
+Shuffles of cards are *coupled* across rule variants: :func:`keyed_shuffle` orders the cards
+by a key that depends only on the game's deal key, the shuffle's number (0 for the first deal,
+1 for the first reshuffle, ...) and the card's identity (its type and which copy of that type
+it is). Removing a card from the deck (one SNAKE instead of two) leaves every other card in the
+same relative order; adding one slots it in without moving the others apart. The shuffle draws
+nothing from the game's stream, so the decisions a policy draws from it are not shifted by a
+deck of another size either. (A Fisher-Yates shuffle, :func:`shuffle`, would deal a 51-card
+deck entirely differently from a 52-card one.)
 """
 
 import numpy as np
@@ -18,6 +27,7 @@ GOLDEN = 0x9E3779B97F4A7C15
 # Distinct constants keep the seed's and the game index's contributions apart.
 SEED_SALT = 0x5851F42D4C957F2D
 GAME_SALT = 0xD1B54A32D192ED03
+DEAL_SALT = 0x2545F4914F6CDD1D  # the deal's key is apart from the decision stream
 MAX_SEED = (1 << 63) - 1
 MAX_BOUND = 1 << 32
 
@@ -29,6 +39,7 @@ _M32 = np.uint64(0xFFFFFFFF)
 _GOLDEN = np.uint64(GOLDEN)
 _SEED_SALT = np.uint64(SEED_SALT)
 _GAME_SALT = np.uint64(GAME_SALT)
+_DEAL_SALT = np.uint64(DEAL_SALT)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
 
@@ -100,6 +111,46 @@ def shuffle(state, items, n):
         items[j] = tmp
 
 
+@njit
+def deal_key(seed, game):
+    """The key of game ``game``'s deals (every keyed shuffle of the game derives from it)."""
+    return _mix(_mix(np.uint64(seed) ^ _DEAL_SALT) ^ _mix(np.uint64(game) ^ _GAME_SALT) ^ _DEAL_SALT)
+
+
+@njit
+def card_key(key, shuffle_number, card, copy):
+    """The sort key of copy ``copy`` of card type ``card`` in shuffle ``shuffle_number``."""
+    x = key ^ _mix((np.uint64(shuffle_number) << np.uint64(40)) ^ (np.uint64(card) << np.uint64(20)) ^ np.uint64(copy))
+    return _mix(x + _GOLDEN)
+
+
+@njit
+def keyed_shuffle(key, shuffle_number, items, n, copies, keys):
+    """Order ``items[:n]`` (card types, ``0 <= type < copies.shape[0]``) by their card keys.
+
+    The k-th occurrence of a type in ``items[:n]`` is copy k of it; since copies of a type
+    are alike, which one gets which key does not matter, so the order depends only on the
+    cards present. ``copies`` (int) and ``keys`` (uint64, at least ``n``) are scratch. A
+    stable insertion sort: ties (a 2**-64 chance) keep their order, as the Python version does.
+    """
+    for k in range(n):
+        copies[items[k]] = 0
+    for k in range(n):
+        card = items[k]
+        keys[k] = card_key(key, shuffle_number, card, copies[card])
+        copies[card] += 1
+    for k in range(1, n):
+        item = items[k]
+        value = keys[k]
+        j = k - 1
+        while j >= 0 and keys[j] > value:
+            keys[j + 1] = keys[j]
+            items[j + 1] = items[j]
+            j -= 1
+        keys[j + 1] = value
+        items[j + 1] = item
+
+
 # ---------------------------------------------------------------- Python version
 def _py_mix(z):
     z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
@@ -109,6 +160,17 @@ def _py_mix(z):
 
 def _py_rotl(x, k):
     return ((x << k) | (x >> (64 - k))) & MASK64
+
+
+def py_deal_key(seed: int, game: int) -> int:
+    """:func:`deal_key` in plain Python."""
+    return _py_mix(_py_mix(seed ^ DEAL_SALT) ^ _py_mix(game ^ GAME_SALT) ^ DEAL_SALT)
+
+
+def py_card_key(key: int, shuffle_number: int, card: int, copy: int) -> int:
+    """:func:`card_key` in plain Python."""
+    x = key ^ _py_mix(((shuffle_number << 40) ^ (card << 20) ^ copy) & MASK64)
+    return _py_mix((x + GOLDEN) & MASK64)
 
 
 class Stream:
@@ -135,6 +197,8 @@ class Stream:
             x = (x + GOLDEN) & MASK64
             self.state.append(_py_mix(x))
         self.draws = 0  # 64-bit outputs consumed, for traces and tests
+        self.deal_key = py_deal_key(seed, game)
+        self.shuffles = 0  # keyed shuffles made: the next one's number
 
     def next_u64(self) -> int:
         """Return the next 64-bit output."""
@@ -167,3 +231,18 @@ class Stream:
         for k in range(len(items) - 1, 0, -1):
             j = self.below(k + 1)
             items[k], items[j] = items[j], items[k]
+
+    def keyed_shuffle(self, items: list) -> None:
+        """Order ``items`` (card types) by their card keys, exactly as :func:`keyed_shuffle`
+        with this stream's deal key and shuffle number; the next shuffle gets the next number.
+
+        Copy k of a type is its k-th occurrence in ``items``; the order of equal keys is kept.
+        """
+        seen: dict = {}
+        keys = []
+        for card in items:
+            keys.append(py_card_key(self.deal_key, self.shuffles, card, seen.get(card, 0)))
+            seen[card] = seen.get(card, 0) + 1
+        order = sorted(range(len(items)), key=keys.__getitem__)  # stable, as the insertion sort
+        items[:] = [items[k] for k in order]
+        self.shuffles += 1

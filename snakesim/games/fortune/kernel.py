@@ -3,8 +3,9 @@
 The front (:func:`play_block`) checks nothing itself (the rules object is valid by
 construction), allocates the output columns and calls the private parallel kernel, which
 writes one row per game. Games are split into fixed blocks of indices across threads; each
-block allocates its scratch arrays once. A game's randomness comes only from its own stream,
-so the block layout and thread count cannot change a result.
+block allocates its scratch arrays once. A game's randomness comes only from its own deal key
+(keyed shuffles, coupled across decks: see ``snakesim.core.rng``), so the block layout and
+thread count cannot change a result.
 
 The draw pile and the discard pile share one array: cards are drawn from ``pile[top]``
 upwards, so ``pile[:top]`` is the discard pile in the order drawn, exactly the list the
@@ -18,11 +19,12 @@ import numpy as np
 
 from snakesim.core.columns import allocate
 from snakesim.core.jit import njit, njit_driver
-from snakesim.core.rng import seed_stream, shuffle
+from snakesim.core.rng import deal_key, keyed_shuffle
 from snakesim.games.fortune.rules import DRAW, UNFINISHED, WIN, FortuneRules
 
 # Card codes, as in rules.Card (numba needs plain integers).
 LEAVES, POPPIES, ORCHIDS, FOUNTAIN, SUNS, STARS, HEARTS, RAIN, CROSSES, RIVER, SNAKE = range(11)
+N_CARD_TYPES = 11
 BLOCK = 64  # games per scratch allocation; any value gives the same results
 # Positions in the params array built by `encode`.
 P_PLAYERS, P_START_COINS, P_REJOIN, P_CROSSES_CUP, P_TURN_CAP, P_PRESORTED = range(6)
@@ -88,14 +90,14 @@ def _right(coins, seat, n):
 def _play_one(deck, params, seed, game, scratch, out, row):
     """Play game ``game`` and write its results into row ``row`` of the ``out`` columns."""
     n, start_coins, rejoin, crosses_cup, turn_cap, presorted = params
-    state, pile, coins, out_at, skip, alive = scratch
+    copies, keys, pile, coins, out_at, skip, alive = scratch
     o_outcome, o_winner, o_length, o_coins, o_out_at, o_reshuffles, o_max_cup = out
-    seed_stream(state, seed, game)
+    key = deal_key(seed, game)  # Fortune has no choices: the deal is all its randomness
     n_cards = deck.shape[0]
     for k in range(n_cards):
         pile[k] = deck[k]
     if not presorted:
-        shuffle(state, pile, n_cards)
+        keyed_shuffle(key, 0, pile, n_cards, copies, keys)
     for s in range(n):
         coins[s] = start_coins
         out_at[s] = -1
@@ -114,9 +116,9 @@ def _play_one(deck, params, seed, game, scratch, out, row):
             skip[seat] = False
         else:
             if top == n_cards:
-                shuffle(state, pile, n_cards)
-                top = 0
                 reshuffles += 1
+                keyed_shuffle(key, reshuffles, pile, n_cards, copies, keys)
+                top = 0
             card = pile[top]
             top += 1
             length += 1
@@ -198,7 +200,8 @@ def _play_block(deck, params, seed, first, out):
     n_blocks = (count + BLOCK - 1) // BLOCK
     for b in numba.prange(n_blocks):
         scratch = (
-            np.empty(4, np.uint64),  # random stream state
+            np.empty(N_CARD_TYPES, np.int64),  # keyed shuffle: copies seen per card type
+            np.empty(deck.shape[0], np.uint64),  # keyed shuffle: the cards' keys
             np.empty(deck.shape[0], np.int8),  # draw pile + discard pile
             np.empty(n, np.int64),  # coins
             np.empty(n, np.int64),  # out_at

@@ -60,9 +60,10 @@ class FortuneGame:
         if deck is None:
             # The deck is shuffled and placed face down in the center of the table.
             self.draw_pile = [Card(c) for c in rules.deck_cards()]
-            stream.shuffle(self.draw_pile)
+            stream.keyed_shuffle(self.draw_pile)
         else:
             self.draw_pile = [Card(c) for c in deck]
+            stream.shuffles = 1  # the scripted deck stands for the deal: reshuffles are numbered from 1
         self.discard: list[Card] = []
         self.turn = 0
         self.length = 0  # cards drawn
@@ -119,7 +120,7 @@ class FortuneGame:
         """Draw the top card; an empty draw pile is first remade from the shuffled discards."""
         if not self.draw_pile:
             self.draw_pile, self.discard = self.discard, []
-            self.stream.shuffle(self.draw_pile)
+            self.stream.keyed_shuffle(self.draw_pile)  # coupled: see snakesim.core.rng
             self.reshuffles += 1
         card = self.draw_pile.pop(0)
         self.discard.append(card)

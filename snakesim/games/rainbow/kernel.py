@@ -17,7 +17,7 @@ import numpy as np
 
 from snakesim.core.columns import allocate
 from snakesim.core.jit import njit, njit_driver
-from snakesim.core.rng import below, seed_stream, shuffle
+from snakesim.core.rng import below, deal_key, keyed_shuffle, seed_stream
 from snakesim.games.rainbow.rules import (
     BLOCKED_DRAW,
     BLOCKED_WIN,
@@ -108,14 +108,15 @@ def _play_one(deck, masks, params, policies, seed, game, scratch, out, row):
     bit ``c`` set while seat ``s`` holds a card ``c``.
     """
     n, hand_size, wild_snake, turn_cap, presorted = params
-    state, stock, pile, hands, totals, held = scratch
+    state, copies, keys, stock, pile, hands, totals, held = scratch
     o_outcome, o_winner, o_length, o_hand, o_drawn, o_reshuffles = out
-    seed_stream(state, seed, game)
+    seed_stream(state, seed, game)  # the policies' decisions
+    key = deal_key(seed, game)  # the deal and reshuffles, coupled across decks (snakesim.core.rng)
     n_cards = deck.shape[0]
     for k in range(n_cards):
         stock[k] = deck[k]
     if not presorted:
-        shuffle(state, stock, n_cards)
+        keyed_shuffle(key, 0, stock, n_cards, copies, keys)
     hands[:, :] = 0
     held[:] = 0
     dealt = hand_size * n
@@ -148,12 +149,12 @@ def _play_one(deck, masks, params, policies, seed, game, scratch, out, row):
             if sp == se and pc > 1:  # the pile but its top becomes the new stock
                 for k in range(pc - 1):
                     stock[k] = pile[k]
-                shuffle(state, stock, pc - 1)
+                reshuffles += 1
+                keyed_shuffle(key, reshuffles, stock, pc - 1, copies, keys)
                 sp = 0
                 se = pc - 1
                 pile[0] = pile[pc - 1]
                 pc = 1
-                reshuffles += 1
             if sp == se:
                 passes += 1
             else:
@@ -206,7 +207,9 @@ def _play_block(deck, masks, params, policies, seed, first, out):
     n_blocks = (count + BLOCK - 1) // BLOCK
     for b in numba.prange(n_blocks):
         scratch = (
-            np.empty(4, np.uint64),  # random stream state
+            np.empty(4, np.uint64),  # random stream state (decisions)
+            np.empty(N_SYMBOLS, np.int64),  # keyed shuffle: copies seen per symbol
+            np.empty(deck.shape[0], np.uint64),  # keyed shuffle: the cards' keys
             np.empty(deck.shape[0], np.int8),  # shuffled deck, then the stock
             np.empty(deck.shape[0], np.int8),  # the pile, bottom first
             np.empty((n, N_SYMBOLS), np.int64),  # hands: count of each symbol

@@ -58,7 +58,9 @@ class RainbowGame:
         self.stream = stream
         cards = [int(c) for c in (rules.deck_cards() if deck is None else deck)]
         if deck is None:
-            stream.shuffle(cards)
+            stream.keyed_shuffle(cards)  # coupled across decks: see snakesim.core.rng
+        else:
+            stream.shuffles = 1  # the scripted deck stands for the deal: reshuffles are numbered from 1
         # Deal one card at a time, clockwise from seat 0; the rest is the face-down stock.
         dealt = rules.hand_size * players
         self.hands = [[0] * len(SYMBOLS) for _ in range(players)]
@@ -126,7 +128,7 @@ class RainbowGame:
         if not self.stock and len(self.pile) > 1:
             # The pile except its top card is shuffled into a new stock.
             self.stock, self.pile = self.pile[:-1], self.pile[-1:]
-            self.stream.shuffle(self.stock)
+            self.stream.keyed_shuffle(self.stock)
             self.reshuffles += 1
         if not self.stock:
             return None
