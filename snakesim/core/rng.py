@@ -28,6 +28,7 @@ GOLDEN = 0x9E3779B97F4A7C15
 SEED_SALT = 0x5851F42D4C957F2D
 GAME_SALT = 0xD1B54A32D192ED03
 DEAL_SALT = 0x2545F4914F6CDD1D  # the deal's key is apart from the decision stream
+LANE_SALT = 0x9FB21C651E98DF25
 MAX_SEED = (1 << 63) - 1
 MAX_BOUND = 1 << 32
 
@@ -40,6 +41,7 @@ _GOLDEN = np.uint64(GOLDEN)
 _SEED_SALT = np.uint64(SEED_SALT)
 _GAME_SALT = np.uint64(GAME_SALT)
 _DEAL_SALT = np.uint64(DEAL_SALT)
+_LANE_SALT = np.uint64(LANE_SALT)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
 
@@ -60,6 +62,17 @@ def _rotl(x, k):
 def seed_stream(state, seed, game):
     """Fill ``state`` (uint64[4]) with the stream of game ``game`` of seed ``seed``."""
     x = _mix(_mix(np.uint64(seed) ^ _SEED_SALT) ^ _mix(np.uint64(game) ^ _GAME_SALT))
+    for k in range(4):
+        x += _GOLDEN
+        state[k] = _mix(x)
+
+
+@njit
+def seed_lane(state, seed, game, lane):
+    """Fill ``state`` with lane ``lane >= 1`` of game ``game``: a stream of its own beside the
+    game's main one (Sssnake's die rolls), so that draws on one never shift the other."""
+    x = _mix(_mix(np.uint64(seed) ^ _SEED_SALT) ^ _mix(np.uint64(game) ^ _GAME_SALT))
+    x ^= _mix(np.uint64(lane) ^ _LANE_SALT)
     for k in range(4):
         x += _GOLDEN
         state[k] = _mix(x)
@@ -182,6 +195,9 @@ class Stream:
         The run's seed, ``0 <= seed < 2**63``.
     game : int
         The game's index within the run, ``game >= 0``.
+    lane : int
+        0 for the game's main stream (:func:`seed_stream`); another number for a stream of its
+        own beside it (:func:`seed_lane`).
 
     Examples
     --------
@@ -190,8 +206,11 @@ class Stream:
     True
     """
 
-    def __init__(self, seed: int, game: int):
+    def __init__(self, seed: int, game: int, lane: int = 0):
         x = _py_mix(_py_mix(seed ^ SEED_SALT) ^ _py_mix(game ^ GAME_SALT))
+        if lane:  # as seed_lane: a stream of its own beside the main one
+            x ^= _py_mix(lane ^ LANE_SALT)
+        self.seed, self.game = seed, game
         self.state = []
         for _ in range(4):
             x = (x + GOLDEN) & MASK64

@@ -14,7 +14,7 @@ import numpy as np
 
 from snakesim.core.columns import allocate
 from snakesim.core.jit import njit, njit_driver
-from snakesim.core.rng import below, seed_stream, shuffle
+from snakesim.core.rng import below, deal_key, keyed_shuffle, seed_stream
 from snakesim.games.hisss.rules import (
     CAP,
     DRAW,
@@ -147,15 +147,15 @@ def _place(pl, k, ends, lengths, middles, n_snakes):
 def _play_one(deck, kinds, col_a, col_b, params, policies, seed, game, scratch, out, row):
     """Play game ``game`` and write its results into row ``row`` of the ``out`` columns."""
     n, claim_joined, score_snakes, presorted = params
-    state, fan, ends, lengths, middles, pl, fit, cards, taken, longest, half_time = scratch
+    state, copies, keys, fan, ends, lengths, middles, pl, fit, cards, taken, longest, half_time = scratch
     (o_outcome, o_winner, o_length, o_cards, o_snakes, o_longest, o_completed, o_table_cards, o_table_snakes,
      o_lead_changes, o_comeback) = out  # fmt: skip
     seed_stream(state, seed, game)
     n_cards = deck.shape[0]
     for i in range(n_cards):
         fan[i] = deck[i]
-    if not presorted:
-        shuffle(state, fan, n_cards)
+    if not presorted:  # coupled across decks: see snakesim.core.rng
+        keyed_shuffle(deal_key(seed, game), 0, fan, n_cards, copies, keys)
     for s in range(n):
         cards[s] = 0
         taken[s] = 0
@@ -287,7 +287,9 @@ def _play_block(deck, kinds, col_a, col_b, params, policies, seed, first, out):
     n_blocks = (count + BLOCK - 1) // BLOCK
     for b in numba.prange(n_blocks):
         scratch = (
-            np.empty(4, np.uint64),  # random stream state
+            np.empty(4, np.uint64),  # random stream state (decisions)
+            np.empty(N_TYPES, np.int64),  # keyed shuffle: copies seen per card type
+            np.empty(n_cards, np.uint64),  # keyed shuffle: the cards' keys
             np.empty(n_cards, np.int8),  # the fan, in draw order
             np.empty((n_cards, 2), np.int64),  # each snake's two ends
             np.empty(n_cards, np.int64),  # each snake's cards

@@ -117,7 +117,7 @@ class HisssGame:
         self.stream = stream
         self.fan = [int(c) for c in (rules.deck_cards() if deck is None else deck)]
         if deck is None:
-            stream.shuffle(self.fan)
+            stream.keyed_shuffle(self.fan)  # coupled across decks: see snakesim.core.rng
         self.next_card = 0
         self.snakes: list[Snake] = []
         self.cards = [0] * players  # cards taken

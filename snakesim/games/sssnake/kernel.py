@@ -15,9 +15,11 @@ import numpy as np
 
 from snakesim.core.columns import allocate
 from snakesim.core.jit import njit, njit_driver
-from snakesim.core.rng import below, seed_stream, shuffle
+from snakesim.core.rng import below, deal_key, keyed_shuffle, seed_lane, seed_stream
 from snakesim.games.sssnake.rules import (
+    CARD_KEYS,
     CROSS,
+    DICE_LANE,
     DOUBLE,
     GREEDY,
     JOINED,
@@ -28,6 +30,8 @@ from snakesim.games.sssnake.rules import (
     STRAIGHT,
     SssnakeRules,
 )
+
+N_CARD_TYPES = len(CARD_KEYS)
 
 BLOCK = 64  # games per scratch allocation; any value gives the same results
 INF = 1 << 30
@@ -305,15 +309,16 @@ def _choose_gift(state, policies, seat, left, drawn, m, board, side, scratch, gi
 def _play_one(stock_cards, faces, params, policies, seed, game, scratch, out, row):
     """Play game ``game`` and write its results into row ``row`` of the ``out`` columns."""
     n, presorted, side = params[P_PLAYERS], params[P_PRESORTED], params[P_SIDE]
-    state, stock, board, spite, drawn, gift_keys, tied, place_scratch = scratch
+    state, dice, copies, keys, stock, board, spite, drawn, gift_keys, tied, place_scratch = scratch
     occupied, free, ends, box, placed = board
     o_outcome, o_winner, o_length, o_placed, o_missing, o_spite, o_discarded, o_stock_left, o_unused = out
-    seed_stream(state, seed, game)
+    seed_stream(state, seed, game)  # the policies' decisions
+    seed_lane(dice, seed, game, DICE_LANE)  # the die: its own stream, so decisions never shift it
     n_stock = stock_cards.shape[0]
     for i in range(n_stock):
         stock[i] = stock_cards[i]
-    if not presorted:
-        shuffle(state, stock, n_stock)
+    if not presorted:  # coupled across decks: see snakesim.core.rng
+        keyed_shuffle(deal_key(seed, game), 0, stock, n_stock, copies, keys)
     # Every board starts as the large card, its top-left cell at (origin, origin), and two ends.
     bx = by = params[P_ORIGIN]
     for s in range(n):
@@ -340,7 +345,7 @@ def _play_one(stock_cards, faces, params, policies, seed, game, scratch, out, ro
     while next_card < n_stock:
         turns += 1
         left = seat + 1 if seat + 1 < n else 0
-        face = faces[below(state, faces.shape[0])]
+        face = faces[below(dice, faces.shape[0])]
         m = min(face, n_stock - next_card)
         for i in range(m):
             drawn[i] = stock[next_card + i]
@@ -451,7 +456,10 @@ def _play_block(stock_cards, faces, params, policies, seed, first, out):
             np.empty(n, np.int64),  # cards placed on each snake
         )
         scratch = (
-            np.empty(4, np.uint64),  # random stream state
+            np.empty(4, np.uint64),  # random stream state (decisions)
+            np.empty(4, np.uint64),  # the die's stream state
+            np.empty(N_CARD_TYPES, np.int64),  # keyed shuffle: copies seen per card type
+            np.empty(stock_cards.shape[0], np.uint64),  # keyed shuffle: the cards' keys
             np.empty(stock_cards.shape[0], np.int8),  # the stock, in draw order
             board,
             np.empty(n, np.int64),  # die-1 cards put on each snake

@@ -30,6 +30,7 @@ from snakesim.core.policies import describe_seats
 from snakesim.core.rng import Stream
 from snakesim.games.sssnake.rules import (
     CARD_KEYS,
+    DICE_LANE,
     DOUBLE,
     DX,
     DY,
@@ -248,7 +249,9 @@ class SssnakeGame:
         self.faces = [int(f) for f in rules.die_faces()]
         self.stock = [int(c) for c in (rules.deck_cards() if deck is None else deck)]
         if deck is None:
-            stream.shuffle(self.stock)
+            stream.keyed_shuffle(self.stock)  # coupled across decks: see snakesim.core.rng
+        # The die rolls from a stream of its own, so a changed decision never shifts them.
+        self.dice = Stream(stream.seed, stream.game, lane=DICE_LANE)
         self.next_card = 0
         self.boards = [Board(rules) for _ in range(players)]
         self.spite = [0] * players  # die-1 cards put on each seat's snake by its neighbour
@@ -325,7 +328,7 @@ class SssnakeGame:
         """``seat`` rolls the die, draws, and places (rules.md section 4)."""
         self.turns += 1
         left = (seat + 1) % self.players
-        face = self.faces[self.stream.below(len(self.faces))]
+        face = self.faces[self.dice.below(len(self.faces))]
         drawn = self.stock[self.next_card : self.next_card + face]
         self.next_card += len(drawn)
         self._note(f"{self.turns:4d} seat {seat} rolls {face}, draws {' '.join(CARD_KEYS[c] for c in drawn)}")

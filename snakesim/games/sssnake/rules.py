@@ -27,6 +27,7 @@ DY = (-1, 0, 1, 0)
 
 CARD_KEYS = ("STRAIGHT", "CURVE", "CROSS", "DOUBLE")
 STRAIGHT, CURVE, CROSS, DOUBLE = range(4)
+DICE_LANE = 1  # the die rolls from its own stream (snakesim.core.rng.seed_lane), apart from decisions
 DIE_KEYS = ("1", "2", "3")  # the die's count of faces showing each number
 
 MAX_CARDS = 400
