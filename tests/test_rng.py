@@ -100,9 +100,10 @@ def test_shuffle_gives_every_permutation_equally_often():
 # ---------------------------------------------------------------- coupled (keyed) shuffles
 @numba.njit
 def _numba_keyed(seed, game, number, items):
-    copies = np.zeros(64, np.int64)
-    keys = np.empty(items.shape[0], np.uint64)
-    rng.keyed_shuffle(rng.deal_key(seed, game), number, items, items.shape[0], copies, keys)
+    sizes = rng.keyed_scratch(items.shape[0], 64)
+    copies = np.zeros(sizes[0], np.int64)
+    keys = np.empty(sizes[1], np.uint64)
+    rng.keyed_shuffle(rng.deal_key(seed, game), number, items, items.shape[0], 64, copies, keys)
     return items
 
 
@@ -110,9 +111,10 @@ def _deck(counts):
     return [card for card, count in enumerate(counts) for _ in range(count)]
 
 
+@pytest.mark.parametrize("counts", [[5] * 10 + [2], [60, 48, 8, 4], [1], [0, 2], [3] * 40], ids=len)
 @pytest.mark.parametrize("seed,game,number", [(1, 0, 0), (7, 123, 0), (7, 123, 3), (2**62, 10**9, 1)])
-def test_keyed_shuffle_numba_equals_python(seed, game, number):
-    deck = _deck([5] * 10 + [2])
+def test_keyed_shuffle_numba_equals_python(seed, game, number, counts):
+    deck = _deck(counts)
     stream = Stream(seed, game)
     stream.shuffles = number
     expected = list(deck)

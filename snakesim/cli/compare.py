@@ -54,8 +54,11 @@ def compare(
 ):  # fmt: skip
     """Compare variants of GAME on the same games (common random numbers).
 
-    Every variant plays games 0..N-1 of the same seed, so game i starts from the same
-    shuffle in each and the differences are paired. For each metric (win rate per seat,
+    Every variant plays games 0..N-1 of the same seed. Game i is dealt from the same keyed
+    shuffle in each (a deck with a card removed deals the other cards in the same order) and
+    its players draw from the same stream, so the differences are paired. How much that
+    narrows an interval depends on how long the games stay alike; each difference prints its
+    measured pairing ratio (paired width / independent runs' width). For each metric (win rate per seat,
     draws, unfinished games, first-player advantage, length, winning margin) it prints each
     variant's value with its 95% interval and its difference from the first variant with a
     paired interval and a Holm-adjusted p-value; then each variant's seat-balance test.
@@ -99,7 +102,10 @@ def compare(
         click.echo(json.dumps({**meta, "rows": json.loads(table.to_json(orient="records"))}))
         return
     played = stopping["games"] if stopping else n_games
-    header = f"{players} players, {played:,} games per variant, seed {seed}: game i is dealt alike in every variant"
+    header = (
+        f"{players} players, {played:,} games per variant, seed {seed}: game i is dealt from the same keyed "
+        "shuffle in every variant (paired)"
+    )
     click.echo(format_comparison(table, spec.title, header))
     if plot is not None:
         click.echo(f"\nfigures written to {plot}/ (win-rates.png, length.png, scores.png)")

@@ -68,7 +68,13 @@ def format_comparison(table, title: str, header: str, alpha: float = 0.05) -> st
     """The comparison shown by ``snakesim compare``: per metric, each variant's value with its
     interval, and its paired difference from the baseline with the Holm-adjusted p-value."""
     variants = list(dict.fromkeys(table["variant"]))
-    lines = [title, header, f"baseline: {variants[0]}; * marks a difference significant at {alpha:g} after Holm", ""]
+    lines = [
+        title,
+        header,
+        f"baseline: {variants[0]}; * marks a difference significant at {alpha:g} after Holm; pairing xR: the paired "
+        "interval is R times as wide as independent runs' would be",
+        "",
+    ]
     width = max(len(m) for m in table["metric"]) + 2
     for metric, rows in table.groupby("metric", sort=False):
         lines.append(metric)
@@ -82,5 +88,7 @@ def format_comparison(table, title: str, header: str, alpha: float = 0.05) -> st
                     f"   diff {_diff(r['kind'], r['diff'])} [{_diff(r['kind'], r['diff_low'])}, "
                     f"{_diff(r['kind'], r['diff_high'])}]  p(Holm) {r['p_holm']:.3g}{star}"
                 )
+                if r["pairing_ratio"] == r["pairing_ratio"]:
+                    text += f"  pairing x{r['pairing_ratio']:.2f}"
             lines.append(text)
     return "\n".join(lines)

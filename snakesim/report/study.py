@@ -308,7 +308,8 @@ def _markdown(study, header, sections) -> str:
         "## Regenerate",
         "",
         f"`{header['command']}` with snakesim {header['version']}. Differences come from paired runs "
-        "(game i dealt alike in every arm); * marks p < 0.05 after Holm's correction; intervals are 95%.",
+        "(game i dealt from the same keyed shuffle in every arm; the gain that bought is measured, not assumed); "
+        "* marks p < 0.05 after Holm's correction; intervals are 95%.",
         "",
     ]
     return "\n".join(lines)
@@ -347,7 +348,8 @@ def _html(study, header, sections, out_dir: Path) -> str:
             parts.append(f"<figure>{img}<figcaption>{esc(name)}</figcaption></figure>")
     parts.append(
         f"<h2>Regenerate</h2><p><code>{esc(header['command'])}</code> with snakesim {esc(header['version'])}. "
-        "Differences come from paired runs (game i dealt alike in every arm); * marks p &lt; 0.05 after Holm's "
+        "Differences come from paired runs (game i dealt from the same keyed shuffle in every arm; the gain that "
+        "bought is measured, not assumed); * marks p &lt; 0.05 after Holm's "
         "correction; intervals are 95%.</p></body></html>"
     )
     return "\n".join(parts)

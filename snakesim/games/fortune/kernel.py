@@ -19,7 +19,7 @@ import numpy as np
 
 from snakesim.core.columns import allocate
 from snakesim.core.jit import njit, njit_driver
-from snakesim.core.rng import deal_key, keyed_shuffle
+from snakesim.core.rng import deal_key, keyed_scratch, keyed_shuffle
 from snakesim.games.fortune.rules import DRAW, UNFINISHED, WIN, FortuneRules
 
 # Card codes, as in rules.Card (numba needs plain integers).
@@ -97,7 +97,7 @@ def _play_one(deck, params, seed, game, scratch, out, row):
     for k in range(n_cards):
         pile[k] = deck[k]
     if not presorted:
-        keyed_shuffle(key, 0, pile, n_cards, copies, keys)
+        keyed_shuffle(key, 0, pile, n_cards, N_CARD_TYPES, copies, keys)
     for s in range(n):
         coins[s] = start_coins
         out_at[s] = -1
@@ -117,7 +117,7 @@ def _play_one(deck, params, seed, game, scratch, out, row):
         else:
             if top == n_cards:
                 reshuffles += 1
-                keyed_shuffle(key, reshuffles, pile, n_cards, copies, keys)
+                keyed_shuffle(key, reshuffles, pile, n_cards, N_CARD_TYPES, copies, keys)
                 top = 0
             card = pile[top]
             top += 1
@@ -200,8 +200,8 @@ def _play_block(deck, params, seed, first, out):
     n_blocks = (count + BLOCK - 1) // BLOCK
     for b in numba.prange(n_blocks):
         scratch = (
-            np.empty(N_CARD_TYPES, np.int64),  # keyed shuffle: copies seen per card type
-            np.empty(deck.shape[0], np.uint64),  # keyed shuffle: the cards' keys
+            np.empty(keyed_scratch(deck.shape[0], N_CARD_TYPES)[0], np.int64),  # keyed shuffle scratch
+            np.empty(keyed_scratch(deck.shape[0], N_CARD_TYPES)[1], np.uint64),
             np.empty(deck.shape[0], np.int8),  # draw pile + discard pile
             np.empty(n, np.int64),  # coins
             np.empty(n, np.int64),  # out_at

@@ -14,7 +14,7 @@ import numpy as np
 
 from snakesim.core.columns import allocate
 from snakesim.core.jit import njit, njit_driver
-from snakesim.core.rng import below, deal_key, keyed_shuffle, seed_stream
+from snakesim.core.rng import below, deal_key, keyed_scratch, keyed_shuffle, seed_stream
 from snakesim.games.hisss.rules import (
     CAP,
     DRAW,
@@ -155,7 +155,7 @@ def _play_one(deck, kinds, col_a, col_b, params, policies, seed, game, scratch, 
     for i in range(n_cards):
         fan[i] = deck[i]
     if not presorted:  # coupled across decks: see snakesim.core.rng
-        keyed_shuffle(deal_key(seed, game), 0, fan, n_cards, copies, keys)
+        keyed_shuffle(deal_key(seed, game), 0, fan, n_cards, N_TYPES, copies, keys)
     for s in range(n):
         cards[s] = 0
         taken[s] = 0
@@ -288,8 +288,8 @@ def _play_block(deck, kinds, col_a, col_b, params, policies, seed, first, out):
     for b in numba.prange(n_blocks):
         scratch = (
             np.empty(4, np.uint64),  # random stream state (decisions)
-            np.empty(N_TYPES, np.int64),  # keyed shuffle: copies seen per card type
-            np.empty(n_cards, np.uint64),  # keyed shuffle: the cards' keys
+            np.empty(keyed_scratch(n_cards, N_TYPES)[0], np.int64),  # keyed shuffle scratch
+            np.empty(keyed_scratch(n_cards, N_TYPES)[1], np.uint64),
             np.empty(n_cards, np.int8),  # the fan, in draw order
             np.empty((n_cards, 2), np.int64),  # each snake's two ends
             np.empty(n_cards, np.int64),  # each snake's cards

@@ -17,7 +17,7 @@ import numpy as np
 
 from snakesim.core.columns import allocate
 from snakesim.core.jit import njit, njit_driver
-from snakesim.core.rng import below, deal_key, keyed_shuffle, seed_stream
+from snakesim.core.rng import below, deal_key, keyed_scratch, keyed_shuffle, seed_stream
 from snakesim.games.rainbow.rules import (
     BLOCKED_DRAW,
     BLOCKED_WIN,
@@ -116,7 +116,7 @@ def _play_one(deck, masks, params, policies, seed, game, scratch, out, row):
     for k in range(n_cards):
         stock[k] = deck[k]
     if not presorted:
-        keyed_shuffle(key, 0, stock, n_cards, copies, keys)
+        keyed_shuffle(key, 0, stock, n_cards, N_SYMBOLS, copies, keys)
     hands[:, :] = 0
     held[:] = 0
     dealt = hand_size * n
@@ -150,7 +150,7 @@ def _play_one(deck, masks, params, policies, seed, game, scratch, out, row):
                 for k in range(pc - 1):
                     stock[k] = pile[k]
                 reshuffles += 1
-                keyed_shuffle(key, reshuffles, stock, pc - 1, copies, keys)
+                keyed_shuffle(key, reshuffles, stock, pc - 1, N_SYMBOLS, copies, keys)
                 sp = 0
                 se = pc - 1
                 pile[0] = pile[pc - 1]
@@ -208,8 +208,8 @@ def _play_block(deck, masks, params, policies, seed, first, out):
     for b in numba.prange(n_blocks):
         scratch = (
             np.empty(4, np.uint64),  # random stream state (decisions)
-            np.empty(N_SYMBOLS, np.int64),  # keyed shuffle: copies seen per symbol
-            np.empty(deck.shape[0], np.uint64),  # keyed shuffle: the cards' keys
+            np.empty(keyed_scratch(deck.shape[0], N_SYMBOLS)[0], np.int64),  # keyed shuffle scratch
+            np.empty(keyed_scratch(deck.shape[0], N_SYMBOLS)[1], np.uint64),
             np.empty(deck.shape[0], np.int8),  # shuffled deck, then the stock
             np.empty(deck.shape[0], np.int8),  # the pile, bottom first
             np.empty((n, N_SYMBOLS), np.int64),  # hands: count of each symbol

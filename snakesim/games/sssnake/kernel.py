@@ -15,7 +15,7 @@ import numpy as np
 
 from snakesim.core.columns import allocate
 from snakesim.core.jit import njit, njit_driver
-from snakesim.core.rng import below, deal_key, keyed_shuffle, seed_lane, seed_stream
+from snakesim.core.rng import below, deal_key, keyed_scratch, keyed_shuffle, seed_lane, seed_stream
 from snakesim.games.sssnake.rules import (
     CARD_KEYS,
     CROSS,
@@ -318,7 +318,7 @@ def _play_one(stock_cards, faces, params, policies, seed, game, scratch, out, ro
     for i in range(n_stock):
         stock[i] = stock_cards[i]
     if not presorted:  # coupled across decks: see snakesim.core.rng
-        keyed_shuffle(deal_key(seed, game), 0, stock, n_stock, copies, keys)
+        keyed_shuffle(deal_key(seed, game), 0, stock, n_stock, N_CARD_TYPES, copies, keys)
     # Every board starts as the large card, its top-left cell at (origin, origin), and two ends.
     bx = by = params[P_ORIGIN]
     for s in range(n):
@@ -458,8 +458,8 @@ def _play_block(stock_cards, faces, params, policies, seed, first, out):
         scratch = (
             np.empty(4, np.uint64),  # random stream state (decisions)
             np.empty(4, np.uint64),  # the die's stream state
-            np.empty(N_CARD_TYPES, np.int64),  # keyed shuffle: copies seen per card type
-            np.empty(stock_cards.shape[0], np.uint64),  # keyed shuffle: the cards' keys
+            np.empty(keyed_scratch(stock_cards.shape[0], N_CARD_TYPES)[0], np.int64),  # keyed shuffle scratch
+            np.empty(keyed_scratch(stock_cards.shape[0], N_CARD_TYPES)[1], np.uint64),
             np.empty(stock_cards.shape[0], np.int8),  # the stock, in draw order
             board,
             np.empty(n, np.int64),  # die-1 cards put on each snake
