@@ -18,7 +18,7 @@ import pandas as pd
 
 from snakesim.core.errors import InputError
 from snakesim.core.results import read_table, write_table
-from snakesim.core.runner import DEFAULT_CHUNK, resolve_run, simulate_spec
+from snakesim.core.runner import DEFAULT_CHUNK, DEFAULT_SEED, resolve_run, simulate_spec
 
 try:
     __version__ = version("snakesim")
@@ -32,7 +32,7 @@ def simulate(
     game: str,
     players: int,
     games: int,
-    seed: int = 0,
+    seed: int = DEFAULT_SEED,
     variant: str | None = None,
     rules_file: str | Path | None = None,
     deck_file: str | Path | None = None,
@@ -126,7 +126,7 @@ def compare(
     players: int,
     games: int,
     variants: Sequence[str] = ("standard",),
-    seed: int = 0,
+    seed: int = DEFAULT_SEED,
     rules_file: str | Path | None = None,
     deck_file: str | Path | None = None,
     settings: Iterable[str] = (),

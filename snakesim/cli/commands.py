@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 import time
@@ -13,7 +12,7 @@ import click
 import numpy as np
 
 from snakesim.cli import cli, options
-from snakesim.cli.format import describe_changes, format_summary, format_table
+from snakesim.cli.format import describe_changes, format_summary, format_table, to_json
 from snakesim.core.backends import make_backend
 from snakesim.core.errors import InputError
 from snakesim.core.policies import encode_policies
@@ -195,7 +194,7 @@ def run(
         write_table(df, table_file)
     if as_json:
         summary.update(elapsed_s=elapsed, version=version("snakesim"), out=out, backend=backend, resumed_games=resumed)
-        click.echo(json.dumps(summary))
+        click.echo(to_json(summary))
         return
     click.echo(format_summary(summary, spec.title, spec.length_unit, rules.changes(), seats))
     if backend == "dask":

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
 import click
 
 from snakesim.cli import cli, options
-from snakesim.cli.format import format_comparison
+from snakesim.cli.format import format_comparison, records, to_json
 from snakesim.core.backends import make_backend
 from snakesim.core.compare import compare_variants
 from snakesim.core.errors import InputError
@@ -99,7 +98,7 @@ def compare(
         meta["options"] = {name: run["options"] for name, run in runs.items()}
         if stopping:
             meta.update(games=stopping["games"], stopping=stopping)
-        click.echo(json.dumps({**meta, "rows": json.loads(table.to_json(orient="records"))}))
+        click.echo(to_json({**meta, "rows": records(table)}))
         return
     played = stopping["games"] if stopping else n_games
     header = (

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import json
-
 import click
 import numpy as np
 
 from snakesim.cli import cli, options
-from snakesim.cli.format import describe_changes
+from snakesim.cli.format import describe_changes, to_json
 from snakesim.core.errors import InputError
 from snakesim.core.markov import DEFAULT_MAX_STATES
 from snakesim.core.policies import encode_policies
@@ -58,7 +56,7 @@ def exact(
         simulated = {"games": n_games, "seed": seed, "rates": sim, "length_mean": summary["length"]["mean"]}
     if as_json:
         click.echo(
-            json.dumps(
+            to_json(
                 {
                     "game": spec.name,
                     "variant": name,

@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+import json
+import math
+
+import numpy as np
+
 from snakesim.core.rules import describe_changes
 
-__all__ = ["describe_changes", "format_comparison", "format_summary", "format_table", "interval", "pct"]
+__all__ = [
+    "describe_changes", "format_comparison", "format_summary", "format_table", "interval", "pct", "records", "to_json",
+]  # fmt: skip
 
 
 def pct(x: float) -> str:
@@ -14,6 +21,30 @@ def pct(x: float) -> str:
 
 def interval(ci) -> str:
     return f"[{pct(ci[0])}, {pct(ci[1])}]"
+
+
+def to_json(data) -> str:
+    """``data`` as strict JSON at full precision: floats as Python writes them (17 significant
+    digits, so 8.65e-14 stays 8.65e-14), numpy scalars as numbers, and NaN or infinity, which
+    JSON cannot hold, as null (a quantile the survival curve never reaches, a value not defined)."""
+
+    def clean(x):
+        if isinstance(x, dict):
+            return {str(k): clean(v) for k, v in x.items()}
+        if isinstance(x, list | tuple):
+            return [clean(v) for v in x]
+        if isinstance(x, np.generic):
+            x = x.item()
+        if isinstance(x, float) and not math.isfinite(x):
+            return None
+        return x
+
+    return json.dumps(clean(data), allow_nan=False)
+
+
+def records(table) -> list[dict]:
+    """A DataFrame's rows as dicts of plain values (no rounding, unlike ``DataFrame.to_json``)."""
+    return table.to_dict(orient="records")
 
 
 def format_summary(s: dict, title: str, length_unit: str, changes: dict, policies=()) -> str:
@@ -36,12 +67,25 @@ def format_summary(s: dict, title: str, length_unit: str, changes: dict, policie
     for label, rate, ci in rows:
         lines.append(f"{label:12}{round(rate * games):>11,}  {pct(rate):>9}   {interval(ci)}")
     n = s["length"]
-    lines += [
-        "",
-        f"length ({length_unit}): mean {n['mean']:.2f} [{n['mean_ci'][0]:.2f}, {n['mean_ci'][1]:.2f}], "
-        f"median {n['median']:g}, 95th percentile {n['p95']:g}, max {n['max']:,}",
-    ]
+    if n.get("mean_is_lower_bound"):
+        # Unfinished games are still going at the cap: the mean counts them there (a lower
+        # bound), and the quantiles come from the Kaplan-Meier curve with them censored.
+        text = (
+            f"length ({length_unit}): mean at least {n['mean']:.2f} ({n['unfinished']:,} games unfinished at the "
+            f"cap), median {_length(n['median'])}, 95th percentile {_length(n['p95'])} (Kaplan-Meier), "
+            f"max {n['max']:,} (the cap)"
+        )
+    else:
+        text = (
+            f"length ({length_unit}): mean {n['mean']:.2f} [{n['mean_ci'][0]:.2f}, {n['mean_ci'][1]:.2f}], "
+            f"median {n['median']:g}, 95th percentile {n['p95']:g}, max {n['max']:,}"
+        )
+    lines += ["", text]
     return "\n".join(lines)
+
+
+def _length(x: float) -> str:
+    return "not reached" if x == float("inf") else f"{x:g}"
 
 
 def format_table(rows: list[dict], columns: list[str]) -> str:

@@ -3,6 +3,7 @@
 import click
 
 from snakesim.core.backends import BACKENDS
+from snakesim.core.runner import DEFAULT_SEED
 
 game_argument = click.argument("game", metavar="GAME")
 players = click.option(
@@ -17,7 +18,7 @@ seed = click.option(
     "--seed",
     "-s",
     type=int,
-    default=1,
+    default=DEFAULT_SEED,
     show_default=True,
     help="Seed of the run; game i of seed s is always the same game.",
 )

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
 import click
 
 from snakesim.cli import cli, options
+from snakesim.cli.format import records, to_json
 from snakesim.core.backends import make_backend
 from snakesim.core.errors import InputError
 from snakesim.core.results import check_writable
@@ -70,7 +70,7 @@ def sweep_command(
         Path(plot).parent.mkdir(parents=True, exist_ok=True)
         fig.savefig(plot, dpi=110)
     if as_json:
-        click.echo(json.dumps({**table.attrs, "rows": json.loads(table.to_json(orient="records"))}))
+        click.echo(to_json({**table.attrs, "rows": records(table)}))
         return
     wide = table.pivot_table(index=["players", *axes], columns="metric", values="value", sort=False).reset_index()
     click.echo(f"{spec.title}\n{n_games:,} games per point, seed {seed}\n")

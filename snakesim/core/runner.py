@@ -33,6 +33,7 @@ from snakesim.core.store import BadBlock, RunStore
 from snakesim.core.tally import Tally, merge, tally_columns, tally_table
 
 DEFAULT_CHUNK = 1 << 16
+DEFAULT_SEED = 1  # the command line's and the Python API's, so both play the same games
 MAX_CHUNK = 1 << 22  # a block's columns are allocated at once: 4M games is ~100-700 MB
 MAX_GAMES = 10**12
 

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from snakesim.core.tally import Tally, histogram_quantile, length_histogram
+from snakesim.core.tally import Tally, censored_histogram, histogram_quantile, km_histogram_quantile, length_histogram
 
 LEVEL = 0.95
 # The run metadata a summary repeats (from a table's attrs, or a run's metadata).
@@ -60,11 +60,19 @@ def summarize(df: pd.DataFrame, level: float = LEVEL) -> dict:
     players = players_of(df)
     winner = df["winner"].to_numpy()
     outcome = df["outcome"]
+    if "game" in df.attrs:  # the game's columns are known: sum them too (score means)
+        from snakesim.core.tally import tally_table
+        from snakesim.games import get_game
+
+        t = tally_table(get_game(df.attrs["game"]), df, players)
+        meta = {k: df.attrs[k] for k in SUMMARY_META if k in df.attrs}
+        return summary_of(t, [str(c) for c in outcome.cat.categories], {**meta, "players": players}, level)
     t = Tally(
         games=len(df),
         outcomes=np.bincount(outcome.cat.codes.to_numpy(), minlength=len(outcome.cat.categories)).tolist(),
         wins=np.bincount(winner[winner >= 0].astype(np.int64), minlength=players).tolist(),
         lengths=length_histogram(df["length"].to_numpy()),
+        censored=censored_histogram(outcome.cat.codes.to_numpy(), df["length"].to_numpy(), outcome.cat.categories),
     )
     meta = {k: df.attrs[k] for k in SUMMARY_META if k in df.attrs}
     return summary_of(t, [str(c) for c in outcome.cat.categories], {**meta, "players": players}, level)
@@ -80,8 +88,12 @@ def summary_of(t: Tally, outcome_labels, meta: dict, level: float = LEVEL) -> di
         ``win_rate`` and ``win_ci`` per seat (any outcome with a winner); ``draw_rate``,
         ``draw_ci`` (every outcome whose label ends in "draw"); ``unfinished_rate``,
         ``unfinished_ci``; ``outcomes``, each outcome label's ``count, rate, ci``; ``length``
-        with ``mean, mean_ci, median, p95, max``. Rates are over all games; lengths include
-        unfinished games at the turn cap.
+        with ``mean, mean_ci, median, p95, max``. Rates are over all games. When some games
+        are unfinished (stopped at the turn cap), ``length`` also says ``unfinished`` (their
+        count), the median and 95th percentile come from the Kaplan-Meier curve with those
+        games censored (``inf`` where the curve never falls that far), and the mean, which
+        counts them at the cap, is a lower bound (``mean_is_lower_bound``). ``means``: the
+        mean of every other column (each seat's score, the game's own counts).
     """
     n = t.games
     outcomes = {
@@ -111,13 +123,25 @@ def summary_of(t: Tally, outcome_labels, meta: dict, level: float = LEVEL) -> di
         "unfinished_rate": unfinished / n,
         "unfinished_ci": list(wilson(unfinished, n, level)),
         "outcomes": outcomes,
-        "length": {
-            "mean": mean,
-            "mean_ci": [low, high],
-            "median": histogram_quantile(t.lengths, 0.5),
-            "p95": histogram_quantile(t.lengths, 0.95),
-            "max": max(t.lengths),
-        },
+        "length": _length_summary(t, mean, low, high),
+        # Every other column's mean over all games: scores (cards_0, coins_2, ...) and counts.
+        "means": {name: total / n for name, total in t.sums.items()},
+    }
+
+
+def _length_summary(t: Tally, mean: float, low: float, high: float) -> dict:
+    out = {"mean": mean, "mean_ci": [low, high], "max": max(t.lengths)}
+    unfinished = sum(t.censored.values())
+    if not unfinished:
+        return {**out, "median": histogram_quantile(t.lengths, 0.5), "p95": histogram_quantile(t.lengths, 0.95)}
+    return {
+        **out,
+        "mean_ci": [low, float("inf")],  # the unfinished games would have gone on: no upper bound
+        "median": km_histogram_quantile(t.lengths, t.censored, 0.5),
+        "p95": km_histogram_quantile(t.lengths, t.censored, 0.95),
+        "unfinished": unfinished,
+        "mean_is_lower_bound": True,
+        "quantiles": "kaplan-meier",
     }
 
 

@@ -33,28 +33,36 @@ class Tally:
     lengths: dict[int, int]  # sparse histogram: games of each length seen
     sums: dict[str, int] = field(default_factory=dict)  # per other column ("cards_0", "completed")
     squares: dict[str, int] = field(default_factory=dict)
+    censored: dict[int, int] = field(default_factory=dict)  # sparse histogram of unfinished games' lengths
 
     def __add__(self, other: Tally) -> Tally:
-        lengths = dict(self.lengths)
-        for value, count in other.lengths.items():
-            lengths[value] = lengths.get(value, 0) + count
         return Tally(
             self.games + other.games,
             [a + b for a, b in zip(self.outcomes, other.outcomes, strict=True)],
             [a + b for a, b in zip(self.wins, other.wins, strict=True)],
-            dict(sorted(lengths.items())),
+            _add_histograms(self.lengths, other.lengths),
             {k: self.sums[k] + other.sums[k] for k in self.sums},
             {k: self.squares[k] + other.squares[k] for k in self.squares},
+            _add_histograms(self.censored, other.censored),
         )
 
     def to_dict(self) -> dict:
-        """Plain JSON types; ``lengths`` as sorted ``[length, games]`` pairs."""
+        """Plain JSON types; the histograms as sorted ``[length, games]`` pairs."""
         out = {k: getattr(self, k) for k in ("games", "outcomes", "wins", "sums", "squares")}
-        return {**out, "lengths": [[int(v), int(k)] for v, k in sorted(self.lengths.items())]}
+        pairs = lambda h: [[int(v), int(k)] for v, k in sorted(h.items())]  # noqa: E731
+        return {**out, "lengths": pairs(self.lengths), "censored": pairs(self.censored)}
 
     @classmethod
     def from_dict(cls, data: dict) -> Tally:
-        return cls(**{**data, "lengths": {int(v): int(k) for v, k in data["lengths"]}})
+        histogram = lambda pairs: {int(v): int(k) for v, k in pairs}  # noqa: E731
+        return cls(**{**data, "lengths": histogram(data["lengths"]), "censored": histogram(data["censored"])})
+
+
+def _add_histograms(a: dict[int, int], b: dict[int, int]) -> dict[int, int]:
+    out = dict(a)
+    for value, count in b.items():
+        out[value] = out.get(value, 0) + count
+    return dict(sorted(out.items()))
 
 
 def length_histogram(lengths: np.ndarray) -> dict[int, int]:
@@ -87,7 +95,16 @@ def tally_columns(spec: GameSpec, columns: dict[str, np.ndarray], players: int) 
         lengths=length_histogram(columns["length"]),
         sums=sums,
         squares=squares,
+        censored=censored_histogram(columns["outcome"], columns["length"], spec.outcomes),
     )
+
+
+def censored_histogram(outcome_codes, lengths, labels) -> dict[int, int]:
+    """The sparse histogram of the lengths of unfinished games (outcome label "unfinished")."""
+    if "unfinished" not in labels:
+        return {}
+    unfinished = np.asarray(outcome_codes) == list(labels).index("unfinished")
+    return length_histogram(np.asarray(lengths)[unfinished])
 
 
 def tally_table(spec: GameSpec, df, players: int) -> Tally:
@@ -126,3 +143,23 @@ def histogram_quantile(hist: dict[int, int], q: float) -> float:
     x_low = int(values[np.searchsorted(cumulative, low, side="right")])
     x_high = int(values[np.searchsorted(cumulative, min(low + 1, n - 1), side="right")])
     return float(x_low + (position - low) * (x_high - x_low))
+
+
+def km_histogram_quantile(lengths: dict[int, int], censored: dict[int, int], q: float) -> float:
+    """The length by which a fraction ``q`` of games have ended, from the Kaplan-Meier curve of
+    sparse histograms of all games' lengths and of the unfinished (censored) ones' lengths:
+    the first length at which the curve falls to ``1 - q``, ``inf`` if it never does.
+
+    An unfinished game counts as still going at its recorded length, as in
+    :func:`snakesim.core.stats.km_quantile` (the same definition, for tables).
+    """
+    at_risk = sum(lengths.values())
+    survival = 1.0
+    for value in sorted(lengths):
+        ended = lengths[value] - censored.get(value, 0)
+        if ended:
+            survival *= 1.0 - ended / at_risk
+            if survival <= 1.0 - q + 1e-12:
+                return float(value)
+        at_risk -= lengths[value]
+    return float("inf")
