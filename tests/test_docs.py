@@ -23,3 +23,9 @@ def test_every_game_page_carries_its_rulings():
         for heading in ("## Seats", "## How each rule is read", "## Further gaps"):
             assert heading in text, (game, heading)
         assert "**assumption**" in text or "assumption" in text.lower(), game
+
+
+def test_no_source_file_sends_readers_outside_the_repository():
+    for path in sorted((ROOT / "snakesim").rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        assert "shared/" not in text and "rules.md" not in text, path

@@ -115,8 +115,10 @@ def format_comparison(table, title: str, header: str, alpha: float = 0.05) -> st
     lines = [
         title,
         header,
-        f"baseline: {variants[0]}; * marks a difference significant at {alpha:g} after Holm; pairing xR: the paired "
-        "interval is R times as wide as independent runs' would be",
+        f"baseline: {variants[0]}; * marks a difference significant at {alpha:g} after Holm's adjustment over every "
+        "difference tested; each difference's interval is drawn at its Holm step's level, so it excludes 0 exactly "
+        "when starred; (exact): McNemar's exact test, for few discordant games; pairing xR: the paired interval is "
+        "R times as wide as independent runs' would be",
         "",
     ]
     width = max(len(m) for m in table["metric"]) + 2
@@ -132,6 +134,8 @@ def format_comparison(table, title: str, header: str, alpha: float = 0.05) -> st
                     f"   diff {_diff(r['kind'], r['diff'])} [{_diff(r['kind'], r['diff_low'])}, "
                     f"{_diff(r['kind'], r['diff_high'])}]  p(Holm) {r['p_holm']:.3g}{star}"
                 )
+                if r["test"] == "exact McNemar":
+                    text += " (exact)"
                 if r["pairing_ratio"] == r["pairing_ratio"]:
                     text += f"  pairing x{r['pairing_ratio']:.2f}"
             lines.append(text)

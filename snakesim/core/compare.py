@@ -34,6 +34,7 @@ from snakesim.core.stats import (
     holm,
     km_quantile,
     mean_interval,
+    paired_binary_difference,
     paired_difference,
     players_of,
     seat_balance,
@@ -43,7 +44,7 @@ from snakesim.core.stats import (
 
 COLUMNS = [
     "variant", "metric", "kind", "value", "low", "high", "diff", "diff_low", "diff_high", "p_value", "p_holm",
-    "unpaired_width", "pairing_ratio", "games_saved",
+    "test", "diff_level", "unpaired_width", "pairing_ratio", "games_saved",
 ]  # fmt: skip
 
 
@@ -114,7 +115,11 @@ def compare_tables(spec: GameSpec, tables: dict[str, pd.DataFrame], level: float
     -------
     pandas.DataFrame
         One row per variant and metric: ``value, low, high``; for non-baseline variants
-        ``diff, diff_low, diff_high, p_value, p_holm`` against the baseline (NaN otherwise).
+        ``diff, diff_low, diff_high, p_value, p_holm`` against the baseline (NaN otherwise),
+        ``test`` (paired t, or exact McNemar for a binary metric with few discordant games),
+        ``diff_level`` (the confidence of the difference's interval: the level of the Holm
+        step that decided it, so the interval excludes 0 exactly when ``p_holm < 1 - level``)
+        and the pairing gain (``unpaired_width, pairing_ratio, games_saved``).
         Rows ``length median`` and ``length 95th percentile`` (Kaplan-Meier, unfinished games
         censored), ``seat balance p`` (chi-square test of equal seat shares) and ``largest
         seat gap`` describe each variant on its own.
@@ -122,29 +127,89 @@ def compare_tables(spec: GameSpec, tables: dict[str, pd.DataFrame], level: float
     names = list(tables)
     players = players_of(tables[names[0]])
     metrics = {name: per_game_metrics(spec, df, players) for name, df in tables.items()}
-    rows = []
+    rows, tested = [], []
     for metric, (kind, base) in metrics[names[0]].items():
         for name in names:
             values = metrics[name][metric][1]
             value, low, high = estimate(kind, values, level)
             if name == names[0]:
-                rows.append([name, metric, kind, value, low, high, *(np.nan,) * 8])
-            else:
-                diff = paired_difference(values, base, level)
-                rows.append([name, metric, kind, value, low, high, *diff, np.nan, *pairing_gain(values, base, level)])
+                rows.append([name, metric, kind, value, low, high, *(np.nan,) * 4, np.nan, "", *(np.nan,) * 4])
+                continue
+            diff, diff_low, diff_high, p, test = _difference(kind, values, base, level)
+            gain = pairing_gain(values, base, level)
+            row = [name, metric, kind, value, low, high, diff, diff_low, diff_high, p, np.nan, test, level, *gain]
+            rows.append(row)
+            tested.append((len(rows) - 1, kind, values, base))
+    _holm_family(rows, tested, level)
     for name, df in tables.items():
         lengths = df["length"].to_numpy()
         unfinished = (df["outcome"].astype(str) == "unfinished").to_numpy()
         for label, q in (("median", 0.5), ("95th percentile", 0.95)):
             value, low, high = km_quantile(lengths, unfinished, q, level)
-            rows.append([name, f"length {label} (Kaplan-Meier)", "quantile", value, low, high, *(np.nan,) * 8])
+            rows.append([name, f"length {label} (Kaplan-Meier)", "quantile", value, low, high, *_NO_DIFF])
         wins = np.bincount(df["winner"].to_numpy()[df["winner"].to_numpy() >= 0], minlength=players)
-        rows.append([name, "seat balance p", "test", seat_balance(wins), *(np.nan,) * 10])
-        rows.append([name, "largest seat gap", "rate", *seat_gap(wins, len(df), level), *(np.nan,) * 8])
-    out = pd.DataFrame(rows, columns=COLUMNS)
-    tested = out["p_value"].notna()
-    out.loc[tested, "p_holm"] = holm(out.loc[tested, "p_value"].to_numpy())
-    return out
+        rows.append([name, "seat balance p", "test", seat_balance(wins), np.nan, np.nan, *_NO_DIFF])
+        rows.append([name, "largest seat gap", "rate", *seat_gap(wins, len(df), level), *_NO_DIFF])
+    return pd.DataFrame(rows, columns=COLUMNS)
+
+
+_NO_DIFF = (np.nan,) * 5 + ("",) + (np.nan,) * 4
+
+
+def _difference(kind: str, values, base, level: float) -> tuple:
+    """``(diff, low, high, p_value, test)`` of a metric's paired difference at ``level``."""
+    if kind == "rate":
+        return paired_binary_difference(values, base, level)
+    return (*paired_difference(values, base, level), "paired t")
+
+
+def _holm_family(rows: list, tested: list, level: float) -> None:
+    """Holm-adjust the differences' p-values, and give each difference the interval that agrees
+    with its star, in place.
+
+    The family leaves out differences that cannot be significant (identically zero game by
+    game) and exact duplicates of another difference of the same variant (first-player
+    advantage is seat 0's wins when no game is drawn or unfinished), which take the p-value and
+    interval of the one they repeat. Holm's step-down compares the k-th smallest of m p-values
+    with ``alpha / (m - k + 1)``; each difference's interval is drawn at the level of the step
+    that decided it (for those after the first step that fails, that step's level), so an
+    interval excludes 0 exactly when its difference is starred (``p_holm < alpha``).
+    """
+    alpha = 1 - level
+    family, copies = [], {}
+    for index, _, values, base in tested:
+        d = np.asarray(values, dtype=np.float64) - np.asarray(base, dtype=np.float64)
+        scale = np.max(np.abs(d))
+        if scale == 0:
+            rows[index][10] = 1.0  # p_holm: nothing to test
+            continue
+        shape = d / scale
+        variant = rows[index][0]
+        twin = next((j for j, v, sh in family if v == variant and np.array_equal(sh, shape)), None)
+        if twin is not None:
+            copies[index] = twin
+        else:
+            family.append((index, variant, shape))
+    if family:
+        order = sorted(family, key=lambda f: rows[f[0]][9])
+        adjusted = holm([rows[i][9] for i, _, _ in order])
+        m, rejecting = len(order), True
+        for k, ((index, _, _), p_holm) in enumerate(zip(order, adjusted, strict=True)):
+            rows[index][10] = float(p_holm)
+            if rejecting:
+                step = alpha / (m - k)
+                rejecting = rows[index][9] <= step
+            _redraw(rows, index, tested, 1 - step)
+    for index, twin in copies.items():
+        rows[index][10] = rows[twin][10]
+        _redraw(rows, index, tested, rows[twin][12])
+
+
+def _redraw(rows: list, index: int, tested: list, level: float) -> None:
+    """Recompute row ``index``'s difference interval at confidence ``level``."""
+    _, kind, values, base = next(t for t in tested if t[0] == index)
+    _, low, high, _, _ = _difference(kind, values, base, level)
+    rows[index][7], rows[index][8], rows[index][12] = low, high, level
 
 
 def compare_variants(

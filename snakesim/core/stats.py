@@ -145,6 +145,38 @@ def _length_summary(t: Tally, mean: float, low: float, high: float) -> dict:
     }
 
 
+# Below this many discordant games a binary metric's difference is tested exactly (McNemar's
+# test as a binomial on the discordant games); from it on, the paired t is accurate and used.
+EXACT_BELOW = 100
+
+
+def paired_binary_difference(
+    a: np.ndarray, b: np.ndarray, level: float = LEVEL
+) -> tuple[float, float, float, float, str]:
+    """Mean of ``a - b`` for 0/1 per-game values, its interval and two-sided p-value, and the test.
+
+    With fewer than :data:`EXACT_BELOW` discordant games (a 1 where b is 0, or the reverse)
+    the test is McNemar's exact test: the discordant games split as a fair coin would under no
+    difference; its p-value is the central two-sided binomial one and the interval maps the
+    Clopper-Pearson interval of the split onto the difference, so the interval excludes 0
+    exactly when p < 1 - level. With more, the paired t of :func:`paired_difference`.
+
+    Returns ``(difference, low, high, p_value, test)``, test ``"exact McNemar"`` or ``"paired t"``.
+    """
+    a, b = np.asarray(a, dtype=bool), np.asarray(b, dtype=bool)
+    n = a.size
+    up, down = int(np.sum(a & ~b)), int(np.sum(~a & b))
+    discordant = up + down
+    if discordant >= EXACT_BELOW:
+        return (*paired_difference(a, b, level), "paired t")
+    if discordant == 0:
+        return 0.0, 0.0, 0.0, 1.0, "exact McNemar"
+    p = min(1.0, 2 * min(stats.binom.cdf(up, discordant, 0.5), stats.binom.sf(up - 1, discordant, 0.5)))
+    ci = stats.binomtest(up, discordant).proportion_ci(level, method="exact")
+    scale = discordant / n
+    return (up - down) / n, scale * (2 * ci.low - 1), scale * (2 * ci.high - 1), float(p), "exact McNemar"
+
+
 def paired_difference(a: np.ndarray, b: np.ndarray, level: float = LEVEL) -> tuple[float, float, float, float]:
     """Mean of ``a - b`` over paired games, its Student-t interval and two-sided p-value.
 

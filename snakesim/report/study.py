@@ -64,6 +64,12 @@ class Section:
     figures: list[str] = field(default_factory=list)
 
 
+HOW_TO_READ = (
+    "Differences come from paired runs (game i dealt from the same keyed shuffle in every arm; the gain that "
+    "bought is measured, not assumed). * marks p < 0.05 after Holm's correction; a difference's interval is drawn "
+    "at its Holm step's level, so it excludes 0 exactly when starred; other intervals are 95%."
+)
+
 # Each section's keys and the types they take; ``str | int`` where either reads well.
 STUDY_TYPES = {
     "title": str,
@@ -307,9 +313,7 @@ def _markdown(study, header, sections) -> str:
     lines += [
         "## Regenerate",
         "",
-        f"`{header['command']}` with snakesim {header['version']}. Differences come from paired runs "
-        "(game i dealt from the same keyed shuffle in every arm; the gain that bought is measured, not assumed); "
-        "* marks p < 0.05 after Holm's correction; intervals are 95%.",
+        f"`{header['command']}` with snakesim {header['version']}. {HOW_TO_READ}",
         "",
     ]
     return "\n".join(lines)
@@ -348,8 +352,6 @@ def _html(study, header, sections, out_dir: Path) -> str:
             parts.append(f"<figure>{img}<figcaption>{esc(name)}</figcaption></figure>")
     parts.append(
         f"<h2>Regenerate</h2><p><code>{esc(header['command'])}</code> with snakesim {esc(header['version'])}. "
-        "Differences come from paired runs (game i dealt from the same keyed shuffle in every arm; the gain that "
-        "bought is measured, not assumed); * marks p &lt; 0.05 after Holm's "
-        "correction; intervals are 95%.</p></body></html>"
+        f"{esc(HOW_TO_READ)}</p></body></html>"
     )
     return "\n".join(parts)

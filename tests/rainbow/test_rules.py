@@ -101,3 +101,17 @@ def test_deal_must_fit_the_deck():
     check_setup(RainbowRules(), 7)  # 49 of 52 cards
     with pytest.raises(InputError, match="hand_size: dealing 7 cards to 8 players needs 56 cards; the deck has 52"):
         check_setup(RainbowRules(), 8)
+
+
+def test_the_wild_snakes_follow_up_rule_is_the_ordinary_rule_with_default_colours():
+    # docs/games/rainbow.md: with a GREEN SNAKE, "LEAVES or a BLUE card" is what any GREEN card
+    # allows; the house rule only adds that a SNAKE may go on anything.
+    from snakesim.games.rainbow.rules import SYMBOLS, RainbowRules
+
+    snake = SYMBOLS.index("SNAKE")
+    plain, wild = RainbowRules().legal_table(), RainbowRules(wild_snake=True).legal_table()
+    assert (plain[snake] == wild[snake]).all()
+    others = [t for t in range(len(SYMBOLS)) if t != snake]  # (not on another SNAKE: see the docs)
+    assert wild[others, snake].all() and not plain[others, snake].all()
+    recoloured = RainbowRules().with_settings(["colours.SNAKE=RED"])
+    assert (recoloured.legal_table()[snake] != recoloured.updated({"wild_snake": True}).legal_table()[snake]).any()

@@ -1,10 +1,10 @@
 """Fortune, played card by card in plain Python: the readable reference engine.
 
-Read it beside the seed text (seed 004, first part) and ../shared/rules.md section 1. The
+Read it beside the seed text (seed 004, first part) and docs/games/fortune.md. The
 numba kernel (``kernel.py``) must play the identical game for the same (rules, seed, game):
 same shuffles, same cards, same coins. ``tests/fortune`` holds it to that.
 
-Rulings this engine applies beyond rules.md (each also in docs/games/fortune.md):
+Rulings this engine applies beyond the rule text (each also in docs/games/fortune.md):
 
 - A HEARTS skip is a flag, not a count: two HEARTS before the victim's turn skip one turn.
 - A player who goes out loses a pending skip; a player who rejoins starts with none.

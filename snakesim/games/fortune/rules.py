@@ -1,4 +1,4 @@
-"""Fortune's rules and variants (seed 004, first part; ../shared/rules.md section 1).
+"""Fortune's rules and variants (seed 004, first part; docs/games/fortune.md).
 
 The deck counts are an assumption of ours (the seed only says "two SNAKE cards"): five of each
 of the ten other symbols. They are data here, changeable per symbol (``--set deck.RAIN=3``)

@@ -1,6 +1,6 @@
 """Hisss, played card by card in plain Python: the readable reference engine.
 
-Read it beside the seed texts (000, 002, 003) and ../shared/rules.md section 3. The numba
+Read it beside the seed texts (000, 002, 003) and docs/games/hisss.md. The numba
 kernel (``kernel.py``) plays the identical game for the same (rules, policies, seed, game):
 the same placements are listed in the same order, and every choice draws one number.
 

@@ -1,4 +1,4 @@
-"""Hisss's rules and variants (seeds 000, 002, 003; ../shared/rules.md section 3).
+"""Hisss's rules and variants (seeds 000, 002, 003; docs/games/hisss.md).
 
 The deck is data: a head and a tail count per colour (and for the rainbow joker), and a
 middle-section count per pair of colours. The default is the published 50 cards; the two

@@ -1,6 +1,6 @@
 """Rainbow, played turn by turn in plain Python: the readable reference engine.
 
-Read it beside the seed text (seed 004, second part) and ../shared/rules.md section 2. The
+Read it beside the seed text (seed 004, second part) and docs/games/rainbow.md. The
 numba kernel (``kernel.py``) plays the identical game for the same (rules, policies, seed,
 game): same deal, same choices, same random numbers in the same order.
 

@@ -1,4 +1,4 @@
-"""Rainbow's rules and variants (seed 004, second part; ../shared/rules.md section 2).
+"""Rainbow's rules and variants (seed 004, second part; docs/games/rainbow.md).
 
 Rainbow is a shedding game on Fortune's deck. The colour of each symbol is an assumption of
 ours, so the colours and the counts are deck data (``--deck my_deck.toml``, or
@@ -86,7 +86,7 @@ class RainbowRules(Rules):
         return COLOURS.index(self.colours[card][1])
 
     def can_play(self, card: int, top: int) -> bool:
-        """May ``card`` be played on ``top``? (rules.md section 2)"""
+        """May ``card`` be played on ``top``? (docs/games/rainbow.md)"""
         if self.wild_snake and top == Card.SNAKE:
             # Once the snake is played, the next player must play LEAVES or a BLUE card.
             return card == Card.LEAVES or COLOURS[self.colour_of(card)] == "BLUE"

@@ -1,6 +1,6 @@
 """Sssnake, played turn by turn in plain Python: the readable reference engine.
 
-Read it beside seed 001 and ../shared/rules.md section 4; the grid model and its names are in
+Read it beside seed 001 and docs/games/sssnake.md; the grid model and its names are in
 ``rules.py``. The numba kernel (``kernel.py``) plays the identical game for the same (rules,
 policies, seed, game): options are listed in the same order and every decision draws exactly
 one number from the game's stream.
@@ -325,7 +325,7 @@ class SssnakeGame:
         return tied[self.stream.below(len(tied))]
 
     def turn(self, seat: int) -> None:
-        """``seat`` rolls the die, draws, and places (rules.md section 4)."""
+        """``seat`` rolls the die, draws, and places (docs/games/sssnake.md)."""
         self.turns += 1
         left = (seat + 1) % self.players
         face = self.faces[self.dice.below(len(self.faces))]

@@ -1,4 +1,4 @@
-"""Sssnake's rules and variants (seed 001; ../shared/rules.md section 4).
+"""Sssnake's rules and variants (seed 001; docs/games/sssnake.md).
 
 Nothing public describes the cards' geometry, so the whole model is options: the size of the
 large snake card, the cells and sides where the head and the tail leave it, the count of each
@@ -87,7 +87,7 @@ class SssnakeRules(Rules):
 
     DECK_FIELDS = ("deck",)
     VARIANTS: ClassVar[dict[str, Variant]] = {
-        "standard": Variant("rules.md section 4: die 1, 1, 2, 2, 3, 3; 120 part cards"),
+        "standard": Variant("the default reading: die 1, 1, 2, 2, 3, 3; 120 part cards"),
         "fewer-ones": Variant("die 1, 2, 2, 3, 3, 3: one face of 1 becomes a 3", {"die": {"1": 1, "2": 2, "3": 3}}),
         "no-ones": Variant(
             "die 2, 2, 2, 3, 3, 3: no 1, so no card is forced onto a neighbour", {"die": {"1": 0, "2": 3, "3": 3}}
