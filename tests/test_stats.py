@@ -100,8 +100,30 @@ def test_seat_gap_interval():
     from snakesim.core.stats import seat_gap
 
     gap, low, high = seat_gap(np.array([2600, 2400, 2500, 2500]), 10_000)
-    assert gap == pytest.approx(0.02) and low < gap < high
-    # The resampled gap of four seats with equal true shares is never negative, and a gap
-    # of 2 points among 10,000 games is not explained by noise alone (upper bound well above).
-    assert 0 <= low and high < 0.05
-    assert seat_gap(np.array([2600, 2400, 2500, 2500]), 10_000) == (gap, low, high)  # seeded
+    assert gap == pytest.approx(0.02) and low <= gap < high
+    # Hand check: the widest pair is 0.26 vs 0.24, z = norm(1 - 0.05/12) = 2.638,
+    # sd = sqrt((0.5 - 0.0004) / 10000) = 0.007068: [0.02 - 0.01865, 0.02 + 0.01865].
+    assert low == pytest.approx(0.02 - 2.6383 * 0.0070682, abs=1e-4)
+    assert high == pytest.approx(0.02 + 2.6383 * 0.0070682, abs=1e-4)
+
+
+@pytest.mark.parametrize(
+    "probabilities,seats",
+    [([0.25] * 4, 4), ([0.28, 0.25, 0.24, 0.23], 4), ([0.2, 0.2, 0.2, 0.2, 0.2], 4), ([0.5, 0.5], 2)],
+    ids=["equal", "unequal", "one-game-in-five-drawn", "two-seats"],
+)
+def test_seat_gap_coverage_on_simulated_multinomials(probabilities, seats):
+    # The old percentile bootstrap covered an equal game's gap (0) in 0% of 600 cases. A
+    # share past the seats is the games nobody won.
+    from snakesim.core.stats import seat_gap
+
+    rng = np.random.default_rng(17)
+    probabilities = np.array(probabilities)
+    truth = probabilities[:seats].max() - probabilities[:seats].min()
+    games, covered, trials = 4000, 0, 600
+    for _ in range(trials):
+        counts = rng.multinomial(games, probabilities)
+        _, low, high = seat_gap(counts[:seats], games)
+        covered += low <= truth <= high
+    assert covered / trials >= 0.94, covered / trials
+

@@ -245,20 +245,29 @@ def km_quantile(lengths, censored, q: float, level: float = LEVEL) -> tuple[floa
     return first_below(curve), first_below(low), first_below(high)
 
 
-def seat_gap(wins, games: int, level: float = LEVEL, draws: int = 2000) -> tuple[float, float, float]:
-    """The largest difference between two seats' win rates, with a bootstrap interval.
+def seat_gap(wins, games: int, level: float = LEVEL) -> tuple[float, float, float]:
+    """The largest difference between two seats' win rates, with an interval of honest coverage.
 
-    The interval is a parametric bootstrap: ``draws`` multinomial resamples of the games from
-    the observed seat shares (and the share of games nobody won), each giving a gap; the
-    interval is their percentiles. The generator is seeded, so the same counts give the same
-    interval.
+    The gap is the largest of the pairwise differences ``|p_i - p_j|``. Each pairwise
+    difference gets a Wald interval for a multinomial difference (variance
+    ``(p_i + p_j - (p_i - p_j)**2) / games``), made simultaneous over all ``n(n-1)/2`` pairs by
+    Bonferroni. When every true difference lies in its interval (probability at least
+    ``level``), the true gap lies between the largest lower bound of ``|p_i - p_j|`` (0 when an
+    interval spans 0) and the largest upper bound: so the interval covers the gap whether the
+    seats are equal (where a bootstrap of max - min never reaches 0 and covered nothing) or not.
 
     Returns ``(gap, low, high)``.
     """
-    wins = np.asarray(wins, dtype=np.int64)
-    shares = np.append(wins, games - wins.sum()) / games
-    rates = np.random.default_rng(0).multinomial(games, shares, size=draws)[:, :-1] / games
-    gaps = rates.max(axis=1) - rates.min(axis=1)
-    observed = wins / games
-    tail = (1 - level) / 2
-    return float(observed.max() - observed.min()), float(np.quantile(gaps, tail)), float(np.quantile(gaps, 1 - tail))
+    rates = np.asarray(wins, dtype=np.float64) / games
+    n = rates.size
+    pairs = [(i, j) for i in range(n) for j in range(i + 1, n)]
+    if not pairs:
+        return 0.0, 0.0, 0.0
+    z = float(stats.norm.ppf(1 - (1 - level) / (2 * len(pairs))))
+    low = high = 0.0
+    for i, j in pairs:
+        d = rates[i] - rates[j]
+        half = z * np.sqrt(max(rates[i] + rates[j] - d * d, 0.0) / games)
+        lo, hi = abs(d) - half, abs(d) + half
+        low, high = max(low, lo), max(high, hi)
+    return float(rates.max() - rates.min()), float(max(low, 0.0)), float(high)
