@@ -137,14 +137,17 @@ def compare(
     precision: float | None = None,
     max_games: int | None = None,
     backend=None,
+    precise: Sequence[str] = ("rates",),
     **options,
 ) -> pd.DataFrame:
     """Compare variants of a game on the same games (common random numbers).
 
     Every variant plays games ``0 .. games-1`` of ``seed``; the first variant is the
     baseline. ``settings``, files, policies and ``options`` apply to every variant. With
-    ``precision``, blocks of ``games`` more games are added until every win-rate interval
-    has at most that half-width (or ``max_games`` is reached; see ``attrs["stopping"]``).
+    ``precision``, blocks of ``games`` more games are added until every row ``precise`` names
+    (``rates``, ``differences``, ``length``) has an anytime-valid interval of at most that
+    half-width (or ``max_games`` is reached); ``attrs["stopping"]`` says which and holds
+    those intervals.
     ``backend`` is as in :func:`simulate` (one cluster serves every variant).
 
     Returns
@@ -159,6 +162,6 @@ def compare(
 
     table, _ = compare_variants(
         get_game(game), players, games, variants, seed, rules_file, deck_file, settings, options, policy, policies,
-        threads, progress, precision, max_games, backend,
+        threads, progress, precision, max_games, backend, precise,
     )  # fmt: skip
     return table

@@ -10,7 +10,7 @@ import click
 from snakesim.cli import cli, options
 from snakesim.cli.format import format_comparison, records, to_json
 from snakesim.core.backends import make_backend
-from snakesim.core.compare import compare_variants
+from snakesim.core.compare import PRECISE, compare_variants
 from snakesim.core.errors import InputError
 from snakesim.core.results import check_writable
 from snakesim.games import get_game
@@ -35,10 +35,18 @@ from snakesim.games import get_game
     "--precision",
     type=float,
     default=None,
-    help="Add blocks of --games games until every win-rate interval is at most this half-width (e.g. 0.005).",
+    help="Add blocks of --games games until the rows --precise names have anytime-valid intervals of at most "
+    "this half-width (e.g. 0.005); those intervals stay valid although the run looks after every block.",
 )
 @click.option(
     "--max-games", type=int, default=None, help="With --precision: stop at this many games [default: 100 blocks]."
+)
+@click.option(
+    "--precise",
+    type=click.Choice(PRECISE),
+    multiple=True,
+    help="With --precision: which rows must be that precise (repeatable) [default: rates]: every seat's win "
+    "rate, every difference of a rate from the baseline, or each variant's mean length (in its own unit).",
 )
 @click.option(
     "--plot",
@@ -49,7 +57,7 @@ from snakesim.games import get_game
 @click.option("--json", "as_json", is_flag=True, help="Print the comparison as JSON records.")
 def compare(
     game, players, seed, variants, settings, rules_file, deck_file, policy, policies, n_games, threads, backend,
-    scheduler, workers, precision, max_games, plot, as_json,
+    scheduler, workers, precision, max_games, precise, plot, as_json,
 ):  # fmt: skip
     """Compare variants of GAME on the same games (common random numbers).
 
@@ -78,7 +86,7 @@ def compare(
         check_writable(plot, "--plot")
     table, tables = compare_variants(
         spec, players, n_games, variants or ("standard",), seed, rules_file, deck_file, settings, None, policy,
-        policies, threads, sys.stderr.isatty(), precision, max_games, engine,
+        policies, threads, sys.stderr.isatty(), precision, max_games, engine, precise,
     )  # fmt: skip
     stopping = table.attrs.get("stopping")
     if plot is not None:
@@ -111,6 +119,10 @@ def compare(
     if stopping:
         state = "reached" if stopping["reached"] else "not reached: stopped at the --max-games cap"
         click.echo(
-            f"\nprecision {stopping['precision']:g} {state}; widest win-rate interval "
-            f"+-{stopping['widest_half_width']:.4f} after {played:,} games per variant"
+            f"\nprecision {stopping['precision']:g} {state} for {', '.join(stopping['precise'])}; widest anytime-valid "
+            f"interval +-{stopping['widest_half_width']:.4g} after {played:,} games per variant.\n"
+            "Anytime-valid 95% intervals (they hold together, and stay valid although the run looked after every "
+            "block; the intervals above assume the game count was fixed in advance):"
         )
+        for r in stopping["sequences"]:
+            click.echo(f"  {r['variant']:<16} {r['metric']:<40} {r['value']:.4g}  [{r['low']:.4g}, {r['high']:.4g}]")

@@ -34,6 +34,7 @@ from snakesim.core.stats import (
     holm,
     km_quantile,
     mean_interval,
+    normal_mixture_half_width,
     paired_binary_difference,
     paired_difference,
     players_of,
@@ -229,6 +230,7 @@ def compare_variants(
     precision: float | None = None,
     max_games: int | None = None,
     backend=None,
+    precise: Sequence[str] = ("rates",),
 ) -> tuple[pd.DataFrame, dict[str, pd.DataFrame]]:
     """Play ``games`` games of each variant on the same seed and compare them.
 
@@ -237,8 +239,12 @@ def compare_variants(
     (the variants' run metadata in ``attrs["runs"]``) and the per-game tables by variant.
 
     With ``precision``, blocks of ``games`` more games (the next indices, so the variants
-    stay paired) are added until every win-rate interval has at most that half-width, or
-    ``max_games`` (default 100 blocks) is reached; ``attrs["stopping"]`` says which.
+    stay paired) are added until every row that ``precise`` names (``rates``, ``differences``,
+    ``length``) has an anytime-valid interval (:func:`confidence_sequences`) of at most that
+    half-width, or ``max_games`` (default 100 blocks) is reached; ``attrs["stopping"]`` says
+    which and holds those intervals, which stay valid although the run looked after every
+    block (the ordinary intervals of the table do not: stopping when they look narrow
+    undercovers).
     ``backend`` plays the games (``threads`` numba threads here if None); a Dask backend's
     cluster is shared by all the runs.
     """
@@ -252,11 +258,12 @@ def compare_variants(
         if name in runs:
             raise InputError("--variant", f"{name!r} is given twice")
         runs[name] = (rules, seats)
-    if precision is not None and not 0 < precision < 0.5:
-        raise InputError("--precision", f"expected a half-width between 0 and 0.5, got {precision}")
+    if precision is not None and not precision > 0:
+        raise InputError("--precision", f"expected a half-width above 0, got {precision}")
     cap = max_games if max_games is not None else 100 * games
     if cap < games:
         raise InputError("--max-games", f"expected at least --games ({games:,}), got {cap:,}")
+    precise = _check_precise(precise)
     played, parts = 0, {name: [] for name in runs}
     backend = backend or ThreadsBackend(threads)
     with backend:
@@ -270,22 +277,81 @@ def compare_variants(
                 parts[name].append(frame)
             played += block
             tables = {name: _joined(frames) for name, frames in parts.items()}
-            out = compare_tables(spec, tables)
             if precision is None:
+                out = compare_tables(spec, tables)
                 break
-            wins = out[out["metric"].str.endswith(" wins")]
-            widest = float(((wins["high"] - wins["low"]) / 2).max())
+            sequences = confidence_sequences(spec, tables, precise, games)
+            widest = float(sequences["half_width"].max())
             if widest <= precision or played >= cap:
-                reached = widest <= precision
+                out = compare_tables(spec, tables)
                 out.attrs["stopping"] = {
                     "games": played,
                     "widest_half_width": widest,
                     "precision": precision,
-                    "reached": reached,
+                    "reached": widest <= precision,
+                    "precise": list(precise),
+                    "sequences": sequences.to_dict(orient="records"),
                 }
                 break
     out.attrs["runs"] = {name: df.attrs for name, df in tables.items()}
     return out, tables
+
+
+PRECISE = ("rates", "differences", "length")
+
+
+def _check_precise(precise) -> tuple[str, ...]:
+    precise = tuple(precise)
+    for row in precise:
+        if row not in PRECISE:
+            raise InputError("--precise", f"unknown row kind {row!r}; expected some of {', '.join(PRECISE)}")
+    return precise or ("rates",)
+
+
+def confidence_sequences(
+    spec: GameSpec, tables: dict[str, pd.DataFrame], precise=("rates",), games_opt: int = 1000, level: float = LEVEL
+) -> pd.DataFrame:
+    """Anytime-valid intervals for the rows ``--precision`` watches, after the games so far.
+
+    ``precise`` chooses them: ``rates`` (every seat's win rate in every variant: exact,
+    1/2-sub-Gaussian), ``differences`` (every paired difference of a rate from the baseline:
+    exact, 1-sub-Gaussian; a difference that is zero in every game needs no pinning) and
+    ``length`` (each variant's mean length, in its own unit: asymptotic). Each
+    is a confidence sequence (:func:`snakesim.core.stats.normal_mixture_half_width`), so the
+    interval at whatever block the run stops is still a ``level`` interval, however many blocks
+    were looked at; the Bonferroni split over the rows makes them hold together.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``variant, metric, value, low, high, half_width`` (the larger side; symmetric here).
+    """
+    names = list(tables)
+    players = players_of(tables[names[0]])
+    metrics = {name: per_game_metrics(spec, df, players) for name, df in tables.items()}
+    length = f"length ({spec.length_unit})"
+    rows = []  # (variant, metric, per-game values, sd or None for the sample's)
+    for name in names:
+        if "rates" in precise:
+            rows += [(name, f"seat {s} wins", metrics[name][f"seat {s} wins"][1], 0.5) for s in range(players)]
+        if "length" in precise:
+            rows.append((name, length, metrics[name][length][1], None))
+        if "differences" in precise and name != names[0]:
+            for metric, (kind, base) in metrics[names[0]].items():
+                if kind == "rate":  # in the unit of --precision: a probability
+                    d = metrics[name][metric][1].astype(np.float64) - base.astype(np.float64)
+                    rows.append((name, f"{metric} (difference)", d, 1.0))
+    alpha = (1 - level) / len(rows)
+    out = []
+    for name, metric, values, sd in rows:
+        values = np.asarray(values, dtype=np.float64)
+        constant = values.size < 2 or values.min() == values.max()  # a structural zero difference: nothing to pin
+        sd = 0.0 if constant else (float(values.std(ddof=1)) if sd is None else sd)
+        half = normal_mixture_half_width(values.size, sd, alpha, games_opt)
+        mean = float(values.mean())
+        out.append({"variant": name, "metric": metric, "value": mean, "low": mean - half, "high": mean + half,
+                    "half_width": half})  # fmt: skip
+    return pd.DataFrame(out)
 
 
 def _joined(frames: list[pd.DataFrame]) -> pd.DataFrame:

@@ -271,3 +271,28 @@ def seat_gap(wins, games: int, level: float = LEVEL) -> tuple[float, float, floa
         lo, hi = abs(d) - half, abs(d) + half
         low, high = max(low, lo), max(high, hi)
     return float(rates.max() - rates.min()), float(max(low, 0.0)), float(high)
+
+
+def normal_mixture_half_width(games: int, sd: float, alpha: float, games_opt: int) -> float:
+    """Half-width of a (1 - alpha) confidence *sequence* for a mean after ``games`` games.
+
+    The two-sided normal-mixture boundary of Howard, Ramdas, McAuliffe and Sekhon,
+    "Time-uniform, nonparametric, nonasymptotic confidence sequences" (Annals of Statistics,
+    2021): for observations that are ``sd``-sub-Gaussian, the running sum stays within
+    ``sqrt((v + rho) log((v + rho) / (rho alpha**2)))`` of its expectation at every ``v = sd**2 t``
+    at once with probability at least 1 - alpha, so an interval of this half-width stays valid
+    however often it is looked at and whenever the looking stops. ``rho`` makes the boundary
+    tightest at ``games_opt`` games (their eq. for the optimal mixing variance).
+
+    A proportion is 1/2-sub-Gaussian and a difference of two proportions 1-sub-Gaussian
+    whatever the data (exact); for an unbounded quantity (a length) the caller passes the sample
+    standard deviation, which makes the sequence valid asymptotically (Waudby-Smith et al.,
+    "Time-uniform central limit theory and asymptotic confidence sequences", 2021).
+    """
+    if games < 1 or sd == 0:
+        return 0.0
+    v_opt = sd * sd * max(games_opt, 1)
+    log_term = 2 * np.log(1 / alpha)
+    rho = v_opt / (log_term + np.log(1 + log_term))
+    v = sd * sd * games
+    return float(np.sqrt((v + rho) * np.log((v + rho) / (rho * alpha * alpha))) / games)

@@ -1,0 +1,64 @@
+"""--precision stops on anytime-valid confidence sequences: the intervals it reports at the
+stop cover the exact answer (from the exact solver) as often as they promise, however often the
+run looked before stopping."""
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from snakesim.core.compare import compare_variants, confidence_sequences
+from snakesim.core.errors import InputError
+from snakesim.core.stats import normal_mixture_half_width
+from snakesim.games import get_game
+from snakesim.games.fortune.rules import DECK_SYMBOLS
+
+FORTUNE = get_game("fortune")
+# One card of each symbol and two SNAKEs, 3 coins each, 2 players: small enough to solve.
+TINY = [f"deck.{s}=1" for s in DECK_SYMBOLS] + ["start_coins=3"]
+
+
+def test_the_boundary_by_hand():
+    # v = 0.25 * 1000 = 250, rho = 250 / (2 ln 20 + ln(1 + 2 ln 20)) = 250 / 7.9717 = 31.361;
+    # sqrt((250 + 31.361) ln(281.361 / (31.361 * 0.0025))) / 1000 = 0.047991.
+    assert normal_mixture_half_width(1000, 0.5, 0.05, 1000) == pytest.approx(0.047991, abs=2e-6)
+    # Valid at every look, so wider than the fixed-sample interval at every look; shrinking.
+    widths = [normal_mixture_half_width(t, 0.5, 0.05, 1000) for t in (500, 1000, 10_000, 10**6)]
+    looks = (500, 1000, 10_000, 10**6)
+    assert all(w > stats.norm.ppf(0.975) * 0.5 / np.sqrt(t) for w, t in zip(widths, looks, strict=True))
+    assert widths == sorted(widths, reverse=True) and normal_mixture_half_width(10, 0.0, 0.05, 10) == 0
+
+
+def coverage(replications: int) -> float:
+    exact = FORTUNE.exact(FORTUNE.rules().with_settings(TINY), 2, 2_000_000)
+    truth = [exact.outcomes.get(("win", s), 0.0) for s in (0, 1)]
+    covered = 0
+    for seed in range(replications):
+        table, _ = compare_variants(FORTUNE, 2, 200, ["standard"], seed, settings=TINY, precision=0.04)
+        sequences = table.attrs["stopping"]["sequences"]
+        assert table.attrs["stopping"]["reached"] and len(sequences) == 2
+        covered += all(r["low"] <= p <= r["high"] for r, p in zip(sequences, truth, strict=True))
+    return covered / replications
+
+
+def test_the_stopped_intervals_cover_the_exact_answer():
+    # 15 runs here (400 in make test-all): nominal 0.95 for both seats together, conservative in
+    # practice; intervals that ignored the looking (fixed-sample widths) would miss several.
+    assert coverage(15) >= 14 / 15
+
+
+@pytest.mark.slow
+def test_the_stopped_intervals_cover_the_exact_answer_in_full():
+    assert coverage(400) >= 0.95
+
+
+def test_precise_rows_and_bad_names():
+    table, tables = compare_variants(
+        FORTUNE, 3, 2000, ["standard", "one-snake"], 1, precision=3.0, precise=("length", "differences")
+    )
+    sequences = table.attrs["stopping"]["sequences"]
+    assert {r["metric"] for r in sequences} >= {"length (cards drawn)", "seat 0 wins (difference)"}
+    assert table.attrs["stopping"]["widest_half_width"] <= 3.0
+    again = confidence_sequences(FORTUNE, tables, ("length", "differences"), 2000)
+    assert again["half_width"].max() == pytest.approx(table.attrs["stopping"]["widest_half_width"], rel=1e-12)
+    with pytest.raises(InputError, match="--precise: unknown row kind 'lengths'"):
+        compare_variants(FORTUNE, 3, 200, ["standard"], 1, precision=0.1, precise=("lengths",))
