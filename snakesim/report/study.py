@@ -295,6 +295,8 @@ def _compare_view(table: pd.DataFrame) -> pd.DataFrame:
         if r["diff"] == r["diff"]:
             d = f"{100 * r['diff']:+.2f} pp" if r["kind"] == "rate" else f"{r['diff']:+,.2f}"
             text += f"; {d}, p(Holm) {r['p_holm']:.2g}" + (" *" if r["p_holm"] < 0.05 else "")
+            if r["pairing_ratio"] == r["pairing_ratio"]:
+                text += f", pairing x{r['pairing_ratio']:.2f}"
         return text
 
     view = table.assign(cell=table.apply(cell, axis=1))
