@@ -126,4 +126,3 @@ def test_seat_gap_coverage_on_simulated_multinomials(probabilities, seats):
         _, low, high = seat_gap(counts[:seats], games)
         covered += low <= truth <= high
     assert covered / trials >= 0.94, covered / trials
-
