@@ -116,7 +116,12 @@ def test_precision_stops_at_the_cap():
 
 
 @pytest.mark.parametrize(
-    "kwargs,field", [({"precision": 0.7}, "--precision"), ({"precision": 0.01, "max_games": 10}, "--max-games")]
+    "kwargs,field",
+    [
+        ({"precision": 0.0}, "--precision"),
+        ({"precision": -1.0}, "--precision"),
+        ({"precision": 0.01, "max_games": 10}, "--max-games"),
+    ],
 )
 def test_bad_precision(kwargs, field):
     with pytest.raises(InputError) as err:
