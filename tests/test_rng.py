@@ -155,3 +155,32 @@ def test_keyed_shuffle_is_uniform():
     # Consecutive shuffles of one game are not the same order.
     orders = {tuple(_numba_keyed(11, 5, number, deck.copy())) for number in range(20)}
     assert len(orders) == 20
+
+
+@numba.njit
+def _numba_deal(seed, game, number, deck, order):
+    n = deck.shape[0]
+    sizes = rng.keyed_scratch(n, 64)
+    copies, keys = np.zeros(sizes[0], np.int64), np.empty(sizes[1], np.uint64)
+    identities = np.empty(n, np.uint64)
+    rng.deck_identities(deck, identities)
+    dealt = np.empty(n, np.int8)
+    rng.keyed_deal(rng.deal_key(seed, game), number, deck, identities, dealt, 64, copies, keys)
+    shuffled = deck[order].copy()  # the same cards in another order, shuffled by occurrence
+    rng.keyed_shuffle(rng.deal_key(seed, game), number, shuffled, n, 64, copies, keys)
+    return dealt, shuffled
+
+
+@pytest.mark.parametrize("counts", [[5] * 10 + [2], [60, 48, 8, 4], [1], [3] * 40], ids=len)
+def test_a_keyed_deal_is_the_keyed_shuffle_of_the_whole_deck(counts):
+    # The fast path for deals and Fortune's reshuffles: keys from the deck's identities, no
+    # counting, and the same order as shuffling any arrangement of the same cards.
+    deck = np.array(_deck(counts), np.int8)
+    order = np.random.default_rng(len(counts)).permutation(deck.size)
+    for game, number in ((0, 0), (5, 3)):
+        dealt, shuffled = _numba_deal(9, game, number, deck, order)
+        stream = Stream(9, game)
+        stream.shuffles = number
+        expected = list(deck)
+        stream.keyed_shuffle(expected)
+        assert dealt.tolist() == shuffled.tolist() == expected

@@ -140,7 +140,7 @@ def keyed_scratch(n_cards, n_types):
 @njit
 def _buckets(n):
     size = 2
-    while size < n:
+    while size < 4 * n:
         size *= 2
     return size
 
@@ -152,34 +152,69 @@ def keyed_shuffle(key, shuffle_number, items, n, n_types, copies, keys):
     The k-th occurrence of a type in ``items[:n]`` is copy k of it; since copies of a type
     are alike, which one gets which key does not matter, so the order depends only on the
     cards present. ``copies`` and ``keys`` are scratch of the lengths :func:`keyed_scratch`
-    gives. The sort is stable (equal keys, a 2**-64 chance, keep their order, as the Python
-    version's ``sorted`` does): a counting sort on the keys' top bits into at least n buckets,
-    then an insertion sort that has only the few cards sharing a bucket left to order.
-    Indices are unsigned, which spares numba's negative-index checks (a third of the time).
+    gives. Keys are distinct (splitmix's output is a bijection of distinct inputs), so the
+    order is the one the Python version's ``sorted`` gives.
     """
+    for k in range(np.uint64(n)):
+        copies[np.uint64(items[k])] = 0
+    # py_card_key, with the part that depends on the shuffle only taken out of the loop
+    base = key + (np.uint64(shuffle_number) << np.uint64(40)) * _GOLDEN
+    for k in range(np.uint64(n)):
+        card = np.uint64(items[k])
+        copy = copies[card]
+        copies[card] = copy + 1
+        keys[k] = _mix(base + ((card << np.uint64(20)) | np.uint64(copy)) * _GOLDEN)
+    _sort_by_keys(items, n, n_types, copies, keys)
+
+
+@njit
+def deck_identities(deck, identities):
+    """``identities[k]``: the identity word ``(type << 20) | copy`` of card ``k`` of ``deck``
+    (copy = its occurrence among the cards of its type), for :func:`keyed_deal`."""
+    for k in range(deck.shape[0]):
+        copy = 0
+        for j in range(k):
+            copy += deck[j] == deck[k]
+        identities[k] = (np.uint64(deck[k]) << np.uint64(20)) | np.uint64(copy)
+
+
+@njit
+def keyed_deal(key, shuffle_number, deck, identities, items, n_types, copies, keys):
+    """:func:`keyed_shuffle` of a whole deck: ``items`` becomes ``deck`` (all of it) in key order.
+
+    Equal to ``keyed_shuffle`` of any ordering of the same cards (the keys depend only on the
+    cards present), but the keys come from the deck's precomputed :func:`deck_identities`, so
+    their loop has no copy counting and vectorises: a deal, and Fortune's reshuffles, which
+    always gather every card.
+    """
+    base = key + (np.uint64(shuffle_number) << np.uint64(40)) * _GOLDEN
+    n = deck.shape[0]
+    for k in range(n):
+        keys[k] = _mix(base + identities[k] * _GOLDEN)
+        items[k] = deck[k]
+    _sort_by_keys(items, n, n_types, copies, keys)
+
+
+@njit
+def _sort_by_keys(items, n, n_types, copies, keys):
+    """Sort ``items[:n]`` by ``keys[:n]`` (distinct): a counting sort on the keys' top bits into
+    at least 4n buckets (few collide), then an insertion sort that has only the few cards sharing a bucket
+    left to order. ``copies[n_types:]`` and ``keys[n:2n]`` are scratch. Indices are unsigned,
+    which spares numba's negative-index checks (a third of the time)."""
     one = np.uint64(1)
     nb = np.uint64(2)
     bits = 1
-    while nb < n:
+    while nb < 4 * n:
         nb *= np.uint64(2)
         bits += 1
     shift = np.uint64(64 - bits)
     un = np.uint64(n)
     start = np.uint64(n_types)  # copies = [copies per type | bucket starts | cards in bucket order]
     moved = start + nb + one
-    for k in range(un):
-        copies[np.uint64(items[k])] = 0
     for b in range(nb + one):
         copies[start + b] = 0
-    # py_card_key, with the part that depends on the shuffle only taken out of the loop
-    base = key + (np.uint64(shuffle_number) << np.uint64(40)) * _GOLDEN
     for k in range(un):
-        card = np.uint64(items[k])
-        copy = copies[card]
-        copies[card] = copy + 1
-        value = _mix(base + ((card << np.uint64(20)) | np.uint64(copy)) * _GOLDEN)
-        keys[k] = value
-        copies[start + one + (value >> shift)] += 1
+        copies[start + one + (keys[k] >> shift)] += 1
     for b in range(nb):
         copies[start + b + one] += copies[start + b]
     for k in range(un):  # stable scatter into bucket order
@@ -220,7 +255,7 @@ def py_card_key(key: int, shuffle_number: int, card: int, copy: int) -> int:
     """The sort key of copy ``copy`` of card type ``card`` in shuffle ``shuffle_number``:
     element ``ident`` of the splitmix64 sequence started at the deal key (as
     :func:`keyed_shuffle` computes it)."""
-    ident = ((shuffle_number << 40) | (card << 20) | copy) & MASK64
+    ident = ((int(shuffle_number) << 40) | (int(card) << 20) | int(copy)) & MASK64
     return _py_mix((key + ident * GOLDEN) & MASK64)
 
 

@@ -19,7 +19,7 @@ import numpy as np
 
 from snakesim.core.columns import allocate
 from snakesim.core.jit import njit, njit_driver
-from snakesim.core.rng import deal_key, keyed_scratch, keyed_shuffle
+from snakesim.core.rng import deal_key, deck_identities, keyed_deal, keyed_scratch
 from snakesim.games.fortune.rules import DRAW, UNFINISHED, WIN, FortuneRules
 
 # Card codes, as in rules.Card (numba needs plain integers).
@@ -90,14 +90,15 @@ def _right(coins, seat, n):
 def _play_one(deck, params, seed, game, scratch, out, row):
     """Play game ``game`` and write its results into row ``row`` of the ``out`` columns."""
     n, start_coins, rejoin, crosses_cup, turn_cap, presorted = params
-    copies, keys, pile, coins, out_at, skip, alive = scratch
+    copies, keys, identities, pile, coins, out_at, skip, alive = scratch
     o_outcome, o_winner, o_length, o_coins, o_out_at, o_reshuffles, o_max_cup = out
     key = deal_key(seed, game)  # Fortune has no choices: the deal is all its randomness
     n_cards = deck.shape[0]
-    for k in range(n_cards):
-        pile[k] = deck[k]
-    if not presorted:
-        keyed_shuffle(key, 0, pile, n_cards, N_CARD_TYPES, copies, keys)
+    if presorted:
+        for k in range(n_cards):
+            pile[k] = deck[k]
+    else:
+        keyed_deal(key, 0, deck, identities, pile, N_CARD_TYPES, copies, keys)
     for s in range(n):
         coins[s] = start_coins
         out_at[s] = -1
@@ -117,7 +118,8 @@ def _play_one(deck, params, seed, game, scratch, out, row):
         else:
             if top == n_cards:
                 reshuffles += 1
-                keyed_shuffle(key, reshuffles, pile, n_cards, N_CARD_TYPES, copies, keys)
+                # Every card is in the discards, so this is a deal of the whole deck.
+                keyed_deal(key, reshuffles, deck, identities, pile, N_CARD_TYPES, copies, keys)
                 top = 0
             card = pile[top]
             top += 1
@@ -199,9 +201,12 @@ def _play_block(deck, params, seed, first, out):
     n = params[P_PLAYERS]
     n_blocks = (count + BLOCK - 1) // BLOCK
     for b in numba.prange(n_blocks):
+        identities = np.empty(deck.shape[0], np.uint64)
+        deck_identities(deck, identities)
         scratch = (
             np.empty(keyed_scratch(deck.shape[0], N_CARD_TYPES)[0], np.int64),  # keyed shuffle scratch
             np.empty(keyed_scratch(deck.shape[0], N_CARD_TYPES)[1], np.uint64),
+            identities,
             np.empty(deck.shape[0], np.int8),  # draw pile + discard pile
             np.empty(n, np.int64),  # coins
             np.empty(n, np.int64),  # out_at

@@ -14,7 +14,7 @@ import numpy as np
 
 from snakesim.core.columns import allocate
 from snakesim.core.jit import njit, njit_driver
-from snakesim.core.rng import below, deal_key, keyed_scratch, keyed_shuffle, seed_stream
+from snakesim.core.rng import below, deal_key, deck_identities, keyed_deal, keyed_scratch, seed_stream
 from snakesim.games.hisss.rules import (
     CAP,
     DRAW,
@@ -147,15 +147,16 @@ def _place(pl, k, ends, lengths, middles, n_snakes):
 def _play_one(deck, kinds, col_a, col_b, params, policies, seed, game, scratch, out, row):
     """Play game ``game`` and write its results into row ``row`` of the ``out`` columns."""
     n, claim_joined, score_snakes, presorted = params
-    state, copies, keys, fan, ends, lengths, middles, pl, fit, cards, taken, longest, half_time = scratch
+    state, copies, keys, identities, fan, ends, lengths, middles, pl, fit, cards, taken, longest, half_time = scratch
     (o_outcome, o_winner, o_length, o_cards, o_snakes, o_longest, o_completed, o_table_cards, o_table_snakes,
      o_lead_changes, o_comeback) = out  # fmt: skip
     seed_stream(state, seed, game)
     n_cards = deck.shape[0]
-    for i in range(n_cards):
-        fan[i] = deck[i]
-    if not presorted:  # coupled across decks: see snakesim.core.rng
-        keyed_shuffle(deal_key(seed, game), 0, fan, n_cards, N_TYPES, copies, keys)
+    if presorted:
+        for i in range(n_cards):
+            fan[i] = deck[i]
+    else:  # coupled across decks: see snakesim.core.rng
+        keyed_deal(deal_key(seed, game), 0, deck, identities, fan, N_TYPES, copies, keys)
     for s in range(n):
         cards[s] = 0
         taken[s] = 0
@@ -286,10 +287,13 @@ def _play_block(deck, kinds, col_a, col_b, params, policies, seed, first, out):
     max_placements = 4 * n_cards + 2 * n_cards * n_cards
     n_blocks = (count + BLOCK - 1) // BLOCK
     for b in numba.prange(n_blocks):
+        identities = np.empty(n_cards, np.uint64)
+        deck_identities(deck, identities)
         scratch = (
             np.empty(4, np.uint64),  # random stream state (decisions)
             np.empty(keyed_scratch(n_cards, N_TYPES)[0], np.int64),  # keyed shuffle scratch
             np.empty(keyed_scratch(n_cards, N_TYPES)[1], np.uint64),
+            identities,
             np.empty(n_cards, np.int8),  # the fan, in draw order
             np.empty((n_cards, 2), np.int64),  # each snake's two ends
             np.empty(n_cards, np.int64),  # each snake's cards

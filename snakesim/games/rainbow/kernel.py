@@ -17,7 +17,7 @@ import numpy as np
 
 from snakesim.core.columns import allocate
 from snakesim.core.jit import njit, njit_driver
-from snakesim.core.rng import below, deal_key, keyed_scratch, keyed_shuffle, seed_stream
+from snakesim.core.rng import below, deal_key, deck_identities, keyed_deal, keyed_scratch, keyed_shuffle, seed_stream
 from snakesim.games.rainbow.rules import (
     BLOCKED_DRAW,
     BLOCKED_WIN,
@@ -108,15 +108,16 @@ def _play_one(deck, masks, params, policies, seed, game, scratch, out, row):
     bit ``c`` set while seat ``s`` holds a card ``c``.
     """
     n, hand_size, wild_snake, turn_cap, presorted = params
-    state, copies, keys, stock, pile, hands, totals, held = scratch
+    state, copies, keys, identities, stock, pile, hands, totals, held = scratch
     o_outcome, o_winner, o_length, o_hand, o_drawn, o_reshuffles = out
     seed_stream(state, seed, game)  # the policies' decisions
     key = deal_key(seed, game)  # the deal and reshuffles, coupled across decks (snakesim.core.rng)
     n_cards = deck.shape[0]
-    for k in range(n_cards):
-        stock[k] = deck[k]
-    if not presorted:
-        keyed_shuffle(key, 0, stock, n_cards, N_SYMBOLS, copies, keys)
+    if presorted:
+        for k in range(n_cards):
+            stock[k] = deck[k]
+    else:
+        keyed_deal(key, 0, deck, identities, stock, N_SYMBOLS, copies, keys)
     hands[:, :] = 0
     held[:] = 0
     dealt = hand_size * n
@@ -206,10 +207,13 @@ def _play_block(deck, masks, params, policies, seed, first, out):
     n = params[P_PLAYERS]
     n_blocks = (count + BLOCK - 1) // BLOCK
     for b in numba.prange(n_blocks):
+        identities = np.empty(deck.shape[0], np.uint64)
+        deck_identities(deck, identities)
         scratch = (
             np.empty(4, np.uint64),  # random stream state (decisions)
             np.empty(keyed_scratch(deck.shape[0], N_SYMBOLS)[0], np.int64),  # keyed shuffle scratch
             np.empty(keyed_scratch(deck.shape[0], N_SYMBOLS)[1], np.uint64),
+            identities,
             np.empty(deck.shape[0], np.int8),  # shuffled deck, then the stock
             np.empty(deck.shape[0], np.int8),  # the pile, bottom first
             np.empty((n, N_SYMBOLS), np.int64),  # hands: count of each symbol

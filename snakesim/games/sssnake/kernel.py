@@ -15,7 +15,7 @@ import numpy as np
 
 from snakesim.core.columns import allocate
 from snakesim.core.jit import njit, njit_driver
-from snakesim.core.rng import below, deal_key, keyed_scratch, keyed_shuffle, seed_lane, seed_stream
+from snakesim.core.rng import below, deal_key, deck_identities, keyed_deal, keyed_scratch, seed_lane, seed_stream
 from snakesim.games.sssnake.rules import (
     CARD_KEYS,
     CROSS,
@@ -309,16 +309,17 @@ def _choose_gift(state, policies, seat, left, drawn, m, board, side, scratch, gi
 def _play_one(stock_cards, faces, params, policies, seed, game, scratch, out, row):
     """Play game ``game`` and write its results into row ``row`` of the ``out`` columns."""
     n, presorted, side = params[P_PLAYERS], params[P_PRESORTED], params[P_SIDE]
-    state, dice, copies, keys, stock, board, spite, drawn, gift_keys, tied, place_scratch = scratch
+    state, dice, copies, keys, identities, stock, board, spite, drawn, gift_keys, tied, place_scratch = scratch
     occupied, free, ends, box, placed = board
     o_outcome, o_winner, o_length, o_placed, o_missing, o_spite, o_discarded, o_stock_left, o_unused = out
     seed_stream(state, seed, game)  # the policies' decisions
     seed_lane(dice, seed, game, DICE_LANE)  # the die: its own stream, so decisions never shift it
     n_stock = stock_cards.shape[0]
-    for i in range(n_stock):
-        stock[i] = stock_cards[i]
-    if not presorted:  # coupled across decks: see snakesim.core.rng
-        keyed_shuffle(deal_key(seed, game), 0, stock, n_stock, N_CARD_TYPES, copies, keys)
+    if presorted:
+        for i in range(n_stock):
+            stock[i] = stock_cards[i]
+    else:  # coupled across decks: see snakesim.core.rng
+        keyed_deal(deal_key(seed, game), 0, stock_cards, identities, stock, N_CARD_TYPES, copies, keys)
     # Every board starts as the large card, its top-left cell at (origin, origin), and two ends.
     bx = by = params[P_ORIGIN]
     for s in range(n):
@@ -455,11 +456,14 @@ def _play_block(stock_cards, faces, params, policies, seed, first, out):
             np.empty((n, 4), np.int64),  # used box: x0, x1, y0, y1
             np.empty(n, np.int64),  # cards placed on each snake
         )
+        identities = np.empty(stock_cards.shape[0], np.uint64)
+        deck_identities(stock_cards, identities)
         scratch = (
             np.empty(4, np.uint64),  # random stream state (decisions)
             np.empty(4, np.uint64),  # the die's stream state
             np.empty(keyed_scratch(stock_cards.shape[0], N_CARD_TYPES)[0], np.int64),  # keyed shuffle scratch
             np.empty(keyed_scratch(stock_cards.shape[0], N_CARD_TYPES)[1], np.uint64),
+            identities,
             np.empty(stock_cards.shape[0], np.int8),  # the stock, in draw order
             board,
             np.empty(n, np.int64),  # die-1 cards put on each snake
