@@ -35,22 +35,20 @@ def _floor_loop(state, seed, draws):
 
 
 @njit
-def _draw_loop(deck, pile, copies, keys, games, cards_per_game, dispatch):
-    """Draw cards as a game does (keyed shuffle, draw, keyed reshuffle) with no rules,
-    optionally branching 11 ways on each card. Shows what the card loop costs before any rule."""
+def _draw_loop(deck, identities, pile, copies, keys, games, cards_per_game, dispatch):
+    """Draw cards as a game does (keyed deal, draw, keyed reshuffle of the whole deck) with no
+    rules, optionally branching 11 ways on each card. Shows what the card loop costs before any rule."""
     acc = 0
     n = deck.shape[0]
     for g in range(games):
         key = rng.deal_key(1, g)
-        for k in range(n):
-            pile[k] = deck[k]
-        rng.keyed_shuffle(key, 0, pile, n, kernel.N_CARD_TYPES, copies, keys)
+        rng.keyed_deal(key, 0, deck, identities, pile, kernel.N_CARD_TYPES, copies, keys)
         top = 0
         shuffles = 0
         for _ in range(cards_per_game):
             if top == n:
                 shuffles += 1
-                rng.keyed_shuffle(key, shuffles, pile, n, kernel.N_CARD_TYPES, copies, keys)
+                rng.keyed_deal(key, shuffles, deck, identities, pile, kernel.N_CARD_TYPES, copies, keys)
                 top = 0
             card = pile[top]
             top += 1
@@ -95,14 +93,16 @@ def main() -> None:
     t_floor, _ = best_of(args.repeats, lambda: _floor_loop(np.empty(4, np.uint64), 1, cards))
     deck, pile = rules.deck_cards(), np.empty(rules.deck_size(), np.int8)
     sizes = rng.keyed_scratch(rules.deck_size(), kernel.N_CARD_TYPES)
-    scratch = (np.empty(sizes[0], np.int64), np.empty(sizes[1], np.uint64))
+    identities = np.empty(rules.deck_size(), np.uint64)
+    rng.deck_identities(deck, identities)
+    scratch = (identities, pile, np.empty(sizes[0], np.int64), np.empty(sizes[1], np.uint64))
     per_game = round(cards / args.games)
     loops = {}
     for dispatch in (False, True):
-        _draw_loop(deck, pile, *scratch, 2, 10, dispatch)
+        _draw_loop(deck, *scratch, 2, 10, dispatch)
         t, _ = best_of(
             args.repeats,
-            lambda d=dispatch: _draw_loop(deck, pile, *scratch, args.games // 4, per_game, d),
+            lambda d=dispatch: _draw_loop(deck, *scratch, args.games // 4, per_game, d),
         )
         loops[dispatch] = 1e9 * t / (args.games // 4 * per_game)
     threads = two_threads()
