@@ -155,7 +155,15 @@ def _meta_path(path: Path) -> Path:
     return path.with_name(path.name + ".meta.json")
 
 
-def _fsync(path: str | os.PathLike, directory: bool = False) -> None:
+def current_umask() -> int:
+    """The process's umask (reading it means setting it, so it is set back at once)."""
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def fsync_path(path: str | os.PathLike, directory: bool = False) -> None:
+    """Flush a file (or a folder's entries) to disk."""
     fd = os.open(path, os.O_RDONLY | (os.O_DIRECTORY if directory else 0))
     try:
         os.fsync(fd)
@@ -181,10 +189,8 @@ def atomic_write_all(files) -> None:
             os.close(fd)
             temps.append(tmp)
             write(tmp)
-            umask = os.umask(0)
-            os.umask(umask)
-            os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; give the file the usual mode
-            _fsync(tmp)
+            os.chmod(tmp, 0o666 & ~current_umask())  # mkstemp makes 0600; give the file the usual mode
+            fsync_path(tmp)
         for (path, _), tmp in zip(files, temps, strict=True):
             os.replace(tmp, path)
     except BaseException:
@@ -192,4 +198,4 @@ def atomic_write_all(files) -> None:
             Path(tmp).unlink(missing_ok=True)
         raise
     for folder in {path.parent for path, _ in files}:
-        _fsync(folder, directory=True)
+        fsync_path(folder, directory=True)

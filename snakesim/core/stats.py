@@ -12,7 +12,14 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from snakesim.core.tally import Tally, censored_histogram, histogram_quantile, km_histogram_quantile, length_histogram
+from snakesim.core.tally import (
+    Tally,
+    censored_histogram,
+    histogram_quantile,
+    km_histogram_quantile,
+    length_histogram,
+    tally_table,
+)
 
 LEVEL = 0.95
 # The run metadata a summary repeats (from a table's attrs, or a run's metadata).
@@ -61,8 +68,7 @@ def summarize(df: pd.DataFrame, level: float = LEVEL) -> dict:
     winner = df["winner"].to_numpy()
     outcome = df["outcome"]
     if "game" in df.attrs:  # the game's columns are known: sum them too (score means)
-        from snakesim.core.tally import tally_table
-        from snakesim.games import get_game
+        from snakesim.games import get_game  # here, not at the top: core does not depend on the games
 
         t = tally_table(get_game(df.attrs["game"]), df, players)
         meta = {k: df.attrs[k] for k in SUMMARY_META if k in df.attrs}

@@ -45,7 +45,7 @@ from snakesim import __version__
 from snakesim.core.backends import ThreadsBackend
 from snakesim.core.compare import compare_tables
 from snakesim.core.errors import InputError
-from snakesim.core.results import check_writable
+from snakesim.core.results import check_writable, current_umask, fsync_path
 from snakesim.core.rng import MAX_SEED
 from snakesim.core.rules import Int, describe_changes, read_toml
 from snakesim.core.runner import DEFAULT_CHUNK, resolve_run, simulate_spec
@@ -130,7 +130,8 @@ def _check_section(where: str, data, types: dict, required: tuple[str, ...]) -> 
 
 def load_study(path: str | Path) -> dict:
     """Read and check a study file completely: every key's name and type, game counts of at
-    least 1, and at least one section (each run's rules are then checked by :func:`plan_study`)."""
+    least 1, and at least one section (each run's rules are then checked by :func:`run_study`,
+    still before any game is played)."""
     data = read_toml(path, "study file")
     _check_section("study", data, STUDY_TYPES, REQUIRED["study"])
     if not data.get("compare") and not data.get("sweep"):
@@ -222,10 +223,9 @@ def _write_report(study, spec, seed, plans, out_dir: Path, path, scale, progress
 def _swap_in(work: Path, out_dir: Path) -> None:
     """Replace ``out_dir`` by the finished folder ``work``: the old report moves aside, the new
     one takes its name, the old one is removed; if the second rename fails, the old returns."""
-    os.chmod(work, 0o777 & ~_umask())  # mkdtemp makes 0700; give the folder the usual mode
+    os.chmod(work, 0o777 & ~current_umask())  # mkdtemp makes 0700; give the folder the usual mode
     for file in work.iterdir():
-        with open(file, "rb") as f:
-            os.fsync(f.fileno())
+        fsync_path(file)
     if not out_dir.exists():
         os.replace(work, out_dir)
         return
@@ -237,12 +237,6 @@ def _swap_in(work: Path, out_dir: Path) -> None:
         os.replace(old, out_dir)
         raise
     shutil.rmtree(old, ignore_errors=True)
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
 
 
 def _plan_compare(spec, section, seed, scale, k):
