@@ -76,6 +76,7 @@ def compare(
       snakesim compare fortune --players 4 --games 200000 --variant standard --variant one-snake
       snakesim compare rainbow -p 3 -v standard -v wild-snake -v poppies-orchids --policy random
       snakesim compare hisss -v standard -v claim-joined --games 20000 --precision 0.005
+      snakesim compare rainbow -v standard -v poppies-orchids -n 5000 --precision 0.01 --precise differences
       snakesim compare fortune -v standard -v rejoin --games 10000000 --backend dask --workers 8
     """
     spec = get_game(game)
