@@ -14,7 +14,7 @@ by a key that depends only on the game's deal key, the shuffle's number (0 for t
 it is). Removing a card from the deck (one SNAKE instead of two) leaves every other card in the
 same relative order; adding one slots it in without moving the others apart. The shuffle draws
 nothing from the game's stream, so the decisions a policy draws from it are not shifted by a
-deck of another size either. (A Fisher-Yates shuffle, :func:`shuffle`, would deal a 51-card
+deck of another size either. (A Fisher-Yates shuffle, which these replaced, deals a 51-card
 deck entirely differently from a 52-card one.)
 """
 
@@ -61,10 +61,7 @@ def _rotl(x, k):
 @njit
 def seed_stream(state, seed, game):
     """Fill ``state`` (uint64[4]) with the stream of game ``game`` of seed ``seed``."""
-    x = _mix(_mix(np.uint64(seed) ^ _SEED_SALT) ^ _mix(np.uint64(game) ^ _GAME_SALT))
-    for k in range(4):
-        x += _GOLDEN
-        state[k] = _mix(x)
+    _fill(state, _mix(_mix(np.uint64(seed) ^ _SEED_SALT) ^ _mix(np.uint64(game) ^ _GAME_SALT)))
 
 
 @njit
@@ -72,7 +69,12 @@ def seed_lane(state, seed, game, lane):
     """Fill ``state`` with lane ``lane >= 1`` of game ``game``: a stream of its own beside the
     game's main one (Sssnake's die rolls), so that draws on one never shift the other."""
     x = _mix(_mix(np.uint64(seed) ^ _SEED_SALT) ^ _mix(np.uint64(game) ^ _GAME_SALT))
-    x ^= _mix(np.uint64(lane) ^ _LANE_SALT)
+    _fill(state, x ^ _mix(np.uint64(lane) ^ _LANE_SALT))
+
+
+@njit
+def _fill(state, x):
+    """The xoshiro256** state splitmix64 makes from ``x``."""
     for k in range(4):
         x += _GOLDEN
         state[k] = _mix(x)
@@ -112,16 +114,6 @@ def below(state, n):
             m = (next_u64(state) >> _U32) * bound
             low = m & _M32
     return np.int64(m >> _U32)
-
-
-@njit
-def shuffle(state, items, n):
-    """Fisher-Yates shuffle of ``items[:n]`` in place, last position first."""
-    for k in range(n - 1, 0, -1):
-        j = below(state, k + 1)
-        tmp = items[k]
-        items[k] = items[j]
-        items[j] = tmp
 
 
 @njit
@@ -317,12 +309,6 @@ class Stream:
                 m = (self.next_u64() >> 32) * n
                 low = m & 0xFFFFFFFF
         return m >> 32
-
-    def shuffle(self, items: list) -> None:
-        """Fisher-Yates shuffle of ``items`` in place, exactly as :func:`shuffle`."""
-        for k in range(len(items) - 1, 0, -1):
-            j = self.below(k + 1)
-            items[k], items[j] = items[j], items[k]
 
     def keyed_shuffle(self, items: list) -> None:
         """Order ``items`` (card types) by their card keys, exactly as :func:`keyed_shuffle`
