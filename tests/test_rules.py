@@ -8,44 +8,55 @@ from snakesim.games.fortune.rules import FortuneRules
 
 def test_defaults_follow_rules_md():
     r = FortuneRules()
-    assert (r.start_coins, r.snakes, r.rejoin, r.crosses_shortfall, r.turn_cap) == (
-        20,
-        2,
-        False,
-        "clockwise",
-        10_000,
-    )
+    assert (r.start_coins, r.snakes, r.turn_cap) == (20, 2, 10_000)
+    assert r.effect(6) == [{"take": 3, "from": "left"}, {"skip": "left"}]  # HEARTS
+    assert r.effect(8) == [{"give_each": 1, "shortfall": "clockwise", "rejoin": False}]  # CROSSES
     assert r.deck_size() == 52
     cards = r.deck_cards()
     assert len(cards) == 52 and (cards == 10).sum() == 2
 
 
+CROSSES = {"give_each": 1, "shortfall": "clockwise", "rejoin": False}
+
+
 @pytest.mark.parametrize(
-    "variant,field,value",
+    "variant,changes",
     [
-        ("one-snake", "snakes", 1),
-        ("rejoin", "rejoin", True),
-        ("crosses-to-cup", "crosses_shortfall", "cup"),
+        ("one-snake", {"snakes": 1}),
+        (
+            "rejoin",
+            {
+                "effects": {
+                    "CROSSES": [{**CROSSES, "rejoin": True}],
+                    "RIVER": [{"give": 3, "to": "right", "rejoin": True}],
+                }
+            },
+        ),
+        ("crosses-to-cup", {"effects": {"CROSSES": [{**CROSSES, "shortfall": "cup"}]}}),
     ],
 )
-def test_variants(variant, field, value):
-    r = FortuneRules.variant(variant)
-    assert getattr(r, field) == value
-    assert r.changes() == {field: value}
+def test_variants_are_presets_of_the_tables(variant, changes):
+    assert FortuneRules.variant(variant).changes() == changes
 
 
 def test_settings_parse_each_kind():
     r = FortuneRules().with_settings(
-        ["start_coins=7", "rejoin=yes", "crosses_shortfall=cup", "deck.RAIN=2", "deck.SUNS=0"]
+        [
+            "start_coins=7",
+            'effects.HEARTS=[{take = 2, from = "left"}]',
+            "deck.RAIN=2",
+            "deck.SUNS=0",
+            "deck.GOLD=1",
+            "effects.GOLD=[{take_cup = 'half'}]",
+        ]
     )
-    assert r.start_coins == 7 and r.rejoin is True and r.crosses_shortfall == "cup"
+    assert r.start_coins == 7 and r.effect(6) == [{"take": 2, "from": "left"}]
     assert dict(r.deck)["RAIN"] == 2 and dict(r.deck)["SUNS"] == 0 and dict(r.deck)["LEAVES"] == 5
-    assert r.deck_size() == 52 - 3 - 5
+    assert r.deck_size() == 52 - 3 - 5 + 1 and r.symbols()[11] == "GOLD" and r.counts()[11] == 1
     assert r.changes() == {
         "start_coins": 7,
-        "rejoin": True,
-        "crosses_shortfall": "cup",
-        "deck": {"SUNS": 0, "RAIN": 2},
+        "deck": {"SUNS": 0, "RAIN": 2, "GOLD": 1},
+        "effects": {"HEARTS": [{"take": 2, "from": "left"}], "GOLD": [{"take_cup": "half"}]},
     }
 
 
@@ -63,10 +74,21 @@ def test_rules_are_frozen_and_hashable():
         (["start_coins=abc"], "start_coins", "integer from 1"),
         (["start_coins=0"], "start_coins", "integer from 1"),
         (["start_coins=1.5"], "start_coins", "integer"),
-        (["rejoin=maybe"], "rejoin", "true or false"),
-        (["crosses_shortfall=left"], "crosses_shortfall", "clockwise, cup"),
         (["deck.RAIN=-1"], "deck.RAIN", "integer from 0 to 10,000"),
-        (["deck.DRAGON=1"], "deck.DRAGON", "unknown key"),
+        (["deck.dragon=1"], "deck.dragon", "capital letters"),
+        (["deck.DRAGON=1"], "deck.DRAGON", "needs an effect too"),
+        (["effects.DRAGON=[]"], "effects.DRAGON", "needs a count too"),
+        (["effects.HEARTS=take"], "effects.HEARTS", "expected a TOML value"),
+        (["effects.HEARTS=3"], "effects.HEARTS", "expected a list of primitive tables"),
+        (["effects.HEARTS=[{steal = 3}]"], "effects.HEARTS[0]", "exactly one of cup, all_cup"),
+        (["effects.HEARTS=[{take = 3, cup = 1}]"], "effects.HEARTS[0]", "exactly one of"),
+        (["effects.HEARTS=[{take = 3, to = 'left'}]"], "effects.HEARTS[0].to", "take takes from"),
+        (["effects.HEARTS=[{take = 3, from = 'up'}]"], "effects.HEARTS[0].from", "left, right"),
+        (["effects.HEARTS=[{take = -3}]"], "effects.HEARTS[0].take", "integer from 0"),
+        (["effects.SNAKE=[{take_cup = 'most'}]"], "effects.SNAKE[0].take_cup", "all, half"),
+        (["effects.RIVER=[{give = 3, rejoin = 'yes'}]"], "effects.RIVER[0].rejoin", "true or false"),
+        (["effects.RAIN=[{cup = 1}, 2]"], "effects.RAIN[1]", "expected a table"),
+        (["effects.RAIN=[" + ", ".join(["{cup = 1}"] * 9) + "]"], "effects.RAIN", "at most 8"),
         (["deck=3"], "deck", "one entry at a time"),
         (["start_coins"], "--set", "NAME=VALUE"),
         (["turn_cap=0"], "turn_cap", "integer from 1"),
@@ -92,8 +114,8 @@ def test_unknown_variant():
 def test_wrong_python_types_are_refused():
     with pytest.raises(InputError, match="start_coins"):
         FortuneRules(start_coins="20")
-    with pytest.raises(InputError, match="rejoin"):
-        FortuneRules(rejoin=1)
+    with pytest.raises(InputError, match="effects.RAIN"):
+        FortuneRules().updated({"effects": {"RAIN": {"cup": 1}}})
     with pytest.raises(InputError, match="start_coins"):
         FortuneRules(start_coins=True)
 
@@ -110,7 +132,7 @@ def test_toml_file(tmp_path):
     [
         ("start_coins = ", "not valid TOML"),
         ("start_coins = 'ten'", "start_coins: expected an integer"),
-        ("rejoin = 1", "rejoin: expected true or false"),
+        ("[effects]\nRIVER = [{give = 3, rejoin = 1}]", r"effects.RIVER\[0\].rejoin: expected true or false"),
         ("[deck]\nRAIN = 'x'", "deck.RAIN: expected an integer"),
         ("colour = 'red'", "colour: unknown option"),
         ("variant = 3", "variant: expected a variant name"),

@@ -14,6 +14,7 @@ naming the field and what it accepts.
 from __future__ import annotations
 
 import dataclasses
+import re
 import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -22,6 +23,7 @@ from typing import Any, ClassVar
 
 from snakesim.core.errors import InputError
 
+_ABSENT = object()
 _TRUE = {"true", "yes", "on", "1"}
 _FALSE = {"false", "no", "off", "0"}
 
@@ -40,6 +42,10 @@ class Spec:
     def describe(self) -> str:
         """The allowed values, in words, for help texts and error messages."""
         raise NotImplementedError
+
+    def plain(self, value: Any) -> Any:
+        """``value`` (as stored) as plain JSON/TOML values: dicts, lists, scalars."""
+        return value
 
 
 @dataclass(frozen=True)
@@ -149,10 +155,61 @@ class Table(Spec):
     def describe(self):
         return f"{self.item().describe()} for each of {', '.join(self.keys)}"
 
+    def plain(self, value):
+        item = self.item()
+        return {k: item.plain(v) for k, v in value}
+
+
+NAME = re.compile(r"^[A-Z][A-Z0-9_]{0,31}$")
+
+
+@dataclass(frozen=True)
+class Named(Table):
+    """A table whose keys are ``keys`` (all required) plus any new NAMES a user adds.
+
+    Keys are upper-case words (``BONUS``, ``GOLD_SUN``); the stored order is ``keys`` first,
+    then the added names sorted, so equal tables compare and hash equal.
+    """
+
+    def check(self, field, value):
+        if isinstance(value, Mapping):
+            value = tuple(value.items())
+        if not isinstance(value, tuple):
+            raise InputError(field, f"expected a table: {self.describe()}")
+        entries = dict(value)
+        for k in entries:
+            if not isinstance(k, str) or not NAME.match(k):
+                raise InputError(f"{field}.{k}", "expected a name of capital letters, digits and _ (e.g. BONUS)")
+        missing = [k for k in self.keys if k not in entries]
+        if missing:
+            raise InputError(f"{field}.{missing[0]}", "missing entry")
+        item = self.item()
+        order = list(self.keys) + sorted(set(entries) - set(self.keys))
+        return tuple((k, item.check(f"{field}.{k}", entries[k])) for k in order)
+
+    def parse_item(self, field, key, text):
+        if not NAME.match(key):
+            raise InputError(f"{field}.{key}", "expected a name of capital letters, digits and _ (e.g. BONUS)")
+        return key, self.item().parse(f"{field}.{key}", text)
+
+    def describe(self):
+        return f"{self.item().describe()} for each of {', '.join(self.keys)} (and any new NAME)"
+
 
 @dataclass(frozen=True)
 class Counts(Table):
     """A count in ``[low, high]`` for each key (a deck, say)."""
+
+    low: int = 0
+    high: int = 10_000
+
+    def item(self) -> Spec:
+        return Int(self.low, self.high)
+
+
+@dataclass(frozen=True)
+class NamedCounts(Named):
+    """A count in ``[low, high]`` for each key, new names allowed (a deck with new symbols)."""
 
     low: int = 0
     high: int = 10_000
@@ -292,11 +349,7 @@ class Rules:
     # ------------------------------------------------------------------ description
     def to_dict(self) -> dict[str, Any]:
         """The options as plain JSON-able values (count tables as dicts)."""
-        out = {}
-        for name, f in self.specs().items():
-            value = getattr(self, name)
-            out[name] = dict(value) if isinstance(f.metadata["spec"], Table) else value
-        return out
+        return {name: f.metadata["spec"].plain(getattr(self, name)) for name, f in self.specs().items()}
 
     def changes(self) -> dict[str, Any]:
         """The options that differ from the defaults (count tables: only changed keys)."""
@@ -304,7 +357,7 @@ class Rules:
         out = {}
         for name, value in self.to_dict().items():
             if isinstance(value, dict):
-                diff = {k: v for k, v in value.items() if default[name][k] != v}
+                diff = {k: v for k, v in value.items() if default[name].get(k, _ABSENT) != v}
                 if diff:
                     out[name] = diff
             elif value != default[name]:
@@ -319,7 +372,7 @@ class Rules:
         for name, f in cls.specs().items():
             value = default.to_dict()[name]
             if isinstance(value, dict):
-                value = ", ".join(f"{k}={v}" for k, v in value.items())
+                value = ", ".join(f"{k}={_show(v)}" for k, v in value.items())
             rows.append(
                 {
                     "name": name,
@@ -338,10 +391,36 @@ def describe_changes(changes: dict) -> str:
     parts = []
     for name, value in changes.items():
         if isinstance(value, dict):
-            parts += [f"{name}.{k}={v}" for k, v in value.items()]
+            parts += [f"{name}.{k}={_show(v)}" for k, v in value.items()]
         else:
-            parts.append(f"{name}={str(value).lower() if isinstance(value, bool) else value}")
+            parts.append(f"{name}={_show(value)}")
     return ", ".join(parts)
+
+
+def _show(value: Any) -> str:
+    """A value as ``--set`` takes it: words bare, structures as TOML."""
+    return value if isinstance(value, str) else inline(value)
+
+
+def inline(value: Any) -> str:
+    """A plain value (:meth:`Spec.plain`) as TOML inline text: ``3``, ``true``, ``[{take = 3}]``."""
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k} = {inline(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(inline(v) for v in value) + "]"
+    return str(value)
+
+
+def parse_value(field: str, text: str) -> Any:
+    """The value of a ``--set`` text read as TOML (``[{take = 2, from = "left"}]``, ``"RED"``)."""
+    try:
+        return tomllib.loads(f"value = {text}")["value"]
+    except (tomllib.TOMLDecodeError, RecursionError):
+        raise InputError(field, f"expected a TOML value (a number, \"text\", [a, list] or {{a = table}}), got {text!r}") from None
 
 
 def read_toml(path: str | Path, what: str) -> dict:

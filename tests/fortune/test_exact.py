@@ -11,10 +11,10 @@ from snakesim.games.fortune.rules import DECK_SYMBOLS, UNFINISHED, FortuneRules
 from tests.identity import assert_matches_exact
 
 
-def rules_with(cards, **options):
+def rules_with(cards, variant="standard", **options):
     """Rules whose deck holds exactly ``cards`` (a symbol -> count mapping; SNAKE included)."""
     deck = {s: cards.get(s, 0) for s in DECK_SYMBOLS}
-    return FortuneRules(deck=deck, snakes=cards.get("SNAKE", 0), **options)
+    return FortuneRules.variant(variant).updated({"deck": deck, "snakes": cards.get("SNAKE", 0), **options})
 
 
 @pytest.mark.parametrize(
@@ -65,9 +65,17 @@ SMALL = {
         2,
     ),
     "fountain 3p": (rules_with({"FOUNTAIN": 2, "STARS": 1, "RIVER": 1, "SNAKE": 1, "ORCHIDS": 1}, start_coins=2), 3),
-    "rejoin 3p": (rules_with({"CROSSES": 2, "RIVER": 2, "POPPIES": 2, "SNAKE": 1}, start_coins=2, rejoin=True), 3),
+    "rejoin 3p": (rules_with({"CROSSES": 2, "RIVER": 2, "POPPIES": 2, "SNAKE": 1}, start_coins=2, variant="rejoin"), 3),
+    "house rules 3p": (
+        rules_with(
+            {"HEARTS": 2, "RAIN": 1, "LEAVES": 1, "SNAKE": 2},
+            start_coins=2,
+            effects={"SNAKE": [{"take_cup": "half"}], "HEARTS": [{"take": 1, "from": "right"}, {"skip": "left"}]},
+        ),
+        3,
+    ),
     "crosses to cup 4p": (
-        rules_with({"CROSSES": 2, "SUNS": 1, "LEAVES": 2, "SNAKE": 1}, start_coins=2, crosses_shortfall="cup"),
+        rules_with({"CROSSES": 2, "SUNS": 1, "LEAVES": 2, "SNAKE": 1}, start_coins=2, variant="crosses-to-cup"),
         4,
     ),
 }

@@ -21,21 +21,36 @@ def test_reference_and_kernel_identical(variant, players, games):
     assert_identical(kernel, reference, FortuneRules.variant(variant), players, 2024 + players, players * 10**6, count)
 
 
+SIDE = st.sampled_from(["left", "right"])
+PRIMITIVE = st.one_of(
+    st.fixed_dictionaries({"cup": st.integers(0, 4)}),
+    st.fixed_dictionaries({"all_cup": st.integers(0, 3)}),
+    st.fixed_dictionaries({"others_cup": st.integers(0, 3)}),
+    st.fixed_dictionaries({"take": st.integers(0, 4), "from": SIDE}),
+    st.fixed_dictionaries({"collect": st.integers(0, 3)}),
+    st.fixed_dictionaries({"give": st.integers(0, 4), "to": SIDE, "rejoin": st.booleans()}),
+    st.fixed_dictionaries(
+        {"give_each": st.integers(0, 3), "shortfall": st.sampled_from(["clockwise", "cup"]), "rejoin": st.booleans()}
+    ),
+    st.fixed_dictionaries({"take_cup": st.sampled_from(["all", "half"])}),
+    st.fixed_dictionaries({"skip": SIDE}),
+)
+EFFECT = st.lists(PRIMITIVE, max_size=4)
+
+
 @st.composite
 def random_rules(draw):
+    """Random decks and random effect tables, new symbols included."""
     deck = {s: draw(st.integers(0, 6)) for s in DECK_SYMBOLS}
+    new = draw(st.lists(st.sampled_from(["GOLD", "MOON", "Z_9"]), unique=True, max_size=2))
+    deck.update({name: draw(st.integers(0, 4)) for name in new})
     snakes = draw(st.integers(0 if sum(deck.values()) else 1, 3))
-    return FortuneRules(
-        start_coins=draw(st.integers(1, 25)),
-        snakes=snakes,
-        rejoin=draw(st.booleans()),
-        crosses_shortfall=draw(st.sampled_from(["clockwise", "cup"])),
-        turn_cap=draw(st.integers(1, 400)),
-        deck=deck,
-    )
+    effects = {name: draw(EFFECT) for name in (*deck, "SNAKE") if draw(st.booleans()) or name in new}
+    options = {"start_coins": draw(st.integers(1, 25)), "snakes": snakes, "turn_cap": draw(st.integers(1, 400))}
+    return FortuneRules().updated({**options, "deck": deck, "effects": effects})
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(rules=random_rules(), players=st.integers(2, 8), seed=st.integers(0, 2**63 - 1))
 def test_identical_under_random_rules(rules, players, seed):
     assert_identical(kernel, reference, rules, players, seed, seed % 1000, 15)

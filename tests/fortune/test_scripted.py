@@ -16,9 +16,9 @@ SU, ST, H, R = Card.SUNS, Card.STARS, Card.HEARTS, Card.RAIN
 C, RV, SN = Card.CROSSES, Card.RIVER, Card.SNAKE
 
 
-def play(cards, players, **options):
+def play(cards, players, variant="standard", **options):
     """Play a scripted deck with both engines; return the reference record and its log."""
-    rules = FortuneRules(**options)
+    rules = FortuneRules.variant(variant).updated(options)
     record, log = reference.play(rules, players, seed=3, game=0, trace=True, deck=cards)
     k = kernel.play_block(rules, players, 3, 0, 1, deck=np.array(cards, dtype=np.int8))
     for key, value in record.items():
@@ -81,7 +81,7 @@ def test_hearts_skip_is_lost_when_the_victim_goes_out_and_rejoins():
     # rejoin, 3 coins each. Seat 0 HEARTS takes 3 from seat 1: out, no skip kept -> [6,0,3].
     # Seat 2 RIVER gives 3 to the right seat, seat 1 (out, back in) -> [6,3,0]; seat 2 is out.
     # Next is seat 0 (LEAVES -> [5,3,0]), then seat 1 plays (no skip left) SUNS from seat 0.
-    rec, log = play([H, RV, L, SU], 3, start_coins=3, rejoin=True, turn_cap=4)
+    rec, log = play([H, RV, L, SU], 3, start_coins=3, variant="rejoin", turn_cap=4)
     assert rec["coins"] == [4, 4, 0] and rec["out_at"] == [-1, -1, 2]
     assert not any("skips this turn" in line for line in log)
 
@@ -104,12 +104,12 @@ def test_crosses_shortfall_clockwise():
 
 def test_crosses_shortfall_cup():
     # Same, but the drawer who cannot give everyone a coin puts both in the cup.
-    rec, _ = play([C], 4, start_coins=2, turn_cap=1, crosses_shortfall="cup")
+    rec, _ = play([C], 4, start_coins=2, turn_cap=1, variant="crosses-to-cup")
     assert rec["coins"] == [0, 2, 2, 2] and rec["max_cup"] == 2
 
 
 def test_crosses_cup_with_exactly_enough_gives_everyone_one():
-    rec, _ = play([C], 4, start_coins=3, turn_cap=1, crosses_shortfall="cup")
+    rec, _ = play([C], 4, start_coins=3, turn_cap=1, variant="crosses-to-cup")
     assert rec["coins"] == [0, 4, 4, 4] and rec["max_cup"] == 0
 
 
@@ -127,7 +127,7 @@ def test_snake_takes_the_cup_and_an_empty_cup_gives_nothing():
 def test_crosses_rejoin_brings_a_player_back():
     # 2 coins each. Seat 0 POPPIES: out, [0,2,2] cup 2. Seat 1 CROSSES with rejoin: gives to
     # seat 2 then seat 0 (out, back in) -> [1,0,3]; seat 1 is out. Seat 2 then LEAVES -> [1,0,2].
-    rec, _ = play([P, C, L], 3, start_coins=2, rejoin=True, turn_cap=3)
+    rec, _ = play([P, C, L], 3, start_coins=2, variant="rejoin", turn_cap=3)
     assert rec["coins"] == [1, 0, 2] and rec["out_at"] == [-1, 2, -1]
 
 
@@ -142,7 +142,7 @@ def test_river_rejoin(rejoin, expected):
     # 2 coins each. Seat 0 STARS: seat 1 out, [4,0,2]. Seat 2 RIVER: with rejoin the right seat
     # is seat 1 (out): it gets seat 2's 2 coins and is back, seat 2 is out -> [4,2,0]. Without
     # rejoin the right player in the game is seat 0: [6,0,0] and seat 0 wins (cup empty).
-    rec, _ = play([ST, RV], 3, start_coins=2, rejoin=rejoin, turn_cap=2)
+    rec, _ = play([ST, RV], 3, start_coins=2, variant="rejoin" if rejoin else "standard", turn_cap=2)
     assert rec["coins"] == expected
     assert rec["outcome"] == (UNFINISHED if rejoin else WIN)
 
@@ -160,3 +160,69 @@ def test_turn_cap_records_unfinished():
     # Only SNAKE cards: nothing ever changes, the game stops at the cap.
     rec, _ = play([SN, SN], 3, start_coins=4, turn_cap=7)
     assert rec["outcome"] == UNFINISHED and rec["length"] == 7 and rec["winner"] == -1 and rec["reshuffles"] == 3
+
+
+# ------------------------------------------------------------------ house rules as effects
+
+
+def effects(**table):
+    return {"effects": table}
+
+
+def test_house_rule_hearts_takes_two_and_does_not_skip():
+    # Seat 0 HEARTS (house rule): takes 2 from seat 1 -> [12,8]; seat 1 is not skipped and
+    # draws SUNS: takes 1 from seat 0 -> [11,9].
+    rec, log = play([H, SU], 2, start_coins=10, turn_cap=2, **effects(HEARTS=[{"take": 2, "from": "left"}]))
+    assert rec["coins"] == [11, 9] and not any("skips" in line for line in log)
+
+
+def test_take_cup_half_rounds_down_and_leaves_the_rest():
+    # 5 coins each, 3 players. Seat 0 ORCHIDS: cup 3; seat 1 SNAKE takes half of 3 = 1 -> cup 2.
+    rec, _ = play([OR, SN], 3, start_coins=5, turn_cap=2, **effects(SNAKE=[{"take_cup": "half"}]))
+    assert rec["coins"] == [2, 6, 5] and rec["max_cup"] == 3
+
+
+def test_others_pay_the_cup_and_take_from_the_right():
+    # RAIN: every other player pays 1 into the cup; SUNS: take 2 from the right player.
+    # 4 players, 5 each. Seat 0 RAIN -> [5,4,4,4] cup 3. Seat 1 SUNS from seat 0 -> [3,6,4,4].
+    rules = effects(RAIN=[{"others_cup": 1}], SUNS=[{"take": 2, "from": "right"}])
+    rec, _ = play([R, SU], 4, start_coins=5, turn_cap=2, **rules)
+    assert rec["coins"] == [3, 6, 4, 4] and rec["max_cup"] == 3
+
+
+def test_give_left_and_skip_right():
+    # RIVER gives 3 to the left; HEARTS makes the right player skip. 3 players, 5 each.
+    # Seat 0 RIVER -> [2,8,5]. Seat 1 HEARTS: takes 3 from seat 2 (left) -> [2,11,2] and seat 0
+    # (right) skips. Seat 2 LEAVES -> [2,11,1]; seat 0 is skipped; seat 1 LEAVES -> [2,10,1].
+    rules = effects(RIVER=[{"give": 3, "to": "left"}], HEARTS=[{"take": 3, "from": "left"}, {"skip": "right"}])
+    rec, log = play([RV, H, L, L], 3, start_coins=5, turn_cap=4, **rules)
+    assert rec["coins"] == [2, 10, 1]
+    assert any("seat 0 skips this turn" in line for line in log)
+
+
+def test_neighbours_are_fixed_when_the_card_is_drawn():
+    # A card that first makes everyone else pay 2 into the cup, then gives 1 to the right.
+    # 3 players with 2 coins: seat 0 draws it; seats 1 and 2 pay their 2 and are out, so the
+    # right neighbour (seat 2, in the game when the card was drawn) is out: nothing is given,
+    # and seat 0 is the last with coins: wins with 2 + the cup 4.
+    rules = effects(RIVER=[{"others_cup": 2}, {"give": 1, "to": "right"}])
+    rec, log = play([RV], 3, start_coins=2, **rules)
+    assert rec["outcome"] == WIN and rec["winner"] == 0 and rec["coins"] == [6, 0, 0]
+    assert "cannot give: seat 2 is out" in log[1]
+
+
+def test_a_new_symbol_with_its_own_count_and_effect():
+    # GOLD (code 11, after the seed's symbols): take 2 from each other player, then pay 1.
+    rules = {"deck": {"GOLD": 1}, "effects": {"GOLD": [{"collect": 2}, {"cup": 1}]}}
+    rec, log = play([11], 3, start_coins=5, turn_cap=1, **rules)
+    assert rec["coins"] == [8, 3, 3] and rec["max_cup"] == 1 and "draws GOLD" in log[1]
+
+
+def test_give_each_more_than_one_with_the_cup_shortfall():
+    # CROSSES gives 2 to each other player; a drawer short of 2 x others puts all in the cup.
+    rules = effects(CROSSES=[{"give_each": 2, "shortfall": "cup"}])
+    rec, _ = play([C, C], 3, start_coins=4, turn_cap=2, **rules)
+    # Seat 0 gives 2 + 2 -> [0,6,6], out. Seat 1 gives 2 to seat 2 only (seat 0 is out) -> [0,4,8].
+    assert rec["coins"] == [0, 4, 8]
+    rec, _ = play([C], 3, start_coins=3, turn_cap=1, **rules)
+    assert rec["coins"] == [0, 3, 3] and rec["max_cup"] == 3

@@ -17,13 +17,12 @@ from snakesim.core.errors import InputError
 from snakesim.core.markov import DEFAULT_MAX_STATES, End, Solution, solve
 from snakesim.core.rng import Stream
 from snakesim.games.fortune.reference import FortuneGame
-from snakesim.games.fortune.rules import WIN, Card, FortuneRules
+from snakesim.games.fortune.rules import WIN, FortuneRules
 
 
 def state_bound(rules: FortuneRules, players: int) -> int:
     """An upper bound on the states: draw piles x coin splits x turns x skip flags."""
-    counts = [dict(rules.deck).get(c.name, 0) for c in Card]
-    counts[Card.SNAKE] = rules.snakes
+    counts = rules.counts()
     coins = players * rules.start_coins
     return prod(k + 1 for k in counts) * comb(coins + players, players) * players * 2**players
 
@@ -47,9 +46,7 @@ def solve_fortune(rules: FortuneRules, players: int, max_states: int = DEFAULT_M
             f"{players * rules.start_coins} coins, {players} players); the limit is {max_states:,}: "
             "use fewer cards or coins, or raise --max-states",
         )
-    full = [dict(rules.deck).get(c.name, 0) for c in Card]
-    full[Card.SNAKE] = rules.snakes
-    full = tuple(full)
+    full = tuple(rules.counts())
     scratch = FortuneGame(rules, players, Stream(0, 0), deck=[])
 
     def load(coins, cup, skip):
@@ -70,7 +67,7 @@ def solve_fortune(rules: FortuneRules, players: int, max_states: int = DEFAULT_M
             if not k:
                 continue
             g = load(coins, cup, skip)
-            g.apply(turn, Card(card))
+            g.apply(turn, card)
             if g.finish():
                 yield k / total, End(("win", g.winner) if g.outcome == WIN else "draw"), 1
                 continue

@@ -20,14 +20,25 @@ import numpy as np
 from snakesim.core.columns import allocate
 from snakesim.core.jit import njit, njit_driver
 from snakesim.core.rng import deal_key, deck_identities, keyed_deal, keyed_scratch
-from snakesim.games.fortune.rules import DRAW, UNFINISHED, WIN, FortuneRules
+from snakesim.games.fortune.rules import (
+    ALL_CUP,
+    COLLECT,
+    CUP,
+    DRAW,
+    GIVE,
+    GIVE_EACH,
+    MAX_PRIMITIVES,
+    OTHERS_CUP,
+    TAKE,
+    TAKE_CUP,
+    UNFINISHED,
+    WIN,
+    FortuneRules,
+)
 
-# Card codes, as in rules.Card (numba needs plain integers).
-LEAVES, POPPIES, ORCHIDS, FOUNTAIN, SUNS, STARS, HEARTS, RAIN, CROSSES, RIVER, SNAKE = range(11)
-N_CARD_TYPES = 11
 BLOCK = 64  # games per scratch allocation; any value gives the same results
 # Positions in the params array built by `encode`.
-P_PLAYERS, P_START_COINS, P_REJOIN, P_CROSSES_CUP, P_TURN_CAP, P_PRESORTED = range(6)
+P_PLAYERS, P_START_COINS, P_TURN_CAP, P_PRESORTED = range(4)
 
 
 @njit
@@ -87,18 +98,19 @@ def _right(coins, seat, n):
 
 
 @njit
-def _play_one(deck, params, seed, game, scratch, out, row):
+def _play_one(deck, ops, params, seed, game, scratch, out, row):
     """Play game ``game`` and write its results into row ``row`` of the ``out`` columns."""
-    n, start_coins, rejoin, crosses_cup, turn_cap, presorted = params
+    n, start_coins, turn_cap, presorted = params
     copies, keys, identities, pile, coins, out_at, skip, alive = scratch
     o_outcome, o_winner, o_length, o_coins, o_out_at, o_reshuffles, o_max_cup = out
     key = deal_key(seed, game)  # Fortune has no choices: the deal is all its randomness
     n_cards = deck.shape[0]
+    n_types = ops.shape[0]
     if presorted:
         for k in range(n_cards):
             pile[k] = deck[k]
     else:
-        keyed_deal(key, 0, deck, identities, pile, N_CARD_TYPES, copies, keys)
+        keyed_deal(key, 0, deck, identities, pile, n_types, copies, keys)
     for s in range(n):
         coins[s] = start_coins
         out_at[s] = -1
@@ -119,58 +131,71 @@ def _play_one(deck, params, seed, game, scratch, out, row):
             if top == n_cards:
                 reshuffles += 1
                 # Every card is in the discards, so this is a deal of the whole deck.
-                keyed_deal(key, reshuffles, deck, identities, pile, N_CARD_TYPES, copies, keys)
+                keyed_deal(key, reshuffles, deck, identities, pile, n_types, copies, keys)
                 top = 0
             card = pile[top]
             top += 1
             length += 1
-            if card <= ORCHIDS:  # LEAVES, POPPIES, ORCHIDS: put 1, 2, 3 in the cup
-                cup += _pay(coins, out_at, skip, alive, seat, card + 1, length)
-            elif card == FOUNTAIN:  # every player in the game pays 1, drawer first, clockwise
-                cup += _pay(coins, out_at, skip, alive, seat, 1, length)
-                s = seat
-                for _ in range(n - 1):
-                    s = s + 1 if s + 1 < n else 0
-                    if coins[s] > 0:
-                        cup += _pay(coins, out_at, skip, alive, s, 1, length)
-            elif card <= HEARTS:  # SUNS, STARS, HEARTS: take 1, 2, 3 from the left player
-                left = _left(coins, seat, n)
-                _transfer(coins, out_at, skip, alive, left, seat, card - SUNS + 1, length)
-                if card == HEARTS and coins[left] > 0:
-                    skip[left] = True
-            elif card == RAIN:  # take 1 from each other player in the game
-                s = seat
-                for _ in range(n - 1):
-                    s = s + 1 if s + 1 < n else 0
-                    if coins[s] > 0:
-                        _transfer(coins, out_at, skip, alive, s, seat, 1, length)
-            elif card == CROSSES:  # give 1 to each other player, clockwise from the left
-                if rejoin:
-                    others = n - 1
-                else:
-                    others = 0
-                    for s in range(n):
-                        if s != seat and coins[s] > 0:
-                            others += 1
-                if crosses_cup and coins[seat] < others:
-                    cup += _pay(coins, out_at, skip, alive, seat, coins[seat], length)
-                else:
+            # The neighbours are those in the game when the card is drawn (docs: Card effects).
+            named = ops[card, MAX_PRIMITIVES, 1]
+            left = _left(coins, seat, n) if named & 1 else -1
+            right = _right(coins, seat, n) if named & 2 else -1
+            for k in range(ops[card, MAX_PRIMITIVES, 0]):
+                verb = ops[card, k, 0]
+                amount = ops[card, k, 1]
+                side = ops[card, k, 2]
+                rejoin = ops[card, k, 3]
+                if verb == CUP:
+                    cup += _pay(coins, out_at, skip, alive, seat, amount, length)
+                elif verb == ALL_CUP or verb == OTHERS_CUP:
+                    if verb == ALL_CUP:
+                        cup += _pay(coins, out_at, skip, alive, seat, amount, length)
                     s = seat
                     for _ in range(n - 1):
                         s = s + 1 if s + 1 < n else 0
-                        if coins[seat] == 0:
-                            break
-                        if rejoin or coins[s] > 0:
-                            _transfer(coins, out_at, skip, alive, seat, s, 1, length)
-            elif card == RIVER:  # give 3 to the right player
-                if rejoin:
-                    right = seat - 1 if seat > 0 else n - 1
-                else:
-                    right = _right(coins, seat, n)
-                _transfer(coins, out_at, skip, alive, seat, right, 3, length)
-            else:  # SNAKE: take the whole cup
-                coins[seat] += cup
-                cup = 0
+                        if coins[s] > 0:
+                            cup += _pay(coins, out_at, skip, alive, s, amount, length)
+                elif verb == TAKE:
+                    _transfer(coins, out_at, skip, alive, left if side == 0 else right, seat, amount, length)
+                elif verb == COLLECT:
+                    s = seat
+                    for _ in range(n - 1):
+                        s = s + 1 if s + 1 < n else 0
+                        if coins[s] > 0:
+                            _transfer(coins, out_at, skip, alive, s, seat, amount, length)
+                elif verb == GIVE:
+                    if rejoin:
+                        target = (seat + 1 if seat + 1 < n else 0) if side == 0 else (seat - 1 if seat > 0 else n - 1)
+                    else:
+                        target = left if side == 0 else right
+                    if rejoin or coins[target] > 0:
+                        _transfer(coins, out_at, skip, alive, seat, target, amount, length)
+                elif verb == GIVE_EACH:
+                    if rejoin:
+                        others = n - 1
+                    else:
+                        others = 0
+                        for s in range(n):
+                            if s != seat and coins[s] > 0:
+                                others += 1
+                    if side == 1 and coins[seat] < amount * others:  # shortfall: all into the cup
+                        cup += _pay(coins, out_at, skip, alive, seat, coins[seat], length)
+                    else:
+                        s = seat
+                        for _ in range(n - 1):
+                            s = s + 1 if s + 1 < n else 0
+                            if coins[seat] == 0:
+                                break
+                            if rejoin or coins[s] > 0:
+                                _transfer(coins, out_at, skip, alive, seat, s, amount, length)
+                elif verb == TAKE_CUP:
+                    won = cup if side == 0 else cup // 2
+                    cup -= won
+                    _receive(coins, out_at, alive, seat, won)
+                else:  # SKIP
+                    target = left if side == 0 else right
+                    if coins[target] > 0:
+                        skip[target] = True
             max_cup = max(max_cup, cup)
             if alive[0] == 1:
                 winner = _left(coins, seat, n)
@@ -196,7 +221,7 @@ def _play_one(deck, params, seed, game, scratch, out, row):
 
 
 @njit_driver
-def _play_block(deck, params, seed, first, out):
+def _play_block(deck, ops, params, seed, first, out):
     count = out[0].shape[0]
     n = params[P_PLAYERS]
     n_blocks = (count + BLOCK - 1) // BLOCK
@@ -204,8 +229,8 @@ def _play_block(deck, params, seed, first, out):
         identities = np.empty(deck.shape[0], np.uint64)
         deck_identities(deck, identities)
         scratch = (
-            np.empty(keyed_scratch(deck.shape[0], N_CARD_TYPES)[0], np.int64),  # keyed shuffle scratch
-            np.empty(keyed_scratch(deck.shape[0], N_CARD_TYPES)[1], np.uint64),
+            np.empty(keyed_scratch(deck.shape[0], ops.shape[0])[0], np.int64),  # keyed shuffle scratch
+            np.empty(keyed_scratch(deck.shape[0], ops.shape[0])[1], np.uint64),
             identities,
             np.empty(deck.shape[0], np.int8),  # draw pile + discard pile
             np.empty(n, np.int64),  # coins
@@ -214,16 +239,15 @@ def _play_block(deck, params, seed, first, out):
             np.empty(1, np.int64),  # players in the game
         )
         for row in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
-            _play_one(deck, params, seed, first + row, scratch, out, row)
+            _play_one(deck, ops, params, seed, first + row, scratch, out, row)
 
 
 def encode(rules: FortuneRules, players: int, presorted: bool = False) -> np.ndarray:
-    """The rules as the kernel's ``params`` array (see the ``P_*`` indices)."""
-    params = np.zeros(6, np.int64)
+    """The rules' numbers as the kernel's ``params`` array (see the ``P_*`` indices); the
+    card effects go as ``rules.op_table()``."""
+    params = np.zeros(4, np.int64)
     params[P_PLAYERS] = players
     params[P_START_COINS] = rules.start_coins
-    params[P_REJOIN] = rules.rejoin
-    params[P_CROSSES_CUP] = rules.crosses_shortfall == "cup"
     params[P_TURN_CAP] = rules.turn_cap
     params[P_PRESORTED] = presorted
     return params
@@ -266,5 +290,5 @@ def play_block(
     """
     cards = rules.deck_cards() if deck is None else np.asarray(deck, dtype=np.int8)
     out = allocate(COLUMNS, count, players)
-    _play_block(cards, encode(rules, players, deck is not None), np.uint64(seed), np.int64(first), tuple(out.values()))
+    _play_block(cards, rules.op_table(), encode(rules, players, deck is not None), np.uint64(seed), np.int64(first), tuple(out.values()))
     return out

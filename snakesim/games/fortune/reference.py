@@ -16,12 +16,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from snakesim.core.rng import Stream
-from snakesim.games.fortune.rules import DRAW, OUTCOMES, UNFINISHED, WIN, Card, FortuneRules
+from snakesim.games.fortune.rules import DRAW, OUTCOMES, UNFINISHED, WIN, FortuneRules
 
 CUP = -1  # the payee of coins that go into the cup
-TO_CUP = {Card.LEAVES: 1, Card.POPPIES: 2, Card.ORCHIDS: 3}
-FROM_LEFT = {Card.SUNS: 1, Card.STARS: 2, Card.HEARTS: 3}
-RIVER_COINS = 3
 
 
 class FortuneGame:
@@ -35,7 +32,7 @@ class FortuneGame:
         Number of seats; seat 0 draws first.
     stream : Stream
         The game's random stream (see :class:`snakesim.core.rng.Stream`).
-    deck : sequence of Card, optional
+    deck : sequence of int, optional
         A scripted draw pile, top card first, used instead of shuffling the rules' deck.
         Reshuffles still use ``stream``.
     trace : bool
@@ -59,12 +56,13 @@ class FortuneGame:
         self.out_at = [-1] * players
         if deck is None:
             # The deck is shuffled and placed face down in the center of the table.
-            self.draw_pile = [Card(c) for c in rules.deck_cards()]
+            self.draw_pile = [int(c) for c in rules.deck_cards()]
             stream.keyed_shuffle(self.draw_pile)
         else:
-            self.draw_pile = [Card(c) for c in deck]
+            self.draw_pile = [int(c) for c in deck]
             stream.shuffles = 1  # the scripted deck stands for the deal: reshuffles are numbered from 1
-        self.discard: list[Card] = []
+        self.discard: list[int] = []
+        self.names = rules.symbols()
         self.turn = 0
         self.length = 0  # cards drawn
         self.reshuffles = 0
@@ -109,14 +107,19 @@ class FortuneGame:
             self.skip[payer] = False
         if payee == CUP:
             self.cup += paid
-        elif paid:
-            if self.coins[payee] == 0:
-                self.out_at[payee] = -1  # back in the game
-            self.coins[payee] += paid
+        else:
+            self.receive(payee, paid)
         return paid
 
+    def receive(self, seat: int, amount: int) -> None:
+        """Give ``seat`` coins from the cup or a player; a player who was out is back in."""
+        if amount:
+            if self.coins[seat] == 0:
+                self.out_at[seat] = -1  # back in the game
+            self.coins[seat] += amount
+
     # ------------------------------------------------------------------ the cards
-    def draw(self) -> Card:
+    def draw(self) -> int:
         """Draw the top card; an empty draw pile is first remade from the shuffled discards."""
         if not self.draw_pile:
             self.draw_pile, self.discard = self.discard, []
@@ -127,55 +130,70 @@ class FortuneGame:
         self.length += 1
         return card
 
-    def apply(self, seat: int, card: Card) -> str:
-        """Follow the card's instruction for the drawer ``seat``; return what happened."""
-        if card in TO_CUP:
-            paid = self.pay(seat, CUP, TO_CUP[card])
-            return f"puts {paid} in the cup"
-        if card is Card.FOUNTAIN:
-            payers = [seat] + [s for s in self.clockwise_from(seat) if self.in_game(s)]
-            for s in payers:
-                self.pay(s, CUP, 1)
-            return f"seats {_seats(payers)} each put 1 in the cup"
-        if card in FROM_LEFT:
-            left = self.left_of(seat)
-            taken = self.pay(left, seat, FROM_LEFT[card])
-            note = f"takes {taken} from seat {left}"
-            if card is Card.HEARTS and self.in_game(left):
-                self.skip[left] = True
-                note += f"; seat {left} skips their next turn"
-            return note
-        if card is Card.RAIN:
-            others = [s for s in self.clockwise_from(seat) if self.in_game(s)]
-            taken = sum(self.pay(s, seat, 1) for s in others)
-            return f"takes {taken} from seats {_seats(others)}"
-        if card is Card.CROSSES:
-            return self.crosses(seat)
-        if card is Card.RIVER:
-            right = (seat - 1) % self.players if self.rules.rejoin else self.right_of(seat)
-            given = self.pay(seat, right, RIVER_COINS)
-            return f"gives {given} to seat {right}"
-        if card is Card.SNAKE:
-            won, self.cup = self.cup, 0
-            self.coins[seat] += won
-            return f"takes the cup ({won})"
-        raise AssertionError(f"unknown card {card!r}")
+    def apply(self, seat: int, card: int) -> str:
+        """Carry out the card's primitives for the drawer ``seat``; return what happened.
 
-    def crosses(self, seat: int) -> str:
-        """Give one coin to each other player (out players too under ``rejoin``)."""
+        "left" and "right" are the drawer's neighbours in the game when the card is drawn
+        (a primitive that names one who has gone out since then moves nothing).
+        """
+        left, right = self.left_of(seat), self.right_of(seat)
+        return "; ".join(self.primitive(seat, p, left, right) for p in self.rules.effect(card)) or "nothing happens"
+
+    def primitive(self, seat: int, p: dict, left: int, right: int) -> str:
+        """One primitive of a card's effect (docs/games/fortune.md, 'Card effects')."""
+        verb = next(iter(p))
+        n = p[verb]
+        if verb == "cup":
+            return f"puts {self.pay(seat, CUP, n)} in the cup"
+        if verb in ("all_cup", "others_cup"):
+            first = [seat] if verb == "all_cup" else []
+            payers = first + [s for s in self.clockwise_from(seat) if self.in_game(s)]
+            for s in payers:
+                self.pay(s, CUP, n)
+            return f"seats {_seats(payers)} each put {n} in the cup"
+        if verb == "take":
+            victim = left if p["from"] == "left" else right
+            return f"takes {self.pay(victim, seat, n)} from seat {victim}"
+        if verb == "collect":
+            others = [s for s in self.clockwise_from(seat) if self.in_game(s)]
+            taken = sum(self.pay(s, seat, n) for s in others)
+            return f"takes {taken} from seats {_seats(others)}"
+        if verb == "give":
+            if p["rejoin"]:  # the seat beside the drawer, in the game or out
+                target = (seat + (1 if p["to"] == "left" else -1)) % self.players
+            else:
+                target = left if p["to"] == "left" else right
+                if not self.in_game(target):
+                    return f"cannot give: seat {target} is out"
+            return f"gives {self.pay(seat, target, n)} to seat {target}"
+        if verb == "give_each":
+            return self.give_each(seat, n, p["shortfall"], p["rejoin"])
+        if verb == "take_cup":
+            won = self.cup if n == "all" else self.cup // 2
+            self.cup -= won
+            self.receive(seat, won)
+            return f"takes {'the cup' if n == 'all' else 'half the cup'} ({won})"
+        target = left if n == "left" else right  # skip
+        if not self.in_game(target):
+            return f"seat {target} is out: no skip"
+        self.skip[target] = True
+        return f"seat {target} skips their next turn"
+
+    def give_each(self, seat: int, n: int, shortfall: str, rejoin: bool) -> str:
+        """Give ``n`` coins to each other player (out players too under ``rejoin``)."""
         others = self.clockwise_from(seat)
-        if not self.rules.rejoin:
+        if not rejoin:
             others = [s for s in others if self.in_game(s)]
-        if self.rules.crosses_shortfall == "cup" and self.coins[seat] < len(others):
+        if shortfall == "cup" and self.coins[seat] < n * len(others):
             paid = self.pay(seat, CUP, self.coins[seat])
-            return f"cannot give everyone a coin: puts {paid} in the cup"
+            return f"cannot give everyone {n}: puts {paid} in the cup"
         given = []
         for s in others:  # clockwise from the left, until the coins run out
             if self.coins[seat] == 0:
                 break
-            self.pay(seat, s, 1)
+            self.pay(seat, s, n)
             given.append(s)
-        return f"gives 1 to seats {_seats(given)}" if given else "has nothing to give"
+        return f"gives {n} to seats {_seats(given)}" if given else "has nothing to give"
 
     # ------------------------------------------------------------------ turns
     def finish(self) -> bool:
@@ -206,7 +224,7 @@ class FortuneGame:
             note = self.apply(seat, card)
             self.max_cup = max(self.max_cup, self.cup)
             self._note(
-                f"{self.length:5d} seat {seat} draws {card.name:<8} {note:<50} "
+                f"{self.length:5d} seat {seat} draws {self.names[card]:<8} {note:<50} "
                 f"coins {' '.join(f'{c:3d}' for c in self.coins)}  cup {self.cup}"
             )
             if self.finish():
