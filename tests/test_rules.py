@@ -114,7 +114,7 @@ def test_unknown_variant():
 def test_wrong_python_types_are_refused():
     with pytest.raises(InputError, match="start_coins"):
         FortuneRules(start_coins="20")
-    with pytest.raises(InputError, match="effects.RAIN"):
+    with pytest.raises(InputError, match=r"effects\.RAIN"):
         FortuneRules().updated({"effects": {"RAIN": {"cup": 1}}})
     with pytest.raises(InputError, match="start_coins"):
         FortuneRules(start_coins=True)

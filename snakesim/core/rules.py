@@ -420,7 +420,9 @@ def parse_value(field: str, text: str) -> Any:
     try:
         return tomllib.loads(f"value = {text}")["value"]
     except (tomllib.TOMLDecodeError, RecursionError):
-        raise InputError(field, f"expected a TOML value (a number, \"text\", [a, list] or {{a = table}}), got {text!r}") from None
+        raise InputError(
+            field, f'expected a TOML value (a number, "text", [a, list] or {{a = table}}), got {text!r}'
+        ) from None
 
 
 def read_toml(path: str | Path, what: str) -> dict:

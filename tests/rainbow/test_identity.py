@@ -5,7 +5,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from snakesim.games.rainbow import kernel, reference
-from snakesim.games.rainbow.rules import COLOURS, GREEDY, RANDOM, SYMBOLS, RainbowRules, check_setup
+from snakesim.games.rainbow.rules import (
+    COLOURS,
+    DIRECTIONS,
+    DRAW_PLAY,
+    GREEDY,
+    RANDOM,
+    SAME_COLOUR,
+    SYMBOLS,
+    RainbowRules,
+    check_setup,
+)
 from tests.identity import MIXES, assert_identical, sizes
 
 GAMES_PER_CASE = sizes(1_000, 10_000)
@@ -38,13 +48,20 @@ def random_setups(draw):
     hand_size = draw(st.integers(1, 8))
     if sum(deck.values()) < max(2, hand_size * players):
         deck["LEAVES"] += hand_size * players + 2
+    cycle = draw(st.lists(st.sampled_from(COLOURS), min_size=2, max_size=6, unique=True))
+    symbol = st.sampled_from(SYMBOLS)
+    follow = st.lists(st.sampled_from([*SYMBOLS, *cycle, "ANY"]), max_size=3, unique=True)
     rules = RainbowRules(
         hand_size=hand_size,
-        wild_snake=draw(st.booleans()),
-        poppies_orchids=draw(st.booleans()),
+        cycle=cycle,
+        direction=draw(st.sampled_from(DIRECTIONS)),
+        same_colour=draw(st.sampled_from(SAME_COLOUR)),
+        pairs=draw(st.lists(st.lists(symbol, min_size=2, max_size=2, unique=True), max_size=3)),
+        wild=draw(st.dictionaries(symbol, follow, max_size=3)),
+        draw_play=draw(st.sampled_from(DRAW_PLAY)),
         turn_cap=draw(st.integers(1, 300)),
         deck=deck,
-        colours={s: draw(st.sampled_from(COLOURS)) for s in SYMBOLS},
+        colours={s: draw(st.sampled_from(cycle)) for s in SYMBOLS},
     )
     check_setup(rules, players)
     return rules, players, draw(st.lists(st.sampled_from([RANDOM, GREEDY]), min_size=players, max_size=players))

@@ -83,7 +83,7 @@ def test_deck_file(tmp_path):
 @pytest.mark.parametrize(
     "text,words",
     [
-        ('[colours]\nSUNS = "PINK"', "colours.SUNS: expected one of RED, ORANGE"),
+        ('[colours]\nSUNS = "PINK"', "colours.SUNS: expected one of the cycle's colours: RED, ORANGE"),
         ('[colours]\nDRAGON = "RED"', "colours.DRAGON: unknown key"),
         ("[deck]\nRAIN = -1", "deck.RAIN: expected an integer from 0"),
         ("hand_size = 3", "hand_size: not deck data; a deck file may set deck, colours"),
@@ -109,9 +109,50 @@ def test_the_wild_snakes_follow_up_rule_is_the_ordinary_rule_with_default_colour
     from snakesim.games.rainbow.rules import SYMBOLS, RainbowRules
 
     snake = SYMBOLS.index("SNAKE")
-    plain, wild = RainbowRules().legal_table(), RainbowRules(wild_snake=True).legal_table()
+    plain, wild = RainbowRules().legal_table(), RainbowRules.variant("wild-snake").legal_table()
     assert (plain[snake] == wild[snake]).all()
     others = [t for t in range(len(SYMBOLS)) if t != snake]  # (not on another SNAKE: see the docs)
     assert wild[others, snake].all() and not plain[others, snake].all()
     recoloured = RainbowRules().with_settings(["colours.SNAKE=RED"])
-    assert (recoloured.legal_table()[snake] != recoloured.updated({"wild_snake": True}).legal_table()[snake]).any()
+    wild_recoloured = recoloured.updated({"wild": {"SNAKE": ["LEAVES", "BLUE"]}})
+    assert (recoloured.legal_table()[snake] != wild_recoloured.legal_table()[snake]).any()
+
+
+def test_the_follow_relation_is_data():
+    # Backward cycle: a card goes on the colour after its own. ORANGE SUNS on YELLOW STARS.
+    back = RainbowRules(direction="backward")
+    assert back.can_play(SUNS, STARS) and not back.can_play(STARS, SUNS)
+    both = RainbowRules(direction="both")
+    assert both.can_play(SUNS, STARS) and both.can_play(STARS, SUNS)
+    # Same colour: any symbol, or never.
+    assert RainbowRules(same_colour="any").can_play(POPPIES, POPPIES)
+    assert not RainbowRules(same_colour="never").can_play(HEARTS, POPPIES)
+    # A family's rule: POPPIES may follow any RED or VIOLET card (two pairs by symbol).
+    r = RainbowRules(pairs=[["POPPIES", "HEARTS"], ["POPPIES", "ORCHIDS"]])
+    assert r.can_play(POPPIES, HEARTS) and r.can_play(ORCHIDS, POPPIES)
+    # A shorter cycle of three colours: every symbol recoloured into it.
+    three = {s: ("RED", "GREEN", "BLUE")[i % 3] for i, s in enumerate(RainbowRules().to_dict()["colours"])}
+    r = RainbowRules(cycle=["RED", "GREEN", "BLUE"], colours=three)
+    # LEAVES RED, POPPIES GREEN, ORCHIDS BLUE, FOUNTAIN RED: RED > GREEN > BLUE > RED.
+    assert r.can_play(POPPIES, LEAVES) and r.can_play(ORCHIDS, POPPIES) and r.can_play(FOUNTAIN, ORCHIDS)
+    assert not r.can_play(LEAVES, POPPIES) and r.can_play(FOUNTAIN, LEAVES)
+
+
+@pytest.mark.parametrize(
+    "options,field,words",
+    [
+        ({"cycle": ["RED"]}, "cycle", "2 to 32 names"),
+        ({"cycle": ["RED", "RED"]}, "cycle", "given twice"),
+        ({"colours": {"SUNS": "PINK"}}, "colours.SUNS", "cycle's colours"),
+        ({"pairs": [["POPPIES"]]}, "pairs[0]", "2 to 2 names"),
+        ({"pairs": [["POPPIES", "DAISIES"]]}, "pairs[0]", "unknown symbol"),
+        ({"wild": {"DRAGON": []}}, "wild.DRAGON", "unknown symbol"),
+        ({"wild": {"SNAKE": ["PINK"]}}, "wild.SNAKE", "not a symbol, a colour of the cycle, or ANY"),
+        ({"direction": "up"}, "direction", "forward, backward, both"),
+        ({"draw_play": "always"}, "draw_play", "may, must, never"),
+    ],
+)
+def test_bad_follow_relations_name_the_key(options, field, words):
+    with pytest.raises(InputError) as err:
+        RainbowRules().updated(options)
+    assert err.value.field == field and words in str(err.value)

@@ -16,7 +16,9 @@ RAIN, RIVER, CROSSES, SNAKE = Card.RAIN, Card.RIVER, Card.CROSSES, Card.SNAKE
 
 
 def reference_game(cards, players, policies, game=0, **options):
-    g = reference.RainbowGame(RainbowRules(**options), players, policies, Stream(5, game), deck=cards, trace=True)
+    g = reference.RainbowGame(
+        RainbowRules().updated(options), players, policies, Stream(5, game), deck=cards, trace=True
+    )
     return g.play_game(), g.moves
 
 
@@ -25,7 +27,13 @@ def play(cards, players, policies=None, **options):
     policies = policies or [GREEDY] * players
     record, moves = reference_game(cards, players, policies, **options)
     k = kernel.play_block(
-        RainbowRules(**options), players, 5, 0, 1, policies=np.array(policies, np.int8), deck=np.array(cards, np.int8)
+        RainbowRules().updated(options),
+        players,
+        5,
+        0,
+        1,
+        policies=np.array(policies, np.int8),
+        deck=np.array(cards, np.int8),
     )
     for key, value in record.items():
         assert np.array_equal(np.asarray(value), k[key][0]), (key, value, k[key][0])
@@ -92,7 +100,7 @@ def test_blocked_draw_on_a_tie_for_fewest_cards():
 def test_greedy_keeps_the_wild_snake_until_nothing_else_plays():
     # wild_snake: seat 0 {HEARTS, SNAKE} opens HEARTS, keeping the SNAKE. Seat 1 {RAIN, RAIN}
     # passes. Seat 0 plays the SNAKE on HEARTS (wild) and wins.
-    rec, moves = play([HEARTS, RAIN, SNAKE, RAIN], 2, hand_size=2, wild_snake=True)
+    rec, moves = play([HEARTS, RAIN, SNAKE, RAIN], 2, hand_size=2, wild={"SNAKE": ["LEAVES", "BLUE"]})
     assert moves == ["plays HEARTS", "cannot play or draw: passes", "plays SNAKE"]
     assert rec["winner"] == 0 and rec["outcome"] == WIN
 
@@ -102,3 +110,23 @@ def test_without_wild_snake_the_snake_is_stuck_on_red():
     # Seat 0 {HEARTS x2} opens HEARTS; nobody can play on it (HEARTS on HEARTS is the same symbol).
     assert moves == ["plays HEARTS", "cannot play or draw: passes", "cannot play or draw: passes"]
     assert rec["outcome"] == BLOCKED_WIN and rec["winner"] == 0 and rec["hand"] == [1, 2]
+
+
+def test_draw_play_must_and_never():
+    # Seat 0 {RAIN, RAIN} opens RAIN; seat 1 {HEARTS, HEARTS} cannot play on BLUE and draws
+    # the stock's RIVER (BLUE, another symbol: playable).
+    # "must": seat 1 plays it at once; "never": seat 1 keeps it and the turn ends.
+    deck = [RAIN, HEARTS, RAIN, HEARTS, RIVER]
+    _, moves = play(deck, 2, hand_size=2, draw_play="must")
+    assert moves[:2] == ["plays RAIN", "draws and plays RIVER"]
+    _, moves = play(deck, 2, hand_size=2, draw_play="never")
+    assert moves[:2] == ["plays RAIN", "draws RIVER and keeps it"]
+
+
+def test_a_wild_card_with_anything_allowed_after_it():
+    # HEARTS is wild and ANY card may follow it. Seat 0 {HEARTS, RAIN} keeps the wild HEARTS
+    # and opens RAIN; seat 1 {SUNS, SUNS} cannot play on BLUE, draws... the stock is empty and
+    # the pile has one card: passes. Seat 0 plays HEARTS on RAIN (wild) and wins.
+    rec, moves = play([HEARTS, SUNS, RAIN, SUNS], 2, hand_size=2, wild={"HEARTS": ["ANY"]})
+    assert moves == ["plays RAIN", "cannot play or draw: passes", "plays HEARTS"]
+    assert rec["winner"] == 0

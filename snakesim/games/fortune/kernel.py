@@ -290,5 +290,12 @@ def play_block(
     """
     cards = rules.deck_cards() if deck is None else np.asarray(deck, dtype=np.int8)
     out = allocate(COLUMNS, count, players)
-    _play_block(cards, rules.op_table(), encode(rules, players, deck is not None), np.uint64(seed), np.int64(first), tuple(out.values()))
+    _play_block(
+        cards,
+        rules.op_table(),
+        encode(rules, players, deck is not None),
+        np.uint64(seed),
+        np.int64(first),
+        tuple(out.values()),
+    )
     return out

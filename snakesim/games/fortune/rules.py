@@ -110,10 +110,12 @@ class Effect(Spec):
 
     def _primitive(self, field: str, p) -> tuple:
         if not isinstance(p, Mapping):
-            raise InputError(field, f"expected a table such as {{take = 3, from = \"left\"}}, got {p!r}")
+            raise InputError(field, f'expected a table such as {{take = 3, from = "left"}}, got {p!r}')
         verbs = [k for k in p if k in PRIMITIVES]
         if len(verbs) != 1:
-            raise InputError(field, f"expected exactly one of {', '.join(VERBS)}, got {', '.join(map(str, p)) or 'none'}")
+            raise InputError(
+                field, f"expected exactly one of {', '.join(VERBS)}, got {', '.join(map(str, p)) or 'none'}"
+            )
         verb = verbs[0]
         modifiers = PRIMITIVES[verb][1]
         for key in p:

@@ -21,21 +21,22 @@ from snakesim.core.rng import below, deal_key, deck_identities, keyed_deal, keye
 from snakesim.games.rainbow.rules import (
     BLOCKED_DRAW,
     BLOCKED_WIN,
+    DRAW_PLAY,
     GREEDY,
+    MAY,
+    NEVER,
     RANDOM,
     SYMBOLS,
     UNFINISHED,
     WIN,
-    Card,
     RainbowRules,
 )
 
 N_SYMBOLS = len(SYMBOLS)
-SNAKE_BIT = 1 << int(Card.SNAKE)
 ANY_CARD = (1 << N_SYMBOLS) - 1  # what may be played on the empty pile
 BLOCK = 64  # games per scratch allocation; any value gives the same results
 # Positions in the params array built by `encode`.
-P_PLAYERS, P_HAND_SIZE, P_WILD_SNAKE, P_TURN_CAP, P_PRESORTED = range(5)
+P_PLAYERS, P_HAND_SIZE, P_WILD, P_DRAW_PLAY, P_TURN_CAP, P_PRESORTED = range(6)
 
 
 @njit
@@ -50,7 +51,7 @@ def _follow_ups(masks, hands, held, seat, card):
 
 
 @njit
-def _choose(state, masks, hands, held, seat, policy, wild_snake, legal):
+def _choose(state, masks, hands, held, seat, policy, wild, legal):
     """The symbol ``seat`` plays from the non-empty bit set ``legal``. One random draw."""
     if policy == RANDOM:
         total = 0
@@ -63,9 +64,9 @@ def _choose(state, masks, hands, held, seat, policy, wild_snake, legal):
                 r -= hands[seat, c]
                 if r < 0:
                     return c
-    # GREEDY: keep a wild SNAKE while anything else is playable; most follow-ups; random ties.
-    if wild_snake and legal != SNAKE_BIT and legal & SNAKE_BIT:
-        legal ^= SNAKE_BIT
+    # GREEDY: keep the wild cards while anything else is playable; most follow-ups; random ties.
+    if legal & wild and legal & ~wild:
+        legal &= ~wild
     best = -1
     n_best = 0
     for c in range(N_SYMBOLS):
@@ -107,7 +108,7 @@ def _play_one(deck, masks, params, policies, seed, game, scratch, out, row):
     ``masks[top]`` has bit ``c`` set when card ``c`` may be played on ``top``; ``held[s]`` has
     bit ``c`` set while seat ``s`` holds a card ``c``.
     """
-    n, hand_size, wild_snake, turn_cap, presorted = params
+    n, hand_size, wild, draw_play, turn_cap, presorted = params
     state, copies, keys, identities, stock, pile, hands, totals, held = scratch
     o_outcome, o_winner, o_length, o_hand, o_drawn, o_reshuffles = out
     seed_stream(state, seed, game)  # the policies' decisions
@@ -140,7 +141,7 @@ def _play_one(deck, masks, params, policies, seed, game, scratch, out, row):
         top = pile[pc - 1] if pc > 0 else 0
         legal = held[seat] & (masks[top] if pc > 0 else ANY_CARD)
         if legal:
-            card = _choose(state, masks, hands, held, seat, policies[seat], wild_snake, legal)
+            card = _choose(state, masks, hands, held, seat, policies[seat], wild, legal)
             _give_up(hands, held, seat, card)
             totals[seat] -= 1
             pile[pc] = card
@@ -165,9 +166,13 @@ def _play_one(deck, masks, params, policies, seed, game, scratch, out, row):
                 totals[seat] += 1
                 drawn += 1
                 passes = 0
-                if (masks[top] >> card) & 1:
-                    take = below(state, 2) == 0
-                    if policies[seat] == GREEDY or take:
+                if draw_play != NEVER and (masks[top] >> card) & 1:
+                    if draw_play == MAY:
+                        take = below(state, 2) == 0  # one draw whatever the policy
+                        take = take or policies[seat] == GREEDY
+                    else:
+                        take = True
+                    if take:
                         _give_up(hands, held, seat, card)
                         totals[seat] -= 1
                         pile[pc] = card
@@ -232,10 +237,11 @@ def legal_masks(rules: RainbowRules) -> np.ndarray:
 
 def encode(rules: RainbowRules, players: int, presorted: bool = False) -> np.ndarray:
     """The rules as the kernel's ``params`` array (see the ``P_*`` indices)."""
-    params = np.zeros(5, np.int64)
+    params = np.zeros(6, np.int64)
     params[P_PLAYERS] = players
     params[P_HAND_SIZE] = rules.hand_size
-    params[P_WILD_SNAKE] = rules.wild_snake
+    params[P_WILD] = sum(1 << c for c in rules.wild_symbols())  # bit set of the wild symbols
+    params[P_DRAW_PLAY] = DRAW_PLAY.index(rules.draw_play)
     params[P_TURN_CAP] = rules.turn_cap
     params[P_PRESORTED] = presorted
     return params

@@ -24,7 +24,6 @@ from snakesim.games.rainbow.rules import (
     SYMBOLS,
     UNFINISHED,
     WIN,
-    Card,
     RainbowRules,
 )
 
@@ -100,16 +99,20 @@ class RainbowGame:
                 if r < 0:
                     return c
         assert self.policies[seat] == GREEDY
-        # Greedy: keep a wild SNAKE while anything else is playable; then play the card that
+        # Greedy: keep the wild cards while anything else is playable; then play the card that
         # leaves the most follow-ups in hand; ties broken uniformly by the stream.
-        if self.rules.wild_snake and Card.SNAKE in legal and len(legal) > 1:
-            legal = [c for c in legal if c != Card.SNAKE]
+        wild = self.rules.wild_symbols()
+        if any(c in wild for c in legal) and any(c not in wild for c in legal):
+            legal = [c for c in legal if c not in wild]
         scores = [self.follow_ups(seat, c) for c in legal]
         best = [c for c, s in zip(legal, scores, strict=True) if s == max(scores)]
         return best[self.stream.below(len(best))]
 
     def plays_drawn(self, seat: int) -> bool:
-        """Whether ``seat`` plays the playable card just drawn ("may"; one random draw)."""
+        """Whether ``seat`` plays the playable card just drawn: under ``draw_play = "may"`` the
+        policy decides (one random draw), else the rule does (no draw)."""
+        if self.rules.draw_play != "may":
+            return self.rules.draw_play == "must"
         if self.policies[seat] == RANDOM:
             return self.stream.below(2) == 0
         self.stream.below(2)  # every decision draws one number, whatever the policy
