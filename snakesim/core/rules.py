@@ -26,6 +26,7 @@ from snakesim.core.errors import InputError
 _ABSENT = object()
 _TRUE = {"true", "yes", "on", "1"}
 _FALSE = {"false", "no", "off", "0"}
+NAME = re.compile(r"^[A-Z][A-Z0-9_]{0,31}$")  # a symbol or colour a user names
 
 
 class Spec:
@@ -113,6 +114,37 @@ class Choice(Spec):
 
 
 @dataclass(frozen=True)
+class Words(Spec):
+    """A list of names (capital letters, digits, _), at most ``most`` of them, no repeats."""
+
+    least: int = 0
+    most: int = 64
+
+    def check(self, field, value):
+        if isinstance(value, tuple):
+            value = list(value)
+        if not isinstance(value, list):
+            raise InputError(field, f"expected {self.describe()}, got {value!r}")
+        for word in value:
+            if not isinstance(word, str) or not NAME.match(word):
+                raise InputError(field, f'expected names of capital letters (e.g. "RED"), got {word!r}')
+        if len(set(value)) != len(value):
+            raise InputError(field, f"a name is given twice in {value}")
+        if not self.least <= len(value) <= self.most:
+            raise InputError(field, f"expected {self.describe()}, got {len(value)} names")
+        return tuple(value)
+
+    def parse(self, field, text):
+        return self.check(field, parse_value(field, text))
+
+    def describe(self):
+        return f"a list of {self.least} to {self.most} names"
+
+    def plain(self, value):
+        return list(value)
+
+
+@dataclass(frozen=True)
 class Table(Spec):
     """One value per key of a fixed set of keys, each checked by :meth:`item`.
 
@@ -158,9 +190,6 @@ class Table(Spec):
     def plain(self, value):
         item = self.item()
         return {k: item.plain(v) for k, v in value}
-
-
-NAME = re.compile(r"^[A-Z][A-Z0-9_]{0,31}$")
 
 
 @dataclass(frozen=True)

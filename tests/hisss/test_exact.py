@@ -52,7 +52,11 @@ CASES = {
     "2p random": (SMALL, [RANDOM, RANDOM]),
     "3p greedy vs random": (SMALL, [GREEDY, RANDOM, GREEDY]),
     "2p claim-joined": (SMALL.updated({"claim_joined": True}), [RANDOM, GREEDY]),
-    "2p most snakes": (SMALL.updated({"score": "snakes"}), [GREEDY, GREEDY]),
+    "2p most snakes": (SMALL.updated({"points_per_card": 0, "points_per_snake": 1}), [GREEDY, GREEDY]),
+    "2p house scoring": (
+        SMALL.updated({"points_per_snake": 2, "points_per_longest": 1, "tie_break": "none", "ring_reach": 1}),
+        [RANDOM, GREEDY],
+    ),
 }
 
 

@@ -5,7 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from snakesim.games.hisss import kernel, reference
-from snakesim.games.hisss.rules import END_KEYS, GREEDY, PAIR_KEYS, RANDOM, HisssRules
+from snakesim.games.hisss.rules import COLOURS, END_KEYS, GREEDY, PAIR_KEYS, RANDOM, TIE_BREAKS, WILD_CAPS, HisssRules
 from tests.identity import MIXES, assert_identical, sizes
 
 GAMES_PER_CASE = sizes(1_000, 10_000)
@@ -42,8 +42,14 @@ def random_setups(draw):
         heads=heads,
         tails=tails,
         middles=middles,
+        ring_reach=draw(st.integers(0, 3)),
+        wild_colours=draw(st.lists(st.sampled_from(COLOURS), max_size=2, unique=True)),
+        wild_caps=draw(st.sampled_from(WILD_CAPS)),
         claim_joined=draw(st.booleans()),
-        score=draw(st.sampled_from(["cards", "snakes"])),
+        points_per_card=draw(st.integers(0, 3)),
+        points_per_snake=draw(st.integers(0, 5)),
+        points_per_longest=draw(st.integers(0, 2)),
+        tie_break=draw(st.sampled_from(TIE_BREAKS)),
     )
     players = draw(st.integers(2, 6))
     return rules, players, draw(st.lists(st.sampled_from([RANDOM, GREEDY]), min_size=players, max_size=players))

@@ -36,7 +36,7 @@ def test_at_most_seven_snakes_completed_with_the_default_deck():
 
 @pytest.mark.parametrize("score", ["cards", "snakes"])
 def test_winner_has_the_most_then_the_longest(score):
-    rules = HisssRules(score=score)
+    rules = HisssRules() if score == "cards" else HisssRules.variant("most-snakes")
     out = kernel.play_block(rules, 3, 8, 0, 20_000)
     primary = out[score]
     key = primary * 1000 + out["longest"]
@@ -50,7 +50,7 @@ def test_winner_has_the_most_then_the_longest(score):
 
 def test_scoring_by_snakes_changes_some_winners():
     cards = kernel.play_block(HisssRules(), 3, 8, 0, 20_000)
-    snakes = kernel.play_block(HisssRules(score="snakes"), 3, 8, 0, 20_000)
+    snakes = kernel.play_block(HisssRules.variant("most-snakes"), 3, 8, 0, 20_000)
     # Same shuffles, same play: only the winner rule differs.
     assert (cards["cards"] == snakes["cards"]).all()
     assert (cards["winner"] != snakes["winner"]).sum() > 100

@@ -60,7 +60,12 @@ def test_deck_file(tmp_path):
             "tails: the deck needs at least one tail",
         ),
         ([f"middles.{k}=100" for k in PAIR_KEYS[:3]], "deck: at most 200 cards"),
-        (["score=longest"], "score: expected one of cards, snakes"),
+        (["tie_break=oldest"], "tie_break: expected one of longest, snakes, cards, none"),
+        (['wild_colours=["PINK"]'], "wild_colours: unknown colour 'PINK'"),
+        (["wild_colours=RED"], "wild_colours: expected a TOML value"),
+        (["ring_reach=4"], "ring_reach: expected an integer from 0 to 3"),
+        (["wild_caps=all"], "wild_caps: expected one of none, heads, tails, both"),
+        (["points_per_snake=-1"], "points_per_snake: expected an integer from 0"),
     ],
 )
 def test_bad_decks_and_options(settings, words):

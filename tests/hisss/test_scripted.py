@@ -28,7 +28,7 @@ def middle(a, b):
 def play(cards, players=2, policies=None, **options):
     """Play a scripted deck with both engines; return the record and the trace."""
     policies = policies or [GREEDY] * players
-    rules = HisssRules(**options)
+    rules = HisssRules().updated(options)
     g = reference.HisssGame(rules, players, policies, Stream(4, 0), deck=cards, trace=True)
     record = g.play_game()
     k = kernel.play_block(rules, players, 4, 0, 1, policies=np.array(policies, np.int8), deck=np.array(cards))
@@ -127,3 +127,46 @@ def test_lead_change_and_comeback():
     # Stop before the last card: seat 0 keeps the lead and wins, no change, no comeback.
     rec, _ = play(cards[:-1])
     assert rec["winner"] == 0 and rec["lead_changes"] == 0 and rec["comeback"] == 0
+
+
+# ------------------------------------------------------------------ matching and scoring as data
+
+
+def test_ring_reach_lets_a_neighbouring_colour_fit():
+    # R-O is the first snake. Y-G fits nowhere by colour; with ring_reach = 1 its Y side fits
+    # the O end (one step round the ring), so it extends the snake: <R R-O Y-G G>.
+    rec, _ = play([middle(R, O), middle(Y, G)])
+    assert rec["table_snakes"] == 2
+    rec, log = play([middle(R, O), middle(Y, G)], ring_reach=1)
+    assert rec["table_snakes"] == 1 and rows_after(log, 1) == ["<R R-O Y-G G>"]
+
+
+def test_a_wild_colour_matches_everything():
+    # With BLUE wild, the B-P middle fits the R end of R-O (its B side, shown turned: P-B),
+    # so the snake grows instead of a new one starting.
+    rec, _ = play([middle(R, O), middle(B, P)], wild_colours=["BLUE"])
+    assert rec["table_snakes"] == 1 and rec["table_cards"] == 2
+
+
+def test_wild_heads_fit_any_open_end():
+    # R-O, then a GREEN head: by colour it fits nowhere; with wild heads it closes the R end.
+    rec, _ = play([middle(R, O), head(G)])
+    assert rec["table_snakes"] == 2
+    rec, log = play([middle(R, O), head(G)], wild_caps="heads")
+    assert rec["table_snakes"] == 1 and "closes a snake" in log[1]
+
+
+def test_points_and_tie_breaks():
+    # Deck: R-O (turned up), H:R (seat 0 closes the R end), T:O (seat 1 closes the O end and
+    # takes the snake: 3 cards). Seat 1 wins on cards; with points only per snake,
+    # seat 1 still wins (1 snake to 0); with no points at all it is a draw under no tie-break,
+    # and seat 1's under the longest-snake tie-break.
+    deck = [middle(R, O), head(R), tail(O)]
+    rec, _ = play(deck)
+    assert rec["winner"] == 1 and rec["cards"] == [0, 3]
+    rec, _ = play(deck, points_per_card=0, points_per_snake=1)
+    assert rec["winner"] == 1
+    rec, _ = play(deck, points_per_card=0, tie_break="none")
+    assert rec["outcome"] != WIN and rec["winner"] == -1
+    rec, _ = play(deck, points_per_card=0)
+    assert rec["winner"] == 1

@@ -53,8 +53,7 @@ def solve_hisss(
         return canonical(g.snakes)
 
     def outcome(scores):
-        primary = [cards if rules.score == "cards" else taken for cards, taken, _ in scores]
-        keys = [(p, longest) for p, (_, _, longest) in zip(primary, scores, strict=True)]
+        keys = [rules.rank(*score) for score in scores]
         leaders = [s for s in range(players) if keys[s] == max(keys)]
         return End(("win", leaders[0]) if len(leaders) == 1 else "draw")
 

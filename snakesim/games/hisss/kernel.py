@@ -27,20 +27,14 @@ from snakesim.games.hisss.rules import (
     N_TYPES,
     RANDOM,
     TAIL,
-    WILD,
+    TIE_BREAKS,
     WIN,
     HisssRules,
-    card_colours,
     card_kind,
 )
 
 BLOCK = 64  # games per scratch allocation; any value gives the same results
-P_PLAYERS, P_CLAIM_JOINED, P_SCORE_SNAKES, P_PRESORTED = range(4)
-
-
-@njit
-def _fits(end, colour):
-    return end == WILD or (end < WILD and (colour == end or colour == WILD))
+P_PLAYERS, P_CLAIM_JOINED, P_PER_CARD, P_PER_SNAKE, P_PER_LONGEST, P_TIE_BREAK, P_PRESORTED = range(7)
 
 
 @njit
@@ -55,10 +49,11 @@ def _add(pl, k, kind, s1, e1, s2, e2, new_end):
 
 
 @njit
-def _placements(kind, a, b, ends, middles, n_snakes, pl, fit):
+def _placements(kind, a, b, ends, middles, n_snakes, pl, fit, fits):
     """List every legal placement of a card (kind, colours a, b) into ``pl``; return how many.
 
-    For a middle section, ``fit[s]`` first records which of snake ``s``'s ends take colour a
+    ``fits[end, colour]`` is the rules' match table (``HisssRules.fit_table``). For a middle
+    section, ``fit[s]`` first records which of snake ``s``'s ends take colour a
     (bits 0, 2) or b (bits 1, 3), so the join loops skip the snakes that fit nowhere.
     """
     k = 0
@@ -66,12 +61,12 @@ def _placements(kind, a, b, ends, middles, n_snakes, pl, fit):
         for s in range(n_snakes):
             fit[s] = 0
             for e in range(2):
-                if _fits(ends[s, e], a):
+                if fits[ends[s, e], a]:
                     fit[s] |= 1 << (2 * e)
                     k = _add(pl, k, EXTEND, s, e, -1, -1, b)
-                if a != b and _fits(ends[s, e], b):
+                if a != b and fits[ends[s, e], b]:
                     k = _add(pl, k, EXTEND, s, e, -1, -1, a)
-                if _fits(ends[s, e], b):
+                if fits[ends[s, e], b]:
                     fit[s] |= 2 << (2 * e)
         for s1 in range(n_snakes):
             if fit[s1] == 0:
@@ -94,7 +89,7 @@ def _placements(kind, a, b, ends, middles, n_snakes, pl, fit):
         for s in range(n_snakes):
             if middles[s] >= 1 and ends[s, 0] != cap and ends[s, 1] != cap:
                 for e in range(2):
-                    if _fits(ends[s, e], a):
+                    if fits[ends[s, e], a]:
                         k = _add(pl, k, CAP, s, e, -1, -1, cap)
     return k
 
@@ -144,9 +139,20 @@ def _place(pl, k, ends, lengths, middles, n_snakes):
 
 
 @njit
-def _play_one(deck, kinds, col_a, col_b, params, policies, seed, game, scratch, out, row):
+def _rank(params, cards, taken, longest, s):
+    """Seat ``s``'s points, and its tie-break value (``HisssRules.rank``)."""
+    points = cards[s] * params[P_PER_CARD] + taken[s] * params[P_PER_SNAKE] + longest[s] * params[P_PER_LONGEST]
+    tie_break = params[P_TIE_BREAK]
+    second = longest[s] if tie_break == 0 else taken[s] if tie_break == 1 else cards[s] if tie_break == 2 else 0
+    return points, second
+
+
+@njit
+def _play_one(deck, kinds, col_a, col_b, fits, params, policies, seed, game, scratch, out, row):
     """Play game ``game`` and write its results into row ``row`` of the ``out`` columns."""
-    n, claim_joined, score_snakes, presorted = params
+    n = params[P_PLAYERS]
+    claim_joined = params[P_CLAIM_JOINED]
+    presorted = params[P_PRESORTED]
     state, copies, keys, identities, fan, ends, lengths, middles, pl, fit, cards, taken, longest, half_time = scratch
     (o_outcome, o_winner, o_length, o_cards, o_snakes, o_longest, o_completed, o_table_cards, o_table_snakes,
      o_lead_changes, o_comeback) = out  # fmt: skip
@@ -174,7 +180,7 @@ def _play_one(deck, kinds, col_a, col_b, params, policies, seed, game, scratch, 
         kind = kinds[card]
         a = col_a[card]
         b = col_b[card]
-        k = _placements(kind, a, b, ends, middles, n_snakes, pl, fit) if i > 0 else 0
+        k = _placements(kind, a, b, ends, middles, n_snakes, pl, fit, fits) if i > 0 else 0
         if k == 0:  # the first card, or a card that fits nowhere: a snake of its own
             if kind == KIND_MIDDLE:
                 ends[n_snakes, 0] = a
@@ -223,7 +229,7 @@ def _play_one(deck, kinds, col_a, col_b, params, policies, seed, game, scratch, 
             at_top = 0
             first = -1
             for s in range(n):
-                score = taken[s] if score_snakes else cards[s]
+                score = _rank(params, cards, taken, longest, s)[0]
                 if score > top:
                     top = score
                     at_top = 1
@@ -235,22 +241,18 @@ def _play_one(deck, kinds, col_a, col_b, params, policies, seed, game, scratch, 
                 leader = first
             if turns == half:
                 for s in range(n):
-                    half_time[s] = taken[s] if score_snakes else cards[s]
+                    half_time[s] = _rank(params, cards, taken, longest, s)[0]
             seat = seat + 1 if seat + 1 < n else 0
-    # Most cards (or snakes) wins; ties go to the longest snake taken; then a draw.
-    best_seat = -1
-    leaders = 0
-    for s in range(n):
-        primary = taken[s] if score_snakes else cards[s]
-        if best_seat < 0:
+    # Most points wins; ties go to the tie-break (the longest snake taken, by default); then a draw.
+    best_seat = 0
+    leaders = 1
+    for s in range(1, n):
+        points, second = _rank(params, cards, taken, longest, s)
+        top, top_second = _rank(params, cards, taken, longest, best_seat)
+        if points > top or (points == top and second > top_second):
             best_seat = s
             leaders = 1
-            continue
-        top = taken[best_seat] if score_snakes else cards[best_seat]
-        if primary > top or (primary == top and longest[s] > longest[best_seat]):
-            best_seat = s
-            leaders = 1
-        elif primary == top and longest[s] == longest[best_seat]:
+        elif points == top and second == top_second:
             leaders += 1
     o_outcome[row] = WIN if leaders == 1 else DRAW
     o_winner[row] = best_seat if leaders == 1 else -1
@@ -280,7 +282,7 @@ def _play_one(deck, kinds, col_a, col_b, params, policies, seed, game, scratch, 
 
 
 @njit_driver
-def _play_block(deck, kinds, col_a, col_b, params, policies, seed, first, out):
+def _play_block(deck, kinds, col_a, col_b, fits, params, policies, seed, first, out):
     count = out[0].shape[0]
     n = params[P_PLAYERS]
     n_cards = deck.shape[0]
@@ -306,23 +308,24 @@ def _play_block(deck, kinds, col_a, col_b, params, policies, seed, first, out):
             np.empty(n, np.int64),  # scores at half time
         )
         for row in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
-            _play_one(deck, kinds, col_a, col_b, params, policies, seed, first + row, scratch, out, row)
+            _play_one(deck, kinds, col_a, col_b, fits, params, policies, seed, first + row, scratch, out, row)
 
 
 def encode(rules: HisssRules, players: int, presorted: bool = False) -> np.ndarray:
     """The rules as the kernel's ``params`` array (see the ``P_*`` indices)."""
-    params = np.zeros(4, np.int64)
+    params = np.zeros(7, np.int64)
     params[P_PLAYERS] = players
     params[P_CLAIM_JOINED] = rules.claim_joined
-    params[P_SCORE_SNAKES] = rules.score == "snakes"
+    params[P_PER_CARD] = rules.points_per_card
+    params[P_PER_SNAKE] = rules.points_per_snake
+    params[P_PER_LONGEST] = rules.points_per_longest
+    params[P_TIE_BREAK] = TIE_BREAKS.index(rules.tie_break)
     params[P_PRESORTED] = presorted
     return params
 
 
-# What each card type is: kind and colours (see rules.card_kind and rules.card_colours).
+# What each card type is (see rules.card_kind); its colours depend on the rules (colours_of).
 KINDS = np.array([card_kind(t) for t in range(N_TYPES)], np.int64)
-COLOUR_A = np.array([card_colours(t)[0] for t in range(N_TYPES)], np.int64)
-COLOUR_B = np.array([card_colours(t)[1] for t in range(N_TYPES)], np.int64)
 
 
 COLUMNS = (  # name, dtype, one per seat; the order _play_one unpacks them in
@@ -369,8 +372,9 @@ def play_block(
     _play_block(
         cards,
         KINDS,
-        COLOUR_A,
-        COLOUR_B,
+        np.array([rules.colours_of(t)[0] for t in range(N_TYPES)], np.int64),
+        np.array([rules.colours_of(t)[1] for t in range(N_TYPES)], np.int64),
+        rules.fit_table(),
         encode(rules, players, deck is not None),
         np.asarray(policies, np.int8),
         np.uint64(seed),

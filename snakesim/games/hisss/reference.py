@@ -46,7 +46,6 @@ from snakesim.games.hisss.rules import (
     WILD,
     WIN,
     HisssRules,
-    card_colours,
     card_kind,
     card_name,
 )
@@ -85,11 +84,6 @@ class Placement(NamedTuple):
     new_end: int = -1  # EXTEND: the colour the end shows afterwards; CAP: HEAD or TAIL
 
 
-def fits(end: int, colour: int) -> bool:
-    """Does an end accept a card side of ``colour``? (Only open ends accept anything.)"""
-    return end == WILD or (end < WILD and (colour == end or colour == WILD))
-
-
 class HisssGame:
     """The state of one Hisss game, and the moves that change it.
 
@@ -112,6 +106,7 @@ class HisssGame:
         self, rules: HisssRules, players: int, policies: Sequence[int], stream: Stream, deck=None, trace=False
     ):
         self.rules = rules
+        self.fit = rules.fit_table().tolist()
         self.players = players
         self.policies = list(policies)
         self.stream = stream
@@ -133,6 +128,11 @@ class HisssGame:
         self.lay_alone(self.draw())
         self._note(f"first snake: {card_name(self.fan[0])}")
 
+    def fits(self, end: int, colour: int) -> bool:
+        """Does an end accept a card side of ``colour``? Only open ends accept anything: the
+        same colour, a rainbow side or end, and whatever ``ring_reach`` and ``wild_colours`` add."""
+        return bool(self.fit[end][colour])
+
     def draw(self) -> int:
         card = self.fan[self.next_card]
         self.next_card += 1
@@ -141,13 +141,13 @@ class HisssGame:
     # ------------------------------------------------------------------ where a card fits
     def placements(self, card: int) -> list[Placement]:
         """Every legal placement of ``card``, in the order both engines list them."""
-        a, b = card_colours(card)
+        a, b = self.rules.colours_of(card)
         out = []
         if card_kind(card) == KIND_MIDDLE:
             for s, snake in enumerate(self.snakes):
                 for e in (0, 1):
                     for attach, show in ((a, b), (b, a)) if a != b else ((a, b),):
-                        if fits(snake.ends[e], attach):
+                        if self.fits(snake.ends[e], attach):
                             out.append(Placement(EXTEND, s, e, new_end=show))
             for s1, first in enumerate(self.snakes):
                 for s2 in range(s1 + 1, len(self.snakes)):
@@ -155,7 +155,10 @@ class HisssGame:
                     for e1 in (0, 1):
                         for e2 in (0, 1):
                             end1, end2 = first.ends[e1], second.ends[e2]
-                            if not ((fits(end1, a) and fits(end2, b)) or (fits(end1, b) and fits(end2, a))):
+                            if not (
+                                (self.fits(end1, a) and self.fits(end2, b))
+                                or (self.fits(end1, b) and self.fits(end2, a))
+                            ):
                                 continue
                             outer = {first.ends[1 - e1], second.ends[1 - e2]}
                             if first.ends[1 - e1] == second.ends[1 - e2] and outer <= {HEAD, TAIL}:
@@ -166,7 +169,7 @@ class HisssGame:
             for s, snake in enumerate(self.snakes):
                 if snake.middles >= 1 and not snake.closed_by(cap):
                     for e in (0, 1):
-                        if fits(snake.ends[e], a):
+                        if self.fits(snake.ends[e], a):
                             out.append(Placement(CAP, s, e, new_end=cap))
         return out
 
@@ -201,7 +204,7 @@ class HisssGame:
     # ------------------------------------------------------------------ moves
     def lay_alone(self, card: int) -> None:
         """Start a new snake with ``card``."""
-        a, b = card_colours(card)
+        a, b = self.rules.colours_of(card)
         kind = card_kind(card)
         if kind == KIND_MIDDLE:
             self.snakes.append(Snake([a, b], 1, 1, [card_name(card)]))
@@ -213,11 +216,11 @@ class HisssGame:
         """Make placement ``p``; return the index of the snake it changed."""
         if p.kind == JOIN:
             first, second = self.snakes[p.snake], self.snakes[p.other]
-            a, b = card_colours(card)
+            a, b = self.rules.colours_of(card)
             # Orient both so the joined ends meet in the middle: first ... card ... second.
             left = first.cards if p.end == 1 else _reversed(first.cards)
             right = second.cards if p.other_end == 0 else _reversed(second.cards)
-            if not (fits(first.ends[p.end], a) and fits(second.ends[p.other_end], b)):
+            if not (self.fits(first.ends[p.end], a) and self.fits(second.ends[p.other_end], b)):
                 a, b = b, a
             joined = Snake(
                 [first.ends[1 - p.end], second.ends[1 - p.other_end]],
@@ -229,7 +232,7 @@ class HisssGame:
             self.remove(p.other)
             return p.snake
         snake = self.snakes[p.snake]
-        a, b = card_colours(card)
+        a, b = self.rules.colours_of(card)
         if p.kind == EXTEND:
             attach = b if p.new_end == a and a != b else a
             name = f"{SHORT[attach]}-{SHORT[p.new_end]}"
@@ -273,8 +276,8 @@ class HisssGame:
         self._note(note, True)
 
     def scores(self) -> list[int]:
-        """What wins: cards taken, or snakes taken (``score`` option)."""
-        return self.cards if self.rules.score == "cards" else self.taken
+        """Each seat's points (``points_per_card``, ``points_per_snake``, ``points_per_longest``)."""
+        return [self.rules.points(*taken) for taken in zip(self.cards, self.taken, self.longest, strict=True)]
 
     def track_lead(self) -> None:
         """Count a lead change whenever a seat, not the previous leader, is alone on top."""
@@ -294,9 +297,8 @@ class HisssGame:
             if self.turns == half:
                 self.half_time = list(self.scores())
             seat = (seat + 1) % self.players
-        primary = self.scores()
-        best = max(zip(primary, self.longest, strict=True))
-        leaders = [s for s in range(self.players) if (primary[s], self.longest[s]) == best]
+        ranks = [self.rules.rank(*taken) for taken in zip(self.cards, self.taken, self.longest, strict=True)]
+        leaders = [s for s in range(self.players) if ranks[s] == max(ranks)]  # points, then the tie-break
         outcome, winner = (WIN, leaders[0]) if len(leaders) == 1 else (DRAW, -1)
         self._note(
             f"end: cards taken {self.cards}, snakes taken {self.taken}, longest {self.longest}; "

@@ -14,7 +14,7 @@ from typing import ClassVar
 import numpy as np
 
 from snakesim.core.errors import InputError
-from snakesim.core.rules import Bool, Choice, Counts, Rules, Variant, option
+from snakesim.core.rules import Bool, Choice, Counts, Int, Rules, Variant, Words, option
 
 COLOURS = ("RED", "ORANGE", "YELLOW", "GREEN", "BLUE", "PURPLE")  # the ring, in order
 SHORT = "ROYGBP"
@@ -35,6 +35,8 @@ N_TYPES = FIRST_MIDDLE + len(PAIRS)
 KIND_HEAD, KIND_TAIL, KIND_MIDDLE = range(3)
 EXTEND, CAP, JOIN = range(3)  # kinds of placement (see reference.py)
 
+WILD_CAPS = ("none", "heads", "tails", "both")
+TIE_BREAKS = ("longest", "snakes", "cards", "none")
 MAX_CARDS = 200
 OUTCOMES = ("win", "draw")
 WIN, DRAW = range(2)
@@ -74,21 +76,38 @@ class HisssRules(Rules):
         Counts(PAIR_KEYS, 0, 100),
         "middle sections of each pair of colours (6 of each ring neighbour; BLUE-PURPLE and RED-PURPLE assumed)",
     )
+    ring_reach: int = option(
+        0, Int(0, 3), "a card side fits an open end this many steps away around the colour ring (0: same colour only)"
+    )
+    wild_colours: tuple = option((), Words(0, N_COLOURS), "colours that match every colour, on cards and on open ends")
+    wild_caps: str = option(
+        "none", Choice(WILD_CAPS), "heads, tails or both fit any open end, like the rainbow pieces (none: by colour)"
+    )
     claim_joined: bool = option(
         False, Bool(), "joining two snakes claims the joined snake even when it is incomplete (seeds 000/003 literally)"
     )
-    score: str = option(
-        "cards", Choice(("cards", "snakes")), "what wins: most cards taken, or most snakes taken (seed 000's opening)"
+    points_per_card: int = option(1, Int(0, 1000), "points for each card of each snake taken")
+    points_per_snake: int = option(0, Int(0, 1000), "points for each snake taken")
+    points_per_longest: int = option(0, Int(0, 1000), "points for each card of a player's longest snake taken")
+    tie_break: str = option(
+        "longest",
+        Choice(TIE_BREAKS),
+        "who wins a tie on points: longest snake taken, most snakes, most cards, or none",
     )
 
     DECK_FIELDS = ("heads", "tails", "middles")
     VARIANTS: ClassVar[dict[str, Variant]] = {
         "standard": Variant("the published game: take the snakes you complete; most cards wins"),
         "claim-joined": Variant("a join claims the combined snake even if incomplete", {"claim_joined": True}),
-        "most-snakes": Variant("most snakes taken wins (ties: longest snake)", {"score": "snakes"}),
+        "most-snakes": Variant(
+            "most snakes taken wins (ties: longest snake)", {"points_per_card": 0, "points_per_snake": 1}
+        ),
     }
 
     def check(self) -> None:
+        for colour in self.wild_colours:
+            if colour not in COLOURS:
+                raise InputError("wild_colours", f"unknown colour {colour!r}; expected some of {', '.join(COLOURS)}")
         if sum(n for _, n in self.heads) < 1:
             raise InputError("heads", "the deck needs at least one head")
         if sum(n for _, n in self.tails) < 1:
@@ -109,3 +128,36 @@ class HisssRules(Rules):
     def deck_cards(self) -> np.ndarray:
         """The deck in canonical order (type by type) as card-type codes."""
         return np.repeat(np.arange(N_TYPES, dtype=np.int8), self.type_counts())
+
+    def colours_of(self, t: int) -> tuple[int, int]:
+        """The colours card type ``t`` shows under these rules: :func:`card_colours`, with the
+        heads or tails that ``wild_caps`` names shown as any colour (WILD)."""
+        kind = card_kind(t)
+        if (kind == KIND_HEAD and self.wild_caps in ("heads", "both")) or (
+            kind == KIND_TAIL and self.wild_caps in ("tails", "both")
+        ):
+            return WILD, WILD
+        return card_colours(t)
+
+    def fit_table(self) -> np.ndarray:
+        """``fit[end, colour]``: does an open ``end`` (a colour, WILD, or HEAD/TAIL: never)
+        take a card side of ``colour`` (a colour or WILD)?"""
+        fit = np.zeros((TAIL + 1, WILD + 1), np.bool_)
+        wild = [COLOURS.index(c) for c in self.wild_colours]
+        for end in range(WILD + 1):
+            for colour in range(WILD + 1):
+                if end == WILD or colour == WILD or end in wild or colour in wild:
+                    fit[end, colour] = True
+                else:
+                    steps = (colour - end) % N_COLOURS
+                    fit[end, colour] = min(steps, N_COLOURS - steps) <= self.ring_reach
+        return fit
+
+    def points(self, cards: int, snakes: int, longest: int) -> int:
+        """A seat's score from what it took."""
+        return cards * self.points_per_card + snakes * self.points_per_snake + longest * self.points_per_longest
+
+    def rank(self, cards: int, snakes: int, longest: int) -> tuple[int, int]:
+        """What decides the winner: points, then the tie-break (0 for ``none``)."""
+        second = {"longest": longest, "snakes": snakes, "cards": cards, "none": 0}[self.tie_break]
+        return self.points(cards, snakes, longest), second

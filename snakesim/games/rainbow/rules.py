@@ -13,7 +13,20 @@ from typing import ClassVar
 import numpy as np
 
 from snakesim.core.errors import InputError
-from snakesim.core.rules import NAME, Choice, Counts, Int, Named, Rules, Spec, Table, Variant, option, parse_value
+from snakesim.core.rules import (
+    NAME,
+    Choice,
+    Counts,
+    Int,
+    Named,
+    Rules,
+    Spec,
+    Table,
+    Variant,
+    Words,
+    option,
+    parse_value,
+)
 from snakesim.games.fortune.rules import Card
 
 SYMBOLS = tuple(c.name for c in Card)
@@ -44,37 +57,6 @@ DIRECTIONS = ("forward", "backward", "both")
 SAME_COLOUR = ("other-symbol", "any", "never")
 DRAW_PLAY = ("may", "must", "never")
 MAY, MUST, NEVER = range(3)
-
-
-@dataclass(frozen=True)
-class Words(Spec):
-    """A list of names (capital letters, digits, _), at most ``most`` of them, no repeats."""
-
-    least: int = 0
-    most: int = 64
-
-    def check(self, field, value):
-        if isinstance(value, tuple):
-            value = list(value)
-        if not isinstance(value, list):
-            raise InputError(field, f"expected {self.describe()}, got {value!r}")
-        for word in value:
-            if not isinstance(word, str) or not NAME.match(word):
-                raise InputError(field, f'expected names of capital letters (e.g. "RED"), got {word!r}')
-        if len(set(value)) != len(value):
-            raise InputError(field, f"a name is given twice in {value}")
-        if not self.least <= len(value) <= self.most:
-            raise InputError(field, f"expected {self.describe()}, got {len(value)} names")
-        return tuple(value)
-
-    def parse(self, field, text):
-        return self.check(field, parse_value(field, text))
-
-    def describe(self):
-        return f"a list of {self.least} to {self.most} names"
-
-    def plain(self, value):
-        return list(value)
 
 
 @dataclass(frozen=True)
