@@ -26,7 +26,7 @@ from snakesim.core.errors import InputError
 _ABSENT = object()
 _TRUE = {"true", "yes", "on", "1"}
 _FALSE = {"false", "no", "off", "0"}
-NAME = re.compile(r"^[A-Z][A-Z0-9_]{0,31}$")  # a symbol or colour a user names
+NAME = re.compile(r"^[A-Z0-9][A-Z0-9_]{0,31}$")  # a symbol, colour or die face a user names
 
 
 class Spec:

@@ -47,8 +47,19 @@ def random_setups(draw):
     assume(ends[0] != ends[1])
     deck = {k: draw(st.integers(0, 12)) for k in CARD_KEYS}
     deck["STRAIGHT"] += sum(deck.values()) == 0
-    die = {k: draw(st.integers(0, 3)) for k in ("1", "2", "3")}
+    die = {k: draw(st.integers(0, 3)) for k in ("1", "2", "3", "X")}
     die["2"] += sum(die.values()) == 0
+    faces = {}
+    for mark in die:
+        n = draw(st.integers(1, 4))
+        if draw(st.booleans()):
+            faces[mark] = {"draw": n, "give": n, "to": draw(st.sampled_from(["left", "right"])), "placer": "giver"}
+        else:
+            faces[mark] = {
+                "draw": n,
+                "give": draw(st.integers(0, n - 1)),
+                "to": draw(st.sampled_from(["left", "right"])),
+            }
     (hx, hy, hside), (tx, ty, tside) = ends
     rules = SssnakeRules(
         block_width=width,
@@ -61,6 +72,7 @@ def random_setups(draw):
         tail_side=tside,
         deck=deck,
         die=die,
+        faces=faces,
     )
     players = draw(st.integers(2, 4))
     return rules, players, draw(st.lists(st.sampled_from(range(len(POLICIES))), min_size=players, max_size=players))

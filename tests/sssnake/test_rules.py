@@ -12,13 +12,14 @@ def test_defaults_are_rules_md():
     r = SssnakeRules()
     assert r.deck_size() == 120
     assert dict(r.deck) == {"STRAIGHT": 60, "CURVE": 48, "CROSS": 8, "DOUBLE": 4}
-    assert list(r.die_faces()) == [1, 1, 2, 2, 3, 3]
+    assert list(r.die_faces()) == [0, 0, 1, 1, 2, 2]  # mark codes: "1", "2", "3"
+    assert [a["draw"] for _, a in r.action_list()] == [1, 2, 3]
     assert r.head_end() == (-1, 0, W) and r.tail_end() == (2, 1, E)
 
 
 def test_variants_change_only_the_die():
-    assert list(SssnakeRules.variant("fewer-ones").die_faces()) == [1, 2, 2, 3, 3, 3]
-    assert list(SssnakeRules.variant("no-ones").die_faces()) == [2, 2, 2, 3, 3, 3]
+    assert list(SssnakeRules.variant("fewer-ones").die_faces()) == [0, 1, 1, 2, 2, 2]
+    assert list(SssnakeRules.variant("no-ones").die_faces()) == [1, 1, 1, 2, 2, 2]
     assert SssnakeRules.variant("no-ones").changes() == {"die": {"1": 0, "2": 3, "3": 3}}
 
 
@@ -41,7 +42,14 @@ def test_card_rotations():
         (["deck.STRAIGHT=0", "deck.CURVE=0", "deck.CROSS=0", "deck.DOUBLE=0"], "deck", "at least one"),
         (["deck.CURVE=400"], "deck", "at most 400"),
         (["deck.SPIRAL=3"], "deck.SPIRAL", "unknown key"),
-        (["die.4=1"], "die.4", "unknown key"),
+        (["die.4=1"], "die.4", "needs an action too"),
+        (["faces.4={draw = 4, give = 1}"], "faces.4", "needs a count too"),
+        (['faces.1={draw = 2, give = 1, placer = "giver"}'], "faces.1.give", "give must be 2"),
+        (["faces.2={draw = 2, give = 2}"], "faces.2.give", "below 2"),
+        (["faces.2={draw = 11, give = 1}"], "faces.2.draw", "1 to 10"),
+        (['faces.2={draw = 2, give = 1, to = "across"}'], "faces.2.to", "left, right"),
+        (["faces.2={draw = 2, keep = 1}"], "faces.2.keep", "unknown key"),
+        (["faces.2=3"], "faces.2", "expected a table"),
         (["tail_side=up"], "tail_side", "one of north, east, south, west"),
         (["block_height=7"], "block_height", "1 to 6"),
     ],

@@ -128,3 +128,38 @@ def test_curves_alone_never_join_the_default_snake():
     rules = SssnakeRules(deck={"STRAIGHT": 0, "CURVE": 40, "CROSS": 0, "DOUBLE": 0})
     out = kernel.play_block(rules, 2, 1, 0, 200, policies=np.array([FRIENDLY, FRIENDLY], np.int8))
     assert (out["outcome"] != JOINED).all() and (out["missing"] % 2 == 1).all()
+
+
+def play_with(die, faces, stock, policies, players=2, seed=0):
+    """Play a scripted game under a home-made die in both engines; they must agree."""
+    rules = SssnakeRules().updated({"die": die, "faces": faces})
+    record, log = reference.play(rules, players, seed, 0, policies=policies, deck=stock, trace=True)
+    out = kernel.play_block(rules, players, seed, 0, 1, policies=np.array(policies, np.int8), deck=stock)
+    for key, value in record.items():
+        assert np.array_equal(np.asarray(value), out[key][0]), key
+    return record, log
+
+
+def test_a_one_that_gives_two_cards():
+    # House rule: the die's 1 draws two cards and both go onto the left neighbour's snake,
+    # placed by the roller. Greedy (spite) puts each straight where it costs most: 8, then 9.
+    die = {"1": 1, "2": 0, "3": 0}
+    r, _ = play_with(die, {"1": {"draw": 2, "give": 2, "placer": "giver"}}, [STRAIGHT, STRAIGHT], [GREEDY, GREEDY])
+    assert r["placed"] == [0, 2] and r["spite"] == [0, 2] and r["length"] == 1
+
+
+def test_a_gift_to_the_right_and_a_new_mark():
+    # Three players; a new mark "G" (the only face): draw 2, give 1 to the RIGHT neighbour.
+    # Seat 0 keeps the curve (6 missing) and gives the straight to seat 2, who must place it.
+    die = {"1": 0, "2": 0, "3": 0, "G": 1}
+    faces = {"G": {"draw": 2, "give": 1, "to": "right"}}
+    r, log = play_with(die, faces, [CURVE, STRAIGHT], [GREEDY] * 3, players=3)
+    assert r["placed"] == [1, 0, 1] and r["missing"] == [6, 7, 8]
+    assert any("seat 0 rolls G" in line for line in log)
+    assert any("seat 0 will give STRAIGHT to seat 2" in line for line in log)
+
+
+def test_keeping_everything():
+    # A mark that draws 2 and gives nothing: both cards go on one's own snake.
+    r, _ = play_with({"1": 0, "2": 1, "3": 0}, {"2": {"draw": 2, "give": 0}}, [CURVE, CURVE], [GREEDY, GREEDY])
+    assert r["placed"] == [2, 0] and r["spite"] == [0, 0]

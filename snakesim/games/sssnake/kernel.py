@@ -24,6 +24,7 @@ from snakesim.games.sssnake.rules import (
     GREEDY,
     JOINED,
     MAX_BLOCK,
+    MAX_DRAW,
     RANDOM,
     STOCK_DRAW,
     STOCK_WIN,
@@ -35,7 +36,7 @@ N_CARD_TYPES = len(CARD_KEYS)
 
 BLOCK = 64  # games per scratch allocation; any value gives the same results
 INF = 1 << 30
-MAX_OPTIONS = 12  # up to 3 cards x 2 ends x 2 directions
+MAX_OPTIONS = 4 * MAX_DRAW  # up to MAX_DRAW cards x 2 ends x 2 directions
 # The params array: see encode().
 P_PLAYERS, P_PRESORTED, P_SIDE, P_ORIGIN, P_BLOCK_W, P_BLOCK_H, P_HEAD, P_TAIL = 0, 1, 2, 3, 4, 5, 6, 9
 N_PARAMS = 12
@@ -306,10 +307,10 @@ def _choose_gift(state, policies, seat, left, drawn, m, board, side, scratch, gi
 
 
 @njit
-def _play_one(stock_cards, faces, params, policies, seed, game, scratch, out, row):
+def _play_one(stock_cards, faces, actions, params, policies, seed, game, scratch, out, row):
     """Play game ``game`` and write its results into row ``row`` of the ``out`` columns."""
     n, presorted, side = params[P_PLAYERS], params[P_PRESORTED], params[P_SIDE]
-    state, dice, copies, keys, identities, stock, board, spite, drawn, gift_keys, tied, place_scratch = scratch
+    state, dice, copies, keys, identities, stock, board, spite, drawn, gift_keys, tied, gifts, place_scratch = scratch
     occupied, free, ends, box, placed = board
     o_outcome, o_winner, o_length, o_placed, o_missing, o_spite, o_discarded, o_stock_left, o_unused = out
     seed_stream(state, seed, game)  # the policies' decisions
@@ -346,27 +347,32 @@ def _play_one(stock_cards, faces, params, policies, seed, game, scratch, out, ro
     while next_card < n_stock:
         turns += 1
         left = seat + 1 if seat + 1 < n else 0
-        face = faces[below(dice, faces.shape[0])]
-        m = min(face, n_stock - next_card)
+        mark = faces[below(dice, faces.shape[0])]
+        if actions[mark, 2]:  # to the right
+            target = seat - 1 if seat > 0 else n - 1
+        else:
+            target = left
+        m = min(actions[mark, 0], n_stock - next_card)
         for i in range(m):
             drawn[i] = stock[next_card + i]
         next_card += m
-        if face == 1:
-            unplaced, joined = _place_cards(state, policies, seat, left, drawn, 1, board, side, place_scratch)
+        if actions[mark, 3]:  # placed by the giver: every card onto the neighbour's snake
+            before = placed[target]
+            unplaced, joined = _place_cards(state, policies, seat, target, drawn, m, board, side, place_scratch)
+            spite[target] += placed[target] - before
             if joined:
-                winner = left
-            if unplaced:
-                unplaced, joined = _place_cards(state, policies, seat, seat, drawn, 1, board, side, place_scratch)
+                winner = target
+            elif unplaced:
+                unplaced, joined = _place_cards(state, policies, seat, seat, drawn, unplaced, board, side,
+                                                place_scratch)  # fmt: skip
                 discarded += unplaced
                 if joined:
                     winner = seat
-            else:
-                spite[left] += 1
         else:
-            gift = -1
-            if m >= 2:
-                g = _choose_gift(state, policies, seat, left, drawn, m, board, side, place_scratch, gift_keys, tied)
-                gift = drawn[g]
+            n_gifts = min(actions[mark, 1], m - 1)  # the roller keeps at least one
+            for k in range(n_gifts):
+                g = _choose_gift(state, policies, seat, target, drawn, m, board, side, place_scratch, gift_keys, tied)
+                gifts[k] = drawn[g]
                 for i in range(g, m - 1):
                     drawn[i] = drawn[i + 1]
                 m -= 1
@@ -375,13 +381,15 @@ def _play_one(stock_cards, faces, params, policies, seed, game, scratch, out, ro
                 winner = seat
             else:
                 discarded += unplaced
-                if gift >= 0:
-                    drawn[0] = gift
-                    unplaced, joined = _place_cards(state, policies, left, left, drawn, 1, board, side, place_scratch)
+                if n_gifts > 0:
+                    for k in range(n_gifts):
+                        drawn[k] = gifts[k]
+                    unplaced, joined = _place_cards(state, policies, target, target, drawn, n_gifts, board, side,
+                                                    place_scratch)  # fmt: skip
                     if joined:
-                        winner = left
+                        winner = target
                     elif unplaced:
-                        unplaced, joined = _place_cards(state, policies, seat, seat, drawn, 1, board, side,
+                        unplaced, joined = _place_cards(state, policies, seat, seat, drawn, unplaced, board, side,
                                                         place_scratch)  # fmt: skip
                         discarded += unplaced
                         if joined:
@@ -428,7 +436,7 @@ def _play_one(stock_cards, faces, params, policies, seed, game, scratch, out, ro
 
 
 @njit_driver
-def _play_block(stock_cards, faces, params, policies, seed, first, out):
+def _play_block(stock_cards, faces, actions, params, policies, seed, first, out):
     count = out[0].shape[0]
     n = params[P_PLAYERS]
     side = params[P_SIDE]
@@ -466,14 +474,15 @@ def _play_block(stock_cards, faces, params, policies, seed, first, out):
             identities,
             np.empty(stock_cards.shape[0], np.int8),  # the stock, in draw order
             board,
-            np.empty(n, np.int64),  # die-1 cards put on each snake
-            np.empty(3, np.int8),  # the cards drawn this turn
-            np.empty(3, np.int64),  # keys of the gift choice
-            np.empty(3, np.int64),  # cards tied in the gift choice
+            np.empty(n, np.int64),  # cards a neighbour put on each snake
+            np.empty(MAX_DRAW, np.int8),  # the cards drawn this turn
+            np.empty(MAX_DRAW, np.int64),  # keys of the gift choice
+            np.empty(MAX_DRAW, np.int64),  # cards tied in the gift choice
+            np.empty(MAX_DRAW, np.int8),  # the gifts chosen this turn
             place_scratch,
         )
         for row in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
-            _play_one(stock_cards, faces, params, policies, seed, first + row, scratch, out, row)
+            _play_one(stock_cards, faces, actions, params, policies, seed, first + row, scratch, out, row)
 
 
 def encode(rules: SssnakeRules, players: int, presorted: bool = False) -> np.ndarray:
@@ -537,6 +546,7 @@ def play_block(
     _play_block(
         cards,
         rules.die_faces(),
+        rules.face_actions(),
         encode(rules, players, deck is not None),
         np.asarray(policies, np.int8),
         np.uint64(seed),

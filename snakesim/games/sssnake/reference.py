@@ -247,6 +247,7 @@ class SssnakeGame:
         self.policies = list(policies)
         self.stream = stream
         self.faces = [int(f) for f in rules.die_faces()]
+        self.actions = rules.action_list()
         self.stock = [int(c) for c in (rules.deck_cards() if deck is None else deck)]
         if deck is None:
             stream.keyed_shuffle(self.stock)  # coupled across decks: see snakesim.core.rng
@@ -254,7 +255,7 @@ class SssnakeGame:
         self.dice = Stream(stream.seed, stream.game, lane=DICE_LANE)
         self.next_card = 0
         self.boards = [Board(rules) for _ in range(players)]
-        self.spite = [0] * players  # die-1 cards put on each seat's snake by its neighbour
+        self.spite = [0] * players  # cards put on each seat's snake by a neighbour (a giver mark)
         self.discarded = 0
         self.winner = -1
         self.turns = 0
@@ -325,29 +326,32 @@ class SssnakeGame:
         return tied[self.stream.below(len(tied))]
 
     def turn(self, seat: int) -> None:
-        """``seat`` rolls the die, draws, and places (docs/games/sssnake.md)."""
+        """``seat`` rolls the die, draws, and does what the mark says (docs/games/sssnake.md)."""
         self.turns += 1
-        left = (seat + 1) % self.players
-        face = self.faces[self.dice.below(len(self.faces))]
-        drawn = self.stock[self.next_card : self.next_card + face]
+        mark, action = self.actions[self.faces[self.dice.below(len(self.faces))]]
+        target = (seat + (1 if action["to"] == "left" else -1)) % self.players
+        drawn = self.stock[self.next_card : self.next_card + action["draw"]]
         self.next_card += len(drawn)
-        self._note(f"{self.turns:4d} seat {seat} rolls {face}, draws {' '.join(CARD_KEYS[c] for c in drawn)}")
-        if face == 1:
-            # The card goes onto the left neighbour's snake; else onto one's own; else out.
-            if self.place_cards(seat, left, drawn):
-                self.discarded += len(self.place_cards(seat, seat, drawn))
-            else:
-                self.spite[left] += 1
+        self._note(f"{self.turns:4d} seat {seat} rolls {mark}, draws {' '.join(CARD_KEYS[c] for c in drawn)}")
+        if action["placer"] == "giver":
+            # The cards go onto the neighbour's snake; those that fit nowhere onto one's own; else out.
+            before = self.boards[target].placed
+            rest = self.place_cards(seat, target, drawn)
+            self.spite[target] += self.boards[target].placed - before
+            if rest and self.winner < 0:
+                self.discarded += len(self.place_cards(seat, seat, rest))
             return
-        gift = drawn.pop(self.choose_gift(seat, left, drawn)) if len(drawn) >= 2 else None
-        if gift is not None:
-            self._note(f"       seat {seat} will give {CARD_KEYS[gift]} to seat {left}")
+        gifts = []
+        for _ in range(min(action["give"], len(drawn) - 1)):  # the roller keeps at least one
+            gifts.append(drawn.pop(self.choose_gift(seat, target, drawn)))
+            self._note(f"       seat {seat} will give {CARD_KEYS[gifts[-1]]} to seat {target}")
         self.discarded += len(self.place_cards(seat, seat, drawn))
-        if self.winner >= 0 or gift is None:
+        if self.winner >= 0 or not gifts:
             return
-        # The neighbour must place the gift; if it cannot, it comes back; else it is out.
-        if self.place_cards(left, left, [gift]):
-            self.discarded += len(self.place_cards(seat, seat, [gift]))
+        # The neighbour must place the gifts; those it cannot place come back; else they are out.
+        rest = self.place_cards(target, target, gifts)
+        if rest:
+            self.discarded += len(self.place_cards(seat, seat, rest))
 
     def play_game(self) -> dict:
         """Play until a snake is joined or the stock is used up; return the game's record."""

@@ -12,13 +12,14 @@ cell ``(x, y)``, moving in direction ``d``, so it enters that cell through edge 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import ClassVar
 
 import numpy as np
 
 from snakesim.core.errors import InputError
-from snakesim.core.rules import Choice, Counts, Int, Rules, Variant, option
+from snakesim.core.rules import Choice, Counts, Int, Named, NamedCounts, Rules, Spec, Variant, option, parse_value
 
 N, E, S, W = range(4)
 SIDES = ("north", "east", "south", "west")  # the option words for N, E, S, W
@@ -28,7 +29,15 @@ DY = (-1, 0, 1, 0)
 CARD_KEYS = ("STRAIGHT", "CURVE", "CROSS", "DOUBLE")
 STRAIGHT, CURVE, CROSS, DOUBLE = range(4)
 DICE_LANE = 1  # the die rolls from its own stream (snakesim.core.rng.seed_lane), apart from decisions
-DIE_KEYS = ("1", "2", "3")  # the die's count of faces showing each number
+DIE_KEYS = ("1", "2", "3")  # the seed die's marks: how many faces show each is `die`
+MAX_DRAW = 10
+PLACERS = ("giver", "receiver")
+TARGETS = ("left", "right")
+SEED_FACES = {
+    "1": {"draw": 1, "give": 1, "to": "left", "placer": "giver"},  # the card goes onto the neighbour's snake
+    "2": {"draw": 2, "give": 1, "to": "left", "placer": "receiver"},  # keep all but one, which the neighbour places
+    "3": {"draw": 3, "give": 1, "to": "left", "placer": "receiver"},
+}
 
 MAX_CARDS = 400
 MAX_BLOCK = 6
@@ -63,6 +72,54 @@ def free_path(card: int, d: int, f: int) -> tuple[int, int] | None:
 
 
 @dataclass(frozen=True)
+class FaceAction(Spec):
+    """What a mark of the die does: ``{draw = 2, give = 1, to = "left", placer = "receiver"}``.
+
+    The roller draws ``draw`` cards. With ``placer = "giver"`` every drawn card goes onto the
+    ``to`` neighbour's snake, placed by the roller (so ``give`` must equal ``draw``). With
+    ``placer = "receiver"`` the roller keeps at least one: it chooses ``give`` cards (fewer
+    than ``draw``) for the neighbour, who places them; the rest go on the roller's own snake.
+    """
+
+    KEYS = ("draw", "give", "to", "placer")
+
+    def check(self, field, value):
+        if isinstance(value, tuple):
+            value = dict(value)
+        if not isinstance(value, Mapping):
+            raise InputError(field, f"expected {self.describe()}, got {value!r}")
+        for key in value:
+            if key not in self.KEYS:
+                raise InputError(f"{field}.{key}", f"unknown key; expected {', '.join(self.KEYS)}")
+        draw = Int(1, MAX_DRAW).check(f"{field}.draw", value.get("draw", 1))
+        give = Int(0, MAX_DRAW).check(f"{field}.give", value.get("give", 0))
+        to = Choice(TARGETS).check(f"{field}.to", value.get("to", "left"))
+        placer = Choice(PLACERS).check(f"{field}.placer", value.get("placer", "receiver"))
+        if placer == "giver" and give != draw:
+            raise InputError(f"{field}.give", f'placer = "giver" places every drawn card: give must be {draw}')
+        if placer == "receiver" and give >= draw:
+            raise InputError(f"{field}.give", f"the roller keeps at least one card: give must be below {draw}")
+        return (("draw", draw), ("give", give), ("to", to), ("placer", placer))
+
+    def parse(self, field, text):
+        return self.check(field, parse_value(field, text))
+
+    def describe(self):
+        return 'a table {draw = N, give = G, to = "left" or "right", placer = "giver" or "receiver"}'
+
+    def plain(self, value):
+        return dict(value)
+
+
+@dataclass(frozen=True)
+class FaceActions(Named):
+    """A :class:`FaceAction` for each mark of the die."""
+
+    def item(self) -> Spec:
+        return FaceAction()
+
+
+@dataclass(frozen=True)
 class SssnakeRules(Rules):
     """The options of one Sssnake game. Construct with keywords; every value is checked."""
 
@@ -81,8 +138,13 @@ class SssnakeRules(Rules):
     )
     die: tuple = option(
         (("1", 2), ("2", 2), ("3", 2)),
-        Counts(DIE_KEYS, 0, 60),
-        "faces of the die showing 1, 2 and 3 (1: the card goes to the left neighbour; 2, 3: keep all but one)",
+        NamedCounts(DIE_KEYS, 0, 60),
+        "faces of the die showing each mark (1, 2, 3, or a new mark with its action in `faces`)",
+    )
+    faces: tuple = option(
+        tuple(SEED_FACES.items()),
+        FaceActions(DIE_KEYS),
+        "what each mark does: cards drawn, how many given, to which neighbour, and who places them",
     )
 
     DECK_FIELDS = ("deck",)
@@ -113,6 +175,13 @@ class SssnakeRules(Rules):
             raise InputError("deck", f"at most {MAX_CARDS} part cards, got {self.deck_size()}")
         if sum(n for _, n in self.die) < 1:
             raise InputError("die", "the die needs at least one face")
+        actions = dict(self.faces)
+        for mark in dict(self.die):
+            if mark not in actions:
+                raise InputError(f"die.{mark}", f"a new mark needs an action too: faces.{mark} = {{draw = N, ...}}")
+        for mark in actions:
+            if mark not in dict(self.die):
+                raise InputError(f"faces.{mark}", f"a new mark needs a count too: die.{mark} = N")
 
     def deck_size(self) -> int:
         return sum(n for _, n in self.deck)
@@ -122,8 +191,20 @@ class SssnakeRules(Rules):
         return np.repeat(np.arange(len(CARD_KEYS), dtype=np.int8), [n for _, n in self.deck])
 
     def die_faces(self) -> np.ndarray:
-        """The die's faces in increasing order, e.g. ``[1, 1, 2, 2, 3, 3]``."""
-        return np.repeat(np.arange(1, 4, dtype=np.int64), [n for _, n in self.die])
+        """The die's faces as mark codes (positions in ``faces``), e.g. ``[0, 0, 1, 1, 2, 2]``."""
+        counts = dict(self.die)
+        return np.repeat(np.arange(len(self.faces), dtype=np.int64), [counts[m] for m, _ in self.faces])
+
+    def face_actions(self) -> np.ndarray:
+        """``actions[mark] = (draw, give, to the right, placed by the giver)`` for the kernel."""
+        return np.array(
+            [(a["draw"], a["give"], a["to"] == "right", a["placer"] == "giver") for _, a in self.action_list()],
+            np.int64,
+        )
+
+    def action_list(self) -> list[tuple[str, dict]]:
+        """Each mark and its action as a plain dict, by mark code."""
+        return [(mark, dict(action)) for mark, action in self.faces]
 
     def head_end(self) -> tuple[int, int, int]:
         """The head's open end at the start: ``(x, y, d)`` of the cell it points into."""
