@@ -88,7 +88,8 @@ def test_rules_file(tmp_path):
     path.write_text('variant = "rejoin"\nstart_coins = 5\n[deck]\nSUNS = 2\n')
     r = invoke("run", "fortune", "-n", 500, "--rules", path, "--json")
     s = json.loads(r.stdout)
-    assert s["variant"] == "rejoin" and s["options"]["rejoin"] is True and s["options"]["deck"]["SUNS"] == 2
+    assert s["variant"] == "rejoin" and s["options"]["effects"]["RIVER"][0]["rejoin"] is True
+    assert s["options"]["deck"]["SUNS"] == 2
 
 
 def test_trace_replays_the_game_run_played(tmp_path):
@@ -141,7 +142,7 @@ BAD = [
     ),
     (["run", "fortune", "--set", "start_coins=0"], "start_coins: expected an integer from 1"),
     (["run", "fortune", "--set", "deck.RAIN=-2"], "deck.RAIN: expected an integer from 0"),
-    (["run", "fortune", "--set", "rejoin=perhaps"], "rejoin: expected true or false"),
+    (["run", "fortune", "--set", "start_coins=perhaps"], "start_coins: expected an integer"),
     (["run", "fortune", "--players", "9"], "players: expected an integer from 2 to 8, got 9"),
     (["run", "fortune", "--players", "1"], "players: expected an integer from 2 to 8"),
     (["run", "fortune", "--players", "four"], "'--players'"),

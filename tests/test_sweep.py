@@ -19,9 +19,9 @@ def test_parse_players():
 
 
 def test_parse_axes():
-    fixed, axes = parse_axes(["start_coins=5:20:5", "rejoin=true,false", "snakes=1"])
-    assert fixed == ["snakes=1"] and list(axes) == ["start_coins", "rejoin"]
-    assert list(axes["start_coins"]) == [5, 10, 15, 20] and axes["rejoin"] == ["true", "false"]
+    fixed, axes = parse_axes(["start_coins=5:20:5", "snakes=1,2", "turn_cap=500"])
+    assert fixed == ["turn_cap=500"] and list(axes) == ["start_coins", "snakes"]
+    assert list(axes["start_coins"]) == [5, 10, 15, 20] and axes["snakes"] == ["1", "2"]
     with pytest.raises(InputError, match="start_coins: expected LOW <= HIGH"):
         parse_axes(["start_coins=9:1:1"])
     with pytest.raises(InputError, match="start_coins: expected LOW:HIGH:STEP"):
@@ -37,10 +37,10 @@ def test_a_huge_grid_is_refused_before_it_is_built():
 
 
 def test_sweep_rows_and_a_real_effect():
-    table = sweep(get_game("fortune"), [2, 3], ["start_coins=4:16:6", "rejoin=false,true"], 4000, seed=3)
-    assert len(table) == 2 * 3 * 2 * 6  # players x coins x rejoin x metrics
-    assert set(table["start_coins"]) == {4, 10, 16} and set(table["rejoin"]) == {False, True}
-    length = table[(table["metric"] == "length") & (table["players"] == 3) & (~table["rejoin"])]
+    table = sweep(get_game("fortune"), [2, 3], ["start_coins=4:16:6", "snakes=1,2"], 4000, seed=3)
+    assert len(table) == 2 * 3 * 2 * 6  # players x coins x snakes x metrics
+    assert set(table["start_coins"]) == {4, 10, 16} and set(table["snakes"]) == {1, 2}
+    length = table[(table["metric"] == "length") & (table["players"] == 3) & (table["snakes"] == 2)]
     length = length.sort_values("start_coins")
     # More coins, longer games: each point's interval lies wholly above the previous one's.
     assert (length["low"].to_numpy()[1:] > length["high"].to_numpy()[:-1]).all()

@@ -21,7 +21,14 @@ from snakesim.games import get_game
 @options.players
 @options.seed
 @click.option(
-    "--variant", "-v", "variants", multiple=True, help="A variant to compare; repeat it. The first is the baseline."
+    "--variant",
+    "-v",
+    "variants",
+    multiple=True,
+    metavar="ARM",
+    help="An arm to compare; repeat it, the first is the baseline. An arm is a variant (one-snake), a rules "
+    "file (ten.toml), or LABEL=BASE,NAME=VALUE,... (quick=one-snake,start_coins=12), with its own "
+    "policy=NAME or policies=A/B/... if you like.",
 )
 @options.settings
 @options.rules_file
@@ -59,9 +66,10 @@ def compare(
     game, players, seed, variants, settings, rules_file, deck_file, policy, policies, n_games, threads, backend,
     scheduler, workers, precision, max_games, precise, plot, as_json,
 ):  # fmt: skip
-    """Compare variants of GAME on the same games (common random numbers).
+    """Compare rule sets of GAME on the same games (common random numbers).
 
-    Every variant plays games 0..N-1 of the same seed. Game i is dealt from the same keyed
+    Each --variant is an arm: a named variant, your own rules file, or inline options, with
+    a label. Every arm plays games 0..N-1 of the same seed. Game i is dealt from the same keyed
     shuffle in each (a deck with a card removed deals the other cards in the same order) and
     its players draw from the same stream, so the differences are paired. How much that
     narrows an interval depends on how long the games stay alike; each difference prints its
@@ -69,11 +77,15 @@ def compare(
     draws, unfinished games, first-player advantage, length, winning margin) it prints each
     variant's value with its 95% interval and its difference from the first variant with a
     paired interval and a Holm-adjusted p-value; then each variant's seat-balance test.
-    --set, --rules, --deck and the policies apply to every variant.
+    --set, --rules, --deck and the policies apply to every arm (after its own options).
+    `snakesim rules GAME -v ARM` prints an arm's complete rules.
 
     \b
     Examples:
       snakesim compare fortune --players 4 --games 200000 --variant standard --variant one-snake
+      snakesim compare fortune -v standard -v ten.toml -v 'quick=one-snake,start_coins=12'
+      snakesim compare fortune -v standard -v 'hearts2=standard,effects.HEARTS=[{take = 2, from = "left"}]'
+      snakesim compare rainbow -p 3 -v 'greedy=standard,policy=greedy' -v 'mix=standard,policies=greedy/random/random'
       snakesim compare rainbow -p 3 -v standard -v wild-snake -v poppies-orchids --policy random
       snakesim compare hisss -v standard -v claim-joined --games 20000 --precision 0.005
       snakesim compare rainbow -v standard -v poppies-orchids -n 5000 --precision 0.01 --precise differences
@@ -105,14 +117,15 @@ def compare(
         runs = table.attrs["runs"]
         meta = {"game": spec.name, "players": players, "games": n_games, "seed": seed, "variants": list(runs)}
         meta["options"] = {name: run["options"] for name, run in runs.items()}
+        meta["rules_hash"] = {name: run["rules_hash"] for name, run in runs.items()}
         if stopping:
             meta.update(games=stopping["games"], stopping=stopping)
         click.echo(to_json({**meta, "rows": records(table)}))
         return
     played = stopping["games"] if stopping else n_games
     header = (
-        f"{players} players, {played:,} games per variant, seed {seed}: game i is dealt from the same keyed "
-        "shuffle in every variant (paired)"
+        f"{players} players, {played:,} games per arm, seed {seed}: game i is dealt from the same keyed "
+        "shuffle in every arm (paired)"
     )
     click.echo(format_comparison(table, spec.title, header))
     if plot is not None:

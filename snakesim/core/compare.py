@@ -25,10 +25,11 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from snakesim.core.arms import Shared, build_arms
 from snakesim.core.backends import ThreadsBackend
 from snakesim.core.errors import InputError
 from snakesim.core.registry import GameSpec
-from snakesim.core.runner import resolve_run, simulate_spec
+from snakesim.core.runner import simulate_spec
 from snakesim.core.stats import (
     LEVEL,
     holm,
@@ -217,7 +218,7 @@ def compare_variants(
     spec: GameSpec,
     players: int,
     games: int,
-    variants: Sequence[str],
+    variants: Sequence[str | Mapping[str, Any]],
     seed: int = 0,
     rules_file: str | Path | None = None,
     deck_file: str | Path | None = None,
@@ -232,10 +233,12 @@ def compare_variants(
     backend=None,
     precise: Sequence[str] = ("rates",),
 ) -> tuple[pd.DataFrame, dict[str, pd.DataFrame]]:
-    """Play ``games`` games of each variant on the same seed and compare them.
+    """Play ``games`` games of each arm on the same seed and compare them.
 
-    Every variant is checked before any game is played; ``settings``, the files, the
-    policies and ``options`` apply to every variant. Returns :func:`compare_tables`'s table
+    ``variants`` are arms (``snakesim.core.arms``): variant names, rules files, inline
+    ``LABEL=BASE,NAME=VALUE,...`` texts, or arm tables. Every arm is checked before any game
+    is played; ``settings``, the files, ``options`` and the policies apply to every arm (an
+    arm's own policies win). Returns :func:`compare_tables`'s table
     (the variants' run metadata in ``attrs["runs"]``) and the per-game tables by variant.
 
     With ``precision``, blocks of ``games`` more games (the next indices, so the variants
@@ -248,16 +251,8 @@ def compare_variants(
     ``backend`` plays the games (``threads`` numba threads here if None); a Dask backend's
     cluster is shared by all the runs.
     """
-    if not variants:
-        raise InputError("--variant", "give at least one variant")
-    runs = {}
-    for variant in variants:
-        name, rules, seats = resolve_run(
-            spec, players, games, seed, 0, variant, rules_file, settings, options, deck_file, policy, policies
-        )
-        if name in runs:
-            raise InputError("--variant", f"{name!r} is given twice")
-        runs[name] = (rules, seats)
+    shared = Shared(rules_file, deck_file, tuple(settings), options, policy, policies)
+    runs = {arm.label: arm for arm in build_arms(spec, players, games, seed, variants, shared)}
     if precision is not None and not precision > 0:
         raise InputError("--precision", f"expected a half-width above 0, got {precision}")
     cap = max_games if max_games is not None else 100 * games
@@ -269,10 +264,10 @@ def compare_variants(
     with backend:
         while True:
             block = games if precision is None else min(games, cap - played)
-            for name, (rules, seats) in runs.items():
+            for name, arm in runs.items():
                 frame = simulate_spec(
-                    spec, rules, players, block, seed, name, played, threads, progress=progress, policies=seats,
-                    backend=backend,
+                    spec, arm.rules, players, block, seed, name, played, threads, progress=progress,
+                    policies=arm.seats, backend=backend,
                 )  # fmt: skip
                 parts[name].append(frame)
             played += block

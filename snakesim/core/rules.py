@@ -14,6 +14,8 @@ naming the field and what it accepts.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
+import json
 import re
 import tomllib
 from collections.abc import Iterable, Mapping
@@ -176,7 +178,10 @@ class Table(Spec):
         return tuple((k, item.check(f"{field}.{k}", entries[k])) for k in self.keys)
 
     def parse(self, field, text):
-        raise InputError(field, f"set one entry at a time, as {field}.KEY=VALUE")
+        value = parse_value(field, text)
+        if not isinstance(value, Mapping):
+            raise InputError(field, f"expected a table such as {{KEY = VALUE}}, or set one entry as {field}.KEY=VALUE")
+        return value
 
     def parse_item(self, field: str, key: str, text: str) -> tuple[str, Any]:
         """Parse ``field.key=text`` into ``(key, value)``."""
@@ -338,10 +343,11 @@ class Rules:
                 raise InputError(name, f"unknown option; expected one of {', '.join(fields)}")
             spec = fields[name].metadata["spec"]
             if isinstance(spec, Table):
-                if not key:
-                    spec.parse(name, text)  # raises: tables are set one key at a time
-                k, item = spec.parse_item(name, key, text)
-                values.setdefault(name, {})[k] = item
+                if key:
+                    k, item = spec.parse_item(name, key, text)
+                    values.setdefault(name, {})[k] = item
+                else:  # a TOML table of some entries: deck={RAIN = 2, SUNS = 0}
+                    values.setdefault(name, {}).update(spec.parse(name, text))
             elif key:
                 raise InputError(setting.partition("=")[0], f"{name} has no parts; use {name}=VALUE")
             else:
@@ -379,6 +385,24 @@ class Rules:
     def to_dict(self) -> dict[str, Any]:
         """The options as plain JSON-able values (count tables as dicts)."""
         return {name: f.metadata["spec"].plain(getattr(self, name)) for name, f in self.specs().items()}
+
+    def rules_hash(self) -> str:
+        """A short hash of the complete rules (12 hex digits of SHA-256), so two runs can be
+        matched by their rules, not by the name someone gave them. Equal rules give equal
+        hashes on every machine: the hash is of their canonical JSON."""
+        text = json.dumps({"game": type(self).__name__, "rules": self.to_dict()}, sort_keys=True)
+        return hashlib.sha256(text.encode()).hexdigest()[:12]
+
+    def to_toml(self) -> str:
+        """The complete rules as TOML that :meth:`from_toml` reads back to equal rules:
+        plain options first, then one ``[table]`` per table option."""
+        plain, tables = [], []
+        for name, value in self.to_dict().items():
+            if isinstance(value, dict):
+                tables += ["", f"[{name}]"] + [f"{_key(k)} = {inline(v)}" for k, v in value.items()]
+            else:
+                plain.append(f"{name} = {inline(value)}")
+        return "\n".join(plain + tables) + "\n"
 
     def changes(self) -> dict[str, Any]:
         """The options that differ from the defaults (count tables: only changed keys)."""
@@ -424,6 +448,11 @@ def describe_changes(changes: dict) -> str:
         else:
             parts.append(f"{name}={_show(value)}")
     return ", ".join(parts)
+
+
+def _key(key: str) -> str:
+    """A TOML key: bare when it can be (``RAIN``), quoted otherwise (``"1"`` is bare too)."""
+    return key if re.match(r"^[A-Za-z0-9_-]+$", key) else inline(key)
 
 
 def _show(value: Any) -> str:

@@ -249,6 +249,7 @@ def run_metadata(
         "variant": variant,
         "options": rules.to_dict(),
         "changes": rules.changes(),
+        "rules_hash": rules.rules_hash(),
         "policies": list(policies),
         "players": players,
         "games": games,

@@ -23,7 +23,7 @@ from snakesim.core.tally import (
 
 LEVEL = 0.95
 # The run metadata a summary repeats (from a table's attrs, or a run's metadata).
-SUMMARY_META = ("game", "variant", "options", "policies", "players", "seed")
+SUMMARY_META = ("game", "variant", "rules_hash", "options", "policies", "players", "seed")
 
 
 def wilson(successes: int, trials: int, level: float = LEVEL) -> tuple[float, float]:

@@ -13,11 +13,12 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 import pandas as pd
 
+from snakesim.core.arms import Shared, build_arm, parse_arm
 from snakesim.core.backends import ThreadsBackend
 from snakesim.core.compare import estimate, per_game_metrics
 from snakesim.core.errors import InputError
 from snakesim.core.registry import GameSpec
-from snakesim.core.runner import DEFAULT_CHUNK, resolve_run, simulate_spec
+from snakesim.core.runner import DEFAULT_CHUNK, simulate_spec
 from snakesim.core.stats import LEVEL, seat_balance
 
 MAX_POINTS = 1000
@@ -51,7 +52,9 @@ def parse_axes(settings: Iterable[str]) -> tuple[list[str], dict[str, Sequence]]
     fixed, axes = [], {}
     for setting in settings:
         name, sep, text = setting.partition("=")
-        if sep and ":" in text:
+        if sep and text.lstrip()[:1] in ("[", "{", '"', "'"):
+            fixed.append(setting)  # a TOML value (an effect list, say): fixed, never an axis
+        elif sep and ":" in text:
             try:
                 low, high, step = (int(x) for x in text.split(":"))
             except ValueError:
@@ -75,7 +78,10 @@ def plan_sweep(
     variant: str | None = None,
     policy: str | None = None,
 ) -> list[tuple[int, str, object, tuple[str, ...]]]:
-    """Check every point of the grid, without playing: ``(players, variant, rules, seats)`` each.
+    """Check every point of the grid, without playing: ``(players, label, rules, seats)`` each.
+
+    ``variant`` is the arm every point starts from (``snakesim.core.arms``: a variant name,
+    a rules file or inline options); the point's settings apply after it.
 
     The grid is counted from its axes' lengths before any point is built, so a grid over the
     cap costs nothing.
@@ -85,12 +91,13 @@ def plan_sweep(
     count = len(players) * math.prod(len(values) for values in axes.values())
     if count > MAX_POINTS:
         raise InputError("--set", f"the grid has {count:,} points; at most {MAX_POINTS:,}")
+    arm = parse_arm(spec, variant or "standard")
     runs = []
     for point in itertools.product(players, *axes.values()):
         n, values = point[0], point[1:]
         point_settings = [*fixed, *(f"{k}={v}" for k, v in zip(names, values, strict=True))]
-        name, rules, seats = resolve_run(spec, n, games, seed, 0, variant, None, point_settings, None, None, policy)
-        runs.append((n, name, rules, seats))
+        built = build_arm(spec, n, games, seed, arm, Shared(settings=point_settings, policy=policy))
+        runs.append((n, built.label, built.rules, built.seats))
     return runs
 
 

@@ -16,6 +16,20 @@ A study is a TOML file::
     set = ["start_coins=20"]        # optional, for every arm
     policies = ["greedy", "greedy,random,random,random"]   # optional
 
+    [[compare]]                     # or arms of any rules: snakesim.core.arms
+    title = "Our house rules"
+    players = 4
+    games = 200000
+    [[compare.arms]]
+    name = "seed"
+    [[compare.arms]]
+    name = "gentle hearts"
+    options = {effects = {HEARTS = [{take = 2, from = "left"}]}}
+    [[compare.arms]]
+    name = "ours"
+    rules = "ours.toml"             # relative to the study file
+    policies = ["greedy", "random", "random", "random"]
+
     [[sweep]]
     title = "Starting coins"
     players = "2..6"
@@ -42,6 +56,7 @@ from pathlib import Path
 import pandas as pd
 
 from snakesim import __version__
+from snakesim.core.arms import Shared, build_arms
 from snakesim.core.backends import ThreadsBackend
 from snakesim.core.compare import compare_tables
 from snakesim.core.errors import InputError
@@ -85,6 +100,17 @@ COMPARE_TYPES = {
     "players": int,
     "games": int,
     "variants": list,
+    "arms": list,
+    "set": list,
+    "policy": str,
+    "policies": list,
+}
+# An arm of a comparison: any rule set (snakesim.core.arms), with its own policies if it likes.
+ARM_TYPES = {
+    "name": str,
+    "variant": str,
+    "rules": str,
+    "options": dict,
     "set": list,
     "policy": str,
     "policies": list,
@@ -93,6 +119,7 @@ SWEEP_TYPES = {"title": str, "players": (str, int), "games": int, "set": list, "
 REQUIRED = {
     "study": ("title", "question", "game"),
     "compare": ("players", "games"),
+    "arm": ("name",),
     "sweep": ("players", "games", "set"),
 }
 
@@ -113,7 +140,7 @@ def _check_section(where: str, data, types: dict, required: tuple[str, ...]) -> 
         kind = types[key]
         if isinstance(value, bool) or not isinstance(value, kind):
             raise InputError(f"{where}.{key}", f"expected {_type_name(kind)}, got {value!r}")
-        if kind is list and key not in ("compare", "sweep"):
+        if kind is list and key not in ("compare", "sweep", "arms"):
             for item in value:
                 if not isinstance(item, str):
                     raise InputError(f"{where}.{key}", f"expected a list of strings, got {item!r} in it")
@@ -139,6 +166,8 @@ def load_study(path: str | Path) -> dict:
     for kind, types in (("compare", COMPARE_TYPES), ("sweep", SWEEP_TYPES)):
         for k, section in enumerate(data.get(kind, [])):
             _check_section(f"{kind}[{k}]", section, types, REQUIRED[kind])
+            for j, arm in enumerate(section.get("arms", []) if kind == "compare" else []):
+                _check_section(f"{kind}[{k}].arms[{j}]", arm, ARM_TYPES, REQUIRED["arm"])
     return data
 
 
@@ -154,7 +183,11 @@ def run_study(path: str | Path, out_dir: str | Path, scale: float = 1.0, progres
     study = load_study(path)
     spec = get_game(study["game"])
     seed = study.get("seed", 1)
-    plans = [("compare", k, s, _plan_compare(spec, s, seed, scale, k)) for k, s in enumerate(study.get("compare", []))]
+    folder = Path(path).parent  # an arm's rules file is named relative to the study file
+    plans = [
+        ("compare", k, s, _plan_compare(spec, s, seed, scale, k, folder))
+        for k, s in enumerate(study.get("compare", []))
+    ]
     plans += [("sweep", k, s, _plan_sweep(spec, s, seed, scale, k)) for k, s in enumerate(study.get("sweep", []))]
     out_dir = Path(out_dir)
     if out_dir.exists() and not out_dir.is_dir():
@@ -239,10 +272,18 @@ def _swap_in(work: Path, out_dir: Path) -> None:
     shutil.rmtree(old, ignore_errors=True)
 
 
-def _plan_compare(spec, section, seed, scale, k):
+def _plan_compare(spec, section, seed, scale, k, folder=Path(".")):
     where = f"compare[{k}]"
     players = section["players"]
     games = max(1, round(section["games"] * scale))
+    if "arms" in section:
+        for key in ("variants", "policies"):
+            if key in section:
+                raise InputError(f"{where}.{key}", "give the arms as [[compare.arms]] tables, or variants, not both")
+        tables = [{**arm, "rules": str(folder / arm["rules"])} if "rules" in arm else arm for arm in section["arms"]]
+        shared = Shared(settings=section.get("set", ()), policy=section.get("policy"))
+        arms = build_arms(spec, players, games, seed, tables, shared, f"{where}.arms")
+        return [(a.label, a.variant, a.rules, a.seats) for a in arms], games, players
     variants = section.get("variants", ["standard"])
     policy_sets = section.get("policies", [section.get("policy")])
     settings = section.get("set", [])
@@ -275,7 +316,7 @@ def _plan_sweep(spec, section, seed, scale, k):
 
 def _describe(rules, seats) -> str:
     text = describe_changes(rules.changes())
-    return text + (f", policies {','.join(seats)}" if seats else "")
+    return text + (f", policies {','.join(seats)}" if seats else "") + f" (rules {rules.rules_hash()})"
 
 
 def _compare_view(table: pd.DataFrame) -> pd.DataFrame:

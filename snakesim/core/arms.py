@@ -1,0 +1,182 @@
+"""Arms: the rule sets that a comparison, a sweep or a study plays side by side.
+
+An arm is any rule set with a label: a named variant, a rules TOML file, or inline options,
+and optionally its own policies. On the command line one ``--variant`` (``-v``) text is one
+arm::
+
+    standard                                   the named variant
+    house.toml                                 a rules file (label: house)
+    start_coins=12                             inline options on the standard game
+    quick=one-snake,start_coins=12             label quick: a variant, then options
+    mine=house.toml,turn_cap=500               label mine: a file, then options
+    greedy=standard,policy=greedy              label greedy: the standard game, greedy seats
+    mix=standard,policies=greedy/random        one policy per seat, separated by /
+
+Parts are separated by commas outside brackets and quotes, so an option may be any TOML
+value: ``hearts2=standard,effects.HEARTS=[{take = 2, from = "left"}]``. In a study file an
+arm is a table with ``name`` and any of ``variant``, ``rules``, ``options``, ``set``,
+``policy`` and ``policies``.
+
+Settings shared by every arm (``--rules``, ``--deck``, ``--set``) apply after the arm's own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from snakesim.core.errors import InputError
+from snakesim.core.policies import resolve_policies
+from snakesim.core.registry import GameSpec
+from snakesim.core.rules import Rules, read_toml
+from snakesim.core.runner import check_run, resolve_rules
+
+POLICY_KEYS = ("policy", "policies")
+
+
+@dataclass(frozen=True)
+class Arm:
+    """One rule set of a comparison: its label, the variant it starts from, its checked rules
+    and each seat's policy."""
+
+    label: str
+    variant: str
+    rules: Rules
+    seats: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Shared:
+    """What applies to every arm after its own rules: a rules file, a deck file, ``--set``
+    strings, option values, and the policies of arms that name none."""
+
+    rules_file: str | Path | None = None
+    deck_file: str | Path | None = None
+    settings: Sequence[str] = ()
+    options: Mapping[str, Any] | None = None
+    policy: str | None = None
+    policies: str | Sequence[str] | None = None
+
+
+def split_parts(text: str) -> list[str]:
+    """Split an arm's text on commas outside brackets, braces and quotes."""
+    parts, depth, quote, start = [], 0, "", 0
+    for i, ch in enumerate(text):
+        if quote:
+            quote = "" if ch == quote else quote
+        elif ch in "\"'":
+            quote = ch
+        elif ch in "[{":
+            depth += 1
+        elif ch in "]}":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            parts.append(text[start:i].strip())
+            start = i + 1
+    parts.append(text[start:].strip())
+    return parts
+
+
+def _is_file(text: str) -> bool:
+    return text.endswith(".toml") or Path(text).is_file()
+
+
+def parse_arm(spec: GameSpec, text: str) -> dict:
+    """The parts of a ``--variant`` text: ``name``, ``variant`` or ``rules`` (a file), ``set``
+    (option strings), ``policy``, ``policies``. See the module's docstring for the syntax."""
+    if not isinstance(text, str) or not text.strip():
+        raise InputError("--variant", "expected a variant name, a rules file or NAME=VALUE options, got nothing")
+    parts = split_parts(text.strip())
+    if any(not p for p in parts):
+        raise InputError("--variant", f"an empty part (two commas in a row?) in {text!r}")
+    arm: dict = {"set": []}
+    first = parts[0]
+    key, sep, value = first.partition("=")
+    key = key.strip()
+    options = spec.rules.specs()
+    if not sep or (key.split(".")[0] not in options and key not in POLICY_KEYS):
+        # A variant or a file first (perhaps after a label): "one-snake", "quick=one-snake".
+        base = value.strip() if sep else first
+        if sep:
+            arm["name"] = key
+        elif len(parts) == 1:
+            arm["name"] = Path(base).stem if _is_file(base) else base
+        if base:
+            arm["rules" if _is_file(base) else "variant"] = base
+        parts = parts[1:]
+    for part in parts:
+        key, sep, value = part.partition("=")
+        key = key.strip()
+        if not sep:
+            raise InputError("--variant", f"expected NAME=VALUE after the first part, got {part!r} in {text!r}")
+        if key == "policy":
+            arm["policy"] = value.strip()
+        elif key == "policies":
+            arm["policies"] = [p.strip() for p in value.split("/")]
+        else:
+            arm["set"].append(part)
+    arm.setdefault("name", text.strip())
+    if not arm["name"]:
+        raise InputError("--variant", f"an empty label in {text!r}")
+    return arm
+
+
+def build_arm(
+    spec: GameSpec,
+    players: int,
+    games: int,
+    seed: int,
+    arm: Mapping[str, Any],
+    shared: Shared = Shared(),
+) -> Arm:
+    """Check one arm completely (its rules, then the shared settings, then the run) and
+    return it. ``arm`` holds ``name`` and any of ``variant``, ``rules`` (a file), ``options``
+    (a table of option values), ``set`` (``NAME=VALUE`` strings), ``policy``, ``policies``."""
+    variant, rules = arm_rules(spec, arm, shared)
+    check_run(spec, rules, players, games, seed)
+    own = "policy" in arm or "policies" in arm
+    policy = arm.get("policy") if own else shared.policy
+    policies = arm.get("policies") if own else shared.policies
+    seats = resolve_policies(spec, players, policy, policies)
+    return Arm(str(arm["name"]), variant, rules, seats)
+
+
+def arm_rules(spec: GameSpec, arm: Mapping[str, Any], shared: Shared = Shared()) -> tuple[str, Rules]:
+    """The variant an arm starts from and its checked rules (its own, then the shared ones)."""
+    variant, rules = resolve_rules(spec, arm.get("variant"), arm.get("rules"))
+    rules = rules.updated(arm.get("options") or {}).with_settings(arm.get("set", ()))
+    if shared.rules_file is not None:
+        data = read_toml(shared.rules_file, "rules file")
+        named = data.pop("variant", None)
+        if named is not None and named != variant:
+            raise InputError(
+                "--rules", f"{shared.rules_file} names variant {named!r}, but arm {arm['name']!r} is {variant!r}"
+            )
+        rules = rules.updated(data)
+    if shared.deck_file is not None:
+        rules = rules.with_deck_file(shared.deck_file)
+    return variant, rules.with_settings(shared.settings).updated(shared.options or {})
+
+
+def build_arms(
+    spec: GameSpec,
+    players: int,
+    games: int,
+    seed: int,
+    arms: Iterable[str | Mapping[str, Any]],
+    shared: Shared = Shared(),
+    where: str = "--variant",
+) -> list[Arm]:
+    """Every arm checked, before any game is played; labels must differ."""
+    out: list[Arm] = []
+    for arm in arms:
+        parsed = parse_arm(spec, arm) if isinstance(arm, str) else arm
+        built = build_arm(spec, players, games, seed, parsed, shared)
+        if any(a.label == built.label for a in out):
+            raise InputError(where, f"{built.label!r} is given twice; label one of them (LABEL=...)")
+        out.append(built)
+    if not out:
+        raise InputError(where, "give at least one arm")
+    return out
