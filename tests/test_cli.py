@@ -116,7 +116,8 @@ def test_variants_lists_variants_and_options():
         "crosses-to-cup",
         "start_coins",
         "an integer from 1 to 1,000,000",
-        "clockwise, cup",
+        "shortfall = clockwise|cup",
+        "{take_cup = all|half}",
     ):
         assert words in r.stdout
 
@@ -260,7 +261,7 @@ def test_rainbow_trace_shows_hands_and_moves():
         (["run", "rainbow", "-p", "3", "--policies", "greedy,random"], "--policies: expected 3 names"),
         (["run", "rainbow", "--policy", "greedy", "--policies", "greedy"], "either --policy"),
         (["run", "fortune", "--policy", "greedy"], "--policy: fortune has no player choices"),
-        (["run", "rainbow", "--set", "colours.SUNS=PINK"], "colours.SUNS: expected one of RED"),
+        (["run", "rainbow", "--set", "colours.SUNS=PINK"], "colours.SUNS: expected one of the cycle's colours: RED"),
         (["run", "rainbow", "--deck", "absent.toml"], "cannot read deck file"),
     ],
 )
@@ -350,7 +351,7 @@ def test_sssnake_run_trace_and_variants():
     [
         (["run", "sssnake", "-p", "5"], "players: expected an integer from 2 to 4"),
         (["run", "sssnake", "--set", "head_side=east"], "head_side: the head must leave the card by an outer side"),
-        (["run", "sssnake", "--set", "die.7=1"], "die.7: unknown key; expected one of 1, 2, 3"),
+        (["run", "sssnake", "--set", "die.7=1"], "die.7: a new mark needs an action too: faces.7"),
         (["run", "sssnake", "--policy", "spiteful"], "expected one of random, greedy, friendly"),
     ],
 )

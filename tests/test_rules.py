@@ -79,7 +79,7 @@ def test_rules_are_frozen_and_hashable():
         (["deck.DRAGON=1"], "deck.DRAGON", "needs an effect too"),
         (["effects.DRAGON=[]"], "effects.DRAGON", "needs a count too"),
         (["effects.HEARTS=take"], "effects.HEARTS", "expected a TOML value"),
-        (["effects.HEARTS=3"], "effects.HEARTS", "expected a list of primitive tables"),
+        (["effects.HEARTS=3"], "effects.HEARTS", "expected a list of up to 8 primitives"),
         (["effects.HEARTS=[{steal = 3}]"], "effects.HEARTS[0]", "exactly one of cup, all_cup"),
         (["effects.HEARTS=[{take = 3, cup = 1}]"], "effects.HEARTS[0]", "exactly one of"),
         (["effects.HEARTS=[{take = 3, to = 'left'}]"], "effects.HEARTS[0].to", "take takes from"),

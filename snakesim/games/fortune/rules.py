@@ -131,7 +131,13 @@ class Effect(Spec):
         return self.check(field, parse_value(field, text))
 
     def describe(self):
-        return "a list of primitive tables (" + ", ".join(VERBS) + ")"
+        def one(verb):
+            value = _amount_spec(verb)
+            words = ["N"] if isinstance(value[0], int) else ["|".join(value)]
+            mods = [f"{k} = {'true|false' if a is bool else '|'.join(a)}" for k, (a, _) in PRIMITIVES[verb][1].items()]
+            return "{" + ", ".join([f"{verb} = {words[0]}", *mods]) + "}"
+
+        return "a list of up to 8 primitives: " + "; ".join(one(v) for v in VERBS)
 
     def plain(self, value):
         return [dict(p) for p in value]
