@@ -21,7 +21,9 @@ from _common import best_of, on_threads, two_threads
 from snakesim.core import rng
 from snakesim.core.jit import njit
 from snakesim.games.fortune import kernel, reference
-from snakesim.games.fortune.rules import FortuneRules
+from snakesim.games.fortune.rules import SYMBOLS, FortuneRules
+
+N_TYPES = len(SYMBOLS)
 
 
 @njit
@@ -42,13 +44,13 @@ def _draw_loop(deck, identities, pile, copies, keys, games, cards_per_game, disp
     n = deck.shape[0]
     for g in range(games):
         key = rng.deal_key(1, g)
-        rng.keyed_deal(key, 0, deck, identities, pile, kernel.N_CARD_TYPES, copies, keys)
+        rng.keyed_deal(key, 0, deck, identities, pile, N_TYPES, copies, keys)
         top = 0
         shuffles = 0
         for _ in range(cards_per_game):
             if top == n:
                 shuffles += 1
-                rng.keyed_deal(key, shuffles, deck, identities, pile, kernel.N_CARD_TYPES, copies, keys)
+                rng.keyed_deal(key, shuffles, deck, identities, pile, N_TYPES, copies, keys)
                 top = 0
             card = pile[top]
             top += 1
@@ -92,7 +94,7 @@ def main() -> None:
     ref_cards = int(out["length"][: args.reference_games].sum())  # the same games the reference played
     t_floor, _ = best_of(args.repeats, lambda: _floor_loop(np.empty(4, np.uint64), 1, cards))
     deck, pile = rules.deck_cards(), np.empty(rules.deck_size(), np.int8)
-    sizes = rng.keyed_scratch(rules.deck_size(), kernel.N_CARD_TYPES)
+    sizes = rng.keyed_scratch(rules.deck_size(), N_TYPES)
     identities = np.empty(rules.deck_size(), np.uint64)
     rng.deck_identities(deck, identities)
     scratch = (identities, pile, np.empty(sizes[0], np.int64), np.empty(sizes[1], np.uint64))
