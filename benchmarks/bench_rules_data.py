@@ -8,7 +8,7 @@ ratios (current / baseline; below 1 is faster), with their spread and the load a
 Both engines play the same games: the shipped variants are bit-identical across the change
 (tests/regression), so the ratio is cost per game alone.
 
-    python benchmarks/bench_rules_data.py [--baseline a325820] [--repeats 7] [--scale 1]
+    python benchmarks/bench_rules_data.py [--baseline a325820] [--repeats 7] [--scale 1] [--only GAME]
 """
 
 from __future__ import annotations
@@ -61,6 +61,7 @@ def main() -> None:
     parser.add_argument("--baseline", default="a325820", help="git revision of the hard-coded rules")
     parser.add_argument("--repeats", type=int, default=7, help="interleaved timings per case")
     parser.add_argument("--scale", type=float, default=1.0, help="multiply every case's game count")
+    parser.add_argument("--only", default=None, help="only the cases of this game")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(tmp) / "baseline"
@@ -71,7 +72,7 @@ def main() -> None:
             print(f"current against baseline {args.baseline}; 1 numba thread; median of {args.repeats} interleaved")
             print(f"repeats; load average {load:.2f} at the start")
             print(f"{'case':<28} {'baseline ns/game':>17} {'current ns/game':>16} {'current/baseline':>17}  spread")
-            for case in CASES:
+            for case in [c for c in CASES if args.only in (None, c[0])]:
                 timed(base, case, 0.01), timed(ROOT, case, 0.01)  # compile both before timing
                 ratios, old, new = [], [], []
                 for _ in range(args.repeats):

@@ -76,7 +76,7 @@ PRIMITIVES: dict[str, tuple[str, dict[str, tuple[Any, Any]]]] = {
 }
 VERBS = tuple(PRIMITIVES)
 CUP, ALL_CUP, OTHERS_CUP, TAKE, COLLECT, GIVE, GIVE_EACH, TAKE_CUP, SKIP = range(len(VERBS))
-MAX_AMOUNT = 1_000_000
+MAX_AMOUNT = 250_000  # below 2**18: the kernel packs a primitive in a signed 32-bit word
 MAX_PRIMITIVES = 8
 MAX_SYMBOLS = 64  # card codes are int8 in the kernel
 
