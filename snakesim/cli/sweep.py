@@ -22,7 +22,14 @@ from snakesim.games import get_game
     "--players", "-p", "players_text", default="4", show_default=True, help="N, a list N,M or a range LOW..HIGH."
 )
 @options.seed
-@options.variant
+@click.option(
+    "--variant",
+    "-v",
+    default=None,
+    metavar="ARM",
+    help="The rules every point starts from: a variant, a rules file, or LABEL=BASE,NAME=VALUE,... "
+    "(see `snakesim compare --help`). [default: standard]",
+)
 @click.option(
     "--set",
     "settings",
@@ -50,6 +57,7 @@ def sweep_command(
     Examples:
       snakesim sweep fortune --players 2..6 --set start_coins=5:40:5 --games 50000 --plot sweep.png
       snakesim sweep rainbow --players 3 --set hand_size=4,7,10 --policy random
+      snakesim sweep fortune --variant house.toml --set start_coins=10,20,40
       snakesim sweep fortune --players 2..6 --set start_coins=5:40:5 --backend dask --scheduler tcp://head:8786
     """
     spec = get_game(game)

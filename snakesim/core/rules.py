@@ -252,16 +252,6 @@ class NamedCounts(Named):
         return Int(self.low, self.high)
 
 
-@dataclass(frozen=True)
-class Labels(Table):
-    """A label from ``choices`` for each key (a colour per symbol, say)."""
-
-    choices: tuple[str, ...] = ()
-
-    def item(self) -> Spec:
-        return Choice(self.choices)
-
-
 def option(default: Any, spec: Spec, help: str) -> Any:
     """Declare a rules field: its default, what it accepts and one line of help."""
     return dataclasses.field(default=default, metadata={"spec": spec, "help": help})
@@ -308,7 +298,10 @@ class Rules:
             If no variant has that name.
         """
         if name not in cls.VARIANTS:
-            raise InputError("variant", f"unknown variant {name!r}; expected one of {', '.join(cls.VARIANTS)}")
+            hint = ""
+            if name.endswith(".toml") or "=" in name:
+                hint = " (here a rules file goes in --rules and options in --set; compare and sweep take them as arms)"
+            raise InputError("variant", f"unknown variant {name!r}; expected one of {', '.join(cls.VARIANTS)}{hint}")
         return cls().updated(cls.VARIANTS[name].overrides)
 
     def updated(self, values: Mapping[str, Any]) -> Rules:
