@@ -351,7 +351,7 @@ def test_sssnake_run_trace_and_variants():
     [
         (["run", "sssnake", "-p", "5"], "players: expected an integer from 2 to 4"),
         (["run", "sssnake", "--set", "head_side=east"], "head_side: the head must leave the card by an outer side"),
-        (["run", "sssnake", "--set", "die.7=1"], "die.7: a new mark needs an action too: faces.7"),
+        (["run", "sssnake", "--set", "die.7=1"], "die.7: a new mark needs an entry in faces too"),
         (["run", "sssnake", "--policy", "spiteful"], "expected one of random, greedy, friendly"),
     ],
 )

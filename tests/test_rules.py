@@ -76,7 +76,7 @@ def test_rules_are_frozen_and_hashable():
         (["start_coins=1.5"], "start_coins", "integer"),
         (["deck.RAIN=-1"], "deck.RAIN", "integer from 0 to 10,000"),
         (["deck.dragon=1"], "deck.dragon", "capital letters"),
-        (["deck.DRAGON=1"], "deck.DRAGON", "needs an effect too"),
+        (["deck.DRAGON=1"], "deck.DRAGON", "needs an entry in effects too"),
         (["effects.DRAGON=[]"], "effects.DRAGON", "needs a count too"),
         (["effects.HEARTS=take"], "effects.HEARTS", "expected a TOML value"),
         (["effects.HEARTS=3"], "effects.HEARTS", "expected a list of up to 8 primitives"),

@@ -168,14 +168,19 @@ class Table(Spec):
         if not isinstance(value, tuple):
             raise InputError(field, f"expected a table: {self.describe()}")
         entries = dict(value)
-        unknown = sorted(set(entries) - set(self.keys))
-        if unknown:
-            raise InputError(f"{field}.{unknown[0]}", f"unknown key; expected one of {', '.join(self.keys)}")
+        order = self.order(field, entries)
         missing = [k for k in self.keys if k not in entries]
         if missing:
             raise InputError(f"{field}.{missing[0]}", "missing entry")
         item = self.item()
-        return tuple((k, item.check(f"{field}.{k}", entries[k])) for k in self.keys)
+        return tuple((k, item.check(f"{field}.{k}", entries[k])) for k in order)
+
+    def order(self, field: str, entries: dict) -> list[str]:
+        """The keys ``entries`` are stored under, in order; InputError for one not allowed."""
+        unknown = sorted(set(entries) - set(self.keys))
+        if unknown:
+            raise InputError(f"{field}.{unknown[0]}", f"unknown key; expected one of {', '.join(self.keys)}")
+        return list(self.keys)
 
     def parse(self, field, text):
         value = parse_value(field, text)
@@ -205,21 +210,11 @@ class Named(Table):
     then the added names sorted, so equal tables compare and hash equal.
     """
 
-    def check(self, field, value):
-        if isinstance(value, Mapping):
-            value = tuple(value.items())
-        if not isinstance(value, tuple):
-            raise InputError(field, f"expected a table: {self.describe()}")
-        entries = dict(value)
+    def order(self, field, entries):
         for k in entries:
             if not isinstance(k, str) or not NAME.match(k):
                 raise InputError(f"{field}.{k}", "expected a name of capital letters, digits and _ (e.g. BONUS)")
-        missing = [k for k in self.keys if k not in entries]
-        if missing:
-            raise InputError(f"{field}.{missing[0]}", "missing entry")
-        item = self.item()
-        order = list(self.keys) + sorted(set(entries) - set(self.keys))
-        return tuple((k, item.check(f"{field}.{k}", entries[k])) for k in order)
+        return list(self.keys) + sorted(set(entries) - set(self.keys))
 
     def parse_item(self, field, key, text):
         if not NAME.match(key):
@@ -250,6 +245,18 @@ class NamedCounts(Named):
 
     def item(self) -> Spec:
         return Int(self.low, self.high)
+
+
+def check_paired(counts_field: str, counts: tuple, actions_field: str, actions: tuple, what: str, implied=()) -> None:
+    """A name added to a count table (a new symbol, a new die mark) needs an entry in its
+    action table, and the other way round (``implied``: names counted elsewhere)."""
+    counted, acted = dict(counts), dict(actions)
+    for name in counted:
+        if name not in acted:
+            raise InputError(f"{counts_field}.{name}", f"a new {what} needs an entry in {actions_field} too")
+    for name in acted:
+        if name not in counted and name not in implied:
+            raise InputError(f"{actions_field}.{name}", f"a new {what} needs a count too: {counts_field}.{name} = N")
 
 
 def option(default: Any, spec: Spec, help: str) -> Any:

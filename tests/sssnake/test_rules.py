@@ -42,7 +42,7 @@ def test_card_rotations():
         (["deck.STRAIGHT=0", "deck.CURVE=0", "deck.CROSS=0", "deck.DOUBLE=0"], "deck", "at least one"),
         (["deck.CURVE=400"], "deck", "at most 400"),
         (["deck.SPIRAL=3"], "deck.SPIRAL", "unknown key"),
-        (["die.4=1"], "die.4", "needs an action too"),
+        (["die.4=1"], "die.4", "needs an entry in faces too"),
         (["faces.4={draw = 4, give = 1}"], "faces.4", "needs a count too"),
         (['faces.1={draw = 2, give = 1, placer = "giver"}'], "faces.1.give", "give must be 2"),
         (["faces.2={draw = 2, give = 2}"], "faces.2.give", "below 2"),

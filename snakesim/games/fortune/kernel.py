@@ -100,6 +100,17 @@ def _right(coins, seat, n):
 
 
 @njit(inline="always")
+def _neighbour(coins, seat, n, side, left, right):
+    """The left (side 0) or right neighbour in the game, found now unless already known (-1:
+    not yet); returns it and both neighbours as known."""
+    if side == 0:
+        left = _left(coins, seat, n) if left < 0 else left
+        return left, left, right
+    right = _right(coins, seat, n) if right < 0 else right
+    return right, left, right
+
+
+@njit(inline="always")
 def _primitive(op, seat, n, left, right, cup, coins, out_at, skip, alive, length):
     """Carry out one packed primitive (see `program`) for the drawer ``seat``; return the cup
     and the neighbours, found here when first needed (-1: not yet)."""
@@ -109,7 +120,7 @@ def _primitive(op, seat, n, left, right, cup, coins, out_at, skip, alive, length
     amount = op >> AMOUNT_SHIFT
     if verb == CUP:  # (the verbs in the order of how many of the seed's cards use them)
         cup += _pay(coins, out_at, skip, alive, seat, amount, length)
-    elif verb == TAKE:
+    elif verb == TAKE:  # (the hottest verb after CUP: its neighbour found here, not by _neighbour)
         if side == 0:
             left = _left(coins, seat, n) if left < 0 else left
             _transfer(coins, out_at, skip, alive, left, seat, amount, length)
@@ -133,12 +144,8 @@ def _primitive(op, seat, n, left, right, cup, coins, out_at, skip, alive, length
     elif verb == GIVE:
         if rejoin:
             target = (seat + 1 if seat + 1 < n else 0) if side == 0 else (seat - 1 if seat > 0 else n - 1)
-        elif side == 0:
-            left = _left(coins, seat, n) if left < 0 else left
-            target = left
         else:
-            right = _right(coins, seat, n) if right < 0 else right
-            target = right
+            target, left, right = _neighbour(coins, seat, n, side, left, right)
         if rejoin or coins[target] > 0:
             _transfer(coins, out_at, skip, alive, seat, target, amount, length)
     elif verb == GIVE_EACH:
@@ -164,12 +171,7 @@ def _primitive(op, seat, n, left, right, cup, coins, out_at, skip, alive, length
         cup -= won
         _receive(coins, out_at, alive, seat, won)
     else:  # SKIP
-        if side == 0:
-            left = _left(coins, seat, n) if left < 0 else left
-            target = left
-        else:
-            right = _right(coins, seat, n) if right < 0 else right
-            target = right
+        target, left, right = _neighbour(coins, seat, n, side, left, right)
         if coins[target] > 0:
             skip[target] = True
     return cup, left, right

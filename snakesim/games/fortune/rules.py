@@ -25,7 +25,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from snakesim.core.errors import InputError
-from snakesim.core.rules import Int, Named, NamedCounts, Rules, Spec, Variant, option, parse_value
+from snakesim.core.rules import Int, Named, NamedCounts, Rules, Spec, Variant, check_paired, option, parse_value
 
 
 class Card(IntEnum):
@@ -211,15 +211,9 @@ class FortuneRules(Rules):
     }
 
     def check(self) -> None:
-        effects = dict(self.effects)
-        for name in dict(self.deck):
-            if name not in effects:
-                raise InputError(f"deck.{name}", f"a new symbol needs an effect too: effects.{name} = [...]")
-        for name in effects:
-            if name not in dict(self.deck) and name != "SNAKE":
-                raise InputError(f"effects.{name}", f"a new symbol needs a count too: deck.{name} = N")
-        if len(effects) > MAX_SYMBOLS:
-            raise InputError("effects", f"at most {MAX_SYMBOLS} symbols, got {len(effects)}")
+        check_paired("deck", self.deck, "effects", self.effects, "symbol", implied=("SNAKE",))
+        if len(self.effects) > MAX_SYMBOLS:
+            raise InputError("effects", f"at most {MAX_SYMBOLS} symbols, got {len(self.effects)}")
         if self.deck_size() < 1:
             raise InputError(
                 "deck",

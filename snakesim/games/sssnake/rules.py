@@ -19,7 +19,19 @@ from typing import ClassVar
 import numpy as np
 
 from snakesim.core.errors import InputError
-from snakesim.core.rules import Choice, Counts, Int, Named, NamedCounts, Rules, Spec, Variant, option, parse_value
+from snakesim.core.rules import (
+    Choice,
+    Counts,
+    Int,
+    Named,
+    NamedCounts,
+    Rules,
+    Spec,
+    Variant,
+    check_paired,
+    option,
+    parse_value,
+)
 
 N, E, S, W = range(4)
 SIDES = ("north", "east", "south", "west")  # the option words for N, E, S, W
@@ -175,13 +187,7 @@ class SssnakeRules(Rules):
             raise InputError("deck", f"at most {MAX_CARDS} part cards, got {self.deck_size()}")
         if sum(n for _, n in self.die) < 1:
             raise InputError("die", "the die needs at least one face")
-        actions = dict(self.faces)
-        for mark in dict(self.die):
-            if mark not in actions:
-                raise InputError(f"die.{mark}", f"a new mark needs an action too: faces.{mark} = {{draw = N, ...}}")
-        for mark in actions:
-            if mark not in dict(self.die):
-                raise InputError(f"faces.{mark}", f"a new mark needs a count too: die.{mark} = N")
+        check_paired("die", self.die, "faces", self.faces, "mark")
 
     def deck_size(self) -> int:
         return sum(n for _, n in self.deck)
