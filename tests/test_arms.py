@@ -61,6 +61,7 @@ def test_arm_texts(text, parsed):
         ("quick=one-snake,coins=3", "coins: unknown option"),
         ("quick=one-snake,start_coins=0", "start_coins: expected an integer from 1"),
         ("x=standard,policy=clever", "policy"),
+        ("m=standard,policies=greedy/random", r"m: policies: expected one policy per seat \(3\), got 2"),
         ("absent.toml", "cannot read rules file"),
     ],
 )

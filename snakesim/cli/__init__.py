@@ -56,6 +56,8 @@ def cli():
       snakesim run fortune --players 4 --games 1000000 --seed 1
       snakesim run fortune --variant one-snake --set start_coins=10 --out one.parquet
       snakesim trace fortune --players 4 --seed 1 --game 42
+      snakesim rules fortune -v rejoin > house.toml        # every rule, as TOML to edit
+      snakesim compare fortune -v standard -v house.toml   # your house rule against the seed's
     """
 
 

@@ -139,6 +139,10 @@ def build_arm(
     own = "policy" in arm or "policies" in arm
     policy = arm.get("policy") if own else shared.policy
     policies = arm.get("policies") if own else shared.policies
+    if own and policies is not None and len(policies) != players:
+        raise InputError(
+            f"{arm['name']}: policies", f"expected one policy per seat ({players}), got {len(policies)}: {policies}"
+        )
     seats = resolve_policies(spec, players, policy, policies)
     return Arm(str(arm["name"]), variant, rules, seats)
 
