@@ -130,6 +130,11 @@ def test_a_sweep_starts_from_any_arm():
     table = sweep(FORTUNE, [3], ["start_coins=4,8"], 500, seed=2, variant="h=one-snake,deck.RAIN=0")
     plain = sweep(FORTUNE, [3], ["start_coins=4,8"], 500, seed=2, variant="one-snake")
     assert set(table["start_coins"]) == {4, 8}
+    expected = {
+        FORTUNE.rules.variant("one-snake").with_settings(["deck.RAIN=0", f"start_coins={c}"]).rules_hash()
+        for c in (4, 8)
+    }
+    assert set(table["rules_hash"]) == expected
     assert not np.array_equal(table["value"].to_numpy(), plain["value"].to_numpy())
 
 

@@ -122,9 +122,10 @@ def sweep(
     Returns
     -------
     pandas.DataFrame
-        One row per point and metric: ``players``, one column per swept option, ``metric``,
-        ``value``, ``low``, ``high``. Metrics: ``length`` (mean), ``seat 0 wins``,
-        ``first-player advantage``, ``draw``, ``unfinished``, ``seat balance p``.
+        One row per point and metric: ``players``, one column per swept option,
+        ``rules_hash`` (of the point's complete rules), ``metric``, ``value``, ``low``,
+        ``high``. Metrics: ``length`` (mean), ``seat 0 wins``, ``first-player advantage``,
+        ``draw``, ``unfinished``, ``seat balance p``.
     """
     names = list(parse_axes(settings)[1])
     if runs is None:
@@ -134,8 +135,9 @@ def sweep(
         for n, name, rules, seats in runs:
             df = simulate_spec(spec, rules, n, games, seed, name, 0, threads, DEFAULT_CHUNK, progress, seats, engine)
             swept = {k: _value_of(rules, k) for k in names}
+            point = {"players": n, **swept, "rules_hash": rules.rules_hash()}
             for metric, value, low, high in _point_metrics(spec, df, n, level):
-                rows.append({"players": n, **swept, "metric": metric, "value": value, "low": low, "high": high})
+                rows.append({**point, "metric": metric, "value": value, "low": low, "high": high})
     out = pd.DataFrame(rows)
     out.attrs.update(game=spec.name, variant=variant or "standard", games=games, seed=seed, axes=names)
     return out
