@@ -79,8 +79,9 @@ def split_parts(text: str) -> list[str]:
     return parts
 
 
-def _is_file(text: str) -> bool:
-    return text.endswith(".toml") or Path(text).is_file()
+def _is_file(spec: GameSpec, text: str) -> bool:
+    """A rules file, not a variant: a variant's name wins over a file of the same name."""
+    return text not in spec.rules.VARIANTS and (text.endswith(".toml") or Path(text).is_file())
 
 
 def parse_arm(spec: GameSpec, text: str) -> dict:
@@ -102,9 +103,9 @@ def parse_arm(spec: GameSpec, text: str) -> dict:
         if sep:
             arm["name"] = key
         elif len(parts) == 1:
-            arm["name"] = Path(base).stem if _is_file(base) else base
+            arm["name"] = Path(base).stem if _is_file(spec, base) else base
         if base:
-            arm["rules" if _is_file(base) else "variant"] = base
+            arm["rules" if _is_file(spec, base) else "variant"] = base
         parts = parts[1:]
     for part in parts:
         key, sep, value = part.partition("=")
