@@ -284,7 +284,7 @@ def _best_missing(board, seat, card, side, scratch):
 
 
 @njit
-def _choose_gift(state, policies, seat, left, drawn, m, board, side, scratch, gift_keys, tied):
+def _choose_gift(state, policies, seat, neighbour, drawn, m, board, side, scratch, gift_keys, tied):
     """``reference.SssnakeGame.choose_gift``: the index of the card ``seat`` gives away."""
     policy = policies[seat]
     if policy == RANDOM:
@@ -302,7 +302,7 @@ def _choose_gift(state, policies, seat, left, drawn, m, board, side, scratch, gi
     # Among the cards tied for itself, the neighbour's best use decides (searched only on a tie).
     sign = -1 if policy == GREEDY else 1
     for t in range(n_tied):
-        gift_keys[t] = sign * _best_missing(board, left, drawn[tied[t]], side, scratch) if n_tied > 1 else 0
+        gift_keys[t] = sign * _best_missing(board, neighbour, drawn[tied[t]], side, scratch) if n_tied > 1 else 0
     return tied[_pick_least(state, gift_keys, n_tied)]
 
 

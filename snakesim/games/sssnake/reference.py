@@ -307,7 +307,7 @@ class SssnakeGame:
         """The fewest cards missing ``seat`` can reach by placing ``card`` (INF if it fits nowhere)."""
         return min((o.missing for o in self.boards[seat].options(card)), default=INF)
 
-    def choose_gift(self, seat: int, left: int, cards: list[int]) -> int:
+    def choose_gift(self, seat: int, neighbour: int, cards: list[int]) -> int:
         """Which drawn card ``seat`` gives away (one draw).
 
         Greedy and friendly give the card that helps themselves least (the most cards missing
@@ -321,7 +321,7 @@ class SssnakeGame:
         tied = [i for i, k in enumerate(own) if k == min(own)]
         if len(tied) > 1:
             sign = -1 if policy == GREEDY else 1
-            theirs = [sign * self.best_missing(left, cards[i]) for i in tied]
+            theirs = [sign * self.best_missing(neighbour, cards[i]) for i in tied]
             tied = [i for i, k in zip(tied, theirs, strict=True) if k == min(theirs)]
         return tied[self.stream.below(len(tied))]
 
