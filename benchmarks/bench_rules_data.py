@@ -3,7 +3,7 @@
 The baseline is a git revision (default: the main before rules became data), checked out
 into a temporary worktree. Each timing runs in a fresh interpreter on one numba thread
 (after a warm-up game block, so compilation is not timed), alternating baseline and
-current, so both see the same machine load; the figure is the median of the per-repeat
+current (and which of the two goes first), so both see the same machine load; the figure is the median of the per-repeat
 ratios (current / baseline; below 1 is faster), with their spread and the load average.
 Both engines play the same games: the shipped variants are bit-identical across the change
 (tests/regression), so the ratio is cost per game alone.
@@ -75,8 +75,17 @@ def main() -> None:
             for case in [c for c in CASES if args.only in (None, c[0])]:
                 timed(base, case, 0.01), timed(ROOT, case, 0.01)  # compile both before timing
                 ratios, old, new = [], [], []
-                for _ in range(args.repeats):
-                    (t_old, len_old), (t_new, len_new) = timed(base, case, args.scale), timed(ROOT, case, args.scale)
+                for r in range(args.repeats):
+                    if r % 2 == 0:  # alternate which runs first, so an order effect cancels
+                        (t_old, len_old), (t_new, len_new) = (
+                            timed(base, case, args.scale),
+                            timed(ROOT, case, args.scale),
+                        )
+                    else:
+                        (t_new, len_new), (t_old, len_old) = (
+                            timed(ROOT, case, args.scale),
+                            timed(base, case, args.scale),
+                        )
                     assert len_old == len_new, "the two revisions played different games"
                     games = max(100, int(case[4] * args.scale))
                     old.append(1e9 * t_old / games)
