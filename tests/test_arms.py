@@ -231,3 +231,18 @@ def test_tables_and_summaries_record_the_rules_hash():
     r = invoke("run", "fortune", "-n", 50, "--json", "--set", "start_coins=9")
     expected = get_game("fortune").rules().with_settings(["start_coins=9"]).rules_hash()
     assert json.loads(r.stdout)["rules_hash"] == expected
+
+
+def test_run_trace_and_the_api_take_any_arm_too(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "ten.toml").write_text("start_coins = 10\n")
+    r = invoke("run", "fortune", "-n", 200, "-v", "ten.toml", "--json")
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.stdout)
+    assert out["variant"] == "ten" and out["options"]["start_coins"] == 10
+    r = invoke("trace", "fortune", "-p", 2, "--game", 1, "-v", 'h=standard,effects.HEARTS=[{take = 2, from = "left"}]')
+    assert r.exit_code == 0 and "variant h (effects.HEARTS=[{take = 2" in r.stdout
+    df = snakesim.simulate("fortune", players=3, games=100, seed=2, variant="q=one-snake,start_coins=7")
+    assert df.attrs["variant"] == "q" and df.attrs["options"]["snakes"] == 1 and df.attrs["options"]["start_coins"] == 7
+    r = invoke("run", "fortune", "-v", "one-snak")
+    assert r.exit_code == 2 and "unknown variant 'one-snak'" in r.stderr

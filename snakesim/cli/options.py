@@ -26,7 +26,9 @@ variant = click.option(
     "--variant",
     "-v",
     default=None,
-    help="A named variant (see `snakesim variants GAME`). [default: standard]",
+    metavar="ARM",
+    help="A named variant (see `snakesim variants GAME`), a rules file, or LABEL=BASE,NAME=VALUE,... "
+    "(see `snakesim compare --help`). [default: standard]",
 )
 settings = click.option(
     "--set",

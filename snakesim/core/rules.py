@@ -305,10 +305,7 @@ class Rules:
             If no variant has that name.
         """
         if name not in cls.VARIANTS:
-            hint = ""
-            if name.endswith(".toml") or "=" in name:
-                hint = " (here a rules file goes in --rules and options in --set; compare and sweep take them as arms)"
-            raise InputError("variant", f"unknown variant {name!r}; expected one of {', '.join(cls.VARIANTS)}{hint}")
+            raise InputError("variant", f"unknown variant {name!r}; expected one of {', '.join(cls.VARIANTS)}")
         return cls().updated(cls.VARIANTS[name].overrides)
 
     def updated(self, values: Mapping[str, Any]) -> Rules:

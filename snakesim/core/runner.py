@@ -142,9 +142,23 @@ def resolve_run(
 ) -> tuple[str, Rules, tuple[str, ...]]:
     """Everything a run needs checked before a game is played.
 
+    ``variant`` may be any arm (``snakesim.core.arms``): a variant's name, a rules file, or
+    ``LABEL=BASE,NAME=VALUE,...``; the other settings then apply after its own.
+
     Returns the variant's name, the rules and each seat's policy (empty for a game without
     choices); raises InputError for any bad value.
     """
+    if (
+        variant is not None
+        and variant not in spec.rules.VARIANTS
+        and ("=" in variant or "," in variant or variant.endswith(".toml") or Path(variant).is_file())
+    ):
+        from snakesim.core.arms import Shared, build_arm, parse_arm  # (arms builds on this module)
+
+        shared = Shared(rules_file, deck_file, tuple(settings), options, policy, policies)
+        arm = build_arm(spec, players, games, seed, parse_arm(spec, variant), shared)
+        check_run(spec, arm.rules, players, games, seed, first)
+        return arm.label, arm.rules, arm.seats
     name, rules = resolve_rules(spec, variant, rules_file, settings, options, deck_file)
     check_run(spec, rules, players, games, seed, first)
     return name, rules, resolve_policies(spec, players, policy, policies)
