@@ -84,6 +84,11 @@ def _is_file(spec: GameSpec, text: str) -> bool:
     return text not in spec.rules.VARIANTS and (text.endswith(".toml") or Path(text).is_file())
 
 
+def names_an_arm(spec: GameSpec, text: str) -> bool:
+    """Whether ``text`` is more than a variant's name: a rules file, or options."""
+    return "=" in text or "," in text or _is_file(spec, text)
+
+
 def parse_arm(spec: GameSpec, text: str) -> dict:
     """The parts of a ``--variant`` text: ``name``, ``variant`` or ``rules`` (a file), ``set``
     (option strings), ``policy``, ``policies``. See the module's docstring for the syntax."""
@@ -131,12 +136,14 @@ def build_arm(
     seed: int,
     arm: Mapping[str, Any],
     shared: Shared = Shared(),
+    first: int = 0,
 ) -> Arm:
-    """Check one arm completely (its rules, then the shared settings, then the run) and
-    return it. ``arm`` holds ``name`` and any of ``variant``, ``rules`` (a file), ``options``
-    (a table of option values), ``set`` (``NAME=VALUE`` strings), ``policy``, ``policies``."""
+    """Check one arm completely (its rules, then the shared settings, then the run of games
+    ``first ..``) and return it. ``arm`` holds ``name`` and any of ``variant``, ``rules`` (a
+    file), ``options`` (a table of option values), ``set`` (``NAME=VALUE`` strings),
+    ``policy``, ``policies``."""
     variant, rules = arm_rules(spec, arm, shared)
-    check_run(spec, rules, players, games, seed)
+    check_run(spec, rules, players, games, seed, first)
     own = "policy" in arm or "policies" in arm
     policy = arm.get("policy") if own else shared.policy
     policies = arm.get("policies") if own else shared.policies

@@ -148,16 +148,11 @@ def resolve_run(
     Returns the variant's name, the rules and each seat's policy (empty for a game without
     choices); raises InputError for any bad value.
     """
-    if (
-        variant is not None
-        and variant not in spec.rules.VARIANTS
-        and ("=" in variant or "," in variant or variant.endswith(".toml") or Path(variant).is_file())
-    ):
-        from snakesim.core.arms import Shared, build_arm, parse_arm  # (arms builds on this module)
+    from snakesim.core.arms import Shared, build_arm, names_an_arm, parse_arm  # (arms builds on this module)
 
+    if variant is not None and names_an_arm(spec, variant):
         shared = Shared(rules_file, deck_file, tuple(settings), options, policy, policies)
-        arm = build_arm(spec, players, games, seed, parse_arm(spec, variant), shared)
-        check_run(spec, arm.rules, players, games, seed, first)
+        arm = build_arm(spec, players, games, seed, parse_arm(spec, variant), shared, first)
         return arm.label, arm.rules, arm.seats
     name, rules = resolve_rules(spec, variant, rules_file, settings, options, deck_file)
     check_run(spec, rules, players, games, seed, first)

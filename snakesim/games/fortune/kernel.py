@@ -316,7 +316,7 @@ def encode(rules: FortuneRules, players: int, presorted: bool = False) -> np.nda
     params[P_START_COINS] = rules.start_coins
     params[P_TURN_CAP] = rules.turn_cap
     params[P_PRESORTED] = presorted
-    params[P_TYPES] = len(rules.effects)
+    params[P_TYPES] = len(rules.effects)  # (the kernel could read it off its tables: measured 4% slower)
     return params
 
 

@@ -52,6 +52,7 @@ class RainbowGame:
         self, rules: RainbowRules, players: int, policies: Sequence[int], stream: Stream, deck=None, trace=False
     ):
         self.rules = rules
+        self.wild = rules.wild_symbols()  # the codes of the wild symbols
         self.players = players
         self.policies = list(policies)
         self.stream = stream
@@ -101,9 +102,8 @@ class RainbowGame:
         assert self.policies[seat] == GREEDY
         # Greedy: keep the wild cards while anything else is playable; then play the card that
         # leaves the most follow-ups in hand; ties broken uniformly by the stream.
-        wild = self.rules.wild_symbols()
-        if any(c in wild for c in legal) and any(c not in wild for c in legal):
-            legal = [c for c in legal if c not in wild]
+        if any(c in self.wild for c in legal) and any(c not in self.wild for c in legal):
+            legal = [c for c in legal if c not in self.wild]
         scores = [self.follow_ups(seat, c) for c in legal]
         best = [c for c, s in zip(legal, scores, strict=True) if s == max(scores)]
         return best[self.stream.below(len(best))]
