@@ -112,7 +112,7 @@ def summarize(df: pd.DataFrame, level: float = 0.95) -> pd.DataFrame:
     balance, largest seat gap): ``metric, kind, value, low, high`` (intervals at ``level``).
     The table must carry its run metadata (``simulate`` and ``read_table`` keep it).
     """
-    from snakesim.core.compare import compare_tables
+    from snakesim.analysis.compare import compare_tables
     from snakesim.games import get_game
 
     if "game" not in df.attrs:
@@ -153,11 +153,11 @@ def compare(
     Returns
     -------
     pandas.DataFrame
-        The tidy comparison of :func:`snakesim.core.compare.compare_tables`: one row per
+        The tidy comparison of :func:`snakesim.analysis.compare.compare_tables`: one row per
         variant and metric, with intervals, paired differences, p-values and Holm-adjusted
         p-values.
     """
-    from snakesim.core.compare import compare_variants
+    from snakesim.analysis.compare import compare_variants
     from snakesim.games import get_game
 
     table, _ = compare_variants(

@@ -32,7 +32,7 @@ def assert_identical(kernel, reference, rules, players, seed, first, count, poli
 
 def assert_matches_exact(out, solution, players):
     """Every seat's win rate and the draw rate of kernel results ``out`` lie within 4
-    standard errors of the exact ``solution`` (snakesim.core.markov.Solution)."""
+    standard errors of the exact ``solution`` (snakesim.analysis.markov.Solution)."""
     games = len(out["winner"])
     rates = [(out["winner"] == s).mean() for s in range(players)] + [(out["winner"] < 0).mean()]
     exact = [solution.outcomes.get(("win", s), 0.0) for s in range(players)] + [solution.outcomes.get("draw", 0.0)]

@@ -9,10 +9,10 @@ import pytest
 from click.testing import CliRunner
 
 import snakesim
+from snakesim.analysis.sweep import sweep
 from snakesim.cli import cli
 from snakesim.core.arms import Shared, build_arms, parse_arm, split_parts
 from snakesim.core.errors import InputError
-from snakesim.core.sweep import sweep
 from snakesim.games import GAMES, get_game
 from snakesim.report.study import run_study
 

@@ -27,7 +27,7 @@ def test_a_real_effect_is_found():
 
 
 def test_pairing_gain_is_measured_not_claimed():
-    from snakesim.core.compare import pairing_gain
+    from snakesim.analysis.compare import pairing_gain
 
     rng = np.random.default_rng(4)
     a, b = rng.normal(size=20_000), rng.normal(size=20_000)
@@ -130,7 +130,7 @@ def test_bad_precision(kwargs, field):
 
 
 def test_figures_of_a_comparison(tmp_path):
-    from snakesim.core.compare import compare_variants
+    from snakesim.analysis.compare import compare_variants
     from snakesim.report.figures import survival_figure, win_rates_figure
 
     table, tables = compare_variants(GAMES["rainbow"], 3, 2000, ["standard", "wild-snake"], seed=1)
@@ -158,7 +158,7 @@ def test_cli_compare_plot(tmp_path):
 
 
 def test_rare_binary_differences_use_mcnemars_exact_test():
-    from snakesim.core.stats import paired_binary_difference
+    from snakesim.analysis.stats import paired_binary_difference
 
     # 2 games drawn in one arm, none in the other, all else alike: the paired t said p = 0.157;
     # two discordant games split 2-0 have p = 2 * (1/2)**2 = 0.5.
@@ -204,7 +204,7 @@ def test_stars_and_intervals_say_the_same_thing(game, variants, games, seed):
 
 
 def test_a_duplicate_difference_is_not_counted_twice():
-    from snakesim.core.compare import compare_tables
+    from snakesim.analysis.compare import compare_tables
     from snakesim.games import get_game
 
     # Two-player Fortune without FOUNTAIN (the only card that can put both out at once): no

@@ -17,10 +17,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import snakesim
+from snakesim.analysis.stats import summarize, summary_of
 from snakesim.cli import cli
 from snakesim.core.backends import DaskBackend
 from snakesim.core.runner import simulate_spec, tally_spec
-from snakesim.core.stats import summarize, summary_of
 from snakesim.core.tally import histogram_quantile, length_histogram, merge, tally_columns
 from snakesim.games import get_game
 
@@ -194,7 +194,7 @@ def test_summary_only_run_folder(tmp_path):
 
 def _start(folder, *extra):
     command = [sys.executable, "-c", "from snakesim.cli import main; main()", "run", "sssnake", "-p", "4"]
-    command += ["--policy", "random", "-n", "12000", "--chunk-size", "300", "--seed", "8", "--out", str(folder)]
+    command += ["--policy", "random", "-n", "12000", "--chunk-size", "100", "--seed", "8", "--out", str(folder)]
     return subprocess.Popen([*command, "--no-progress", *extra], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
 
@@ -218,7 +218,7 @@ def test_a_killed_run_resumes_to_the_uninterrupted_result(tmp_path, how, extra):
     process.send_signal(how)
     _, err = process.communicate(timeout=60)
     kept = len(list(folder.glob("block-*.parquet")))
-    assert 4 <= kept < 40, kept  # stopped part way
+    assert 4 <= kept < 120, kept  # stopped part way (120 blocks: room for a slow reaction to the signal)
     if how == signal.SIGINT:
         assert process.returncode == 130 and "blocks are kept in" in err.decode()
     assert not list(folder.glob(".*.tmp")) or how == signal.SIGKILL  # a clean stop leaves no temporary file

@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from snakesim.core.compare import compare_variants, confidence_sequences
+from snakesim.analysis.compare import compare_variants, confidence_sequences
+from snakesim.analysis.stats import normal_mixture_half_width
 from snakesim.core.errors import InputError
-from snakesim.core.stats import normal_mixture_half_width
 from snakesim.games import get_game
 from snakesim.games.fortune.rules import DECK_SYMBOLS
 

@@ -4,7 +4,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from snakesim.core.stats import mean_interval, summarize, wilson
+from snakesim.analysis.stats import mean_interval, summarize, wilson
 
 
 def test_wilson_hand_computed():
@@ -44,7 +44,7 @@ def test_summarize_counts_from_table():
 
 
 def test_paired_difference_hand_computed():
-    from snakesim.core.stats import paired_difference
+    from snakesim.analysis.stats import paired_difference
 
     # Differences 1, 0, 1, 0: mean 0.5, s = 0.57735, se = 0.288675, t(0.975, 3) = 3.182446.
     diff, low, high, p = paired_difference(np.array([1, 1, 1, 0]), np.array([0, 1, 0, 0]))
@@ -55,7 +55,7 @@ def test_paired_difference_hand_computed():
 
 
 def test_paired_interval_covers_a_known_difference():
-    from snakesim.core.stats import paired_difference
+    from snakesim.analysis.stats import paired_difference
 
     # 400 simulated experiments with a true difference of 0.05 in a paired binary metric:
     # the 95% interval should cover it about 95% of the time (a broken interval does not).
@@ -72,7 +72,7 @@ def test_paired_interval_covers_a_known_difference():
 
 
 def test_holm_hand_computed():
-    from snakesim.core.stats import holm
+    from snakesim.analysis.stats import holm
 
     # p = 0.01, 0.04, 0.03, 0.005 (m = 4): sorted 0.005*4, 0.01*3, 0.03*2, 0.04*1 = 0.02, 0.03,
     # 0.06, 0.04 -> made non-decreasing: 0.02, 0.03, 0.06, 0.06.
@@ -81,7 +81,7 @@ def test_holm_hand_computed():
 
 
 def test_kaplan_meier_hand_computed():
-    from snakesim.core.stats import km_quantile
+    from snakesim.analysis.stats import km_quantile
 
     # Lengths 1, 2, 3 (unfinished), 4, 5: survival 0.8, 0.6, 0.6, 0.3, 0: the median is 4,
     # where the plain median of the recorded lengths would say 3.
@@ -97,7 +97,7 @@ def test_kaplan_meier_hand_computed():
 
 
 def test_seat_gap_interval():
-    from snakesim.core.stats import seat_gap
+    from snakesim.analysis.stats import seat_gap
 
     gap, low, high = seat_gap(np.array([2600, 2400, 2500, 2500]), 10_000)
     assert gap == pytest.approx(0.02) and low <= gap < high
@@ -115,7 +115,7 @@ def test_seat_gap_interval():
 def test_seat_gap_coverage_on_simulated_multinomials(probabilities, seats):
     # The old percentile bootstrap covered an equal game's gap (0) in 0% of 600 cases. A
     # share past the seats is the games nobody won.
-    from snakesim.core.stats import seat_gap
+    from snakesim.analysis.stats import seat_gap
 
     rng = np.random.default_rng(17)
     probabilities = np.array(probabilities)

@@ -5,9 +5,9 @@ import json
 import pytest
 from click.testing import CliRunner
 
+from snakesim.analysis.sweep import parse_axes, parse_players, plan_sweep, sweep
 from snakesim.cli import cli
 from snakesim.core.errors import InputError
-from snakesim.core.sweep import parse_axes, parse_players, plan_sweep, sweep
 from snakesim.games import get_game
 
 

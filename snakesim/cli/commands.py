@@ -11,6 +11,7 @@ from pathlib import Path
 import click
 import numpy as np
 
+from snakesim.analysis.stats import SUMMARY_META, summarize, summary_of
 from snakesim.cli import cli, options
 from snakesim.cli.format import describe_changes, format_summary, format_table, to_json
 from snakesim.core.backends import make_backend
@@ -29,7 +30,6 @@ from snakesim.core.runner import (
     simulate_spec,
     tally_spec,
 )
-from snakesim.core.stats import SUMMARY_META, summarize, summary_of
 from snakesim.core.store import RunStore
 from snakesim.games import GAMES, get_game
 

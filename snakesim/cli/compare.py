@@ -7,10 +7,10 @@ from pathlib import Path
 
 import click
 
+from snakesim.analysis.compare import PRECISE, compare_variants
 from snakesim.cli import cli, options
 from snakesim.cli.format import format_comparison, records, to_json
 from snakesim.core.backends import make_backend
-from snakesim.core.compare import PRECISE, compare_variants
 from snakesim.core.errors import InputError
 from snakesim.core.results import check_writable
 from snakesim.games import get_game

@@ -5,13 +5,13 @@ from __future__ import annotations
 import click
 import numpy as np
 
+from snakesim.analysis.markov import DEFAULT_MAX_STATES
+from snakesim.analysis.stats import summarize
 from snakesim.cli import cli, options
 from snakesim.cli.format import describe_changes, to_json
 from snakesim.core.errors import InputError
-from snakesim.core.markov import DEFAULT_MAX_STATES
 from snakesim.core.policies import encode_policies
 from snakesim.core.runner import resolve_run, simulate_spec
-from snakesim.core.stats import summarize
 from snakesim.games import get_game
 
 

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import click
 
+from snakesim.analysis.sweep import parse_axes, parse_players, sweep
 from snakesim.cli import cli, options
 from snakesim.cli.format import records, to_json
 from snakesim.core.backends import make_backend
 from snakesim.core.errors import InputError
 from snakesim.core.results import check_writable
-from snakesim.core.sweep import parse_axes, parse_players, sweep
 from snakesim.games import get_game
 
 

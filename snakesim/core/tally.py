@@ -5,7 +5,7 @@ A :class:`Tally` holds, for a block of games: the game count; the count of each 
 wins of each seat; a histogram of lengths; and the sum and sum of squares of every other
 integer column. Adding tallies is exact integer arithmetic (Python ints, no overflow), so the
 merge order cannot change a result. :func:`summary_of` turns a tally into the summary the CLI
-prints; :func:`snakesim.core.stats.summarize` is the same function applied to a table's tally,
+prints; :func:`snakesim.analysis.stats.summarize` is the same function applied to a table's tally,
 so a summary-only run and a full-table run of the same games print the same numbers.
 """
 
@@ -151,7 +151,7 @@ def km_histogram_quantile(lengths: dict[int, int], censored: dict[int, int], q: 
     the first length at which the curve falls to ``1 - q``, ``inf`` if it never does.
 
     An unfinished game counts as still going at its recorded length, as in
-    :func:`snakesim.core.stats.km_quantile` (the same definition, for tables).
+    :func:`snakesim.analysis.stats.km_quantile` (the same definition, for tables).
     """
     at_risk = sum(lengths.values())
     survival = 1.0

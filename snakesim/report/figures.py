@@ -16,7 +16,7 @@ def sweep_figure(table: pd.DataFrame, x: str, metrics=SWEEP_METRICS, title: str 
     Parameters
     ----------
     table : DataFrame
-        The tidy output of :func:`snakesim.core.sweep.sweep`.
+        The tidy output of :func:`snakesim.analysis.sweep.sweep`.
     x : str
         The swept column to put on the horizontal axis.
     """

@@ -56,15 +56,15 @@ from pathlib import Path
 import pandas as pd
 
 from snakesim import __version__
+from snakesim.analysis.compare import compare_tables
+from snakesim.analysis.sweep import parse_axes, parse_players, plan_sweep, sweep
 from snakesim.core.arms import Shared, build_arms
 from snakesim.core.backends import ThreadsBackend
-from snakesim.core.compare import compare_tables
 from snakesim.core.errors import InputError
 from snakesim.core.results import check_writable, current_umask, fsync_path
 from snakesim.core.rng import MAX_SEED
 from snakesim.core.rules import Int, describe_changes, read_toml
 from snakesim.core.runner import DEFAULT_CHUNK, resolve_run, simulate_spec
-from snakesim.core.sweep import parse_axes, parse_players, plan_sweep, sweep
 from snakesim.games import get_game
 from snakesim.report.figures import scores_figure, survival_figure, sweep_figure, win_rates_figure
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from math import comb, prod
 
+from snakesim.analysis.markov import DEFAULT_MAX_STATES, End, Solution, solve
 from snakesim.core.errors import InputError
-from snakesim.core.markov import DEFAULT_MAX_STATES, End, Solution, solve
 from snakesim.core.rng import Stream
 from snakesim.games.fortune.reference import FortuneGame
 from snakesim.games.fortune.rules import WIN, FortuneRules

@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from math import prod
 
+from snakesim.analysis.markov import DEFAULT_MAX_STATES, End, Solution, solve
 from snakesim.core.errors import InputError
-from snakesim.core.markov import DEFAULT_MAX_STATES, End, Solution, solve
 from snakesim.core.rng import Stream
 from snakesim.games.hisss.reference import JOIN, HisssGame, Snake
 from snakesim.games.hisss.rules import GREEDY, N_TYPES, RANDOM, HisssRules

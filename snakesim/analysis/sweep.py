@@ -13,13 +13,13 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 import pandas as pd
 
+from snakesim.analysis.compare import estimate, per_game_metrics
+from snakesim.analysis.stats import LEVEL, seat_balance
 from snakesim.core.arms import Shared, build_arm, parse_arm
 from snakesim.core.backends import ThreadsBackend
-from snakesim.core.compare import estimate, per_game_metrics
 from snakesim.core.errors import InputError
 from snakesim.core.registry import GameSpec
 from snakesim.core.runner import DEFAULT_CHUNK, simulate_spec
-from snakesim.core.stats import LEVEL, seat_balance
 
 MAX_POINTS = 1000
 

@@ -25,12 +25,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from snakesim.core.arms import Shared, build_arms
-from snakesim.core.backends import ThreadsBackend
-from snakesim.core.errors import InputError
-from snakesim.core.registry import GameSpec
-from snakesim.core.runner import simulate_spec
-from snakesim.core.stats import (
+from snakesim.analysis.stats import (
     LEVEL,
     holm,
     km_quantile,
@@ -43,6 +38,11 @@ from snakesim.core.stats import (
     seat_gap,
     wilson,
 )
+from snakesim.core.arms import Shared, build_arms
+from snakesim.core.backends import ThreadsBackend
+from snakesim.core.errors import InputError
+from snakesim.core.registry import GameSpec
+from snakesim.core.runner import simulate_spec
 
 COLUMNS = [
     "variant", "metric", "kind", "value", "low", "high", "diff", "diff_low", "diff_high", "p_value", "p_holm",
@@ -312,7 +312,7 @@ def confidence_sequences(
     1/2-sub-Gaussian), ``differences`` (every paired difference of a rate from the baseline:
     exact, 1-sub-Gaussian; a difference that is zero in every game needs no pinning) and
     ``length`` (each variant's mean length, in its own unit: asymptotic). Each
-    is a confidence sequence (:func:`snakesim.core.stats.normal_mixture_half_width`), so the
+    is a confidence sequence (:func:`snakesim.analysis.stats.normal_mixture_half_width`), so the
     interval at whatever block the run stops is still a ``level`` interval, however many blocks
     were looked at; the Bonferroni split over the rows makes them hold together.
 
