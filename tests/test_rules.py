@@ -93,12 +93,28 @@ def test_rules_are_frozen_and_hashable():
         (["deck={RAIN = -1}"], "deck.RAIN", "integer from 0"),
         (["start_coins"], "--set", "NAME=VALUE"),
         (["turn_cap=0"], "turn_cap", "integer from 1"),
+        (["start_coins=[20, 0]"], "start_coins[1]", "integer from 1 to 1,000,000"),
+        (["start_coins=[20, x]"], "start_coins", "or a list of one per seat"),
+        (["start_coins=[]"], "start_coins", "got 0 values"),
+        (["start_coins=[20, true]"], "start_coins[1]", "integer"),
     ],
 )
 def test_bad_settings_name_the_field(settings, field, words):
     with pytest.raises(InputError) as err:
         FortuneRules().with_settings(settings)
     assert err.value.field == field and words in str(err.value)
+
+
+def test_per_seat_values_must_match_the_seats(tmp_path):
+    from snakesim.games import get_game
+
+    spec, rules = get_game("fortune"), FortuneRules().with_settings(["start_coins=[20, 20, 21]"])
+    assert rules.start_coins == (20, 20, 21) and rules.to_dict()["start_coins"] == [20, 20, 21]
+    (tmp_path / "r.toml").write_text(rules.to_toml())
+    assert FortuneRules.from_toml(tmp_path / "r.toml")[1] == rules
+    spec.check(rules, 3)
+    with pytest.raises(InputError, match=r"start_coins: expected one value per seat \(4 values\)"):
+        spec.check(rules, 4)
 
 
 def test_empty_deck_is_refused():

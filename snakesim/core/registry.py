@@ -96,6 +96,12 @@ class GameSpec:
     def check(self, rules: Rules, players: int) -> None:
         """Raise InputError unless ``players`` seats can play under ``rules``."""
         self.check_players(players)
+        for name in rules.per_seat_options():
+            value = getattr(rules, name)
+            if isinstance(value, tuple) and len(value) != players:
+                raise InputError(
+                    name, f"expected one value per seat ({players} values), or one value for all; got {len(value)}"
+                )
         if self.check_setup is not None:
             self.check_setup(rules, players)
 

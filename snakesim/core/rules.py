@@ -77,6 +77,50 @@ class Int(Spec):
 
 
 @dataclass(frozen=True)
+class PerSeat(Spec):
+    """An integer in ``[low, high]`` for every seat, or a list of one per seat: a handicap
+    (``start_coins = [20, 20, 21, 21]``). The list's length is checked against the number of
+    seats when a run is set up (:meth:`snakesim.core.registry.GameSpec.check`)."""
+
+    low: int
+    high: int
+    most: int = 64  # more entries than any game has seats
+
+    def check(self, field, value):
+        one = Int(self.low, self.high)
+        if isinstance(value, list):
+            value = tuple(value)
+        if not isinstance(value, tuple):
+            return one.check(field, value)
+        if not 1 <= len(value) <= self.most:
+            raise InputError(field, f"expected {self.describe()}, got {len(value)} values")
+        return tuple(one.check(f"{field}[{k}]", v) for k, v in enumerate(value))
+
+    def parse(self, field, text):
+        try:
+            value = parse_value(field, text)
+        except InputError:
+            raise InputError(field, f"expected {self.describe()}, got {text!r}") from None
+        return self.check(field, value)
+
+    def describe(self):
+        return f"an integer from {self.low:,} to {self.high:,}, or a list of one per seat"
+
+    def plain(self, value):
+        return list(value) if isinstance(value, tuple) else value
+
+
+def seat_values(value: int | tuple[int, ...], players: int) -> list[int]:
+    """A :class:`PerSeat` option's value for each of ``players`` seats."""
+    return list(value) if isinstance(value, tuple) else [value] * players
+
+
+def seat_text(value: int | tuple[int, ...]) -> str:
+    """A :class:`PerSeat` option's value in words: ``7``, or ``[7, 7, 8]``."""
+    return inline(list(value)) if isinstance(value, tuple) else str(value)
+
+
+@dataclass(frozen=True)
 class Bool(Spec):
     """``true`` or ``false``."""
 
@@ -294,6 +338,11 @@ class Rules:
     def specs(cls) -> dict[str, dataclasses.Field]:
         """The option fields, by name, in declaration order."""
         return {f.name: f for f in dataclasses.fields(cls)}
+
+    @classmethod
+    def per_seat_options(cls) -> dict[str, PerSeat]:
+        """The options that take one value per seat (handicaps), by name."""
+        return {n: f.metadata["spec"] for n, f in cls.specs().items() if isinstance(f.metadata["spec"], PerSeat)}
 
     @classmethod
     def variant(cls, name: str) -> Rules:

@@ -31,6 +31,8 @@ def rules_with(cards, variant="standard", **options):
         ({"LEAVES": 2}, 1, [0.0, 1.0], 0.0, 1.0),
         # POPPIES with 3 coins each: 3,3 -> 1,3 -> 1,1 -> out, 1 -> seat 0 out at card 3.
         ({"POPPIES": 1}, 3, [0.0, 1.0], 0.0, 3.0),
+        # The same with seat 0 given 5 coins: 5,3 -> 3,3 -> 3,1 -> 1,1 -> 1,out: seat 0 wins at card 4.
+        ({"POPPIES": 1}, [5, 3], [1.0, 0.0], 0.0, 4.0),
     ],
 )
 def test_hand_computed_two_card_games(cards, coins, wins, draw, length):

@@ -21,6 +21,15 @@ def test_reference_and_kernel_identical(variant, players, games):
     assert_identical(kernel, reference, FortuneRules.variant(variant), players, 2024 + players, players * 10**6, count)
 
 
+@pytest.mark.parametrize("variant", ["standard", "rejoin"])
+@pytest.mark.parametrize("players", (2, 4, 6))
+def test_identical_with_start_coins_per_seat(variant, players):
+    coins = [1 + (7 * s) % 11 for s in range(players)]  # 1, 8, 4, 11, 7, 3: rich and poor seats
+    assert_identical(
+        kernel, reference, FortuneRules.variant(variant).updated({"start_coins": coins}), players, 5, 0, 300
+    )
+
+
 SIDE = st.sampled_from(["left", "right"])
 PRIMITIVE = st.one_of(
     st.fixed_dictionaries({"cup": st.integers(0, 4)}),
@@ -50,7 +59,12 @@ def random_rules(draw):
     return FortuneRules().updated({**options, "deck": deck, "effects": effects})
 
 
+HANDICAP = st.none() | st.lists(st.integers(1, 25), min_size=8, max_size=8)
+
+
 @settings(max_examples=80, deadline=None)
-@given(rules=random_rules(), players=st.integers(2, 8), seed=st.integers(0, 2**63 - 1))
-def test_identical_under_random_rules(rules, players, seed):
+@given(rules=random_rules(), players=st.integers(2, 8), seed=st.integers(0, 2**63 - 1), handicap=HANDICAP)
+def test_identical_under_random_rules(rules, players, seed, handicap):
+    if handicap is not None:  # each seat its own start
+        rules = rules.updated({"start_coins": handicap[:players]})
     assert_identical(kernel, reference, rules, players, seed, seed % 1000, 15)

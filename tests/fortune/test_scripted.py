@@ -226,3 +226,13 @@ def test_give_each_more_than_one_with_the_cup_shortfall():
     assert rec["coins"] == [0, 4, 8]
     rec, _ = play([C], 3, start_coins=3, turn_cap=1, **rules)
     assert rec["coins"] == [0, 3, 3] and rec["max_cup"] == 3
+
+
+def test_start_coins_per_seat():
+    # Seats start with 1, 3 and 6 coins. Seat 0 pays 1 (LEAVES) and is out at card 1; seat 1
+    # pays 2 (POPPIES): 1 left; seat 2 pays 3 (ORCHIDS): 3 left; seat 1 draws LEAVES: out at
+    # card 4, so seat 2 is last and takes the cup of 1 + 2 + 3 + 1 = 7: 10 coins.
+    rec, log = play([L, P, OR, L], 3, start_coins=[1, 3, 6])
+    assert rec["outcome"] == WIN and rec["winner"] == 2 and rec["length"] == 4
+    assert rec["coins"] == [0, 0, 10] and rec["out_at"] == [1, 4, -1]
+    assert "[1, 3, 6] coins" in log[0]

@@ -43,6 +43,17 @@ def test_refuses_the_full_deck_at_once():
         solve_hisss(HisssRules(), 2)
 
 
+def test_start_points_per_seat():
+    # THREE with seat 0 starting on 3 points: when seat 1 takes the snake (7/9 under random play)
+    # it ties on 3 points and wins the tie on the longest snake (3 cards to none); otherwise
+    # nobody takes anything and seat 0 wins on its start. With 4 points seat 0 always wins.
+    s = solve_hisss(THREE.updated({"start_points": [3, 0]}), 2, policies=[RANDOM, RANDOM])
+    assert s.outcomes.get(("win", 1), 0) == pytest.approx(7 / 9, abs=1e-12)
+    assert s.outcomes.get(("win", 0), 0) == pytest.approx(2 / 9, abs=1e-12)
+    s = solve_hisss(THREE.updated({"start_points": [4, 0]}), 2, policies=[RANDOM, RANDOM])
+    assert s.outcomes.get(("win", 0), 0) == pytest.approx(1.0, abs=1e-12)
+
+
 SMALL = deck(
     heads=["RED", "ORANGE", "RAINBOW"],
     tails=["RED", "ORANGE"],
@@ -57,6 +68,7 @@ CASES = {
         SMALL.updated({"points_per_snake": 2, "points_per_longest": 1, "tie_break": "none", "ring_reach": 1}),
         [RANDOM, GREEDY],
     ),
+    "2p start points": (SMALL.updated({"start_points": [0, 2]}), [GREEDY, RANDOM]),
 }
 
 

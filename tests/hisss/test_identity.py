@@ -31,6 +31,12 @@ def test_reference_and_kernel_identical(variant, mix, games):
         )
 
 
+@pytest.mark.parametrize("players", (2, 3, 5))
+def test_identical_with_start_points_per_seat(players):
+    rules = HisssRules.variant("most-snakes").updated({"start_points": [(2 * s) % 3 for s in range(players)]})
+    assert_identical(kernel, reference, rules, players, 3, 0, 200, [s % 2 for s in range(players)])
+
+
 @st.composite
 def random_setups(draw):
     heads = {k: draw(st.integers(0, 2)) for k in END_KEYS}
@@ -52,6 +58,8 @@ def random_setups(draw):
         tie_break=draw(st.sampled_from(TIE_BREAKS)),
     )
     players = draw(st.integers(2, 6))
+    start = draw(st.integers(0, 3) | st.lists(st.integers(0, 6), min_size=players, max_size=players))
+    rules = rules.updated({"start_points": start})  # one for all, or each seat its own
     return rules, players, draw(st.lists(st.sampled_from([RANDOM, GREEDY]), min_size=players, max_size=players))
 
 

@@ -41,13 +41,21 @@ def test_reference_and_kernel_identical(variant, mix, games):
         )
 
 
+@pytest.mark.parametrize("players", (2, 4, 6))
+def test_identical_with_hand_size_per_seat(players):
+    hands = [3 + (5 * s) % 7 for s in range(players)]  # 3, 8, 6, 4, 9, 7
+    rules = RainbowRules.variant("wild-snake").updated({"hand_size": hands})
+    assert_identical(kernel, reference, rules, players, 11, 0, 200, [s % 2 for s in range(players)])
+
+
 @st.composite
 def random_setups(draw):
     deck = {s: draw(st.integers(0, 5)) for s in SYMBOLS}
     players = draw(st.integers(2, 6))
-    hand_size = draw(st.integers(1, 8))
-    if sum(deck.values()) < max(2, hand_size * players):
-        deck["LEAVES"] += hand_size * players + 2
+    hand_size = draw(st.integers(1, 8) | st.lists(st.integers(1, 8), min_size=players, max_size=players))
+    dealt = hand_size * players if isinstance(hand_size, int) else sum(hand_size)
+    if sum(deck.values()) < max(2, dealt):
+        deck["LEAVES"] += dealt + 2
     cycle = draw(st.lists(st.sampled_from(COLOURS), min_size=2, max_size=6, unique=True))
     symbol = st.sampled_from(SYMBOLS)
     follow = st.lists(st.sampled_from([*SYMBOLS, *cycle, "ANY"]), max_size=3, unique=True)
@@ -70,5 +78,6 @@ def random_setups(draw):
 @settings(max_examples=60, deadline=None)
 @given(setup=random_setups(), seed=st.integers(0, 2**63 - 1))
 def test_identical_under_random_rules_decks_and_colours(setup, seed):
+    # Hands of one size for all, or one per seat.
     rules, players, policies = setup
     assert_identical(kernel, reference, rules, players, seed, seed % 997, 10, policies)

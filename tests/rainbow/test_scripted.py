@@ -130,3 +130,11 @@ def test_a_wild_card_with_anything_allowed_after_it():
     rec, moves = play([HEARTS, SUNS, RAIN, SUNS], 2, hand_size=2, wild={"HEARTS": ["ANY"]})
     assert moves == ["plays RAIN", "cannot play or draw: passes", "plays HEARTS"]
     assert rec["winner"] == 0
+
+
+def test_hand_size_per_seat_deals_round_by_round():
+    # Seat 0 gets 1 card and seat 1 gets 3: the deal goes HEARTS to 0, LEAVES to 1, then (seat
+    # 0 full) RAIN and SUNS to 1. Seat 0 plays its one card on the empty pile and wins at once.
+    record, _ = play([HEARTS, LEAVES, RAIN, SUNS, STARS], 2, hand_size=[1, 3])
+    assert record["outcome"] == WIN and record["winner"] == 0 and record["length"] == 1
+    assert list(record["hand"]) == [0, 3] and record["drawn"] == 0

@@ -35,6 +35,12 @@ def test_variants_identical(variant):
     assert_identical(kernel, reference, SssnakeRules.variant(variant), 3, 5, 0, 300, [GREEDY, RANDOM, FRIENDLY])
 
 
+@pytest.mark.parametrize("players", (2, 4))
+def test_identical_with_head_start_per_seat(players):
+    rules = SssnakeRules.variant("no-ones").updated({"head_start": [s % 3 for s in range(players)]})
+    assert_identical(kernel, reference, rules, players, 9, 0, 200, [GREEDY, RANDOM, FRIENDLY, GREEDY][:players])
+
+
 @st.composite
 def random_setups(draw):
     width, height = draw(st.integers(1, 3)), draw(st.integers(1, 3))
@@ -75,6 +81,8 @@ def random_setups(draw):
         faces=faces,
     )
     players = draw(st.integers(2, 4))
+    start = draw(st.integers(0, 2) | st.lists(st.integers(0, 10), min_size=players, max_size=players))
+    rules = rules.updated({"head_start": start})  # one for all, or each seat its own (may join at once)
     return rules, players, draw(st.lists(st.sampled_from(range(len(POLICIES))), min_size=players, max_size=players))
 
 

@@ -28,9 +28,9 @@ ONLY = {1: {"1": 1, "2": 0, "3": 0}, 2: {"1": 0, "2": 1, "3": 0}, 3: {"1": 0, "2
 NO_STRAIGHT = [(-2, 0), (3, 1)]
 
 
-def both(face, stock, policies, players=2, seed=0):
+def both(face, stock, policies, players=2, seed=0, **options):
     """Play a scripted game in both engines; they must agree. Returns the record."""
-    rules = SssnakeRules(die=ONLY[face])
+    rules = SssnakeRules(die=ONLY[face], **options)
     record, _ = reference.play(rules, players, seed, 0, policies=policies, deck=stock)
     out = kernel.play_block(rules, players, seed, 0, 1, policies=np.array(policies, np.int8), deck=stock)
     for key, value in record.items():
@@ -163,3 +163,13 @@ def test_keeping_everything():
     # A mark that draws 2 and gives nothing: both cards go on one's own snake.
     r, _ = play_with({"1": 0, "2": 1, "3": 0}, {"2": {"draw": 2, "give": 0}}, [CURVE, CURVE], [GREEDY, GREEDY])
     assert r["placed"] == [2, 0] and r["spite"] == [0, 0]
+
+
+def test_head_start_per_seat():
+    # Seat 1 starts with one card: the first CURVE (7 -> 6 missing). Then seat 0 rolls a 2,
+    # keeps the other CURVE (6) and gives the STRAIGHT, which seat 1 must place; every place
+    # for it leads an end away (7; without the head start it would have been 8). The stock is
+    # out after one turn: seat 0 wins on 6 against 7.
+    r = both(2, [CURVE, CURVE, STRAIGHT], [GREEDY, GREEDY], head_start=[0, 1])
+    assert r["placed"] == [1, 2] and r["missing"] == [6, 7] and r["length"] == 1 and r["stock_left"] == 0
+    assert (r["outcome"], r["winner"]) == (STOCK_WIN, 0)

@@ -16,6 +16,7 @@ from math import comb, prod
 from snakesim.analysis.markov import DEFAULT_MAX_STATES, End, Solution, solve
 from snakesim.core.errors import InputError
 from snakesim.core.rng import Stream
+from snakesim.core.rules import seat_values
 from snakesim.games.fortune.reference import FortuneGame
 from snakesim.games.fortune.rules import WIN, FortuneRules
 
@@ -23,7 +24,7 @@ from snakesim.games.fortune.rules import WIN, FortuneRules
 def state_bound(rules: FortuneRules, players: int) -> int:
     """An upper bound on the states: draw piles x coin splits x turns x skip flags."""
     counts = rules.counts()
-    coins = players * rules.start_coins
+    coins = sum(seat_values(rules.start_coins, players))
     return prod(k + 1 for k in counts) * comb(coins + players, players) * players * 2**players
 
 
@@ -43,7 +44,7 @@ def solve_fortune(rules: FortuneRules, players: int, max_states: int = DEFAULT_M
         raise InputError(
             "exact",
             f"this configuration may need up to {bound:,} states ({rules.deck_size()} cards, "
-            f"{players * rules.start_coins} coins, {players} players); the limit is {max_states:,}: "
+            f"{sum(seat_values(rules.start_coins, players))} coins, {players} players); the limit is {max_states:,}: "
             "use fewer cards or coins, or raise --max-states",
         )
     full = tuple(rules.counts())
@@ -75,5 +76,5 @@ def solve_fortune(rules: FortuneRules, players: int, max_states: int = DEFAULT_M
             left[card] -= 1
             yield k / total, (tuple(left), tuple(g.coins), g.cup, g.left_of(turn), tuple(g.skip)), 1
 
-    start = (full, (rules.start_coins,) * players, 0, 0, (False,) * players)
+    start = (full, tuple(seat_values(rules.start_coins, players)), 0, 0, (False,) * players)
     return solve(start, step, max_states)

@@ -20,6 +20,7 @@ import numpy as np
 from snakesim.core.columns import allocate
 from snakesim.core.jit import njit, njit_driver
 from snakesim.core.rng import deal_key, deck_identities, keyed_deal, keyed_scratch
+from snakesim.core.rules import seat_values
 from snakesim.games.fortune.rules import (
     ALL_CUP,
     COLLECT,
@@ -38,7 +39,7 @@ from snakesim.games.fortune.rules import (
 
 BLOCK = 64  # games per scratch allocation; any value gives the same results
 # Positions in the params array built by `encode`.
-P_PLAYERS, P_START_COINS, P_TURN_CAP, P_PRESORTED, P_TYPES = range(5)
+P_PLAYERS, P_TURN_CAP, P_PRESORTED, P_TYPES, P_START_COINS = range(5)  # P_START_COINS + seat: its coins
 MORE = 1 << 6  # in a packed primitive (see `program`): the card has further primitives
 AMOUNT_SHIFT = 13
 
@@ -184,7 +185,7 @@ def _play_one(words, further, ops, params, seed, game, scratch, out, row):
     ``words`` is the deck with each card as its packed effect (see `program`), so the pile
     holds effects: drawing a card is one load, with no table to look it up in.
     """
-    n, start_coins, turn_cap, presorted, n_types = params
+    n, turn_cap, presorted, n_types = params[P_PLAYERS], params[P_TURN_CAP], params[P_PRESORTED], params[P_TYPES]
     copies, keys, identities, pile, coins, out_at, skip, alive = scratch
     o_outcome, o_winner, o_length, o_coins, o_out_at, o_reshuffles, o_max_cup = out
     key = deal_key(seed, game)  # Fortune has no choices: the deal is all its randomness
@@ -195,7 +196,7 @@ def _play_one(words, further, ops, params, seed, game, scratch, out, row):
     else:  # the cards' identities order the deal; the pile receives their effects
         keyed_deal(key, 0, words, identities, pile, n_types, copies, keys)
     for s in range(n):
-        coins[s] = start_coins
+        coins[s] = params[P_START_COINS + s]
         out_at[s] = -1
         skip[s] = False
     top = 0
@@ -311,9 +312,9 @@ def program(rules: FortuneRules) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 def encode(rules: FortuneRules, players: int, presorted: bool = False) -> np.ndarray:
     """The rules' numbers as the kernel's ``params`` array (see the ``P_*`` indices); the
     card effects go as ``rules.op_table()``."""
-    params = np.zeros(5, np.int64)
+    params = np.zeros(P_START_COINS + players, np.int64)
     params[P_PLAYERS] = players
-    params[P_START_COINS] = rules.start_coins
+    params[P_START_COINS:] = seat_values(rules.start_coins, players)
     params[P_TURN_CAP] = rules.turn_cap
     params[P_PRESORTED] = presorted
     params[P_TYPES] = len(rules.effects)  # (the kernel could read it off its tables: measured 4% slower)

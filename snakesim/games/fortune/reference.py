@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from snakesim.core.rng import Stream
+from snakesim.core.rules import seat_text, seat_values
 from snakesim.games.fortune.rules import DRAW, OUTCOMES, UNFINISHED, WIN, FortuneRules
 
 CUP = -1  # the payee of coins that go into the cup
@@ -50,7 +51,7 @@ class FortuneGame:
         self.rules = rules
         self.players = players
         self.stream = stream
-        self.coins = [rules.start_coins] * players
+        self.coins = seat_values(rules.start_coins, players)
         self.cup = 0
         self.skip = [False] * players
         self.out_at = [-1] * players
@@ -291,6 +292,6 @@ def play(
     """
     g = FortuneGame(rules, players, Stream(seed, game), deck=deck, trace=trace)
     if trace:
-        g._note(f"start: {players} players with {rules.start_coins} coins, {len(g.draw_pile)} cards")
+        g._note(f"start: {players} players with {seat_text(rules.start_coins)} coins, {len(g.draw_pile)} cards")
     record = g.play()
     return record, g.log or []

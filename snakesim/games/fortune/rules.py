@@ -25,7 +25,18 @@ from typing import Any, ClassVar
 import numpy as np
 
 from snakesim.core.errors import InputError
-from snakesim.core.rules import Int, Named, NamedCounts, Rules, Spec, Variant, check_paired, option, parse_value
+from snakesim.core.rules import (
+    Int,
+    Named,
+    NamedCounts,
+    PerSeat,
+    Rules,
+    Spec,
+    Variant,
+    check_paired,
+    option,
+    parse_value,
+)
 
 
 class Card(IntEnum):
@@ -182,7 +193,9 @@ SEED_EFFECTS = {
 class FortuneRules(Rules):
     """The options of one Fortune game. Construct with keywords; every value is checked."""
 
-    start_coins: int = option(20, Int(1, 1_000_000), "coins each player starts with")
+    start_coins: int | tuple = option(
+        20, PerSeat(1, 1_000_000), "coins each player starts with; a list gives each seat its own (a handicap)"
+    )
     snakes: int = option(2, Int(0, 10_000), "SNAKE cards in the deck (the seed: 2, or 1 for a greater challenge)")
     turn_cap: int = option(10_000, Int(1, 100_000_000), "cards drawn before a game is recorded as unfinished")
     deck: tuple = option(

@@ -53,7 +53,7 @@ def solve_hisss(
         return canonical(g.snakes)
 
     def outcome(scores):
-        keys = [rules.rank(*score) for score in scores]
+        keys = [rules.rank(*score, start) for score, start in zip(scores, rules.starts(players), strict=True)]
         leaders = [s for s in range(players) if keys[s] == max(keys)]
         return End(("win", leaders[0]) if len(leaders) == 1 else "draw")
 

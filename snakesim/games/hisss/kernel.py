@@ -34,7 +34,8 @@ from snakesim.games.hisss.rules import (
 )
 
 BLOCK = 64  # games per scratch allocation; any value gives the same results
-P_PLAYERS, P_CLAIM_JOINED, P_PER_CARD, P_PER_SNAKE, P_PER_LONGEST, P_TIE_BREAK, P_PRESORTED = range(7)
+P_PLAYERS, P_CLAIM_JOINED, P_PER_CARD, P_PER_SNAKE, P_PER_LONGEST, P_TIE_BREAK, P_PRESORTED, P_START = range(8)
+# P_START + seat: the points that seat starts with
 
 
 @njit
@@ -141,7 +142,8 @@ def _place(pl, k, ends, lengths, middles, n_snakes):
 @njit
 def _rank(params, cards, taken, longest, s):
     """Seat ``s``'s points, and its tie-break value (``HisssRules.rank``)."""
-    points = cards[s] * params[P_PER_CARD] + taken[s] * params[P_PER_SNAKE] + longest[s] * params[P_PER_LONGEST]
+    points = params[P_START + s] + cards[s] * params[P_PER_CARD] + taken[s] * params[P_PER_SNAKE]
+    points += longest[s] * params[P_PER_LONGEST]
     tie_break = params[P_TIE_BREAK]
     second = longest[s] if tie_break == 0 else taken[s] if tie_break == 1 else cards[s] if tie_break == 2 else 0
     return points, second
@@ -313,7 +315,7 @@ def _play_block(deck, kinds, col_a, col_b, fits, params, policies, seed, first, 
 
 def encode(rules: HisssRules, players: int, presorted: bool = False) -> np.ndarray:
     """The rules as the kernel's ``params`` array (see the ``P_*`` indices)."""
-    params = np.zeros(7, np.int64)
+    params = np.zeros(P_START + players, np.int64)
     params[P_PLAYERS] = players
     params[P_CLAIM_JOINED] = rules.claim_joined
     params[P_PER_CARD] = rules.points_per_card
@@ -321,6 +323,7 @@ def encode(rules: HisssRules, players: int, presorted: bool = False) -> np.ndarr
     params[P_PER_LONGEST] = rules.points_per_longest
     params[P_TIE_BREAK] = TIE_BREAKS.index(rules.tie_break)
     params[P_PRESORTED] = presorted
+    params[P_START:] = rules.starts(players)
     return params
 
 

@@ -277,7 +277,8 @@ class HisssGame:
 
     def scores(self) -> list[int]:
         """Each seat's points (``points_per_card``, ``points_per_snake``, ``points_per_longest``)."""
-        return [self.rules.points(*taken) for taken in zip(self.cards, self.taken, self.longest, strict=True)]
+        seats = zip(self.cards, self.taken, self.longest, self.rules.starts(self.players), strict=True)
+        return [self.rules.points(*taken) for taken in seats]
 
     def track_lead(self) -> None:
         """Count a lead change whenever a seat, not the previous leader, is alone on top."""
@@ -297,7 +298,8 @@ class HisssGame:
             if self.turns == half:
                 self.half_time = list(self.scores())
             seat = (seat + 1) % self.players
-        ranks = [self.rules.rank(*taken) for taken in zip(self.cards, self.taken, self.longest, strict=True)]
+        seats = zip(self.cards, self.taken, self.longest, self.rules.starts(self.players), strict=True)
+        ranks = [self.rules.rank(*taken) for taken in seats]
         leaders = [s for s in range(self.players) if ranks[s] == max(ranks)]  # points, then the tie-break
         outcome, winner = (WIN, leaders[0]) if len(leaders) == 1 else (DRAW, -1)
         self._note(

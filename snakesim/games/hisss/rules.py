@@ -14,7 +14,7 @@ from typing import ClassVar
 import numpy as np
 
 from snakesim.core.errors import InputError
-from snakesim.core.rules import Bool, Choice, Counts, Int, Rules, Variant, Words, option
+from snakesim.core.rules import Bool, Choice, Counts, Int, PerSeat, Rules, Variant, Words, option, seat_values
 
 COLOURS = ("RED", "ORANGE", "YELLOW", "GREEN", "BLUE", "PURPLE")  # the ring, in order
 SHORT = "ROYGBP"
@@ -89,6 +89,9 @@ class HisssRules(Rules):
     points_per_card: int = option(1, Int(0, 1000), "points for each card of each snake taken")
     points_per_snake: int = option(0, Int(0, 1000), "points for each snake taken")
     points_per_longest: int = option(0, Int(0, 1000), "points for each card of a player's longest snake taken")
+    start_points: int | tuple = option(
+        0, PerSeat(0, 1000), "points each seat starts with, as if already taken; a list gives each seat its own"
+    )
     tie_break: str = option(
         "longest",
         Choice(TIE_BREAKS),
@@ -153,11 +156,15 @@ class HisssRules(Rules):
                     fit[end, colour] = min(steps, N_COLOURS - steps) <= self.ring_reach
         return fit
 
-    def points(self, cards: int, snakes: int, longest: int) -> int:
-        """A seat's score from what it took."""
-        return cards * self.points_per_card + snakes * self.points_per_snake + longest * self.points_per_longest
+    def points(self, cards: int, snakes: int, longest: int, start: int = 0) -> int:
+        """A seat's score from what it took and the points it started with."""
+        return start + cards * self.points_per_card + snakes * self.points_per_snake + longest * self.points_per_longest
 
-    def rank(self, cards: int, snakes: int, longest: int) -> tuple[int, int]:
+    def rank(self, cards: int, snakes: int, longest: int, start: int = 0) -> tuple[int, int]:
         """What decides the winner: points, then the tie-break (0 for ``none``)."""
         second = {"longest": longest, "snakes": snakes, "cards": cards, "none": 0}[self.tie_break]
-        return self.points(cards, snakes, longest), second
+        return self.points(cards, snakes, longest, start), second
+
+    def starts(self, players: int) -> list[int]:
+        """Each seat's starting points (``start_points``)."""
+        return seat_values(self.start_points, players)

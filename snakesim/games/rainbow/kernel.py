@@ -18,6 +18,7 @@ import numpy as np
 from snakesim.core.columns import allocate
 from snakesim.core.jit import njit, njit_driver
 from snakesim.core.rng import below, deal_key, deck_identities, keyed_deal, keyed_scratch, keyed_shuffle, seed_stream
+from snakesim.core.rules import seat_values
 from snakesim.games.rainbow.rules import (
     BLOCKED_DRAW,
     BLOCKED_WIN,
@@ -36,7 +37,7 @@ N_SYMBOLS = len(SYMBOLS)
 ANY_CARD = (1 << N_SYMBOLS) - 1  # what may be played on the empty pile
 BLOCK = 64  # games per scratch allocation; any value gives the same results
 # Positions in the params array built by `encode`.
-P_PLAYERS, P_HAND_SIZE, P_WILD, P_DRAW_PLAY, P_TURN_CAP, P_PRESORTED = range(6)
+P_PLAYERS, P_WILD, P_DRAW_PLAY, P_TURN_CAP, P_PRESORTED, P_HAND_SIZE = range(6)  # P_HAND_SIZE + seat: its hand
 
 
 @njit
@@ -108,7 +109,8 @@ def _play_one(deck, masks, params, policies, seed, game, scratch, out, row):
     ``masks[top]`` has bit ``c`` set when card ``c`` may be played on ``top``; ``held[s]`` has
     bit ``c`` set while seat ``s`` holds a card ``c``.
     """
-    n, hand_size, wild, draw_play, turn_cap, presorted = params
+    n, wild, draw_play = params[P_PLAYERS], params[P_WILD], params[P_DRAW_PLAY]
+    turn_cap, presorted = params[P_TURN_CAP], params[P_PRESORTED]
     state, copies, keys, identities, stock, pile, hands, totals, held = scratch
     o_outcome, o_winner, o_length, o_hand, o_drawn, o_reshuffles = out
     seed_stream(state, seed, game)  # the policies' decisions
@@ -121,11 +123,16 @@ def _play_one(deck, masks, params, policies, seed, game, scratch, out, row):
         keyed_deal(key, 0, deck, identities, stock, N_SYMBOLS, copies, keys)
     hands[:, :] = 0
     held[:] = 0
-    dealt = hand_size * n
-    for k in range(dealt):  # one card at a time, clockwise from seat 0
-        _take(hands, held, k % n, stock[k])
+    most = 0
     for s in range(n):
-        totals[s] = hand_size
+        totals[s] = params[P_HAND_SIZE + s]
+        most = max(most, totals[s])
+    dealt = 0
+    for r in range(most):  # one card at a time, clockwise from seat 0, to each seat not yet full
+        for s in range(n):
+            if r < totals[s]:
+                _take(hands, held, s, stock[dealt])
+                dealt += 1
     sp = dealt
     se = n_cards
     pc = 0  # cards on the pile; the top is pile[pc - 1]
@@ -237,9 +244,9 @@ def legal_masks(rules: RainbowRules) -> np.ndarray:
 
 def encode(rules: RainbowRules, players: int, presorted: bool = False) -> np.ndarray:
     """The rules as the kernel's ``params`` array (see the ``P_*`` indices)."""
-    params = np.zeros(6, np.int64)
+    params = np.zeros(P_HAND_SIZE + players, np.int64)
     params[P_PLAYERS] = players
-    params[P_HAND_SIZE] = rules.hand_size
+    params[P_HAND_SIZE:] = seat_values(rules.hand_size, players)
     params[P_WILD] = sum(1 << c for c in rules.wild_symbols())  # bit set of the wild symbols
     params[P_DRAW_PLAY] = DRAW_PLAY.index(rules.draw_play)
     params[P_TURN_CAP] = rules.turn_cap

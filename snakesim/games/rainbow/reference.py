@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 from snakesim.core.policies import describe_seats
 from snakesim.core.rng import Stream
+from snakesim.core.rules import seat_text, seat_values
 from snakesim.games.rainbow.rules import (
     BLOCKED_DRAW,
     BLOCKED_WIN,
@@ -43,7 +44,7 @@ class RainbowGame:
         The game's random stream.
     deck : sequence of int, optional
         A scripted deck order (top first) used instead of the shuffle: the first
-        ``hand_size * players`` cards are dealt one at a time, the rest is the stock.
+        the hands are dealt one card at a time to each seat not yet full, the rest is the stock.
     trace : bool
         Keep a readable line per turn in ``self.log``.
     """
@@ -62,10 +63,12 @@ class RainbowGame:
         else:
             stream.shuffles = 1  # the scripted deck stands for the deal: reshuffles are numbered from 1
         # Deal one card at a time, clockwise from seat 0; the rest is the face-down stock.
-        dealt = rules.hand_size * players
+        sizes = seat_values(rules.hand_size, players)
+        order = [s for r in range(max(sizes)) for s in range(players) if r < sizes[s]]  # seats not yet full
+        dealt = len(order)
         self.hands = [[0] * len(SYMBOLS) for _ in range(players)]
-        for k, card in enumerate(cards[:dealt]):
-            self.hands[k % players][card] += 1
+        for seat, card in zip(order, cards[:dealt], strict=True):
+            self.hands[seat][card] += 1
         self.stock = cards[dealt:]
         self.pile: list[int] = []
         self.turns = 0
@@ -251,7 +254,8 @@ def play(
     g = RainbowGame(rules, players, policies, Stream(seed, game), deck=deck, trace=trace)
     if trace:
         g._note(
-            f"deal: {rules.hand_size} cards each, {len(g.stock)} in the stock; {describe_seats(policies, POLICIES)}"
+            f"deal: {seat_text(rules.hand_size)} cards each, {len(g.stock)} in the stock; "
+            + describe_seats(policies, POLICIES)
         )
         for s in range(players):
             g._note(f"      seat {s} holds {_hand(g.hands[s])}")

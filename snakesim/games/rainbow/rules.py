@@ -19,6 +19,7 @@ from snakesim.core.rules import (
     Counts,
     Int,
     Named,
+    PerSeat,
     Rules,
     Spec,
     Table,
@@ -26,6 +27,8 @@ from snakesim.core.rules import (
     Words,
     option,
     parse_value,
+    seat_text,
+    seat_values,
 )
 from snakesim.games.fortune.rules import Card
 
@@ -121,7 +124,9 @@ class RainbowRules(Rules):
     must follow them. :meth:`can_play` reads them; both engines use it.
     """
 
-    hand_size: int = option(7, Int(1, 100), "cards dealt to each player")
+    hand_size: int | tuple = option(
+        7, PerSeat(1, 100), "cards dealt to each player; a list gives each seat its own (a handicap)"
+    )
     cycle: tuple = option(COLOURS, Words(2, 32), "the colour cycle, in order (a card may go on the colour before it)")
     direction: str = option(
         "forward", Choice(DIRECTIONS), "which way the cycle runs: the next colour, the previous one, or both"
@@ -226,9 +231,10 @@ class RainbowRules(Rules):
 
 def check_setup(rules: RainbowRules, players: int) -> None:
     """Raise InputError unless the deck holds ``hand_size`` cards for each of ``players``."""
-    if rules.hand_size * players > rules.deck_size():
+    need = sum(seat_values(rules.hand_size, players))
+    if need > rules.deck_size():
         raise InputError(
             "hand_size",
-            f"dealing {rules.hand_size} cards to {players} players needs {rules.hand_size * players} cards; "
+            f"dealing {seat_text(rules.hand_size)} cards to {players} players needs {need} cards; "
             f"the deck has {rules.deck_size()}",
         )

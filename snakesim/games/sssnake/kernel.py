@@ -16,6 +16,7 @@ import numpy as np
 from snakesim.core.columns import allocate
 from snakesim.core.jit import njit, njit_driver
 from snakesim.core.rng import below, deal_key, deck_identities, keyed_deal, keyed_scratch, seed_lane, seed_stream
+from snakesim.core.rules import seat_values
 from snakesim.games.sssnake.rules import (
     CARD_KEYS,
     CROSS,
@@ -40,6 +41,7 @@ MAX_OPTIONS = 4 * MAX_DRAW  # up to MAX_DRAW cards x 2 ends x 2 directions
 # The params array: see encode().
 P_PLAYERS, P_PRESORTED, P_SIDE, P_ORIGIN, P_BLOCK_W, P_BLOCK_H, P_HEAD, P_TAIL = 0, 1, 2, 3, 4, 5, 6, 9
 N_PARAMS = 12
+P_HEAD_START = N_PARAMS  # P_HEAD_START + seat: the cards that seat places before the first roll
 
 
 @njit
@@ -343,8 +345,18 @@ def _play_one(stock_cards, faces, actions, params, policies, seed, game, scratch
     winner = -1
     turns = 0
     next_card = 0
+    for s in range(n):  # head starts, in seat order (reference.SssnakeGame.head_start)
+        m = min(params[P_HEAD_START + s], n_stock - next_card)
+        for i in range(m):
+            drawn[i] = stock[next_card + i]
+        next_card += m
+        unplaced, joined = _place_cards(state, policies, s, s, drawn, m, board, side, place_scratch)
+        discarded += unplaced
+        if joined:
+            winner = s
+            break
     seat = 0
-    while next_card < n_stock:
+    while winner < 0 and next_card < n_stock:
         turns += 1
         left = seat + 1 if seat + 1 < n else 0
         mark = faces[below(dice, faces.shape[0])]
@@ -491,7 +503,7 @@ def encode(rules: SssnakeRules, players: int, presorted: bool = False) -> np.nda
     The head's and the tail's starting ends ``(x, y, d)`` are relative to the large card's
     top-left cell, which sits at ``(origin, origin)`` of a grid ``side`` cells square.
     """
-    params = np.zeros(N_PARAMS, np.int64)
+    params = np.zeros(N_PARAMS + players, np.int64)
     params[P_PLAYERS] = players
     params[P_PRESORTED] = presorted
     # The used box grows at most one cell per card placed; the search looks one cell beyond it.
@@ -501,6 +513,7 @@ def encode(rules: SssnakeRules, players: int, presorted: bool = False) -> np.nda
     params[P_BLOCK_H] = rules.block_height
     params[P_HEAD : P_HEAD + 3] = rules.head_end()
     params[P_TAIL : P_TAIL + 3] = rules.tail_end()
+    params[P_HEAD_START:] = seat_values(rules.head_start, players)
     return params
 
 

@@ -28,6 +28,7 @@ from typing import NamedTuple
 
 from snakesim.core.policies import describe_seats
 from snakesim.core.rng import Stream
+from snakesim.core.rules import seat_values
 from snakesim.games.sssnake.rules import (
     CARD_KEYS,
     DICE_LANE,
@@ -353,11 +354,26 @@ class SssnakeGame:
         if rest:
             self.discarded += len(self.place_cards(seat, seat, rest))
 
+    def head_start(self) -> None:
+        """Before the first roll each seat, in seat order, draws its ``head_start`` cards and
+        places them on its own snake; those that fit nowhere are out. A head start that joins
+        the snake wins at once."""
+        for seat, count in enumerate(seat_values(self.rules.head_start, self.players)):
+            drawn = self.stock[self.next_card : self.next_card + count]
+            if not drawn:
+                continue
+            self.next_card += len(drawn)
+            self._note(f"   0 seat {seat} takes a head start: {' '.join(CARD_KEYS[c] for c in drawn)}")
+            self.discarded += len(self.place_cards(seat, seat, drawn))
+            if self.winner >= 0:
+                return
+
     def play_game(self) -> dict:
         """Play until a snake is joined or the stock is used up; return the game's record."""
         seat = 0
+        self.head_start()
         self._draw_boards()
-        while self.next_card < len(self.stock):
+        while self.winner < 0 and self.next_card < len(self.stock):
             self.turn(seat)
             self._draw_boards()
             if self.winner >= 0:

@@ -25,6 +25,7 @@ from snakesim.core.rules import (
     Int,
     Named,
     NamedCounts,
+    PerSeat,
     Rules,
     Spec,
     Variant,
@@ -157,6 +158,12 @@ class SssnakeRules(Rules):
         tuple(SEED_FACES.items()),
         FaceActions(DIE_KEYS),
         "what each mark does: cards drawn, how many given, to which neighbour, and who places them",
+    )
+
+    head_start: int | tuple = option(
+        0,
+        PerSeat(0, MAX_DRAW),
+        "cards each seat draws and places on its own snake before the first roll; a list gives each seat its own",
     )
 
     DECK_FIELDS = ("deck",)
