@@ -1,0 +1,318 @@
+"""Balance: the per-seat values of a handicap that give every seat the same chance to win.
+
+A handicap is a per-seat option (``start_coins``, ``hand_size``, ``start_points``,
+``head_start``). The search starts from the rules' own values and moves one step at a time:
+one seat's value up or down, or every other seat's. Every candidate plays the same games
+(:class:`~snakesim.analysis.search.SameGames`), and a move is taken only when it lowers the
+imbalance ``sum((rate_k - mean rate)**2)`` by more than its paired noise allows (a one-sided
+test at the confidence level, Bonferroni over the moves tried). When no move is clearly
+better the search plays twice the games and looks again, until every seat's deviation from
+the mean rate has an interval inside ``±tolerance`` (simultaneous over the seats), or the
+budget is spent. The answer is then played on fresh games, with the starting values on the
+same fresh games for the before-and-after comparison.
+
+Equal chances mean equal win rates among the seats: with draws in the game every seat's
+target is ``(1 - draw rate) / n``, not ``1/n``.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from snakesim.analysis.search import SameGames, check_budget, check_range, held, win_matrix
+from snakesim.analysis.stats import LEVEL, seat_balance, seat_gap, wilson
+from snakesim.core.errors import InputError
+from snakesim.core.registry import GameSpec
+from snakesim.core.rules import Rules, seat_values
+
+MAX_MOVES = 500  # a guard: every move lowers the imbalance, so a search ends long before
+
+
+@dataclass(frozen=True)
+class SeatRates:
+    """One candidate on ``games`` games: each seat's win rate, its deviation from the mean
+    seat's and that deviation's simultaneous half-width, the imbalance (sum of squared
+    deviations) and each game's influence on it (for paired differences)."""
+
+    values: tuple[int, ...]
+    games: int
+    rates: np.ndarray
+    deviation: np.ndarray
+    half: np.ndarray
+    imbalance: float
+    influence: np.ndarray
+
+    def within(self, tolerance: float) -> bool:
+        """Every seat's deviation interval lies inside ``±tolerance``."""
+        return bool(np.all(np.abs(self.deviation) + self.half <= tolerance))
+
+    def beyond(self, tolerance: float) -> bool:
+        """Some seat's deviation is surely larger than ``tolerance``."""
+        return bool(np.any(np.abs(self.deviation) - self.half > tolerance))
+
+
+def seat_rates(values: tuple[int, ...], wins: np.ndarray, level: float = LEVEL) -> SeatRates:
+    """:class:`SeatRates` from per-game win flags ``wins`` (games x seats)."""
+    games, n = wins.shape
+    x = wins.astype(np.float64)
+    y = x - x.mean(axis=1, keepdims=True)  # each game's part of each seat's deviation
+    deviation = y.mean(axis=0)
+    z = stats.norm.ppf(1 - (1 - level) / (2 * n))
+    half = z * y.std(axis=0, ddof=1) / np.sqrt(games)
+    # d(imbalance)/d(rate_k) = 2 * deviation_k, so a game's influence is 2 * deviation . wins.
+    return SeatRates(values, games, x.mean(axis=0), deviation, half, float(deviation @ deviation), 2 * x @ deviation)
+
+
+def clearly_better(new: SeatRates, old: SeatRates, tries: int, level: float = LEVEL) -> bool:
+    """``new`` has a lower imbalance than ``old`` on the same games, beyond the paired noise
+    (one-sided, Bonferroni over ``tries`` moves)."""
+    diff = new.imbalance - old.imbalance
+    if diff >= 0:
+        return False
+    d = new.influence - old.influence
+    se = float(d.std(ddof=1)) / np.sqrt(d.size)
+    return se == 0.0 or diff < -stats.norm.ppf(1 - (1 - level) / max(tries, 1)) * se
+
+
+def moves(values: tuple[int, ...], low: int, high: int) -> list[tuple[int, ...]]:
+    """One step from ``values``: a seat's value up or down, or every other seat's; within range."""
+    n = len(values)
+    out = []
+    for s in range(n):
+        for step in (1, -1):
+            one = tuple(v + step * (k == s) for k, v in enumerate(values))
+            others = tuple(v + step * (k != s) for k, v in enumerate(values))
+            out += [one, others] if n > 2 else [one]
+    seen = set()
+    return [m for m in out if all(low <= v <= high for v in m) and not (m in seen or seen.add(m))]
+
+
+@dataclass
+class BalanceResult:
+    """What :func:`balance` found: the recommended ``values`` (one per seat), the ``status``
+    (``balanced``, ``within tolerance by estimate``, ``cannot balance``, ``undecided``) and a
+    ``message`` in words; ``path`` (every candidate tried: games, values, each seat's win
+    rate, the largest deviation, the imbalance, whether the search moved there) and
+    ``confirmed`` (fresh games: each seat's win rate and interval before and after); the
+    seat-balance tests in ``summary``."""
+
+    values: list[int]
+    base: list[int]
+    status: str
+    message: str
+    path: pd.DataFrame
+    confirmed: pd.DataFrame
+    summary: dict = field(default_factory=dict)
+
+
+def balance(
+    spec: GameSpec,
+    rules: Rules,
+    players: int,
+    handicap: str,
+    seats: tuple[str, ...] = (),
+    tolerance: float = 0.01,
+    value_range: str | None = None,
+    games: int = 20_000,
+    max_games: int = 320_000,
+    confirm_games: int | None = None,
+    seed: int = 1,
+    first: int = 0,
+    level: float = LEVEL,
+    backend=None,
+    progress: bool = False,
+) -> BalanceResult:
+    """Find the per-seat values of ``handicap`` that bring every seat's win rate closest to
+    the mean seat's, within ``tolerance`` where it can (see the module docstring).
+
+    Parameters
+    ----------
+    spec, rules, players, seats
+        The game, the rules to start from (their handicap values are the starting point),
+        the number of seats and each seat's policy.
+    handicap : str
+        A per-seat option of the game (``rules.per_seat_options()``).
+    tolerance : float
+        The largest acceptable distance of a seat's win rate from the mean seat's.
+    value_range : str, optional
+        ``LOW:HIGH``, the values a seat may get; default: the starting values plus or minus
+        ``max(3, value // 2)``, inside what the option allows.
+    games, max_games : int
+        Games per candidate to start with, and the most the search may double to.
+    confirm_games : int, optional
+        Fresh games for the confirmation (default: as many as the search's last round, at
+        least 100,000); they follow the search's games, so none was seen by the search.
+    seed, first : int
+        The search plays games ``first ..`` of ``seed``.
+
+    Returns
+    -------
+    BalanceResult
+    """
+    started = time.perf_counter()
+    options = rules.per_seat_options()
+    if handicap not in options:
+        allowed = ", ".join(options) or "none"
+        raise InputError(
+            "--handicap", f"{handicap!r} is not a per-seat option of {spec.name}; expected one of {allowed}"
+        )
+    if isinstance(tolerance, bool) or not isinstance(tolerance, (int, float)) or not 0 < tolerance < 0.5:
+        raise InputError(
+            "--tolerance", f"expected a win-rate distance between 0 and 0.5 (0.01 = 1 point), got {tolerance!r}"
+        )
+    check_budget(games, max_games, confirm_games)
+    spec.check(rules, players)
+    base = tuple(seat_values(getattr(rules, handicap), players))
+    option = options[handicap]
+    if value_range is None:
+        span = max(3, max(base) // 2)
+        low, high = max(option.low, min(base) - span), min(option.high, max(base) + span)
+    else:
+        low, high = check_range("--range", value_range, option.low, option.high)
+        if not all(low <= v <= high for v in base):
+            raise InputError("--range", f"the starting values {list(base)} lie outside {value_range}")
+
+    def rules_of(values):
+        return rules.updated({handicap: list(values)})
+
+    def playable(values):
+        try:
+            spec.check(rules_of(values), players)
+        except InputError:  # a deal larger than the deck, say: not a candidate
+            return False
+        return True
+
+    with held(backend):  # one cluster for the whole search, when the backend is Dask
+        search = SameGames(spec, players, seed, first, seats, backend, progress)
+        path: list[dict] = []
+
+        def rate(values, count):
+            return seat_rates(values, win_matrix(search.games(rules_of(values), count), players), level)
+
+        def note(ev, moved):
+            path.append(
+                {"games": ev.games, "values": list(ev.values), **{f"win_{k}": r for k, r in enumerate(ev.rates)},
+                 "max_deviation": float(np.abs(ev.deviation).max()), "imbalance": ev.imbalance, "moved": moved}
+            )  # fmt: skip
+
+        count, current = games, base
+        now = rate(current, count)
+        note(now, True)
+        settled = False  # every move from here was surely worse: only the answer's figures need more games
+        for _ in range(MAX_MOVES):
+            tried = [] if settled else [rate(m, count) for m in moves(current, low, high) if playable(m)]
+            for ev in tried:
+                note(ev, False)
+            best = min(tried, key=lambda ev: ev.imbalance, default=None)
+            if best is not None and clearly_better(best, now, len(tried), level):
+                current, now = best.values, best
+                path[-len(tried) + tried.index(best)]["moved"] = True
+                continue
+            if now.within(tolerance) or now.beyond(tolerance) or count >= max_games:
+                break
+            settled = settled or (bool(tried) and all(clearly_better(now, ev, len(tried), level) for ev in tried))
+            count = min(2 * count, max_games)
+            now = rate(current, count)
+            note(now, True)
+        search.close()
+        step = _step_effects(path, current, players)
+        status, message = _verdict(now, tolerance, handicap, low, high, step)
+
+        confirm = confirm_games or max(count, 100_000)
+        fresh = SameGames(spec, players, seed, first + count, seats, backend, progress)
+        before = _confirmed(fresh.games(rules_of(base), confirm), players, level)
+        after = _confirmed(fresh.games(rules_of(current), confirm), players, level)
+        fresh.close()
+    confirmed = pd.DataFrame(
+        [{"rules": label, "seat": k, "win_rate": r, "low": lo, "high": hi}
+         for label, c in (("before", before), ("after", after))
+         for k, (r, (lo, hi)) in enumerate(zip(c["win_rate"], c["win_ci"], strict=True))]
+    )  # fmt: skip
+    summary = {
+        "game": spec.name,
+        "players": players,
+        "rules_hash": rules.rules_hash(),
+        "handicap": handicap,
+        "base": list(base),
+        "values": list(current),
+        "range": [low, high],
+        "tolerance": tolerance,
+        "level": level,
+        "status": status,
+        "message": message,
+        "step_effect": step,
+        "search": {"games_per_candidate": count, "candidates": len(path), "games_played": search.played, "seed": seed,
+                   "first": first},
+        "confirm": {"first": first + count, "games": confirm, "games_played": fresh.played},
+        "win_rate": after["win_rate"],
+        "win_ci": after["win_ci"],
+        "before": before,
+        "after": after,
+        "elapsed_s": time.perf_counter() - started,
+    }  # fmt: skip
+    return BalanceResult(list(current), list(base), status, message, pd.DataFrame(path), confirmed, summary)
+
+
+def _step_effects(path: list[dict], values: tuple[int, ...], players: int) -> list[float | None]:
+    """For each seat, how much one step up of its own value moved its win rate, on the most
+    games on which both were played (None where that step was never tried)."""
+    played = {(p["games"], tuple(p["values"])): p for p in path}
+    out: list[float | None] = []
+    for s in range(players):
+        up = tuple(v + (k == s) for k, v in enumerate(values))
+        both = [g for g, v in played if v == values and (g, up) in played]
+        out.append(played[(max(both), up)][f"win_{s}"] - played[(max(both), values)][f"win_{s}"] if both else None)
+    return out
+
+
+def points(x: float) -> str:
+    """A win-rate distance in percentage points, in words: ``1 point``, ``0.25 points``."""
+    return f"{x * 100:.2g} point" + ("" if f"{x * 100:.2g}" == "1" else "s")
+
+
+def _verdict(now: SeatRates, tolerance: float, handicap: str, low: int, high: int, step) -> tuple[str, str]:
+    worst = float(np.abs(now.deviation).max())
+    where = f"every seat within {points(tolerance)} of the mean seat"
+    if now.within(tolerance):
+        return "balanced", f"{handicap} = {list(now.values)} puts {where} ({now.games:,} games per candidate)"
+    steps = [abs(s) for s in step if s is not None]
+    coarse = (
+        f"; one step of {handicap} moves a seat's win rate by about {points(np.mean(steps))}, "
+        "too coarse to close what is left"
+        if steps and np.mean(steps) > worst else ""
+    )  # fmt: skip
+    if now.beyond(tolerance):
+        return "cannot balance", (
+            f"no values of {handicap} from {low} to {high} found by the search put {where}: the closest, "
+            f"{list(now.values)}, leaves a seat {points(worst)} off{coarse}"
+        )
+    if worst <= tolerance:
+        return "within tolerance by estimate", (
+            f"{handicap} = {list(now.values)} puts {where} by estimate ({points(worst)} at most), "
+            f"but {now.games:,} games per candidate cannot show it; raise --max-games to be sure"
+        )
+    return "undecided", (
+        f"the closest found, {handicap} = {list(now.values)}, leaves a seat {points(worst)} off; "
+        f"{now.games:,} games per candidate cannot tell whether the tolerance can be met (raise --max-games){coarse}"
+    )
+
+
+def _confirmed(columns: dict[str, np.ndarray], players: int, level: float) -> dict:
+    """Each seat's win rate with its interval, the chi-square p of equal seats and the largest
+    seat gap, on one set of games."""
+    winner = columns["winner"]
+    games = len(winner)
+    wins = np.bincount(winner[winner >= 0].astype(np.int64), minlength=players)
+    return {
+        "games": games,
+        "win_rate": [float(w / games) for w in wins],
+        "win_ci": [list(wilson(int(w), games, level)) for w in wins],
+        "draw_rate": float(np.mean(winner < 0)),
+        "balance_p": seat_balance(wins),
+        "gap": list(seat_gap(wins, games, level)),
+    }

@@ -1,0 +1,158 @@
+"""Common random numbers for searches: every candidate rule set plays the same games.
+
+``balance`` and ``tune`` try many rule sets. Each is played on games ``first, first+1, ...``
+of one seed, so two candidates differ by their rules and not by their luck, and a search
+compares them with paired statistics. :class:`SameGames` plays each rule set's games once
+and keeps their per-game results; asking for more games plays only the new ones.
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from snakesim.analysis.stats import LEVEL, km_quantile, mean_interval, wilson
+from snakesim.core.errors import InputError
+from snakesim.core.progress import progress_bar
+from snakesim.core.registry import GameSpec
+from snakesim.core.rules import Rules
+from snakesim.core.runner import DEFAULT_CHUNK, play_blocks
+
+# The games a search may play for one candidate, and the most it may ask for in all.
+MAX_SEARCH_GAMES = 10_000_000
+
+
+def _columns(table: pd.DataFrame) -> dict[str, np.ndarray]:
+    """What a search keeps of a block's table: integer columns, and the outcome as flags."""
+    outcome = table["outcome"].astype(str)
+    out = {name: table[name].to_numpy() for name in table.columns if name not in ("outcome", "game", "seed")}
+    out["draw"] = outcome.str.endswith("draw").to_numpy()
+    out["unfinished"] = (outcome == "unfinished").to_numpy()
+    return out
+
+
+@dataclass
+class SameGames:
+    """Games ``first ..`` of ``seed`` under any rules, each rule set's games played once.
+
+    ``games(rules, count)`` returns the per-game columns of the first ``count`` games
+    (``winner``, ``length``, the game's own columns, and ``draw``/``unfinished`` flags).
+    ``played`` counts every game played so far.
+    """
+
+    spec: GameSpec
+    players: int
+    seed: int
+    first: int = 0
+    seats: tuple[str, ...] = ()
+    backend: object = None
+    progress: bool = False
+    played: int = 0
+    _cache: dict = field(default_factory=dict)
+    _bar: object = None
+
+    def games(self, rules: Rules, count: int) -> dict[str, np.ndarray]:
+        have = self._cache.get(rules)
+        done = 0 if have is None else len(have["winner"])
+        if done < count:
+            if self._bar is None:
+                self._bar = progress_bar(None, self.progress, desc=f"{self.spec.name} search")
+            blocks = play_blocks(
+                self.spec, rules, self.players, count - done, self.seed, self.first + done, DEFAULT_CHUNK,
+                False, self.seats, self.backend, keep=_columns,
+            )  # fmt: skip
+            parts = ([have] if have is not None else []) + blocks
+            have = {name: np.concatenate([p[name] for p in parts]) for name in parts[0]}
+            self._cache[rules] = have
+            self.played += count - done
+            self._bar.update(count - done)
+        return {name: values[:count] for name, values in have.items()}
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.close()
+
+
+@contextmanager
+def held(backend):
+    """Enter ``backend`` for the whole block (a Dask cluster then serves every candidate)."""
+    if backend is None:
+        yield
+        return
+    with backend:
+        yield
+
+
+def win_matrix(columns: dict[str, np.ndarray], players: int) -> np.ndarray:
+    """Per-game win flags, one column per seat (a draw is a row of zeros)."""
+    return columns["winner"][:, None] == np.arange(players)[None, :]
+
+
+def check_range(field_name: str, text: str, low: int, high: int) -> tuple[int, int]:
+    """``LOW:HIGH`` inside ``[low, high]``, as two ints; InputError naming ``field_name``."""
+    parts = str(text).split(":")
+    try:
+        a, b = (int(p.replace("_", "")) for p in parts) if len(parts) == 2 else (None, None)
+    except ValueError:
+        a = b = None
+    if a is None or b is None:
+        raise InputError(field_name, f"expected LOW:HIGH with integers, got {text!r}")
+    if not low <= a < b <= high:
+        raise InputError(field_name, f"expected {low:,} <= LOW < HIGH <= {high:,}, got {text!r}")
+    return a, b
+
+
+def check_budget(games: int, max_games: int, confirm_games: int | None) -> None:
+    """The search's game counts: ``--games`` per candidate to start, at most ``--max-games``."""
+    if isinstance(games, bool) or not isinstance(games, int) or not 100 <= games <= MAX_SEARCH_GAMES:
+        raise InputError("--games", f"expected an integer from 100 to {MAX_SEARCH_GAMES:,}, got {games!r}")
+    if isinstance(max_games, bool) or not isinstance(max_games, int) or not games <= max_games <= MAX_SEARCH_GAMES:
+        raise InputError("--max-games", f"expected an integer from --games ({games:,}) to {MAX_SEARCH_GAMES:,}")
+    if confirm_games is not None and (
+        isinstance(confirm_games, bool) or not isinstance(confirm_games, int)
+        or not 100 <= confirm_games <= MAX_SEARCH_GAMES
+    ):  # fmt: skip
+        raise InputError("--confirm-games", f"expected an integer from 100 to {MAX_SEARCH_GAMES:,}")
+
+
+# ---------------------------------------------------------------------------- metrics
+METRIC_WORDS = "length.mean, length.median, length.p95, draw_rate, unfinished_rate, win_rate.SEAT, means.COLUMN"
+
+
+def check_metric(spec: GameSpec, players: int, metric: str) -> str:
+    """``metric`` if it names a summary metric of this game, else InputError listing them."""
+    name, _, part = metric.partition(".")
+    if metric in ("length.mean", "length.median", "length.p95", "draw_rate", "unfinished_rate"):
+        return metric
+    if name == "win_rate" and part.isdigit() and int(part) < players:
+        return metric
+    columns = [f"{c}_{s}" for c in spec.seat_columns for s in range(players)] + list(spec.game_columns)
+    if name == "means" and part in columns:
+        return metric
+    if name == "means":
+        raise InputError("--target", f"unknown column {part!r}; expected one of {', '.join(columns)}")
+    if name == "win_rate":
+        raise InputError("--target", f"expected win_rate.SEAT with a seat from 0 to {players - 1}, got {metric!r}")
+    raise InputError("--target", f"unknown metric {metric!r}; expected one of {METRIC_WORDS}")
+
+
+def metric_value(columns: dict[str, np.ndarray], metric: str, level: float = LEVEL) -> tuple[float, float, float]:
+    """A summary metric of per-game columns with its interval: ``(value, low, high)``.
+
+    Rates have Wilson intervals, means Student-t intervals, quantiles of the length the
+    Kaplan-Meier curve's (unfinished games censored), as in ``snakesim run``'s summary.
+    """
+    name, _, part = metric.partition(".")
+    games = len(columns["winner"])
+    if metric in ("length.median", "length.p95"):
+        return km_quantile(columns["length"], columns["unfinished"], 0.5 if part == "median" else 0.95, level)
+    if metric == "length.mean":
+        return mean_interval(columns["length"], level)
+    if name in ("draw_rate", "unfinished_rate", "win_rate"):
+        hits = columns[name.removesuffix("_rate")] if name != "win_rate" else columns["winner"] == int(part)
+        k = int(np.sum(hits))
+        return k / games, *wilson(k, games, level)
+    return mean_interval(columns[part], level)

@@ -1,0 +1,234 @@
+"""Tune: the value of one integer option that brings a summary metric to a target.
+
+``tune`` is stochastic root-finding by bisection with intervals, on common random numbers:
+every value plays the same games (:class:`~snakesim.analysis.search.SameGames`), so the
+metric moves with the option and not with luck. The two ends of the range are played first;
+a target outside both ends' intervals cannot be met. Then the middle of the bracket is
+played; when its interval lies on one side of the target the bracket halves, and when it
+holds the target the search plays twice the games and looks again (up to the budget, after
+which the point estimate decides and the path says so). The answer is the integer whose
+metric is nearest the target, with its neighbours' figures, the value interpolated between
+the two integers around the target with an interval (where the metric's confidence band
+crosses the target), and a confirmation on fresh games.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from snakesim.analysis.search import SameGames, check_budget, check_metric, check_range, held, metric_value
+from snakesim.analysis.stats import LEVEL
+from snakesim.core.errors import InputError
+from snakesim.core.registry import GameSpec
+from snakesim.core.rules import Int, PerSeat, Rules, seat_values
+
+
+def parse_target(spec: GameSpec, players: int, text: str) -> tuple[str, float]:
+    """``METRIC=VALUE`` (``length.median=60``) as ``(metric, value)``."""
+    metric, sep, value = str(text).partition("=")
+    if not sep:
+        raise InputError("--target", f"expected METRIC=VALUE (e.g. length.median=60), got {text!r}")
+    try:
+        number = float(value)
+    except ValueError:
+        raise InputError("--target", f"expected a number after {metric.strip()}=, got {value!r}") from None
+    if not np.isfinite(number):
+        raise InputError("--target", f"expected a finite number, got {value!r}")
+    return check_metric(spec, players, metric.strip()), number
+
+
+def parse_vary(rules: Rules, players: int, text: str) -> tuple[str, int | None, int, int]:
+    """``NAME=LOW:HIGH`` or, for a per-seat option, ``NAME.SEAT=LOW:HIGH`` (one seat's value;
+    without a seat every seat gets the value): ``(name, seat or None, low, high)``."""
+    target, sep, span = str(text).partition("=")
+    name, _, seat_text = target.strip().partition(".")
+    specs = rules.specs()
+    integer = [n for n, f in specs.items() if isinstance(f.metadata["spec"], (Int, PerSeat))]
+    if not sep or name not in specs:
+        raise InputError(
+            "--vary", f"expected NAME=LOW:HIGH with an integer option ({', '.join(integer)}), got {text!r}"
+        )
+    option = specs[name].metadata["spec"]
+    if not isinstance(option, (Int, PerSeat)):
+        raise InputError("--vary", f"{name} is not an integer option; expected one of {', '.join(integer)}")
+    seat = None
+    if seat_text:
+        if not isinstance(option, PerSeat) or not seat_text.isdigit() or int(seat_text) >= players:
+            raise InputError("--vary", f"{target}: a seat is given only for a per-seat option, from 0 to {players - 1}")
+        seat = int(seat_text)
+    low, high = check_range("--vary", span, option.low, option.high)
+    return name, seat, low, high
+
+
+@dataclass
+class TuneResult:
+    """What :func:`tune` found: the ``best`` integer, the ``status`` (``met``, ``nearest``,
+    ``out of reach``) and a ``message``; ``path`` (every value played: games, value, the
+    metric and its interval, and what the search did) and ``answer`` (the best value and its
+    neighbours on the search's last games, and the best on fresh games); ``summary`` holds
+    the interpolated value and its interval."""
+
+    best: int
+    status: str
+    message: str
+    path: pd.DataFrame
+    answer: pd.DataFrame
+    summary: dict = field(default_factory=dict)
+
+
+def tune(
+    spec: GameSpec,
+    rules: Rules,
+    players: int,
+    target: str,
+    vary: str,
+    seats: tuple[str, ...] = (),
+    games: int = 20_000,
+    max_games: int = 320_000,
+    confirm_games: int | None = None,
+    seed: int = 1,
+    first: int = 0,
+    level: float = LEVEL,
+    backend=None,
+    progress: bool = False,
+) -> TuneResult:
+    """Find the value of the option ``vary`` names that brings the metric ``target`` names to
+    its value (see the module docstring).
+
+    Parameters
+    ----------
+    spec, rules, players, seats
+        The game, the rules every value starts from, the number of seats, each seat's policy.
+    target : str
+        ``METRIC=VALUE``: ``length.mean``, ``length.median``, ``length.p95``, ``draw_rate``,
+        ``unfinished_rate``, ``win_rate.SEAT`` or ``means.COLUMN`` (a results column, e.g.
+        ``means.cards_0``).
+    vary : str
+        ``NAME=LOW:HIGH``, an integer option and its range (``NAME.SEAT=LOW:HIGH`` for one
+        seat's value of a per-seat option).
+    games, max_games, confirm_games, seed, first, level, backend, progress
+        As in :func:`snakesim.analysis.balance.balance`.
+
+    Returns
+    -------
+    TuneResult
+    """
+    started = time.perf_counter()
+    metric, goal = parse_target(spec, players, target)
+    name, seat, low, high = parse_vary(rules, players, vary)
+    check_budget(games, max_games, confirm_games)
+
+    def rules_at(x):
+        if seat is None:
+            return rules.updated({name: x})
+        values = seat_values(getattr(rules, name), players)
+        values[seat] = x
+        return rules.updated({name: values})
+
+    for x in (low, high):
+        spec.check(rules_at(x), players)  # both ends must be playable (a deal within the deck, say)
+    with held(backend):  # one cluster for the whole search, when the backend is Dask
+        search = SameGames(spec, players, seed, first, seats, backend, progress)
+        path: list[dict] = []
+
+        def at(x, count, step):
+            v, lo, hi = metric_value(search.games(rules_at(x), count), metric, level)
+            path.append({"games": count, "value": x, "metric": v, "low": lo, "high": hi, "step": step})
+            return v, lo, hi
+
+        count = games
+        ends = {x: at(x, count, "end") for x in (low, high)}
+        rising = ends[high][0] >= ends[low][0]
+        status = "met"
+        if goal < min(ends[low][1], ends[high][1]) or goal > max(ends[low][2], ends[high][2]):
+            status = "out of reach"
+        a, b = low, high  # the bracket: the target lies between metric(a) and metric(b)
+        while status != "out of reach" and b - a > 1:
+            mid = (a + b) // 2
+            v, lo, hi = at(mid, count, "bisect")
+            if lo <= goal <= hi and count < max_games:
+                count = min(2 * count, max_games)
+                path[-1]["step"] = "more games"
+                for x in (a, b):
+                    at(x, count, "more games")
+                continue
+            if lo <= goal <= hi:
+                path[-1]["step"] = "bisect by estimate"
+            below = v < goal
+            if below == rising:
+                a = mid
+            else:
+                b = mid
+        search.close()
+        near = sorted({x for x in (a - 1, a, b, b + 1) if low <= x <= high})
+        figures = {x: metric_value(search.games(rules_at(x), count), metric, level) for x in near}
+        best = min(near, key=lambda x: (abs(figures[x][0] - goal), x))
+        estimate, interval = _interpolate(figures, goal)
+        if status == "out of reach":
+            closest = min((low, high), key=lambda x: abs(ends[x][0] - goal))
+            best = closest
+            message = (
+                f"{metric} = {goal:g} is out of reach for {name} from {low} to {high}: it runs from "
+                f"{ends[low][0]:.4g} (at {low}) to {ends[high][0]:.4g} (at {high}); the nearest is {closest}"
+            )
+        else:
+            lo_b, hi_b = figures[best][1], figures[best][2]
+            status = "met" if lo_b <= goal <= hi_b else "nearest"
+            message = (
+                f"{name}{'' if seat is None else f'[{seat}]'} = {best} gives {metric} {figures[best][0]:.4g} "
+                f"[{lo_b:.4g}, {hi_b:.4g}]"
+                + (
+                    " (the target is inside the interval)"
+                    if status == "met"
+                    else f"; no integer reaches {goal:g} exactly"
+                )
+            )
+        confirm = confirm_games or max(count, 100_000)
+        fresh = SameGames(spec, players, seed, first + count, seats, backend, progress)
+        confirmed = metric_value(fresh.games(rules_at(best), confirm), metric, level)
+        fresh.close()
+    rows = [{"games": count, "value": x, "metric": figures[x][0], "low": figures[x][1], "high": figures[x][2],
+             "fresh": False} for x in near]  # fmt: skip
+    rows.append({"games": confirm, "value": best, "metric": confirmed[0], "low": confirmed[1], "high": confirmed[2],
+                 "fresh": True})  # fmt: skip
+    summary = {
+        "game": spec.name,
+        "players": players,
+        "rules_hash": rules.rules_hash(),
+        "target": {"metric": metric, "value": goal},
+        "vary": {"option": name, "seat": seat, "range": [low, high]},
+        "status": status,
+        "message": message,
+        "best": best,
+        "value": best,
+        "estimate": estimate,
+        "interval": interval,
+        "metric": {"value": confirmed[0], "ci": [confirmed[1], confirmed[2]], "games": confirm, "first": first + count},
+        "neighbours": [{"value": x, "metric": figures[x][0], "ci": [figures[x][1], figures[x][2]]} for x in near],
+        "search": {"games_per_value": count, "values_played": len(path), "games_played": search.played, "seed": seed,
+                   "first": first},
+        "level": level,
+        "elapsed_s": time.perf_counter() - started,
+    }  # fmt: skip
+    return TuneResult(best, status, message, pd.DataFrame(path), pd.DataFrame(rows), summary)
+
+
+def _interpolate(figures: dict[int, tuple[float, float, float]], goal: float) -> tuple[float | None, list]:
+    """The option value where the metric, joined linearly between the integers played, meets
+    ``goal``, and the range of values where ``goal`` lies inside the confidence band."""
+    xs = np.array(sorted(figures), dtype=np.float64)
+    values, lows, highs = (np.array([figures[int(x)][k] for x in xs]) for k in range(3))
+    estimate = None
+    for k in range(len(xs) - 1):
+        v0, v1 = values[k], values[k + 1]
+        if v0 != v1 and min(v0, v1) <= goal <= max(v0, v1):
+            estimate = float(xs[k] + (goal - v0) / (v1 - v0))
+            break
+    grid = np.linspace(xs[0], xs[-1], 2001)
+    low, high = (np.interp(grid, xs, v) for v in (lows, highs))
+    inside = grid[(low <= goal) & (goal <= high)]
+    return estimate, ([float(inside.min()), float(inside.max())] if inside.size else [None, None])

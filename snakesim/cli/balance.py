@@ -1,0 +1,218 @@
+"""The ``balance`` and ``tune`` commands: the fix for an imbalance, the value that meets a target."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from snakesim.analysis.balance import BalanceResult, balance
+from snakesim.analysis.tune import TuneResult, tune
+from snakesim.cli import cli, options
+from snakesim.cli.format import pct, records, to_json
+from snakesim.core.backends import make_backend
+from snakesim.core.rules import inline
+from snakesim.core.runner import resolve_run
+from snakesim.games import get_game
+
+
+def search_options(fn):
+    """The game and rules to start from, the search's budget and where it plays."""
+    for option in reversed(
+        (
+            click.option(
+                "--games", "-n", "n_games", type=int, default=20_000, show_default=True,
+                help="Games per candidate in the first round (the same games for every candidate).",
+            ),
+            click.option(
+                "--max-games", type=int, default=320_000, show_default=True,
+                help="The most games per candidate: a round that cannot decide doubles its games up to this.",
+            ),
+            click.option(
+                "--confirm-games", type=int, default=None,
+                help="Fresh games that confirm the answer [default: the last round's games, at least 100,000].",
+            ),
+            click.option("--threads", "-t", type=int, default=None, help="numba threads [default: all]."),
+            options.backend_options,
+            click.option("--json", "as_json", is_flag=True, help="Print the answer, its figures and the path as JSON."),
+        )
+    ):  # fmt: skip
+        fn = option(fn)
+    return options.rule_options(fn)
+
+
+def _start(game, players, seed, variant, settings, rules_file, deck_file, policy, policies, backend, threads,
+           scheduler, workers):  # fmt: skip
+    spec = get_game(game)
+    label, rules, seats = resolve_run(
+        spec, players, 1, seed, 0, variant, rules_file, settings, None, deck_file, policy, policies
+    )
+    return spec, label, rules, seats, make_backend(backend, threads, scheduler, workers)
+
+
+def _who(players: int, label: str, seats: tuple[str, ...], seed: int) -> str:
+    play = f", {'/'.join(seats)} seats" if seats and len(set(seats)) > 1 else f", {seats[0]} seats" if seats else ""
+    return f"{players} players, {label}{play}, seed {seed}"
+
+
+@cli.command("balance")
+@search_options
+@click.option(
+    "--handicap", required=True, metavar="OPTION",
+    help="The per-seat option to set seat by seat: start_coins (fortune), hand_size (rainbow), start_points "
+    "(hisss), head_start (sssnake).",
+)  # fmt: skip
+@click.option(
+    "--tolerance", type=float, default=0.01, show_default=True,
+    help="How far a seat's win rate may stay from the mean seat's (0.01 = 1 percentage point).",
+)  # fmt: skip
+@click.option("--range", "value_range", default=None, metavar="LOW:HIGH", help="Values a seat may get "
+              "[default: the starting value plus or minus max(3, half of it)].")  # fmt: skip
+def balance_command(
+    game, players, seed, variant, settings, rules_file, deck_file, policy, policies, n_games, max_games,
+    confirm_games, threads, backend, scheduler, workers, as_json, handicap, tolerance, value_range,
+):  # fmt: skip
+    """Find the per-seat handicap that gives every seat of GAME the same chance to win.
+
+    Every candidate plays the same games (common random numbers); a change is taken only when
+    it is better beyond the noise, and a round that cannot decide plays twice the games. The
+    answer is then played on fresh games (not seen by the search) beside the starting rules:
+    each seat's win rate with its 95% interval, and the seat-balance test before and after.
+    Where no values in the range can balance the game, it says so, with the figures.
+
+    \b
+    Examples:
+      snakesim balance rainbow --players 4 --handicap hand_size
+      snakesim balance fortune --players 4 --handicap start_coins --tolerance 0.0025
+      snakesim balance fortune --set start_coins=60 --handicap start_coins --range 50:70
+      snakesim balance sssnake -v no-ones --handicap head_start -n 2000 --max-games 16000
+      snakesim balance hisss --handicap start_points --json > fix.json
+    """
+    spec, label, rules, seats, engine = _start(
+        game, players, seed, variant, settings, rules_file, deck_file, policy, policies, backend, threads,
+        scheduler, workers,
+    )  # fmt: skip
+    result = balance(
+        spec, rules, players, handicap, seats, tolerance, value_range, n_games, max_games, confirm_games, seed,
+        backend=engine, progress=sys.stderr.isatty(),
+    )  # fmt: skip
+    if as_json:
+        click.echo(to_json({**result.summary, "variant": label, "path": records(result.path)}))
+        return
+    click.echo(format_balance(result, spec.title, _who(players, label, seats, seed)))
+
+
+def format_balance(result: BalanceResult, title: str, who: str) -> str:
+    """The ``balance`` command's report."""
+    s = result.summary
+    search, confirm = s["search"], s["confirm"]
+    name = s["handicap"]
+    lines = [
+        f"{title}: balance {name} seat by seat ({who})",
+        f"search: {search['candidates']} candidates on the same games, up to {search['games_per_candidate']:,} "
+        f"games each; {search['games_played'] + confirm['games_played']:,} games in {s['elapsed_s']:.1f} s",
+        "",
+        f"{s['status']}: {result.message}",
+        "",
+        f"recommended: {name} = {inline(result.values)}   " + _origin(result),
+        f"  as an option: --set {name}={inline(result.values).replace(' ', '')}",
+        "",
+        f"confirmed on {confirm['games']:,} fresh games (games {confirm['first']:,} to "
+        f"{confirm['first'] + confirm['games'] - 1:,}, not used by the search), 95% intervals:",
+        f"  {'':<30}{'before':<28}after",
+    ]
+    before, after = s["before"], s["after"]
+    rows = [
+        (f"seat {k} wins", *(f"{pct(c['win_rate'][k])} [{pct(c['win_ci'][k][0])}, {pct(c['win_ci'][k][1])}]"
+                             for c in (before, after)))
+        for k in range(len(result.values))
+    ]  # fmt: skip
+    rows.append(("seat balance (chi-square p)", *(f"{c['balance_p']:.3g}" for c in (before, after))))
+    rows.append(("largest seat gap", *(f"{c['gap'][0] * 100:.2f} points [{c['gap'][1] * 100:.2f}, "
+                                       f"{c['gap'][2] * 100:.2f}]" for c in (before, after))))  # fmt: skip
+    lines += [f"  {label:<30}{b:<28}{a}" for label, b, a in rows]
+    if any(e is not None for e in s["step_effect"]):
+        effects = ", ".join(f"seat {k} {e * 100:+.1f}" for k, e in enumerate(s["step_effect"]) if e is not None)
+        lines += ["", f"one step up of {name} moves a seat's own win rate (points): {effects}"]
+    return "\n".join(lines)
+
+
+def _origin(result: BalanceResult) -> str:
+    return "(the starting values)" if result.values == result.base else f"(from {inline(result.base)})"
+
+
+@cli.command("tune")
+@search_options
+@click.option(
+    "--target", required=True, metavar="METRIC=VALUE",
+    help="The metric and its target: length.mean, length.median, length.p95, draw_rate, unfinished_rate, "
+    "win_rate.SEAT or means.COLUMN (e.g. means.cards_0).",
+)  # fmt: skip
+@click.option(
+    "--vary", required=True, metavar="NAME=LOW:HIGH",
+    help="The integer option to tune and its range; NAME.SEAT=LOW:HIGH tunes one seat's value of a per-seat option.",
+)  # fmt: skip
+def tune_command(
+    game, players, seed, variant, settings, rules_file, deck_file, policy, policies, n_games, max_games,
+    confirm_games, threads, backend, scheduler, workers, as_json, target, vary,
+):  # fmt: skip
+    """Find the value of one integer option of GAME that brings a summary metric to a target.
+
+    Bisection with intervals on common random numbers: every value plays the same games; the
+    bracket halves when the middle value's interval lies on one side of the target, and the
+    round plays twice the games when it holds the target. It prints the best integer and its
+    neighbours' figures, the value interpolated between them with an interval, and the best
+    value played on fresh games.
+
+    \b
+    Examples:
+      snakesim tune fortune --target length.median=60 --vary start_coins=5:40
+      snakesim tune rainbow --target length.mean=30 --vary hand_size=3:12
+      snakesim tune fortune --target win_rate.3=0.25 --vary start_coins.3=15:25 --set start_coins=20
+      snakesim tune hisss --target draw_rate=0.01 --vary points_per_snake=0:5 --json
+    """
+    spec, label, rules, seats, engine = _start(
+        game, players, seed, variant, settings, rules_file, deck_file, policy, policies, backend, threads,
+        scheduler, workers,
+    )  # fmt: skip
+    result = tune(
+        spec, rules, players, target, vary, seats, n_games, max_games, confirm_games, seed, backend=engine,
+        progress=sys.stderr.isatty(),
+    )  # fmt: skip
+    if as_json:
+        click.echo(to_json({**result.summary, "variant": label, "path": records(result.path)}))
+        return
+    click.echo(format_tune(result, spec.title, _who(players, label, seats, seed)))
+
+
+def format_tune(result: TuneResult, title: str, who: str) -> str:
+    """The ``tune`` command's report."""
+    s = result.summary
+    option = s["vary"]["option"] + ("" if s["vary"]["seat"] is None else f"[{s['vary']['seat']}]")
+    metric, goal = s["target"]["metric"], s["target"]["value"]
+    search = s["search"]
+    lines = [
+        f"{title}: tune {option} for {metric} = {goal:g} ({who})",
+        f"search: {search['values_played']} values played on the same games, up to {search['games_per_value']:,} "
+        f"games each; {search['games_played'] + s['metric']['games']:,} games in {s['elapsed_s']:.1f} s",
+        "",
+        f"{s['status']}: {result.message}",
+        "",
+        f"{option:>16}  {metric:>16}  95% interval",
+    ]
+    for n in s["neighbours"]:
+        mark = "  <- best" if n["value"] == result.best else ""
+        lines.append(f"{n['value']:>16}  {n['metric']:>16.5g}  [{n['ci'][0]:.5g}, {n['ci'][1]:.5g}]{mark}")
+    if s["estimate"] is not None:
+        low, high = s["interval"]
+        band = f", interval {low:.2f} to {high:.2f}" if low is not None else ""
+        lines += ["", f"interpolated: {option} = {s['estimate']:.2f}{band} (where the 95% band holds the target)"]
+    m = s["metric"]
+    inside = "inside" if m["ci"][0] <= goal <= m["ci"][1] else "outside"
+    lines += [
+        "",
+        f"confirmed on {m['games']:,} fresh games (games {m['first']:,} to {m['first'] + m['games'] - 1:,}): "
+        f"{option} = {result.best} gives {metric} {m['value']:.5g} [{m['ci'][0]:.5g}, {m['ci'][1]:.5g}]; "
+        f"the target is {inside} the interval",
+    ]
+    return "\n".join(lines)
