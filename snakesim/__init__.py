@@ -25,7 +25,17 @@ try:
 except PackageNotFoundError:  # running from a source tree without installing
     __version__ = "0+unknown"
 
-__all__ = ["InputError", "__version__", "compare", "read_table", "simulate", "summarize", "write_table"]
+__all__ = [
+    "InputError",
+    "__version__",
+    "balance",
+    "compare",
+    "read_table",
+    "simulate",
+    "summarize",
+    "tune",
+    "write_table",
+]
 
 
 def simulate(
@@ -165,3 +175,98 @@ def compare(
         threads, progress, precision, max_games, backend, precise,
     )  # fmt: skip
     return table
+
+
+def balance(
+    game: str,
+    players: int,
+    handicap: str,
+    tolerance: float = 0.01,
+    value_range: str | None = None,
+    games: int = 20_000,
+    max_games: int = 320_000,
+    confirm_games: int | None = None,
+    seed: int = DEFAULT_SEED,
+    variant: str | None = None,
+    rules_file: str | Path | None = None,
+    deck_file: str | Path | None = None,
+    settings: Iterable[str] = (),
+    policy: str | None = None,
+    policies: str | Sequence[str] | None = None,
+    backend=None,
+    progress: bool = False,
+    **options,
+):
+    """Find the per-seat values of ``handicap`` that give every seat the same chance to win.
+
+    As ``snakesim balance``: the rules are built as in :func:`simulate`; the search plays the
+    same games for every candidate and confirms its answer on fresh games.
+
+    Returns
+    -------
+    snakesim.analysis.balance.BalanceResult
+        ``values`` (one per seat), ``status``, ``message``, and two tidy DataFrames: ``path``
+        (every candidate tried, each seat's win rate) and ``confirmed`` (each seat's win rate
+        and interval before and after, on fresh games); ``summary`` is the ``--json`` object.
+
+    Examples
+    --------
+    >>> fix = snakesim.balance("rainbow", players=4, handicap="hand_size")  # doctest: +SKIP
+    >>> fix.values, fix.confirmed                                            # doctest: +SKIP
+    """
+    from snakesim.analysis.balance import balance as search
+    from snakesim.games import get_game
+
+    spec = get_game(game)
+    _, rules, seats = resolve_run(
+        spec, players, 1, seed, 0, variant, rules_file, settings, options, deck_file, policy, policies
+    )
+    return search(
+        spec, rules, players, handicap, seats, tolerance, value_range, games, max_games, confirm_games, seed,
+        backend=backend, progress=progress,
+    )  # fmt: skip
+
+
+def tune(
+    game: str,
+    players: int,
+    target: str,
+    vary: str,
+    games: int = 20_000,
+    max_games: int = 320_000,
+    confirm_games: int | None = None,
+    seed: int = DEFAULT_SEED,
+    variant: str | None = None,
+    rules_file: str | Path | None = None,
+    deck_file: str | Path | None = None,
+    settings: Iterable[str] = (),
+    policy: str | None = None,
+    policies: str | Sequence[str] | None = None,
+    backend=None,
+    progress: bool = False,
+    **options,
+):
+    """Find the value of one integer option that brings a summary metric to a target.
+
+    As ``snakesim tune``: ``target`` is ``"METRIC=VALUE"`` (``"length.median=60"``), ``vary``
+    is ``"NAME=LOW:HIGH"`` (``"start_coins=5:40"``).
+
+    Returns
+    -------
+    snakesim.analysis.tune.TuneResult
+        ``best`` (the integer nearest the target), ``status``, ``message``, and two tidy
+        DataFrames: ``path`` (every value played, the metric and its interval) and ``answer``
+        (the best value and its neighbours, and the best on fresh games); ``summary`` is the
+        ``--json`` object.
+    """
+    from snakesim.analysis.tune import tune as search
+    from snakesim.games import get_game
+
+    spec = get_game(game)
+    _, rules, seats = resolve_run(
+        spec, players, 1, seed, 0, variant, rules_file, settings, options, deck_file, policy, policies
+    )
+    return search(
+        spec, rules, players, target, vary, seats, games, max_games, confirm_games, seed, backend=backend,
+        progress=progress,
+    )  # fmt: skip

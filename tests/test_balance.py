@@ -1,0 +1,133 @@
+"""balance and tune: known answers (a game unbalanced on purpose, a symmetric seat, a target
+read off the game itself), verdicts that say when a handicap cannot fix a game, the search's
+common random numbers, and bad input."""
+
+import json
+
+import numpy as np
+import pytest
+
+import snakesim
+from snakesim.analysis.balance import clearly_better, moves, seat_rates
+from snakesim.analysis.search import SameGames, metric_value
+from snakesim.games import get_game
+from tests.test_cli import invoke
+
+SMALL = {"games": 10_000, "max_games": 80_000, "confirm_games": 40_000}
+
+
+def test_same_games_extends_without_changing_a_game():
+    spec = get_game("rainbow")
+    rules = spec.rules()
+    search = SameGames(spec, 3, seed=7, first=100, seats=("greedy",) * 3)
+    part = search.games(rules, 300)["winner"].copy()
+    whole = search.games(rules, 1000)
+    direct = snakesim.simulate("rainbow", 3, 1000, seed=7, first=100)
+    assert np.array_equal(whole["winner"][:300], part) and np.array_equal(whole["winner"], direct["winner"])
+    assert np.array_equal(whole["length"], direct["length"]) and search.played == 1000
+
+
+def test_moves_stay_in_range_and_the_same_games_are_never_clearly_better():
+    assert moves((3, 3), 3, 4) == [(4, 3), (3, 4)]
+    assert sorted(moves((5, 5, 5), 0, 9)) == sorted(
+        {(6, 5, 5), (5, 6, 6), (4, 5, 5), (5, 4, 4), (5, 6, 5), (6, 5, 6), (5, 4, 5), (4, 5, 4), (5, 5, 6),
+         (6, 6, 5), (5, 5, 4), (4, 4, 5)}
+    )  # fmt: skip
+    rng = np.random.default_rng(1)
+    wins = rng.integers(0, 3, 5000)[:, None] == np.arange(3)[None, :]
+    a, b = seat_rates((1, 1, 1), wins), seat_rates((2, 1, 1), wins)
+    assert not clearly_better(a, b, 1) and not clearly_better(b, a, 1)
+    assert abs(a.deviation.sum()) < 1e-12 and np.all(a.half > 0)
+
+
+def test_balance_undoes_a_handicap_given_on_purpose():
+    # Fortune's seats are within a point of each other with equal starts; seat 2 starting 4
+    # coins short loses far more often. The fix must give seat 2 the others' start again.
+    fix = snakesim.balance("fortune", 4, "start_coins", settings=["start_coins=[20,20,16,20]"], **SMALL)
+    assert fix.base == [20, 20, 16, 20]
+    assert len(set(fix.values)) == 1, fix.values  # every seat the same start (a shift is allowed)
+    assert fix.status == "balanced", fix.message
+    before, after = fix.summary["before"], fix.summary["after"]
+    assert before["win_rate"][2] < 0.21 and before["balance_p"] < 1e-10
+    assert max(abs(r - 0.25) for r in after["win_rate"]) < 0.01 and after["balance_p"] > before["balance_p"]
+    assert fix.path["moved"].sum() >= 2 and set(fix.confirmed["rules"]) == {"before", "after"}
+    assert fix.summary["confirm"]["first"] == fix.summary["search"]["games_per_candidate"]  # fresh games
+
+
+def test_balance_says_when_the_handicap_is_too_coarse():
+    # Rainbow's first seat wins ~30% of 4-player games; one card of hand size moves a seat by
+    # about 4 points, so half a point cannot be reached.
+    fix = snakesim.balance(
+        "rainbow", 4, "hand_size", tolerance=0.005, games=5000, max_games=20_000, confirm_games=20_000
+    )
+    assert fix.status == "cannot balance" and "too coarse" in fix.message, fix.message
+    assert fix.values[0] > min(fix.values[1:]), fix.values  # the first seat holds more cards
+    assert fix.summary["after"]["gap"][0] < fix.summary["before"]["gap"][0] / 2
+    assert all(e is not None and abs(e) > 0.02 for e in fix.summary["step_effect"])
+
+
+def test_tune_finds_the_symmetric_value_and_a_target_read_off_the_game():
+    # Two seats with the same rules: seat 1 wins half the games when it starts with seat 0's
+    # 20 coins, so tuning seat 1's start for a win rate of 0.5 must land next to 20.
+    r = snakesim.tune("fortune", 2, "win_rate.1=0.5", "start_coins.1=5:35", **SMALL)
+    assert r.best in (19, 20, 21) and r.status in ("met", "nearest"), r.message
+    assert r.summary["interval"][0] is not None and r.summary["interval"][0] <= 21 and r.summary["interval"][1] >= 19
+    # The median length at 13 coins, from other games (seed 2), is the target: the answer is 13.
+    median = metric_value(SameGames(get_game("fortune"), 4, 2).games(get_game("fortune").rules(start_coins=13), 20_000),
+                          "length.median")[0]  # fmt: skip
+    r = snakesim.tune("fortune", 4, f"length.median={median}", "start_coins=5:40", **SMALL)
+    assert r.best == 13, (median, r.message)
+    assert list(r.answer["value"][~r.answer["fresh"]]) == [12, 13, 14] or 13 in list(r.answer["value"])
+
+
+def test_tune_says_when_a_target_is_out_of_reach():
+    r = snakesim.tune(
+        "fortune", 4, "length.median=3", "start_coins=5:40", games=2000, max_games=2000, confirm_games=2000
+    )
+    assert r.status == "out of reach" and r.best == 5 and "out of reach" in r.message
+
+
+def test_balance_and_tune_json():
+    out = invoke("balance", "fortune", "-p", 3, "--handicap", "start_coins", "--set", "start_coins=[20,17,20]",
+                 "-n", 5000, "--max-games", 20_000, "--confirm-games", 10_000, "--json")  # fmt: skip
+    assert out.exit_code == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert len(data["values"]) == 3 and len(data["win_rate"]) == 3 and len(data["win_ci"]) == 3
+    assert data["values"][0] == data["values"][2] and data["before"]["win_rate"][1] < data["after"]["win_rate"][1]
+    assert data["path"][0]["values"] == [20, 17, 20]
+    out = invoke("tune", "fortune", "--target", "length.mean=80", "--vary", "start_coins=5:40", "-n", 2000,
+                 "--max-games", 8000, "--confirm-games", 2000, "--json")  # fmt: skip
+    data = json.loads(out.stdout)
+    assert 5 <= data["value"] <= 40 and data["metric"]["ci"][0] <= data["metric"]["value"] <= data["metric"]["ci"][1]
+    text = invoke("tune", "fortune", "--target", "length.mean=80", "--vary", "start_coins=5:40", "-n", 2000,
+                  "--max-games", 8000, "--confirm-games", 2000).stdout  # fmt: skip
+    assert "<- best" in text and "confirmed on 2,000 fresh games" in text
+
+
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["balance", "fortune", "--handicap", "snakes"], "--handicap: 'snakes' is not a per-seat option of fortune"),
+        (["balance", "fortune", "--handicap", "start_coins", "--tolerance", "0"], "--tolerance: expected a win-rate"),
+        (["balance", "fortune", "--handicap", "start_coins", "--range", "30:10"], "--range: expected 1 <= LOW < HIGH"),
+        (["balance", "fortune", "--handicap", "start_coins", "--range", "1:5"], "--range: the starting values"),
+        (["balance", "fortune", "--handicap", "start_coins", "-n", 10], "--games: expected an integer from 100"),
+        (["balance", "rainbow", "--handicap", "hand_size", "-n", 1000, "--max-games", 500], "--max-games"),
+        (["tune", "fortune", "--target", "speed=3", "--vary", "start_coins=5:40"], "--target: unknown metric 'speed'"),
+        (
+            ["tune", "fortune", "--target", "length.mean", "--vary", "start_coins=5:40"],
+            "--target: expected METRIC=VALUE",
+        ),
+        (["tune", "fortune", "--target", "win_rate.7=0.2", "--vary", "start_coins=5:40"], "a seat from 0 to 3"),
+        (["tune", "fortune", "--target", "means.gold_0=1", "--vary", "start_coins=5:40"], "unknown column 'gold_0'"),
+        (["tune", "fortune", "--target", "length.mean=9", "--vary", "nope=1:3"], "--vary: expected NAME=LOW:HIGH"),
+        (["tune", "fortune", "--target", "length.mean=9", "--vary", "start_coins.9=1:3"], "from 0 to 3"),
+        (["tune", "fortune", "--target", "length.mean=9", "--vary", "start_coins=0:3"], "--vary: expected 1 <= LOW"),
+        (["tune", "rainbow", "--target", "length.mean=9", "--vary", "hand_size=5:40"], "hand_size: dealing"),
+    ],
+)
+def test_bad_input_is_one_line(args, message):
+    r = invoke(*args)
+    assert r.exit_code == 2 and r.stdout == "", r.stdout
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and message in lines[0], r.stderr
