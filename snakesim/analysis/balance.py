@@ -110,6 +110,43 @@ class BalanceResult:
     summary: dict = field(default_factory=dict)
 
 
+def check_balance(
+    spec: GameSpec,
+    rules: Rules,
+    players: int,
+    handicap: str,
+    tolerance: float,
+    value_range: str | None,
+    games: int,
+    max_games: int,
+    confirm_games: int | None,
+) -> tuple[tuple[int, ...], int, int]:
+    """Check a balance search's settings before any game is played; return the starting
+    values and the range ``(base, low, high)``; InputError naming the field otherwise."""
+    options = rules.per_seat_options()
+    if handicap not in options:
+        allowed = ", ".join(options) or "none"
+        raise InputError(
+            "--handicap", f"{handicap!r} is not a per-seat option of {spec.name}; expected one of {allowed}"
+        )
+    if isinstance(tolerance, bool) or not isinstance(tolerance, (int, float)) or not 0 < tolerance < 0.5:
+        raise InputError(
+            "--tolerance", f"expected a win-rate distance between 0 and 0.5 (0.01 = 1 point), got {tolerance!r}"
+        )
+    check_budget(games, max_games, confirm_games)
+    spec.check(rules, players)
+    base = tuple(seat_values(getattr(rules, handicap), players))
+    option = options[handicap]
+    if value_range is None:
+        span = max(3, max(base) // 2)
+        low, high = max(option.low, min(base) - span), min(option.high, max(base) + span)
+    else:
+        low, high = check_range("--range", value_range, option.low, option.high)
+        if not all(low <= v <= high for v in base):
+            raise InputError("--range", f"the starting values {list(base)} lie outside {value_range}")
+    return base, low, high
+
+
 def balance(
     spec: GameSpec,
     rules: Rules,
@@ -155,27 +192,8 @@ def balance(
     BalanceResult
     """
     started = time.perf_counter()
-    options = rules.per_seat_options()
-    if handicap not in options:
-        allowed = ", ".join(options) or "none"
-        raise InputError(
-            "--handicap", f"{handicap!r} is not a per-seat option of {spec.name}; expected one of {allowed}"
-        )
-    if isinstance(tolerance, bool) or not isinstance(tolerance, (int, float)) or not 0 < tolerance < 0.5:
-        raise InputError(
-            "--tolerance", f"expected a win-rate distance between 0 and 0.5 (0.01 = 1 point), got {tolerance!r}"
-        )
-    check_budget(games, max_games, confirm_games)
-    spec.check(rules, players)
-    base = tuple(seat_values(getattr(rules, handicap), players))
-    option = options[handicap]
-    if value_range is None:
-        span = max(3, max(base) // 2)
-        low, high = max(option.low, min(base) - span), min(option.high, max(base) + span)
-    else:
-        low, high = check_range("--range", value_range, option.low, option.high)
-        if not all(low <= v <= high for v in base):
-            raise InputError("--range", f"the starting values {list(base)} lie outside {value_range}")
+    base, low, high = check_balance(spec, rules, players, handicap, tolerance, value_range, games, max_games,
+                                    confirm_games)  # fmt: skip
 
     def rules_of(values):
         return rules.updated({handicap: list(values)})
@@ -213,15 +231,17 @@ def balance(
                 current, now = best.values, best
                 path[-len(tried) + tried.index(best)]["moved"] = True
                 continue
-            if now.within(tolerance) or now.beyond(tolerance) or count >= max_games:
+            if now.within(tolerance) or count >= max_games:
                 break
             settled = settled or (bool(tried) and all(clearly_better(now, ev, len(tried), level) for ev in tried))
+            if settled and now.beyond(tolerance):
+                break  # no move can help and the verdict is sure: more games would change nothing
             count = min(2 * count, max_games)
             now = rate(current, count)
             note(now, True)
         search.close()
         step = _step_effects(path, current, players)
-        status, message = _verdict(now, tolerance, handicap, low, high, step)
+        status, message = _verdict(now, tolerance, handicap, low, high, step, settled)
 
         confirm = confirm_games or max(count, 100_000)
         fresh = SameGames(spec, players, seed, first + count, seats, backend, progress)
@@ -275,7 +295,11 @@ def points(x: float) -> str:
     return f"{x * 100:.2g} point" + ("" if f"{x * 100:.2g}" == "1" else "s")
 
 
-def _verdict(now: SeatRates, tolerance: float, handicap: str, low: int, high: int, step) -> tuple[str, str]:
+def _verdict(
+    now: SeatRates, tolerance: float, handicap: str, low: int, high: int, step, settled: bool
+) -> tuple[str, str]:
+    """The search's status and its message, from the answer's figures and whether every move
+    from it was surely worse (``settled``)."""
     worst = float(np.abs(now.deviation).max())
     where = f"every seat within {points(tolerance)} of the mean seat"
     if now.within(tolerance):
@@ -286,6 +310,11 @@ def _verdict(now: SeatRates, tolerance: float, handicap: str, low: int, high: in
         "too coarse to close what is left"
         if steps and np.mean(steps) > worst else ""
     )  # fmt: skip
+    if settled and not now.beyond(tolerance):
+        return "cannot balance", (
+            f"every step of {handicap} from {list(now.values)} is surely worse, and it leaves a seat "
+            f"{points(worst)} off (within {points(tolerance)} or not: {now.games:,} games cannot tell){coarse}"
+        )
     if now.beyond(tolerance):
         return "cannot balance", (
             f"no values of {handicap} from {low} to {high} found by the search put {where}: the closest, "

@@ -64,6 +64,26 @@ def parse_vary(rules: Rules, players: int, text: str) -> tuple[str, int | None, 
     return name, seat, low, high
 
 
+def check_tune(spec: GameSpec, rules: Rules, players: int, target: str, vary: str, games: int, max_games: int,
+               confirm_games: int | None):  # fmt: skip
+    """Check a tune search's settings before any game is played; return the metric, its
+    target, the option, its seat (or None), the range, and the function from a value to rules."""
+    metric, goal = parse_target(spec, players, target)
+    name, seat, low, high = parse_vary(rules, players, vary)
+    check_budget(games, max_games, confirm_games)
+
+    def rules_at(x):
+        if seat is None:
+            return rules.updated({name: x})
+        values = seat_values(getattr(rules, name), players)
+        values[seat] = x
+        return rules.updated({name: values})
+
+    for x in (low, high):
+        spec.check(rules_at(x), players)  # both ends must be playable (a deal within the deck, say)
+    return metric, goal, name, seat, low, high, rules_at
+
+
 @dataclass
 class TuneResult:
     """What :func:`tune` found: the ``best`` integer, the ``status`` (``met``, ``nearest``,
@@ -118,19 +138,9 @@ def tune(
     TuneResult
     """
     started = time.perf_counter()
-    metric, goal = parse_target(spec, players, target)
-    name, seat, low, high = parse_vary(rules, players, vary)
-    check_budget(games, max_games, confirm_games)
-
-    def rules_at(x):
-        if seat is None:
-            return rules.updated({name: x})
-        values = seat_values(getattr(rules, name), players)
-        values[seat] = x
-        return rules.updated({name: values})
-
-    for x in (low, high):
-        spec.check(rules_at(x), players)  # both ends must be playable (a deal within the deck, say)
+    metric, goal, name, seat, low, high, rules_at = check_tune(
+        spec, rules, players, target, vary, games, max_games, confirm_games
+    )
     with held(backend):  # one cluster for the whole search, when the backend is Dask
         search = SameGames(spec, players, seed, first, seats, backend, progress)
         path: list[dict] = []

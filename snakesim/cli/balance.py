@@ -130,7 +130,7 @@ def format_balance(result: BalanceResult, title: str, who: str) -> str:
     rows.append(("seat balance (chi-square p)", *(f"{c['balance_p']:.3g}" for c in (before, after))))
     rows.append(("largest seat gap", *(f"{c['gap'][0] * 100:.2f} points [{c['gap'][1] * 100:.2f}, "
                                        f"{c['gap'][2] * 100:.2f}]" for c in (before, after))))  # fmt: skip
-    lines += [f"  {label:<30}{b:<28}{a}" for label, b, a in rows]
+    lines += [f"  {label:<30}{b:<30}{a}" for label, b, a in rows]
     if any(e is not None for e in s["step_effect"]):
         effects = ", ".join(f"seat {k} {e * 100:+.1f}" for k, e in enumerate(s["step_effect"]) if e is not None)
         lines += ["", f"one step up of {name} moves a seat's own win rate (points): {effects}"]

@@ -107,3 +107,22 @@ def scores_figure(tables: dict[str, pd.DataFrame], column: str, players: int, ti
     ax.legend(fontsize="small")
     ax.set_title(title or f"how {column} ends up")
     return fig
+
+
+def tune_figure(path: pd.DataFrame, goal: float, option: str, metric: str, title: str = "") -> Figure:
+    """The metric against the option's value on the search's last (largest) games, with 95%
+    intervals, and the target as a line."""
+    last = path[path["games"] == path["games"].max()].drop_duplicates("value", keep="last").sort_values("value")
+    fig = Figure(figsize=(5.5, 3.6), layout="constrained")
+    ax = fig.subplots()
+    errors = [last["metric"] - last["low"], last["high"] - last["metric"]]
+    ax.errorbar(
+        last["value"], last["metric"], yerr=errors, fmt="o-", capsize=3, label=f"{last['games'].iloc[0]:,} games"
+    )
+    ax.axhline(goal, color="grey", linewidth=0.8, linestyle="--", label=f"target {goal:g}")
+    ax.set_xlabel(option)
+    ax.set_ylabel(metric)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize="small")
+    ax.set_title(title or f"{metric} against {option}, 95% intervals")
+    return fig

@@ -36,11 +36,25 @@ A study is a TOML file::
     set = ["start_coins=5:40:5"]
     games = 20000
 
+    [[balance]]                     # the per-seat handicap that evens the seats (snakesim balance)
+    title = "Evening the seats"
+    players = 4
+    handicap = "start_coins"
+    tolerance = 0.0025              # optional, as the command's options: range, games,
+    set = ["start_coins=60"]        # max_games, confirm_games, variant, set, policy, policies
+
+    [[tune]]                        # the value that meets a target (snakesim tune)
+    title = "A one-hour game"
+    players = 4
+    target = "length.median=60"
+    vary = "start_coins=5:40"
+
 :func:`run_study` checks the whole file before playing anything, runs it, and writes
 ``report.md``, a self-contained ``report.html`` (figures embedded), the PNG figures and
 ``summary.csv`` (every number of the report, tidy) into one folder. Each comparison draws
 the win rate by seat, the survival curves of game length and the distribution of scores;
-each sweep draws its metrics against the swept value.
+each sweep draws its metrics against the swept value; each balance section its win rates
+before and after on fresh games, each tune section the metric against the value.
 """
 
 from __future__ import annotations
@@ -56,17 +70,19 @@ from pathlib import Path
 import pandas as pd
 
 from snakesim import __version__
+from snakesim.analysis.balance import balance, check_balance
 from snakesim.analysis.compare import compare_tables
 from snakesim.analysis.sweep import parse_axes, parse_players, plan_sweep, sweep
+from snakesim.analysis.tune import check_tune, tune
 from snakesim.core.arms import Shared, build_arms
 from snakesim.core.backends import ThreadsBackend
 from snakesim.core.errors import InputError
 from snakesim.core.results import check_writable, current_umask, fsync_path
 from snakesim.core.rng import MAX_SEED
-from snakesim.core.rules import Int, describe_changes, read_toml
+from snakesim.core.rules import Int, describe_changes, inline, read_toml
 from snakesim.core.runner import DEFAULT_CHUNK, resolve_run, simulate_spec
 from snakesim.games import get_game
-from snakesim.report.figures import scores_figure, survival_figure, sweep_figure, win_rates_figure
+from snakesim.report.figures import scores_figure, survival_figure, sweep_figure, tune_figure, win_rates_figure
 
 
 @dataclass
@@ -94,6 +110,8 @@ STUDY_TYPES = {
     "conclusion": str,
     "compare": list,
     "sweep": list,
+    "balance": list,
+    "tune": list,
 }
 COMPARE_TYPES = {
     "title": str,
@@ -116,17 +134,34 @@ ARM_TYPES = {
     "policies": list,
 }
 SWEEP_TYPES = {"title": str, "players": (str, int), "games": int, "set": list, "variant": str, "policy": str}
+# A search (balance or tune): the rules it starts from, and the command's own options.
+SEARCH_TYPES = {
+    "title": str,
+    "players": int,
+    "games": int,
+    "max_games": int,
+    "confirm_games": int,
+    "variant": str,
+    "set": list,
+    "policy": str,
+    "policies": list,
+}
+BALANCE_TYPES = {**SEARCH_TYPES, "handicap": str, "tolerance": (float, int), "range": str}
+TUNE_TYPES = {**SEARCH_TYPES, "target": str, "vary": str}
 REQUIRED = {
     "study": ("title", "question", "game"),
     "compare": ("players", "games"),
     "arm": ("name",),
     "sweep": ("players", "games", "set"),
+    "balance": ("players", "handicap"),
+    "tune": ("players", "target", "vary"),
 }
+SECTIONS = {"compare": COMPARE_TYPES, "sweep": SWEEP_TYPES, "balance": BALANCE_TYPES, "tune": TUNE_TYPES}
 
 
 def _type_name(kind) -> str:
     kinds = kind if isinstance(kind, tuple) else (kind,)
-    names = {str: "a string", int: "an integer", list: "a list", dict: "a table"}
+    names = {str: "a string", int: "an integer", float: "a number", list: "a list", dict: "a table"}
     return " or ".join(names.get(k, k.__name__) for k in kinds)
 
 
@@ -140,7 +175,7 @@ def _check_section(where: str, data, types: dict, required: tuple[str, ...]) -> 
         kind = types[key]
         if isinstance(value, bool) or not isinstance(value, kind):
             raise InputError(f"{where}.{key}", f"expected {_type_name(kind)}, got {value!r}")
-        if kind is list and key not in ("compare", "sweep", "arms"):
+        if kind is list and key not in (*SECTIONS, "arms"):
             for item in value:
                 if not isinstance(item, str):
                     raise InputError(f"{where}.{key}", f"expected a list of strings, got {item!r} in it")
@@ -161,9 +196,9 @@ def load_study(path: str | Path) -> dict:
     still before any game is played)."""
     data = read_toml(path, "study file")
     _check_section("study", data, STUDY_TYPES, REQUIRED["study"])
-    if not data.get("compare") and not data.get("sweep"):
-        raise InputError("study", "give at least one [[compare]] or [[sweep]] section")
-    for kind, types in (("compare", COMPARE_TYPES), ("sweep", SWEEP_TYPES)):
+    if not any(data.get(kind) for kind in SECTIONS):
+        raise InputError("study", "give at least one [[compare]], [[sweep]], [[balance]] or [[tune]] section")
+    for kind, types in SECTIONS.items():
         for k, section in enumerate(data.get(kind, [])):
             _check_section(f"{kind}[{k}]", section, types, REQUIRED[kind])
             for j, arm in enumerate(section.get("arms", []) if kind == "compare" else []):
@@ -189,6 +224,8 @@ def run_study(path: str | Path, out_dir: str | Path, scale: float = 1.0, progres
         for k, s in enumerate(study.get("compare", []))
     ]
     plans += [("sweep", k, s, _plan_sweep(spec, s, seed, scale, k)) for k, s in enumerate(study.get("sweep", []))]
+    for kind in ("balance", "tune"):
+        plans += [(kind, k, s, _plan_search(spec, kind, s, seed, scale, k)) for k, s in enumerate(study.get(kind, []))]
     out_dir = Path(out_dir)
     if out_dir.exists() and not out_dir.is_dir():
         raise InputError("--out", f"{str(out_dir)!r} is a file; the report needs a folder")
@@ -229,6 +266,8 @@ def _write_report(study, spec, seed, plans, out_dir: Path, path, scale, progress
                     f"**{label}**: {_describe(rules, seats)}" for label, _, rules, seats in arms
                 )
                 shown = _compare_view(table)
+            elif kind in ("balance", "tune"):
+                note, shown, table, figures = _search_section(spec, kind, plan, seed, engine, progress, name, out_dir)
             else:
                 players, settings, games, axes, runs = plan
                 variant, policy = section.get("variant"), section.get("policy")
@@ -312,6 +351,84 @@ def _plan_sweep(spec, section, seed, scale, k):
     games = max(1, round(section["games"] * scale))
     runs = plan_sweep(spec, players, settings, games, seed, section.get("variant"), section.get("policy"))
     return players, settings, games, axes, runs
+
+
+def _plan_search(spec, kind, section, seed, scale, k):
+    """Check a [[balance]] or [[tune]] section completely; return what the search needs."""
+    where = f"{kind}[{k}]"
+    players = section["players"]
+    games = max(100, round(section.get("games", 20_000) * scale))
+    max_games = max(games, round(section.get("max_games", 320_000) * scale))
+    confirm = max(100, round(section["confirm_games"] * scale)) if "confirm_games" in section else None
+    policies = section.get("policies")
+    try:
+        label, rules, seats = resolve_run(
+            spec, players, 1, seed, 0, section.get("variant"), None, section.get("set", ()), None, None,
+            section.get("policy"), policies,
+        )  # fmt: skip
+        if kind == "balance":
+            check_balance(spec, rules, players, section["handicap"], section.get("tolerance", 0.01),
+                          section.get("range"), games, max_games, confirm)  # fmt: skip
+        else:
+            check_tune(spec, rules, players, section["target"], section["vary"], games, max_games, confirm)
+    except InputError as err:
+        raise InputError(f"{where}: {err.field.lstrip('-')}", str(err).split(": ", 1)[1]) from None
+    return section, label, rules, seats, players, games, max_games, confirm
+
+
+def _search_section(spec, kind, plan, seed, engine, progress, name, out_dir):
+    """Run a [[balance]] or [[tune]] section: its note, shown table, tidy table and figures."""
+    section, label, rules, seats, players, games, max_games, confirm = plan
+    common = {"games": games, "max_games": max_games, "confirm_games": confirm, "seed": seed, "backend": engine,
+              "progress": progress}  # fmt: skip
+    where = f"{players} players, {label}" + (f", policies {','.join(seats)}" if seats else "")
+    if kind == "balance":
+        result = balance(spec, rules, players, section["handicap"], seats, section.get("tolerance", 0.01),
+                         section.get("range"), **common)  # fmt: skip
+        s = result.summary
+        note = (
+            f"{where}; {s['search']['candidates']} candidates on the same games (up to "
+            f"{s['search']['games_per_candidate']:,} each), confirmed on {s['confirm']['games']:,} fresh games. "
+            f"**{s['status']}**: {result.message}. Recommended: `{s['handicap']} = {inline(result.values)}` "
+            f"(from {inline(result.base)})."
+        )
+        shown = _balance_view(s)
+        as_compare = pd.concat(
+            [result.confirmed.rename(columns={"rules": "variant", "win_rate": "value"}).assign(
+                metric=lambda d: "seat " + d["seat"].astype(str) + " wins"),
+             pd.DataFrame({"variant": ["before", "after"], "metric": "draw",
+                           "value": [s["before"]["draw_rate"], s["after"]["draw_rate"]]})],
+            ignore_index=True,
+        )  # fmt: skip
+        title = f"{section.get('title', name)}\nwin rate by seat on fresh games, 95% intervals"
+        win_rates_figure(as_compare, title).savefig(out_dir / f"{name}.png", dpi=100)
+        return note, shown, result.confirmed, [f"{name}.png"]
+    result = tune(spec, rules, players, section["target"], section["vary"], seats, **common)
+    s = result.summary
+    note = (
+        f"{where}; {s['search']['values_played']} values played on the same games (up to "
+        f"{s['search']['games_per_value']:,} each). **{s['status']}**: {result.message}"
+        + (f"; interpolated {s['estimate']:.2f}" if s["estimate"] is not None else "")
+        + f". On {s['metric']['games']:,} fresh games: {s['target']['metric']} {s['metric']['value']:.4g} "
+        f"[{s['metric']['ci'][0]:.4g}, {s['metric']['ci'][1]:.4g}]."
+    )
+    tune_figure(result.path, s["target"]["value"], s["vary"]["option"], s["target"]["metric"],
+                section.get("title", "")).savefig(out_dir / f"{name}.png", dpi=100)  # fmt: skip
+    return note, result.answer, result.answer, [f"{name}.png"]
+
+
+def _balance_view(s: dict) -> pd.DataFrame:
+    """Each seat's win rate before and after on the fresh games, the balance test and the gap."""
+
+    def cell(c, k):
+        return f"{100 * c['win_rate'][k]:.2f}% [{100 * c['win_ci'][k][0]:.2f}%, {100 * c['win_ci'][k][1]:.2f}%]"
+
+    rows = [[f"seat {k} wins", cell(s["before"], k), cell(s["after"], k)] for k in range(len(s["values"]))]
+    rows.append(["seat balance p", f"{s['before']['balance_p']:.3g}", f"{s['after']['balance_p']:.3g}"])
+    gaps = [f"{100 * c['gap'][0]:.2f} pp [{100 * c['gap'][1]:.2f}, {100 * c['gap'][2]:.2f}]" for c in
+            (s["before"], s["after"])]  # fmt: skip
+    rows.append(["largest seat gap", *gaps])
+    return pd.DataFrame(rows, columns=["metric", f"before: {inline(s['base'])}", f"after: {inline(s['values'])}"])
 
 
 def _describe(rules, seats) -> str:
