@@ -38,6 +38,24 @@ title = "Coins"
 players = "2..3"
 set = ["start_coins=4,8"]
 games = 800
+
+[[balance]]
+title = "Even seats"
+players = 3
+handicap = "start_coins"
+set = ["start_coins=[6, 6, 3]"]
+games = 400
+max_games = 1600
+confirm_games = 800
+
+[[tune]]
+title = "Short games"
+players = 3
+target = "length.median=20"
+vary = "start_coins=2:12"
+games = 400
+max_games = 800
+confirm_games = 400
 """
 
 
@@ -71,14 +89,20 @@ def report(tmp_path_factory):
 
 def test_report_files(report):
     pngs = sorted(p.name for p in report.glob("*.png"))
-    expected = [f"compare-{k}-{f}.png" for k in (1, 2) for f in ("length", "scores", "win-rates")] + ["sweep-1.png"]
+    expected = [f"compare-{k}-{f}.png" for k in (1, 2) for f in ("length", "scores", "win-rates")]
+    expected += ["sweep-1.png", "balance-1.png", "tune-1.png"]
     assert pngs == sorted(expected)
     md = (report / "report.md").read_text()
     for name in pngs:
         assert f"]({name})" in md
     assert "A test conclusion." in md and "snakesim study" in md and "seed 3" in md
     summary = pd.read_csv(report / "summary.csv")
-    assert set(summary["section"]) == {"compare-1", "compare-2", "sweep-1"}
+    assert set(summary["section"]) == {"compare-1", "compare-2", "sweep-1", "balance-1", "tune-1"}
+    balance = summary[summary["section"] == "balance-1"]
+    assert list(balance["rules"]) == ["before"] * 3 + ["after"] * 3
+    assert balance["win_rate"].iloc[2] < balance["win_rate"].iloc[0]  # seat 2, 3 coins short, wins less
+    assert "Recommended: `start_coins = [" in md and "(from [6, 6, 3])" in md
+    assert "## Even seats" in md and "## Short games" in md and "fresh games" in md
 
 
 def test_html_is_self_contained_and_embeds_every_figure(report):
@@ -129,6 +153,20 @@ SWEEP = '[[sweep]]\nplayers = 3\ngames = 100\nset = ["start_coins=4,8"]\n'
         (HEAD + "seed = -1\n" + COMPARE, "study.seed: expected an integer"),
         # A bad value in the last section is found before the first section plays.
         (HEAD + COMPARE + SWEEP.replace("4,8", "0,8"), "start_coins: expected an integer from 1"),
+        (HEAD + COMPARE + '[[balance]]\nplayers = 3\nhandicap = "snakes"\n', "balance[0]: handicap: 'snakes' is not"),
+        (HEAD + COMPARE + "[[balance]]\nplayers = 3\n", "balance[0].handicap: missing"),
+        (
+            HEAD + COMPARE + '[[balance]]\nplayers = 3\nhandicap = "start_coins"\ntolerance = "1"\n',
+            "balance[0].tolerance: expected a number",
+        ),
+        (
+            HEAD + COMPARE + '[[tune]]\nplayers = 3\ntarget = "length.mean=9"\nvary = "start_coins=0:5"\n',
+            "tune[0]: vary: expected 1 <= LOW",
+        ),
+        (
+            HEAD + COMPARE + '[[tune]]\nplayers = 3\ntarget = "pace=9"\nvary = "start_coins=1:5"\n',
+            "tune[0]: target: unknown metric 'pace'",
+        ),
     ],
 )
 def test_bad_study_is_one_line_before_any_game(tmp_path, monkeypatch, text, message):

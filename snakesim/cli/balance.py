@@ -119,7 +119,7 @@ def format_balance(result: BalanceResult, title: str, who: str) -> str:
         "",
         f"confirmed on {confirm['games']:,} fresh games (games {confirm['first']:,} to "
         f"{confirm['first'] + confirm['games'] - 1:,}, not used by the search), 95% intervals:",
-        f"  {'':<30}{'before':<28}after",
+        f"  {'':<30}{'before':<30}after",
     ]
     before, after = s["before"], s["after"]
     rows = [
