@@ -131,3 +131,16 @@ def test_bad_input_is_one_line(args, message):
     assert r.exit_code == 2 and r.stdout == "", r.stdout
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and message in lines[0], r.stderr
+
+
+def test_plots_are_written(tmp_path):
+    small = ["-n", 1000, "--max-games", 2000, "--confirm-games", 1000]
+    r = invoke("balance", "fortune", "-p", 3, "--handicap", "start_coins", *small, "--plot", tmp_path / "b.png")
+    assert r.exit_code == 0, r.stderr
+    r = invoke("tune", "fortune", "--target", "length.mean=50", "--vary", "start_coins=5:20", *small,
+               "--plot", tmp_path / "t.png")  # fmt: skip
+    assert r.exit_code == 0, r.stderr
+    assert [(tmp_path / n).read_bytes()[:4] for n in ("b.png", "t.png")] == [b"\x89PNG"] * 2
+    r = invoke("balance", "fortune", "--handicap", "start_coins", "--plot", tmp_path / "b.txt")
+    assert r.exit_code == 2 and "--plot: expected a file ending in .png" in r.stderr
+    assert not (tmp_path / "b.txt").exists()

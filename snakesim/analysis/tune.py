@@ -160,6 +160,9 @@ def tune(
         while status != "out of reach" and b - a > 1:
             mid = (a + b) // 2
             v, lo, hi = at(mid, count, "bisect")
+            if v == goal:  # met exactly (a median often is): no bracket can do better
+                a = b = mid
+                break
             if lo <= goal <= hi and count < max_games:
                 count = min(2 * count, max_games)
                 path[-1]["step"] = "more games"

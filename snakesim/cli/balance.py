@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import click
 
@@ -11,6 +12,8 @@ from snakesim.analysis.tune import TuneResult, tune
 from snakesim.cli import cli, options
 from snakesim.cli.format import pct, records, to_json
 from snakesim.core.backends import make_backend
+from snakesim.core.errors import InputError
+from snakesim.core.results import check_writable
 from snakesim.core.rules import inline
 from snakesim.core.runner import resolve_run
 from snakesim.games import get_game
@@ -35,6 +38,8 @@ def search_options(fn):
             click.option("--threads", "-t", type=int, default=None, help="numba threads [default: all]."),
             options.backend_options,
             click.option("--json", "as_json", is_flag=True, help="Print the answer, its figures and the path as JSON."),
+            click.option("--plot", type=click.Path(dir_okay=False), default=None,
+                         help="Draw the answer (.png): win rates before and after, or the metric against the value."),
         )
     ):  # fmt: skip
         fn = option(fn)
@@ -42,12 +47,22 @@ def search_options(fn):
 
 
 def _start(game, players, seed, variant, settings, rules_file, deck_file, policy, policies, backend, threads,
-           scheduler, workers):  # fmt: skip
+           scheduler, workers, plot):  # fmt: skip
+    """Everything a search needs, checked before any game is played (the --plot file's folder too)."""
+    if plot is not None and Path(plot).suffix.lower() != ".png":
+        raise InputError("--plot", f"expected a file ending in .png, got {plot!r}")
+    if plot is not None:
+        check_writable(Path(plot).absolute().parent, "--plot")
     spec = get_game(game)
     label, rules, seats = resolve_run(
         spec, players, 1, seed, 0, variant, rules_file, settings, None, deck_file, policy, policies
     )
     return spec, label, rules, seats, make_backend(backend, threads, scheduler, workers)
+
+
+def _save(figure, plot) -> None:
+    Path(plot).parent.mkdir(parents=True, exist_ok=True)
+    figure.savefig(plot, dpi=110)
 
 
 def _who(players: int, label: str, seats: tuple[str, ...], seed: int) -> str:
@@ -70,7 +85,7 @@ def _who(players: int, label: str, seats: tuple[str, ...], seed: int) -> str:
               "[default: the starting value plus or minus max(3, half of it)].")  # fmt: skip
 def balance_command(
     game, players, seed, variant, settings, rules_file, deck_file, policy, policies, n_games, max_games,
-    confirm_games, threads, backend, scheduler, workers, as_json, handicap, tolerance, value_range,
+    confirm_games, threads, backend, scheduler, workers, as_json, plot, handicap, tolerance, value_range,
 ):  # fmt: skip
     """Find the per-seat handicap that gives every seat of GAME the same chance to win.
 
@@ -87,15 +102,20 @@ def balance_command(
       snakesim balance fortune --set start_coins=60 --handicap start_coins --range 50:70
       snakesim balance sssnake -v no-ones --handicap head_start -n 2000 --max-games 16000
       snakesim balance hisss --handicap start_points --json > fix.json
+      snakesim balance rainbow --handicap hand_size --plot fix.png
     """
     spec, label, rules, seats, engine = _start(
         game, players, seed, variant, settings, rules_file, deck_file, policy, policies, backend, threads,
-        scheduler, workers,
+        scheduler, workers, plot,
     )  # fmt: skip
     result = balance(
         spec, rules, players, handicap, seats, tolerance, value_range, n_games, max_games, confirm_games, seed,
         backend=engine, progress=sys.stderr.isatty(),
     )  # fmt: skip
+    if plot is not None:
+        from snakesim.report.figures import balance_figure  # matplotlib only when a plot is asked for
+
+        _save(balance_figure(result, f"{spec.name}: {handicap} = {inline(result.values)}"), plot)
     if as_json:
         click.echo(to_json({**result.summary, "variant": label, "path": records(result.path)}))
         return
@@ -154,7 +174,7 @@ def _origin(result: BalanceResult) -> str:
 )  # fmt: skip
 def tune_command(
     game, players, seed, variant, settings, rules_file, deck_file, policy, policies, n_games, max_games,
-    confirm_games, threads, backend, scheduler, workers, as_json, target, vary,
+    confirm_games, threads, backend, scheduler, workers, as_json, plot, target, vary,
 ):  # fmt: skip
     """Find the value of one integer option of GAME that brings a summary metric to a target.
 
@@ -170,15 +190,21 @@ def tune_command(
       snakesim tune rainbow --target length.mean=30 --vary hand_size=3:12
       snakesim tune fortune --target win_rate.3=0.25 --vary start_coins.3=15:25 --set start_coins=20
       snakesim tune hisss --target draw_rate=0.01 --vary points_per_snake=0:5 --json
+      snakesim tune rainbow --target length.median=40 --vary hand_size=3:12 --plot tune.png
     """
     spec, label, rules, seats, engine = _start(
         game, players, seed, variant, settings, rules_file, deck_file, policy, policies, backend, threads,
-        scheduler, workers,
+        scheduler, workers, plot,
     )  # fmt: skip
     result = tune(
         spec, rules, players, target, vary, seats, n_games, max_games, confirm_games, seed, backend=engine,
         progress=sys.stderr.isatty(),
     )  # fmt: skip
+    if plot is not None:
+        from snakesim.report.figures import tune_figure  # matplotlib only when a plot is asked for
+
+        s = result.summary
+        _save(tune_figure(result.path, s["target"]["value"], s["vary"]["option"], s["target"]["metric"]), plot)
     if as_json:
         click.echo(to_json({**result.summary, "variant": label, "path": records(result.path)}))
         return

@@ -27,7 +27,10 @@ from snakesim.core.errors import InputError
 )
 @options.backend_options
 def study(study_file, out_dir, scale, backend, scheduler, workers):
-    """Run a study (a question, comparisons and sweeps) and write its report.
+    """Run a study (a question, comparisons, sweeps, balance and tune searches) and write its report.
+
+    A study file holds [[compare]], [[sweep]], [[balance]] and [[tune]] sections (the format is
+    in the docstring of snakesim/report/study.py; the files in analyses/ are examples).
 
     Writes report.md, a self-contained report.html (figures embedded: it opens from disk in
     any browser), the PNG figures and summary.csv into the report folder.

@@ -126,3 +126,16 @@ def tune_figure(path: pd.DataFrame, goal: float, option: str, metric: str, title
     ax.legend(fontsize="small")
     ax.set_title(title or f"{metric} against {option}, 95% intervals")
     return fig
+
+
+def balance_figure(result, title: str = "") -> Figure:
+    """Each seat's win rate before and after a balance search's answer, on its fresh games,
+    with 95% intervals (a :class:`snakesim.analysis.balance.BalanceResult`)."""
+    s = result.summary
+    rows = result.confirmed.rename(columns={"rules": "variant", "win_rate": "value"})
+    rows = rows.assign(metric="seat " + rows["seat"].astype(str) + " wins")
+    draws = pd.DataFrame(
+        {"variant": ["before", "after"], "metric": "draw", "value": [s["before"]["draw_rate"], s["after"]["draw_rate"]]}
+    )
+    head = f"{title}\n" if title else ""
+    return win_rates_figure(pd.concat([rows, draws], ignore_index=True), f"{head}win rate by seat on fresh games")

@@ -82,7 +82,14 @@ from snakesim.core.rng import MAX_SEED
 from snakesim.core.rules import Int, describe_changes, inline, read_toml
 from snakesim.core.runner import DEFAULT_CHUNK, resolve_run, simulate_spec
 from snakesim.games import get_game
-from snakesim.report.figures import scores_figure, survival_figure, sweep_figure, tune_figure, win_rates_figure
+from snakesim.report.figures import (
+    balance_figure,
+    scores_figure,
+    survival_figure,
+    sweep_figure,
+    tune_figure,
+    win_rates_figure,
+)
 
 
 @dataclass
@@ -393,15 +400,7 @@ def _search_section(spec, kind, plan, seed, engine, progress, name, out_dir):
             f"(from {inline(result.base)})."
         )
         shown = _balance_view(s)
-        as_compare = pd.concat(
-            [result.confirmed.rename(columns={"rules": "variant", "win_rate": "value"}).assign(
-                metric=lambda d: "seat " + d["seat"].astype(str) + " wins"),
-             pd.DataFrame({"variant": ["before", "after"], "metric": "draw",
-                           "value": [s["before"]["draw_rate"], s["after"]["draw_rate"]]})],
-            ignore_index=True,
-        )  # fmt: skip
-        title = f"{section.get('title', name)}\nwin rate by seat on fresh games, 95% intervals"
-        win_rates_figure(as_compare, title).savefig(out_dir / f"{name}.png", dpi=100)
+        balance_figure(result, section.get("title", name)).savefig(out_dir / f"{name}.png", dpi=100)
         return note, shown, result.confirmed, [f"{name}.png"]
     result = tune(spec, rules, players, section["target"], section["vary"], seats, **common)
     s = result.summary
