@@ -177,6 +177,17 @@ def compare(
     return table
 
 
+def _start(game, players, seed, variant, rules_file, deck_file, settings, policy, policies, options):
+    """A search's game, starting rules and seats, checked before any game is played."""
+    from snakesim.games import get_game
+
+    spec = get_game(game)
+    _, rules, seats = resolve_run(
+        spec, players, 1, seed, 0, variant, rules_file, settings, options, deck_file, policy, policies
+    )
+    return spec, rules, seats
+
+
 def balance(
     game: str,
     players: int,
@@ -215,11 +226,9 @@ def balance(
     >>> fix.values, fix.confirmed                                            # doctest: +SKIP
     """
     from snakesim.analysis.balance import balance as search
-    from snakesim.games import get_game
 
-    spec = get_game(game)
-    _, rules, seats = resolve_run(
-        spec, players, 1, seed, 0, variant, rules_file, settings, options, deck_file, policy, policies
+    spec, rules, seats = _start(
+        game, players, seed, variant, rules_file, deck_file, settings, policy, policies, options
     )
     return search(
         spec, rules, players, handicap, seats, tolerance, value_range, games, max_games, confirm_games, seed,
@@ -260,11 +269,9 @@ def tune(
         ``--json`` object.
     """
     from snakesim.analysis.tune import tune as search
-    from snakesim.games import get_game
 
-    spec = get_game(game)
-    _, rules, seats = resolve_run(
-        spec, players, 1, seed, 0, variant, rules_file, settings, options, deck_file, policy, policies
+    spec, rules, seats = _start(
+        game, players, seed, variant, rules_file, deck_file, settings, policy, policies, options
     )
     return search(
         spec, rules, players, target, vary, seats, games, max_games, confirm_games, seed, backend=backend,

@@ -176,9 +176,9 @@ def tune(
                 a = mid
             else:
                 b = mid
-        search.close()
         near = sorted({x for x in (a - 1, a, b, b + 1) if low <= x <= high})
         figures = {x: metric_value(search.games(rules_at(x), count), metric, level) for x in near}
+        search.close()
         best = min(near, key=lambda x: (abs(figures[x][0] - goal), x))
         estimate, interval = _interpolate(figures, goal)
         if status == "out of reach":
