@@ -3,6 +3,8 @@ they work the same in scripts, tests, notebooks and reports."""
 
 from __future__ import annotations
 
+import textwrap
+
 import pandas as pd
 from matplotlib.figure import Figure
 
@@ -124,7 +126,7 @@ def tune_figure(path: pd.DataFrame, goal: float, option: str, metric: str, title
     ax.set_ylabel(metric)
     ax.grid(alpha=0.3)
     ax.legend(fontsize="small")
-    ax.set_title(title or f"{metric} against {option}, 95% intervals")
+    ax.set_title("\n".join(textwrap.wrap(title, 60)) if title else f"{metric} against {option}, 95% intervals")
     return fig
 
 
@@ -137,5 +139,5 @@ def balance_figure(result, title: str = "") -> Figure:
     draws = pd.DataFrame(
         {"variant": ["before", "after"], "metric": "draw", "value": [s["before"]["draw_rate"], s["after"]["draw_rate"]]}
     )
-    head = f"{title}\n" if title else ""
+    head = "\n".join(textwrap.wrap(title, 60)) + "\n" if title else ""
     return win_rates_figure(pd.concat([rows, draws], ignore_index=True), f"{head}win rate by seat on fresh games")
