@@ -60,6 +60,14 @@ def _start(game, players, seed, variant, settings, rules_file, deck_file, policy
     return spec, label, rules, seats, make_backend(backend, threads, scheduler, workers)
 
 
+def _show(result, as_json: bool, label: str, text) -> None:
+    """Print a search's answer: its JSON object with the path, or the ``text()`` report."""
+    if as_json:
+        click.echo(to_json({**result.summary, "variant": label, "path": records(result.path)}))
+    else:
+        click.echo(text())
+
+
 def _save(figure, plot) -> None:
     Path(plot).parent.mkdir(parents=True, exist_ok=True)
     figure.savefig(plot, dpi=110)
@@ -116,10 +124,7 @@ def balance_command(
         from snakesim.report.figures import balance_figure  # matplotlib only when a plot is asked for
 
         _save(balance_figure(result, f"{spec.name}: {handicap} = {inline(result.values)}"), plot)
-    if as_json:
-        click.echo(to_json({**result.summary, "variant": label, "path": records(result.path)}))
-        return
-    click.echo(format_balance(result, spec.title, _who(players, label, seats, seed)))
+    _show(result, as_json, label, lambda: format_balance(result, spec.title, _who(players, label, seats, seed)))
 
 
 def format_balance(result: BalanceResult, title: str, who: str) -> str:
@@ -205,10 +210,7 @@ def tune_command(
 
         s = result.summary
         _save(tune_figure(result.path, s["target"]["value"], s["vary"]["option"], s["target"]["metric"]), plot)
-    if as_json:
-        click.echo(to_json({**result.summary, "variant": label, "path": records(result.path)}))
-        return
-    click.echo(format_tune(result, spec.title, _who(players, label, seats, seed)))
+    _show(result, as_json, label, lambda: format_tune(result, spec.title, _who(players, label, seats, seed)))
 
 
 def format_tune(result: TuneResult, title: str, who: str) -> str:
