@@ -18,7 +18,7 @@ from snakesim.analysis.stats import LEVEL, km_quantile, mean_interval, wilson
 from snakesim.core.errors import InputError
 from snakesim.core.progress import progress_bar
 from snakesim.core.registry import GameSpec
-from snakesim.core.rules import Rules
+from snakesim.core.rules import Int, Rules
 from snakesim.core.runner import DEFAULT_CHUNK, play_blocks
 
 # The games a search may play for one candidate, and the most it may ask for in all.
@@ -107,15 +107,10 @@ def check_range(field_name: str, text: str, low: int, high: int) -> tuple[int, i
 
 def check_budget(games: int, max_games: int, confirm_games: int | None) -> None:
     """The search's game counts: ``--games`` per candidate to start, at most ``--max-games``."""
-    if isinstance(games, bool) or not isinstance(games, int) or not 100 <= games <= MAX_SEARCH_GAMES:
-        raise InputError("--games", f"expected an integer from 100 to {MAX_SEARCH_GAMES:,}, got {games!r}")
-    if isinstance(max_games, bool) or not isinstance(max_games, int) or not games <= max_games <= MAX_SEARCH_GAMES:
-        raise InputError("--max-games", f"expected an integer from --games ({games:,}) to {MAX_SEARCH_GAMES:,}")
-    if confirm_games is not None and (
-        isinstance(confirm_games, bool) or not isinstance(confirm_games, int)
-        or not 100 <= confirm_games <= MAX_SEARCH_GAMES
-    ):  # fmt: skip
-        raise InputError("--confirm-games", f"expected an integer from 100 to {MAX_SEARCH_GAMES:,}")
+    Int(100, MAX_SEARCH_GAMES).check("--games", games)
+    Int(games, MAX_SEARCH_GAMES).check("--max-games", max_games)  # at least --games
+    if confirm_games is not None:
+        Int(100, MAX_SEARCH_GAMES).check("--confirm-games", confirm_games)
 
 
 # ---------------------------------------------------------------------------- metrics
