@@ -16,7 +16,7 @@ from snakesim.cli import cli, options
 from snakesim.cli.format import describe_changes, format_summary, format_table, to_json
 from snakesim.core.backends import make_backend
 from snakesim.core.errors import InputError
-from snakesim.core.policies import encode_policies
+from snakesim.core.policies import encode_policies, policy_parameters
 from snakesim.core.results import FORMATS, check_output_path, write_table
 from snakesim.core.rules import Int
 from snakesim.core.runner import (
@@ -71,6 +71,7 @@ def variants(game):
             f"\nPolicies (--policy NAME for every seat, --policies A,B,... one per seat): {', '.join(spec.policies)}"
             f" [default: {spec.default_policy}]; their exact rules are in docs/games/{spec.name}.md"
         )
+        click.echo(policy_parameters(spec))
 
 
 @cli.command()

@@ -1,8 +1,22 @@
-"""Per-seat play policies: named rules for choosing among legal moves.
+"""Per-seat play policies: named rules for choosing among legal moves, with a parameter.
 
 A game with choices lists its policy names in ``GameSpec.policies``; a policy's code for the
 kernel is its position there. Both engines implement every policy and consume the random
 stream in the same order, so they still play the identical game.
+
+A seat's policy is written ``NAME`` or ``NAME:PARAM``:
+
+- ``greedy:0.25`` (any policy in :data:`MISTAKE_POLICIES`): a *mistake rate*. Before each
+  decision the seat draws one number; with that probability it makes a uniformly random legal
+  move (the ``random`` policy's move), else its own. ``greedy:0`` is plain ``greedy``, which
+  draws nothing extra.
+- ``expert:64`` (any policy in :data:`LOOKAHEAD_POLICIES`): the number of playouts per legal
+  move of a flat Monte Carlo look-ahead (see each game's kernel); bare ``expert`` means
+  ``expert:64``.
+
+The kernels take the seats as a table (:func:`policy_table`): one row per seat of
+``(code, mistake threshold, playouts)``, the threshold being the mistake rate in units of
+``2**-32`` so that one 32-bit draw decides.
 """
 
 from __future__ import annotations
@@ -12,13 +26,75 @@ from collections.abc import Sequence
 import numpy as np
 
 from snakesim.core.errors import InputError
+from snakesim.core.jit import njit
 from snakesim.core.registry import GameSpec
+from snakesim.core.rng import MAX_BOUND, below
+
+MISTAKE_POLICIES = ("greedy", "friendly")  # their parameter is a mistake rate
+LOOKAHEAD_POLICIES = ("expert", "oracle")  # their parameter is a number of playouts
+DEFAULT_PLAYOUTS = 64
+MAX_PLAYOUTS = 4096
+RANDOM_CODE = 0  # every game with choices lists "random" first
+CODE, MISTAKE, PLAYOUTS = range(3)  # the columns of a policy table
+# The look-ahead policies' playouts draw from this lane of the game (snakesim.core.rng.seed_lane),
+# so that thinking never shifts the game's own stream (Sssnake's die is lane 1).
+LOOKAHEAD_LANE = 2
+
+
+def parse_policy(spec: GameSpec, text: str) -> str:
+    """Check one seat's policy ``NAME`` or ``NAME:PARAM`` and return its canonical spelling.
+
+    ``greedy:0`` becomes ``greedy`` and bare ``expert`` becomes ``expert:64``, so that two
+    spellings of one player are one label in tables and comparisons.
+    """
+    if not isinstance(text, str):
+        raise InputError("policy", f"expected a policy name such as 'greedy' or 'greedy:0.25', got {text!r}")
+    name, colon, param = text.strip().partition(":")
+    if name not in spec.policies:
+        raise InputError("policy", f"unknown policy {name!r}; expected one of {', '.join(spec.policies)}")
+    if name in LOOKAHEAD_POLICIES:
+        if not colon:
+            return f"{name}:{DEFAULT_PLAYOUTS}"
+        if not param.strip().isdigit() or not 1 <= int(param) <= MAX_PLAYOUTS:
+            raise InputError(
+                "policy", f"{name}:K takes a number of playouts K from 1 to {MAX_PLAYOUTS}, got {text.strip()!r}"
+            )
+        return f"{name}:{int(param)}"
+    if not colon:
+        return name
+    if name not in MISTAKE_POLICIES:
+        raise InputError("policy", f"{name} takes no parameter, got {text.strip()!r}")
+    try:
+        rate = float(param)
+    except ValueError:
+        rate = -1.0
+    if not 0.0 <= rate <= 1.0:  # also rejects nan
+        raise InputError("policy", f"{name}:RATE takes a mistake rate from 0 to 1, got {text.strip()!r}")
+    return name if rate == 0 else f"{name}:{rate:g}"
+
+
+def policy_parameters(spec: GameSpec) -> str:
+    """How this game's policies take a parameter, in words (for ``snakesim variants``)."""
+    lines = []
+    mistakes = [p for p in spec.policies if p in MISTAKE_POLICIES]
+    if mistakes:
+        lines.append(
+            f"  {'/'.join(mistakes)}:RATE  a mistake rate from 0 to 1: with that probability a decision is a uniformly"
+            f" random legal move (a novice: {mistakes[0]}:0.3)"
+        )
+    lookahead = [p for p in spec.policies if p in LOOKAHEAD_POLICIES]
+    if lookahead:
+        lines.append(
+            f"  {'/'.join(lookahead)}:K  look ahead with K playouts per legal move (1 to {MAX_PLAYOUTS}, default"
+            f" {DEFAULT_PLAYOUTS}); oracle sees every hidden card, a yardstick rather than a fair player"
+        )
+    return "\n".join(lines)
 
 
 def resolve_policies(
     spec: GameSpec, players: int, policy: str | None = None, policies: str | Sequence[str] | None = None
 ) -> tuple[str, ...]:
-    """The policy of each seat.
+    """The policy of each seat, checked and canonically spelled (:func:`parse_policy`).
 
     Parameters
     ----------
@@ -34,7 +110,7 @@ def resolve_policies(
     Returns
     -------
     tuple of str
-        One name per seat; empty for a game without choices.
+        One policy per seat; empty for a game without choices.
     """
     if not spec.policies:
         if policy or policies:
@@ -51,17 +127,63 @@ def resolve_policies(
             )
     else:
         names = [policy or spec.default_policy] * players
-    for name in names:
-        if name not in spec.policies:
-            raise InputError("policy", f"unknown policy {name!r}; expected one of {', '.join(spec.policies)}")
-    return tuple(names)
+    return tuple(parse_policy(spec, name) for name in names)
 
 
 def encode_policies(spec: GameSpec, names: Sequence[str]) -> np.ndarray:
-    """Policy names as the kernel's per-seat codes (int8)."""
-    return np.array([spec.policies.index(n) for n in names], dtype=np.int8)
+    """Checked policies (:func:`resolve_policies`) as the kernel's table (:func:`policy_table`)."""
+    table = np.zeros((len(names), 3), np.int64)
+    for seat, text in enumerate(names):
+        name, _, param = parse_policy(spec, text).partition(":")
+        table[seat, CODE] = spec.policies.index(name)
+        if name in LOOKAHEAD_POLICIES:
+            table[seat, PLAYOUTS] = int(param)
+        elif param:
+            table[seat, MISTAKE] = round(float(param) * MAX_BOUND)
+    return table
 
 
-def describe_seats(codes: Sequence[int], names: Sequence[str]) -> str:
-    """Each seat's policy in words, for traces: ``seat 0 greedy, seat 1 random``."""
-    return ", ".join(f"seat {s} {names[p]}" for s, p in enumerate(codes))
+def policy_table(policies, players: int, default: int) -> np.ndarray:
+    """The kernels' per-seat table ``(code, mistake threshold, playouts)`` (int64).
+
+    ``policies`` may be such a table, a sequence of plain codes (no mistakes; look-ahead
+    policies get :data:`DEFAULT_PLAYOUTS`), or None (``default`` for every seat).
+    """
+    if policies is None:
+        policies = [default] * players
+    table = np.asarray(policies, np.int64)
+    if table.ndim == 1:
+        table = np.stack([table, np.zeros_like(table), np.full_like(table, DEFAULT_PLAYOUTS)], axis=1)
+    if table.shape != (players, 3):
+        raise ValueError(f"expected one policy per seat ({players}), got shape {table.shape}")
+    return np.ascontiguousarray(table)
+
+
+@njit
+def acting(state, policies, seat):
+    """The policy code ``seat`` decides by this time: its own, or with its mistake rate (one
+    draw) ``random``. A seat without a mistake rate draws nothing."""
+    threshold = policies[seat, MISTAKE]
+    if threshold > 0 and below(state, MAX_BOUND) < threshold:
+        return RANDOM_CODE
+    return policies[seat, CODE]
+
+
+def py_acting(stream, policies, seat: int) -> int:
+    """:func:`acting` for the reference engines (``policies`` a :func:`policy_table`)."""
+    threshold = int(policies[seat][MISTAKE])
+    if threshold > 0 and stream.below(MAX_BOUND) < threshold:
+        return RANDOM_CODE
+    return int(policies[seat][CODE])
+
+
+def describe_seats(policies, names: Sequence[str]) -> str:
+    """Each seat's policy in words, for traces: ``seat 0 greedy, seat 1 greedy:0.3``."""
+    return ", ".join(f"seat {s} {_spelling(row, names)}" for s, row in enumerate(policies))
+
+
+def _spelling(row, names: Sequence[str]) -> str:
+    name = names[int(row[CODE])]
+    if name in LOOKAHEAD_POLICIES:
+        return f"{name}:{int(row[PLAYOUTS])}"
+    return f"{name}:{int(row[MISTAKE]) / MAX_BOUND:g}" if row[MISTAKE] else name

@@ -117,6 +117,17 @@ def below(state, n):
 
 
 @njit
+def shuffle(state, items, n):
+    """Shuffle ``items[:n]`` in place (Fisher-Yates, drawing from ``state``): for the
+    look-ahead policies' private re-deals, which need no coupling across decks."""
+    for i in range(n - 1, 0, -1):
+        j = below(state, i + 1)
+        item = items[i]
+        items[i] = items[j]
+        items[j] = item
+
+
+@njit
 def deal_key(seed, game):
     """The key of game ``game``'s deals (every keyed shuffle of the game derives from it)."""
     return _mix(_mix(np.uint64(seed) ^ _DEAL_SALT) ^ _mix(np.uint64(game) ^ _GAME_SALT) ^ _DEAL_SALT)
@@ -309,6 +320,12 @@ class Stream:
                 m = (self.next_u64() >> 32) * n
                 low = m & 0xFFFFFFFF
         return m >> 32
+
+    def shuffle(self, items: list) -> None:
+        """Shuffle ``items`` in place exactly as :func:`shuffle` does."""
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
 
     def keyed_shuffle(self, items: list) -> None:
         """Order ``items`` (card types) by their card keys, exactly as :func:`keyed_shuffle`

@@ -16,7 +16,8 @@ from math import prod
 
 from snakesim.analysis.markov import DEFAULT_MAX_STATES, End, Solution, solve
 from snakesim.core.errors import InputError
-from snakesim.core.rng import Stream
+from snakesim.core.policies import CODE, policy_table
+from snakesim.core.rng import MAX_BOUND, Stream
 from snakesim.games.hisss.reference import JOIN, HisssGame, Snake
 from snakesim.games.hisss.rules import GREEDY, N_TYPES, RANDOM, HisssRules
 
@@ -28,7 +29,9 @@ def solve_hisss(
 ) -> Solution:
     """The exact outcome probabilities of a Hisss game (outcomes ``("win", seat)``, ``"draw"``).
 
-    ``policies`` are per-seat codes (random by default). Raises InputError past ``max_states``.
+    ``policies`` are per-seat codes or a policy table (``snakesim.core.policies.policy_table``;
+    random by default): random and greedy, with a mistake rate if any (a mixture of the two).
+    Raises InputError past ``max_states`` or for a look-ahead policy, which has no exact chain.
     """
     bound = prod(k + 1 for k in rules.type_counts())
     if bound > max_states:
@@ -37,8 +40,13 @@ def solve_hisss(
             f"this deck needs at least {bound:,} states (every subset of its {rules.deck_size()} cards can be "
             f"what is left to draw); the limit is {max_states:,}: use a smaller deck, or raise --max-states",
         )
-    policies = list(policies) if policies is not None else [RANDOM] * players
-    g = HisssGame(rules, players, policies, Stream(0, 0), deck=[0])
+    table = policy_table(policies, players, RANDOM)
+    if any(code not in (RANDOM, GREEDY) for code in table[:, CODE]):
+        raise InputError(
+            "policy", "the exact solver takes random and greedy (a mistake rate too), not expert or oracle"
+        )
+    seats = [(int(code), int(mistake) / MAX_BOUND) for code, mistake, _ in table]
+    g = HisssGame(rules, players, table, Stream(0, 0), deck=[0])
     full = tuple(rules.type_counts())
 
     def load(table):
@@ -75,7 +83,7 @@ def solve_hisss(
             rest = list(left)
             rest[card] -= 1
             rest = tuple(rest)
-            for p, nxt_table, gain in _moves(g, load, canonical, lay, table, card, policies[seat]):
+            for p, nxt_table, gain in _moves(g, load, canonical, lay, table, card, *seats[seat]):
                 new_scores = list(scores)
                 if gain:
                     cards, taken, longest = scores[seat]
@@ -87,19 +95,25 @@ def solve_hisss(
     return solve(START, step, max_states)
 
 
-def _moves(g, load, canonical, lay, table, card, policy):
-    """Each (probability, table after, cards taken) of placing ``card`` under ``policy``."""
+def _moves(g, load, canonical, lay, table, card, policy, mistake):
+    """Each (probability, table after, cards taken) of placing ``card`` under ``policy``, which
+    plays a uniformly random placement with probability ``mistake``."""
     options = load(table).placements(card)
     if not options:
         yield 1.0, lay(table, card), 0
         return
+    weight = dict.fromkeys(options, (mistake if policy == GREEDY else 1.0) / len(options))
     if policy == GREEDY:
         keys = []
         for p in options:
             takes, size = g.result_of(card, p)
             keys.append((2 if takes else 1 if p.kind == JOIN else 0, size))
-        options = [p for p, k in zip(options, keys, strict=True) if k == max(keys)]
+        best = [p for p, k in zip(options, keys, strict=True) if k == max(keys)]
+        for p in best:
+            weight[p] += (1.0 - mistake) / len(best)
     for p in options:
+        if weight[p] == 0:
+            continue
         g = load(table)
         takes, _ = g.result_of(card, p)
         s = g.place(card, p)
@@ -107,4 +121,4 @@ def _moves(g, load, canonical, lay, table, card, policy):
         if takes:
             gain = g.snakes[s].length
             g.remove(s)
-        yield 1.0 / len(options), canonical(g.snakes), gain
+        yield weight[p], canonical(g.snakes), gain

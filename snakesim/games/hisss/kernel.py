@@ -14,10 +14,21 @@ import numpy as np
 
 from snakesim.core.columns import allocate
 from snakesim.core.jit import njit, njit_driver
-from snakesim.core.rng import below, deal_key, deck_identities, keyed_deal, keyed_scratch, seed_stream
+from snakesim.core.policies import CODE, LOOKAHEAD_LANE, PLAYOUTS, acting, policy_table
+from snakesim.core.rng import (
+    below,
+    deal_key,
+    deck_identities,
+    keyed_deal,
+    keyed_scratch,
+    seed_lane,
+    seed_stream,
+    shuffle,
+)
 from snakesim.games.hisss.rules import (
     CAP,
     DRAW,
+    EXPERT,
     EXTEND,
     GREEDY,
     HEAD,
@@ -25,6 +36,7 @@ from snakesim.games.hisss.rules import (
     KIND_HEAD,
     KIND_MIDDLE,
     N_TYPES,
+    ORACLE,
     RANDOM,
     TAIL,
     TIE_BREAKS,
@@ -150,15 +162,156 @@ def _rank(params, cards, taken, longest, s):
 
 
 @njit
+def _turn(state, params, policies, forced, seat, card, first, kinds, col_a, col_b, fits, ends, lengths, middles,
+          n_snakes, pl, fit, cards, taken, longest):  # fmt: skip
+    """``seat`` places the drawn ``card`` (``reference.HisssGame.step``); ``forced >= 0`` is the
+    placement a look-ahead chose; ``first``: the card turned up before play.
+
+    Returns ``(n_snakes, whether a complete snake was taken)``.
+    """
+    claim_joined = params[P_CLAIM_JOINED]
+    kind = kinds[card]
+    a = col_a[card]
+    b = col_b[card]
+    completed = False
+    k = 0 if first else _placements(kind, a, b, ends, middles, n_snakes, pl, fit, fits)
+    if k == 0:  # the first card, or a card that fits nowhere: a snake of its own
+        if kind == KIND_MIDDLE:
+            ends[n_snakes, 0] = a
+            ends[n_snakes, 1] = b
+            middles[n_snakes] = 1
+        else:
+            ends[n_snakes, 0] = HEAD if kind == KIND_HEAD else TAIL
+            ends[n_snakes, 1] = a
+            middles[n_snakes] = 0
+        lengths[n_snakes] = 1
+        return n_snakes + 1, completed
+    if forced >= 0:
+        choice = forced
+    elif acting(state, policies, seat) == RANDOM:
+        choice = below(state, k)
+    else:  # GREEDY: the best key; ties uniform
+        best = -1
+        n_best = 0
+        for j in range(k):
+            key = _score(pl, j, ends, lengths, claim_joined)
+            if key > best:
+                best = key
+                n_best = 1
+            elif key == best:
+                n_best += 1
+        r = below(state, n_best)
+        choice = -1
+        for j in range(k):
+            if _score(pl, j, ends, lengths, claim_joined) == best:
+                if r == 0:
+                    choice = j
+                    break
+                r -= 1
+    takes = _score(pl, choice, ends, lengths, claim_joined) >= 200_000
+    s = pl[choice, 1]
+    n_snakes = _place(pl, choice, ends, lengths, middles, n_snakes)
+    if takes:
+        completed = ends[s, 0] >= HEAD and ends[s, 1] >= HEAD
+        cards[seat] += lengths[s]
+        taken[seat] += 1
+        longest[seat] = max(longest[seat], lengths[s])
+        n_snakes = _remove(ends, lengths, middles, n_snakes, s)
+    return n_snakes, completed
+
+
+@njit
+def _leaders(params, cards, taken, longest, n):
+    """The seat with the most points, then the best tie-break, and how many seats tie with it."""
+    best_seat = 0
+    leaders = 1
+    for s in range(1, n):
+        points, second = _rank(params, cards, taken, longest, s)
+        top, top_second = _rank(params, cards, taken, longest, best_seat)
+        if points > top or (points == top and second > top_second):
+            best_seat = s
+            leaders = 1
+        elif points == top and second == top_second:
+            leaders += 1
+    return best_seat, leaders
+
+
+@njit
+def _expert(state, look, params, policies, seat, i, k, fan, n_cards, kinds, col_a, col_b, fits, ends, lengths,
+            middles, n_snakes, cards, taken, longest, think):  # fmt: skip
+    """The placement (of ``k`` listed for card ``fan[i]``) a look-ahead seat makes
+    (``reference.HisssGame.look_ahead``).
+
+    Flat Monte Carlo: K times, the rest of the fan (face down, so unseen) is shuffled (the
+    oracle keeps its true order); from that one order every placement is made and the game
+    played out by greedy players drawing from ``look``. A win scores 2 and a draw the seat
+    shares 1; the best total wins, ties broken by one draw from the game's stream (the only
+    draw when there is a single placement).
+    """
+    n = params[P_PLAYERS]
+    d_fan, p_ends, p_lengths, p_middles, p_pl, p_fit, p_cards, p_taken, p_longest, greedy, scores = think
+    for j in range(k):
+        scores[j] = 0
+    rest = n_cards - i - 1
+    if k > 1:
+        oracle = policies[seat, CODE] == ORACLE
+        for _sample in range(policies[seat, PLAYOUTS]):
+            for j in range(rest):
+                d_fan[j] = fan[i + 1 + j]
+            if not oracle:
+                shuffle(look, d_fan, rest)
+            for j in range(k):
+                for t in range(n_snakes):
+                    p_ends[t, 0] = ends[t, 0]
+                    p_ends[t, 1] = ends[t, 1]
+                    p_lengths[t] = lengths[t]
+                    p_middles[t] = middles[t]
+                for t in range(n):
+                    p_cards[t] = cards[t]
+                    p_taken[t] = taken[t]
+                    p_longest[t] = longest[t]
+                q = _turn(look, params, greedy, j, seat, fan[i], False, kinds, col_a, col_b, fits, p_ends, p_lengths,
+                          p_middles, n_snakes, p_pl, p_fit, p_cards, p_taken, p_longest)[0]  # fmt: skip
+                who = seat
+                for t in range(rest):
+                    who = who + 1 if who + 1 < n else 0
+                    q = _turn(look, params, greedy, -1, who, d_fan[t], False, kinds, col_a, col_b, fits, p_ends,
+                              p_lengths, p_middles, q, p_pl, p_fit, p_cards, p_taken, p_longest)[0]  # fmt: skip
+                best_seat, leaders = _leaders(params, p_cards, p_taken, p_longest, n)
+                if leaders == 1:
+                    scores[j] += 2 * (best_seat == seat)
+                else:
+                    scores[j] += _rank(params, p_cards, p_taken, p_longest, seat) == _rank(
+                        params, p_cards, p_taken, p_longest, best_seat
+                    )
+    best = -1
+    n_best = 0
+    for j in range(k):
+        if scores[j] > best:
+            best = scores[j]
+            n_best = 1
+        elif scores[j] == best:
+            n_best += 1
+    r = below(state, n_best)
+    for j in range(k):
+        if scores[j] == best:
+            if r == 0:
+                return j
+            r -= 1
+    return -1  # unreachable: k >= 1
+
+
+@njit
 def _play_one(deck, kinds, col_a, col_b, fits, params, policies, seed, game, scratch, out, row):
     """Play game ``game`` and write its results into row ``row`` of the ``out`` columns."""
     n = params[P_PLAYERS]
-    claim_joined = params[P_CLAIM_JOINED]
     presorted = params[P_PRESORTED]
-    state, copies, keys, identities, fan, ends, lengths, middles, pl, fit, cards, taken, longest, half_time = scratch
+    state, look, copies, keys, identities, fan, ends, lengths, middles, pl, fit, cards, taken, longest, half_time, \
+        think = scratch  # fmt: skip
     (o_outcome, o_winner, o_length, o_cards, o_snakes, o_longest, o_completed, o_table_cards, o_table_snakes,
      o_lead_changes, o_comeback) = out  # fmt: skip
     seed_stream(state, seed, game)
+    seed_lane(look, seed, game, LOOKAHEAD_LANE)  # the look-ahead policies' playouts
     n_cards = deck.shape[0]
     if presorted:
         for i in range(n_cards):
@@ -178,52 +331,16 @@ def _play_one(deck, kinds, col_a, col_b, fits, params, policies, seed, game, scr
     turns = 0
     seat = 0
     for i in range(n_cards):
-        card = fan[i]
-        kind = kinds[card]
-        a = col_a[card]
-        b = col_b[card]
-        k = _placements(kind, a, b, ends, middles, n_snakes, pl, fit, fits) if i > 0 else 0
-        if k == 0:  # the first card, or a card that fits nowhere: a snake of its own
-            if kind == KIND_MIDDLE:
-                ends[n_snakes, 0] = a
-                ends[n_snakes, 1] = b
-                middles[n_snakes] = 1
-            else:
-                ends[n_snakes, 0] = HEAD if kind == KIND_HEAD else TAIL
-                ends[n_snakes, 1] = a
-                middles[n_snakes] = 0
-            lengths[n_snakes] = 1
-            n_snakes += 1
-        else:
-            if policies[seat] == RANDOM:
-                choice = below(state, k)
-            else:  # GREEDY: the best key; ties uniform
-                best = -1
-                n_best = 0
-                for j in range(k):
-                    key = _score(pl, j, ends, lengths, claim_joined)
-                    if key > best:
-                        best = key
-                        n_best = 1
-                    elif key == best:
-                        n_best += 1
-                r = below(state, n_best)
-                choice = -1
-                for j in range(k):
-                    if _score(pl, j, ends, lengths, claim_joined) == best:
-                        if r == 0:
-                            choice = j
-                            break
-                        r -= 1
-            takes = _score(pl, choice, ends, lengths, claim_joined) >= 200_000
-            s = pl[choice, 1]
-            n_snakes = _place(pl, choice, ends, lengths, middles, n_snakes)
-            if takes:
-                completed += ends[s, 0] >= HEAD and ends[s, 1] >= HEAD
-                cards[seat] += lengths[s]
-                taken[seat] += 1
-                longest[seat] = max(longest[seat], lengths[s])
-                n_snakes = _remove(ends, lengths, middles, n_snakes, s)
+        forced = -1
+        if i > 0 and policies[seat, CODE] >= EXPERT:
+            card = fan[i]
+            k = _placements(kinds[card], col_a[card], col_b[card], ends, middles, n_snakes, pl, fit, fits)
+            if k > 0:
+                forced = _expert(state, look, params, policies, seat, i, k, fan, n_cards, kinds, col_a, col_b, fits,
+                                 ends, lengths, middles, n_snakes, cards, taken, longest, think)  # fmt: skip
+        n_snakes, done = _turn(state, params, policies, forced, seat, fan[i], i == 0, kinds, col_a, col_b, fits, ends,
+                               lengths, middles, n_snakes, pl, fit, cards, taken, longest)  # fmt: skip
+        completed += done
         if i > 0:
             turns += 1
             # A lead change: a seat, not the previous leader, alone at the top (score above 0).
@@ -246,16 +363,7 @@ def _play_one(deck, kinds, col_a, col_b, fits, params, policies, seed, game, scr
                     half_time[s] = _rank(params, cards, taken, longest, s)[0]
             seat = seat + 1 if seat + 1 < n else 0
     # Most points wins; ties go to the tie-break (the longest snake taken, by default); then a draw.
-    best_seat = 0
-    leaders = 1
-    for s in range(1, n):
-        points, second = _rank(params, cards, taken, longest, s)
-        top, top_second = _rank(params, cards, taken, longest, best_seat)
-        if points > top or (points == top and second > top_second):
-            best_seat = s
-            leaders = 1
-        elif points == top and second == top_second:
-            leaders += 1
+    best_seat, leaders = _leaders(params, cards, taken, longest, n)
     o_outcome[row] = WIN if leaders == 1 else DRAW
     o_winner[row] = best_seat if leaders == 1 else -1
     o_length[row] = turns
@@ -293,8 +401,24 @@ def _play_block(deck, kinds, col_a, col_b, fits, params, policies, seed, first, 
     for b in numba.prange(n_blocks):
         identities = np.empty(n_cards, np.uint64)
         deck_identities(deck, identities)
+        greedy = np.zeros((n, 3), np.int64)  # the players a look-ahead imagines
+        greedy[:, CODE] = GREEDY
+        think = (  # a look-ahead's shuffled fan and its playout's table and scores
+            np.empty(n_cards, np.int8),
+            np.empty((n_cards, 2), np.int64),
+            np.empty(n_cards, np.int64),
+            np.empty(n_cards, np.int64),
+            np.empty((max_placements, 6), np.int32),
+            np.empty(n_cards, np.int64),
+            np.empty(n, np.int64),
+            np.empty(n, np.int64),
+            np.empty(n, np.int64),
+            greedy,
+            np.empty(max_placements, np.int64),  # each placement's playout total
+        )
         scratch = (
             np.empty(4, np.uint64),  # random stream state (decisions)
+            np.empty(4, np.uint64),  # the look-ahead's playouts (their own lane)
             np.empty(keyed_scratch(n_cards, N_TYPES)[0], np.int64),  # keyed shuffle scratch
             np.empty(keyed_scratch(n_cards, N_TYPES)[1], np.uint64),
             identities,
@@ -308,6 +432,7 @@ def _play_block(deck, kinds, col_a, col_b, fits, params, policies, seed, first, 
             np.empty(n, np.int64),  # snakes taken per seat
             np.empty(n, np.int64),  # longest snake taken per seat
             np.empty(n, np.int64),  # scores at half time
+            think,
         )
         for row in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
             _play_one(deck, kinds, col_a, col_b, fits, params, policies, seed, first + row, scratch, out, row)
@@ -357,8 +482,9 @@ def play_block(
     players : int
     seed, first, count : int
         The run's seed, the first game index and the number of games.
-    policies : array of int8, optional
-        Policy code per seat; greedy for every seat if None.
+    policies : array, optional
+        The seats' policies (``snakesim.core.policies.policy_table``: a table or plain codes);
+        greedy for every seat if None.
     deck : array of int, optional
         A scripted deck (card types, top first) used instead of the shuffle, for tests.
 
@@ -369,8 +495,6 @@ def play_block(
         ``cards, snakes, longest`` of shape ``(count, players)``.
     """
     cards = rules.deck_cards() if deck is None else np.asarray(deck, dtype=np.int8)
-    if policies is None:
-        policies = np.full(players, GREEDY, np.int8)
     out = allocate(COLUMNS, count, players)
     _play_block(
         cards,
@@ -379,7 +503,7 @@ def play_block(
         np.array([rules.colours_of(t)[1] for t in range(N_TYPES)], np.int64),
         rules.fit_table(),
         encode(rules, players, deck is not None),
-        np.asarray(policies, np.int8),
+        policy_table(policies, players, GREEDY),
         np.uint64(seed),
         np.int64(first),
         tuple(out.values()),

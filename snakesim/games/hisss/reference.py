@@ -24,21 +24,24 @@ is replaced by the last one, and a joined snake takes the first one's place.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from snakesim.core.policies import describe_seats
+from snakesim.core.policies import CODE, LOOKAHEAD_LANE, PLAYOUTS, describe_seats, policy_table, py_acting
 from snakesim.core.rng import Stream
 from snakesim.games.hisss.rules import (
     CAP,
     DRAW,
+    EXPERT,
     EXTEND,
     GREEDY,
     HEAD,
     JOIN,
     KIND_HEAD,
     KIND_MIDDLE,
+    ORACLE,
     POLICIES,
     RANDOM,
     SHORT,
@@ -91,8 +94,9 @@ class HisssGame:
     ----------
     rules : HisssRules
     players : int
-    policies : sequence of int
-        Each seat's policy code (position in ``POLICIES``).
+    policies : sequence
+        Each seat's policy: a code (position in ``POLICIES``) or a row of
+        ``snakesim.core.policies.policy_table``.
     stream : Stream
         The game's random stream.
     deck : sequence of int, optional
@@ -108,8 +112,9 @@ class HisssGame:
         self.rules = rules
         self.fit = rules.fit_table().tolist()
         self.players = players
-        self.policies = list(policies)
+        self.policies = [[int(v) for v in row] for row in policy_table(policies, players, GREEDY)]
         self.stream = stream
+        self.look = Stream(stream.seed, stream.game, lane=LOOKAHEAD_LANE)  # the look-ahead's playouts
         self.fan = [int(c) for c in (rules.deck_cards() if deck is None else deck)]
         if deck is None:
             stream.keyed_shuffle(self.fan)  # coupled across decks: see snakesim.core.rng
@@ -187,10 +192,10 @@ class HisssGame:
 
     # ------------------------------------------------------------------ choosing
     def choose(self, seat: int, card: int, options: list[Placement]) -> Placement:
-        """The placement ``seat`` makes from the non-empty ``options`` (one random draw)."""
-        if self.policies[seat] == RANDOM:
+        """The placement ``seat`` makes from the non-empty ``options``: one random draw, after
+        the draw of a mistake rate (``py_acting``) if the seat has one."""
+        if py_acting(self.stream, self.policies, seat) == RANDOM:
             return options[self.stream.below(len(options))]
-        assert self.policies[seat] == GREEDY
         # Greedy: take the biggest snake you can; else join (the longest result); else extend
         # the snake that becomes longest. Ties are broken uniformly by the stream.
         scores = []
@@ -252,6 +257,53 @@ class HisssGame:
         self.snakes[s] = self.snakes[-1]
         self.snakes.pop()
 
+    def look_ahead(self, seat: int, card: int, options: list[Placement]) -> Placement:
+        """The placement an ``expert`` (or ``oracle``) seat makes: flat Monte Carlo.
+
+        K times (the seat's playouts), the rest of the fan, face down and so unseen, is
+        shuffled with the look-ahead's own stream (the oracle keeps its true order). From that
+        one order, each placement is made and the game played out by greedy players. A win
+        scores 2, a draw the seat shares 1. The best total is played; ties are broken by one
+        draw from the game's stream, which is also the only draw for a single placement.
+        """
+        scores = [0] * len(options)
+        if len(options) > 1:
+            for _ in range(self.policies[seat][PLAYOUTS]):
+                rest = self.fan[self.next_card :]
+                if self.policies[seat][CODE] != ORACLE:
+                    self.look.shuffle(rest)
+                for j, p in enumerate(options):
+                    game = self.imagine(rest)
+                    game.settle(seat, card, p)
+                    who = seat
+                    while game.next_card < len(game.fan):
+                        who = (who + 1) % self.players
+                        game.step(who)
+                    ranks = game.ranks()
+                    if ranks.count(max(ranks)) == 1:
+                        scores[j] += 2 * (ranks[seat] == max(ranks))
+                    else:
+                        scores[j] += ranks[seat] == max(ranks)
+        best = [p for p, score in zip(options, scores, strict=True) if score == max(scores)]
+        return best[self.stream.below(len(best))]
+
+    def imagine(self, rest: list[int]) -> HisssGame:
+        """A copy of the game to think with, the fan's unseen part replaced by ``rest``: greedy
+        players, the look-ahead's stream, no log."""
+        game = copy.copy(self)
+        game.fan = self.fan[: self.next_card] + rest
+        game.snakes = [Snake(list(s.ends), s.length, s.middles, list(s.cards)) for s in self.snakes]
+        game.cards, game.taken, game.longest = list(self.cards), list(self.taken), list(self.longest)
+        game.stream = self.look
+        game.policies = [[GREEDY, 0, 0] for _ in range(self.players)]
+        game.log = None
+        return game
+
+    def ranks(self) -> list[tuple[int, int]]:
+        """Each seat's (points, tie-break value): the highest wins."""
+        seats = zip(self.cards, self.taken, self.longest, self.rules.starts(self.players), strict=True)
+        return [self.rules.rank(*taken) for taken in seats]
+
     def step(self, seat: int) -> None:
         """``seat`` draws a card from the fan and places it."""
         self.turns += 1
@@ -261,7 +313,14 @@ class HisssGame:
             self.lay_alone(card)
             self._note(f"{self.turns:4d} seat {seat} draws {card_name(card)}: fits nowhere, starts a snake", True)
             return
-        p = self.choose(seat, card, options)
+        if self.policies[seat][CODE] in (EXPERT, ORACLE):
+            p = self.look_ahead(seat, card, options)
+        else:
+            p = self.choose(seat, card, options)
+        self.settle(seat, card, p)
+
+    def settle(self, seat: int, card: int, p: Placement) -> None:
+        """``seat`` makes placement ``p`` of ``card`` and takes the snake if it may."""
         takes, _ = self.result_of(card, p)
         s = self.place(card, p)
         note = f"{self.turns:4d} seat {seat} draws {card_name(card)}: {MOVE_WORDS[p.kind]}"
@@ -298,8 +357,7 @@ class HisssGame:
             if self.turns == half:
                 self.half_time = list(self.scores())
             seat = (seat + 1) % self.players
-        seats = zip(self.cards, self.taken, self.longest, self.rules.starts(self.players), strict=True)
-        ranks = [self.rules.rank(*taken) for taken in seats]
+        ranks = self.ranks()
         leaders = [s for s in range(self.players) if ranks[s] == max(ranks)]  # points, then the tie-break
         outcome, winner = (WIN, leaders[0]) if len(leaders) == 1 else (DRAW, -1)
         self._note(
@@ -364,8 +422,7 @@ def play(
     log : list of str
         The trace: each turn, then every snake on the table as a row of cards.
     """
-    if policies is None:
-        policies = [GREEDY] * players
+    policies = policy_table(policies, players, GREEDY)
     g = HisssGame(rules, players, policies, Stream(seed, game), deck=deck, trace=trace)
     if trace:
         g.log.insert(0, "policies: " + describe_seats(policies, POLICIES))

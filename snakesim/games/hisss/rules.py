@@ -40,8 +40,8 @@ TIE_BREAKS = ("longest", "snakes", "cards", "none")
 MAX_CARDS = 200
 OUTCOMES = ("win", "draw")
 WIN, DRAW = range(2)
-POLICIES = ("random", "greedy")
-RANDOM, GREEDY = range(2)
+POLICIES = ("random", "greedy", "expert", "oracle")
+RANDOM, GREEDY, EXPERT, ORACLE = range(4)  # oracle: the expert shown every hidden card (a yardstick)
 
 
 def card_kind(t: int) -> int:

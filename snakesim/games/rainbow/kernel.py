@@ -17,15 +17,28 @@ import numpy as np
 
 from snakesim.core.columns import allocate
 from snakesim.core.jit import njit, njit_driver
-from snakesim.core.rng import below, deal_key, deck_identities, keyed_deal, keyed_scratch, keyed_shuffle, seed_stream
+from snakesim.core.policies import CODE, LOOKAHEAD_LANE, PLAYOUTS, acting, policy_table
+from snakesim.core.rng import (
+    below,
+    deal_key,
+    deck_identities,
+    keyed_deal,
+    keyed_scratch,
+    keyed_shuffle,
+    seed_lane,
+    seed_stream,
+    shuffle,
+)
 from snakesim.core.rules import seat_values
 from snakesim.games.rainbow.rules import (
     BLOCKED_DRAW,
     BLOCKED_WIN,
     DRAW_PLAY,
+    EXPERT,
     GREEDY,
     MAY,
     NEVER,
+    ORACLE,
     RANDOM,
     SYMBOLS,
     UNFINISHED,
@@ -53,7 +66,8 @@ def _follow_ups(masks, hands, held, seat, card):
 
 @njit
 def _choose(state, masks, hands, held, seat, policy, wild, legal):
-    """The symbol ``seat`` plays from the non-empty bit set ``legal``. One random draw."""
+    """The symbol ``seat`` plays from the non-empty bit set ``legal`` by ``policy`` (``RANDOM``,
+    else greedy). One random draw."""
     if policy == RANDOM:
         total = 0
         for c in range(N_SYMBOLS):
@@ -103,17 +117,197 @@ def _give_up(hands, held, seat, card):
 
 
 @njit
+def _turn(state, masks, params, policies, key, playout, forced, hands, held, totals, stock, pile, copies, keys,
+          sp, se, pc, seat, turns, drawn, reshuffles, passes):  # fmt: skip
+    """Play one turn for ``seat`` (``reference.RainbowGame.step``); ``forced >= 0`` is the card a
+    look-ahead policy chose. A ``playout`` (a look-ahead's imagined game) reshuffles with
+    ``shuffle`` from ``state`` instead of the game's keyed shuffles.
+
+    Returns ``(sp, se, pc, turns, drawn, reshuffles, passes, outcome, winner)``.
+    """
+    n, wild, draw_play, turn_cap = params[P_PLAYERS], params[P_WILD], params[P_DRAW_PLAY], params[P_TURN_CAP]
+    outcome = -1
+    winner = -1
+    turns += 1
+    top = pile[pc - 1] if pc > 0 else 0
+    legal = held[seat] & (masks[top] if pc > 0 else ANY_CARD)
+    if legal:
+        if forced >= 0:
+            card = forced
+        else:
+            card = _choose(state, masks, hands, held, seat, acting(state, policies, seat), wild, legal)
+        _give_up(hands, held, seat, card)
+        totals[seat] -= 1
+        pile[pc] = card
+        pc += 1
+        passes = 0
+    else:
+        if sp == se and pc > 1:  # the pile but its top becomes the new stock
+            for k in range(pc - 1):
+                stock[k] = pile[k]
+            reshuffles += 1
+            if playout:
+                shuffle(state, stock, pc - 1)
+            else:
+                keyed_shuffle(key, reshuffles, stock, pc - 1, N_SYMBOLS, copies, keys)
+            sp = 0
+            se = pc - 1
+            pile[0] = pile[pc - 1]
+            pc = 1
+        if sp == se:
+            passes += 1
+        else:
+            card = stock[sp]
+            sp += 1
+            _take(hands, held, seat, card)
+            totals[seat] += 1
+            drawn += 1
+            passes = 0
+            if draw_play != NEVER and (masks[top] >> card) & 1:
+                if draw_play == MAY:
+                    code = acting(state, policies, seat)
+                    take = below(state, 2) == 0  # one draw whatever the policy
+                    take = take or code != RANDOM
+                else:
+                    take = True
+                if take:
+                    _give_up(hands, held, seat, card)
+                    totals[seat] -= 1
+                    pile[pc] = card
+                    pc += 1
+    if totals[seat] == 0:
+        outcome = WIN
+        winner = seat
+    elif passes == n:
+        fewest = totals[0]
+        for s in range(n):
+            fewest = min(fewest, totals[s])
+        tied = 0
+        for s in range(n):
+            if totals[s] == fewest:
+                tied += 1
+                winner = s
+        if tied == 1:
+            outcome = BLOCKED_WIN
+        else:
+            outcome = BLOCKED_DRAW
+            winner = -1
+    elif turns >= turn_cap:
+        outcome = UNFINISHED
+    return sp, se, pc, turns, drawn, reshuffles, passes, outcome, winner
+
+
+@njit
+def _copy_hands(hands, held, totals, to_hands, to_held, to_totals, n):
+    for s in range(n):
+        for c in range(N_SYMBOLS):
+            to_hands[s, c] = hands[s, c]
+        to_held[s] = held[s]
+        to_totals[s] = totals[s]
+
+
+@njit
+def _expert(state, look, masks, params, policies, key, seat, legal, hands, held, totals, stock, pile, copies, keys,
+            sp, se, pc, turns, drawn, reshuffles, passes, think):  # fmt: skip
+    """The card a look-ahead seat plays from ``legal`` (``reference.RainbowGame.look_ahead``).
+
+    Flat Monte Carlo: K times, the cards the seat cannot see (the other hands and the stock)
+    are re-dealt at random, keeping each hand's size (the oracle keeps the true cards); from
+    that one deal every legal card is played out to the end by greedy players, drawing from
+    ``look``. A win scores 2 and a shared block 1; the best total wins, ties broken by one
+    draw from the game's stream. A single legal card is played after that one draw alone.
+    """
+    n = params[P_PLAYERS]
+    d_hands, d_held, d_totals, d_stock, p_hands, p_held, p_totals, p_stock, p_pile, greedy, scores = think
+    n_moves = 0
+    for c in range(N_SYMBOLS):
+        scores[c] = 0
+        n_moves += (legal >> c) & 1
+    if n_moves > 1:
+        oracle = policies[seat, CODE] == ORACLE
+        for _sample in range(policies[seat, PLAYOUTS]):
+            _copy_hands(hands, held, totals, d_hands, d_held, d_totals, n)
+            m = 0
+            if not oracle:  # gather the unseen cards: the other hands, then the stock
+                for s in range(n):
+                    if s != seat:
+                        for c in range(N_SYMBOLS):
+                            for _ in range(hands[s, c]):
+                                d_stock[m] = c
+                                m += 1
+                            d_hands[s, c] = 0
+                        d_held[s] = 0
+            for k in range(sp, se):
+                d_stock[m] = stock[k]
+                m += 1
+            if not oracle:  # re-deal them: each other hand keeps its size, the rest is the stock
+                shuffle(look, d_stock, m)
+                dealt = 0
+                for s in range(n):
+                    if s != seat:
+                        for _ in range(totals[s]):
+                            _take(d_hands, d_held, s, d_stock[dealt])
+                            dealt += 1
+                for k in range(dealt, m):
+                    d_stock[k - dealt] = d_stock[k]
+                m -= dealt
+            for c in range(N_SYMBOLS):
+                if not (legal >> c) & 1:
+                    continue
+                _copy_hands(d_hands, d_held, d_totals, p_hands, p_held, p_totals, n)
+                for k in range(m):
+                    p_stock[k] = d_stock[k]
+                for k in range(pc):
+                    p_pile[k] = pile[k]
+                q_sp, q_se, q_pc, q_turns, q_drawn, q_reshuffles, q_passes = 0, m, pc, turns, drawn, reshuffles, passes
+                forced = c
+                who = seat
+                outcome = -1
+                winner = -1
+                while outcome < 0:
+                    q_sp, q_se, q_pc, q_turns, q_drawn, q_reshuffles, q_passes, outcome, winner = _turn(
+                        look, masks, params, greedy, key, True, forced, p_hands, p_held, p_totals, p_stock, p_pile,
+                        copies, keys, q_sp, q_se, q_pc, who, q_turns, q_drawn, q_reshuffles, q_passes,
+                    )  # fmt: skip
+                    forced = -1
+                    who = who + 1 if who + 1 < n else 0
+                if winner == seat:
+                    scores[c] += 2
+                elif outcome == BLOCKED_DRAW:
+                    fewest = p_totals[0]
+                    for s in range(n):
+                        fewest = min(fewest, p_totals[s])
+                    scores[c] += p_totals[seat] == fewest
+    best = -1
+    n_best = 0
+    for c in range(N_SYMBOLS):
+        if (legal >> c) & 1:
+            if scores[c] > best:
+                best = scores[c]
+                n_best = 1
+            elif scores[c] == best:
+                n_best += 1
+    r = below(state, n_best)
+    for c in range(N_SYMBOLS):
+        if (legal >> c) & 1 and scores[c] == best:
+            if r == 0:
+                return c
+            r -= 1
+    return -1  # unreachable: ``legal`` is not empty
+
+
+@njit
 def _play_one(deck, masks, params, policies, seed, game, scratch, out, row):
     """Play game ``game`` and write its results into row ``row`` of the ``out`` columns.
 
     ``masks[top]`` has bit ``c`` set when card ``c`` may be played on ``top``; ``held[s]`` has
     bit ``c`` set while seat ``s`` holds a card ``c``.
     """
-    n, wild, draw_play = params[P_PLAYERS], params[P_WILD], params[P_DRAW_PLAY]
-    turn_cap, presorted = params[P_TURN_CAP], params[P_PRESORTED]
-    state, copies, keys, identities, stock, pile, hands, totals, held = scratch
+    n, presorted = params[P_PLAYERS], params[P_PRESORTED]
+    state, look, copies, keys, identities, stock, pile, hands, totals, held, think = scratch
     o_outcome, o_winner, o_length, o_hand, o_drawn, o_reshuffles = out
     seed_stream(state, seed, game)  # the policies' decisions
+    seed_lane(look, seed, game, LOOKAHEAD_LANE)  # the look-ahead policies' playouts
     key = deal_key(seed, game)  # the deal and reshuffles, coupled across decks (snakesim.core.rng)
     n_cards = deck.shape[0]
     if presorted:
@@ -144,65 +338,16 @@ def _play_one(deck, masks, params, policies, seed, game, scratch, out, row):
     winner = -1
     seat = 0
     while outcome < 0:
-        turns += 1
-        top = pile[pc - 1] if pc > 0 else 0
-        legal = held[seat] & (masks[top] if pc > 0 else ANY_CARD)
-        if legal:
-            card = _choose(state, masks, hands, held, seat, policies[seat], wild, legal)
-            _give_up(hands, held, seat, card)
-            totals[seat] -= 1
-            pile[pc] = card
-            pc += 1
-            passes = 0
-        else:
-            if sp == se and pc > 1:  # the pile but its top becomes the new stock
-                for k in range(pc - 1):
-                    stock[k] = pile[k]
-                reshuffles += 1
-                keyed_shuffle(key, reshuffles, stock, pc - 1, N_SYMBOLS, copies, keys)
-                sp = 0
-                se = pc - 1
-                pile[0] = pile[pc - 1]
-                pc = 1
-            if sp == se:
-                passes += 1
-            else:
-                card = stock[sp]
-                sp += 1
-                _take(hands, held, seat, card)
-                totals[seat] += 1
-                drawn += 1
-                passes = 0
-                if draw_play != NEVER and (masks[top] >> card) & 1:
-                    if draw_play == MAY:
-                        take = below(state, 2) == 0  # one draw whatever the policy
-                        take = take or policies[seat] == GREEDY
-                    else:
-                        take = True
-                    if take:
-                        _give_up(hands, held, seat, card)
-                        totals[seat] -= 1
-                        pile[pc] = card
-                        pc += 1
-        if totals[seat] == 0:
-            outcome = WIN
-            winner = seat
-        elif passes == n:
-            fewest = totals[0]
-            for s in range(n):
-                fewest = min(fewest, totals[s])
-            tied = 0
-            for s in range(n):
-                if totals[s] == fewest:
-                    tied += 1
-                    winner = s
-            if tied == 1:
-                outcome = BLOCKED_WIN
-            else:
-                outcome = BLOCKED_DRAW
-                winner = -1
-        elif turns >= turn_cap:
-            outcome = UNFINISHED
+        forced = -1
+        if policies[seat, CODE] >= EXPERT:
+            legal = held[seat] & (masks[pile[pc - 1]] if pc > 0 else ANY_CARD)
+            if legal:
+                forced = _expert(state, look, masks, params, policies, key, seat, legal, hands, held, totals, stock,
+                                 pile, copies, keys, sp, se, pc, turns, drawn, reshuffles, passes, think)  # fmt: skip
+        sp, se, pc, turns, drawn, reshuffles, passes, outcome, winner = _turn(
+            state, masks, params, policies, key, False, forced, hands, held, totals, stock, pile, copies, keys,
+            sp, se, pc, seat, turns, drawn, reshuffles, passes,
+        )  # fmt: skip
         seat = seat + 1 if seat + 1 < n else 0
     o_outcome[row] = outcome
     o_winner[row] = winner
@@ -221,8 +366,24 @@ def _play_block(deck, masks, params, policies, seed, first, out):
     for b in numba.prange(n_blocks):
         identities = np.empty(deck.shape[0], np.uint64)
         deck_identities(deck, identities)
+        greedy = np.zeros((n, 3), np.int64)  # the players a look-ahead imagines
+        greedy[:, CODE] = GREEDY
+        think = (  # a look-ahead's re-deal (d_) and playout (p_) copies of the state
+            np.empty((n, N_SYMBOLS), np.int64),
+            np.empty(n, np.int64),
+            np.empty(n, np.int64),
+            np.empty(deck.shape[0], np.int8),
+            np.empty((n, N_SYMBOLS), np.int64),
+            np.empty(n, np.int64),
+            np.empty(n, np.int64),
+            np.empty(deck.shape[0], np.int8),
+            np.empty(deck.shape[0], np.int8),
+            greedy,
+            np.empty(N_SYMBOLS, np.int64),  # each legal card's playout total
+        )
         scratch = (
             np.empty(4, np.uint64),  # random stream state (decisions)
+            np.empty(4, np.uint64),  # the look-ahead's playouts (their own lane)
             np.empty(keyed_scratch(deck.shape[0], N_SYMBOLS)[0], np.int64),  # keyed shuffle scratch
             np.empty(keyed_scratch(deck.shape[0], N_SYMBOLS)[1], np.uint64),
             identities,
@@ -231,6 +392,7 @@ def _play_block(deck, masks, params, policies, seed, first, out):
             np.empty((n, N_SYMBOLS), np.int64),  # hands: count of each symbol
             np.empty(n, np.int64),  # cards in each hand
             np.empty(n, np.int64),  # bit set of the symbols in each hand
+            think,
         )
         for row in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
             _play_one(deck, masks, params, policies, seed, first + row, scratch, out, row)
@@ -277,8 +439,9 @@ def play_block(
         Number of seats (the deal must fit the deck: ``check_setup``).
     seed, first, count : int
         The run's seed, the first game index and the number of games.
-    policies : array of int8, optional
-        Policy code per seat; greedy for every seat if None.
+    policies : array, optional
+        The seats' policies (``snakesim.core.policies.policy_table``: a table or plain codes);
+        greedy for every seat if None.
     deck : array of int, optional
         A scripted deck order (top first) used instead of the shuffle, for tests.
 
@@ -289,14 +452,12 @@ def play_block(
         (cards left per seat) of shape ``(count, players)``.
     """
     cards = rules.deck_cards() if deck is None else np.asarray(deck, dtype=np.int8)
-    if policies is None:
-        policies = np.full(players, GREEDY, np.int8)
     out = allocate(COLUMNS, count, players)
     _play_block(
         cards,
         legal_masks(rules),
         encode(rules, players, deck is not None),
-        np.asarray(policies, np.int8),
+        policy_table(policies, players, GREEDY),
         np.uint64(seed),
         np.int64(first),
         tuple(out.values()),

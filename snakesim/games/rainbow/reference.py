@@ -10,15 +10,18 @@ symbol. Every policy decision draws exactly one number from the stream (see ``ch
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 
-from snakesim.core.policies import describe_seats
+from snakesim.core.policies import CODE, LOOKAHEAD_LANE, PLAYOUTS, describe_seats, policy_table, py_acting
 from snakesim.core.rng import Stream
 from snakesim.core.rules import seat_text, seat_values
 from snakesim.games.rainbow.rules import (
     BLOCKED_DRAW,
     BLOCKED_WIN,
+    EXPERT,
     GREEDY,
+    ORACLE,
     OUTCOMES,
     POLICIES,
     RANDOM,
@@ -38,8 +41,9 @@ class RainbowGame:
         The options of the game.
     players : int
         Number of seats; seat 0 plays first.
-    policies : sequence of int
-        Each seat's policy code (position in ``POLICIES``).
+    policies : sequence
+        Each seat's policy: a code (position in ``POLICIES``) or a row of
+        ``snakesim.core.policies.policy_table``.
     stream : Stream
         The game's random stream.
     deck : sequence of int, optional
@@ -55,8 +59,10 @@ class RainbowGame:
         self.rules = rules
         self.wild = rules.wild_symbols()  # the codes of the wild symbols
         self.players = players
-        self.policies = list(policies)
+        self.policies = [[int(v) for v in row] for row in policy_table(policies, players, GREEDY)]
         self.stream = stream
+        self.look = Stream(stream.seed, stream.game, lane=LOOKAHEAD_LANE)  # the look-ahead's playouts
+        self.playout = False  # an imagined game of a look-ahead (see look_ahead)
         cards = [int(c) for c in (rules.deck_cards() if deck is None else deck)]
         if deck is None:
             stream.keyed_shuffle(cards)  # coupled across decks: see snakesim.core.rng
@@ -94,15 +100,15 @@ class RainbowGame:
         return sum(hand[d] - (d == card) for d in range(len(SYMBOLS)) if self.rules.can_play(d, card))
 
     def choose(self, seat: int, legal: list[int]) -> int:
-        """The card ``seat`` plays from the non-empty ``legal`` list (one random draw)."""
-        if self.policies[seat] == RANDOM:
+        """The card ``seat`` plays from the non-empty ``legal`` list: one random draw, after
+        the draw of a mistake rate (``py_acting``) if the seat has one."""
+        if py_acting(self.stream, self.policies, seat) == RANDOM:
             # Uniform over the legal cards: a symbol held twice is twice as likely.
             r = self.stream.below(sum(self.hands[seat][c] for c in legal))
             for c in legal:
                 r -= self.hands[seat][c]
                 if r < 0:
                     return c
-        assert self.policies[seat] == GREEDY
         # Greedy: keep the wild cards while anything else is playable; then play the card that
         # leaves the most follow-ups in hand; ties broken uniformly by the stream.
         if any(c in self.wild for c in legal) and any(c not in self.wild for c in legal):
@@ -116,10 +122,69 @@ class RainbowGame:
         policy decides (one random draw), else the rule does (no draw)."""
         if self.rules.draw_play != "may":
             return self.rules.draw_play == "must"
-        if self.policies[seat] == RANDOM:
+        code = py_acting(self.stream, self.policies, seat)
+        if code == RANDOM:
             return self.stream.below(2) == 0
         self.stream.below(2)  # every decision draws one number, whatever the policy
-        return True
+        return True  # greedy and the look-ahead policies play it
+
+    def look_ahead(self, seat: int, legal: list[int]) -> int:
+        """The card an ``expert`` (or ``oracle``) seat plays from ``legal``: flat Monte Carlo.
+
+        K times (the seat's playouts), the cards the seat cannot see, the other hands and the
+        stock, are gathered (hand by hand, then the stock in order), shuffled and dealt back,
+        each hand keeping its size; the oracle skips this and sees the true cards. From that
+        one deal, each legal card is played and the game played out by greedy players
+        drawing from the look-ahead's own stream. A win scores 2, a blocked draw the seat
+        shares 1. The best total is played; ties are broken by one draw from the game's
+        stream, which is also the only draw when there is a single legal card.
+        """
+        scores = dict.fromkeys(legal, 0)
+        if len(legal) > 1:
+            for _ in range(self.policies[seat][PLAYOUTS]):
+                deal = self.imagine()
+                if self.policies[seat][CODE] != ORACLE:
+                    deal.redeal(seat)
+                for card in legal:
+                    game = deal.imagine()
+                    game.step(seat, forced=card)
+                    who = seat
+                    while game.outcome < 0:
+                        who = (who + 1) % self.players
+                        game.step(who)
+                    left = [sum(h) for h in game.hands]
+                    if game.winner == seat:
+                        scores[card] += 2
+                    elif game.outcome == BLOCKED_DRAW and left[seat] == min(left):
+                        scores[card] += 1
+        best = [c for c in legal if scores[c] == max(scores.values())]
+        return best[self.stream.below(len(best))]
+
+    def imagine(self) -> RainbowGame:
+        """A copy of the game to think with: greedy players, the look-ahead's stream, no log."""
+        game = copy.copy(self)
+        game.hands = [list(h) for h in self.hands]
+        game.stock = list(self.stock)
+        game.pile = list(self.pile)
+        game.stream = self.look
+        game.policies = [[GREEDY, 0, 0] for _ in range(self.players)]
+        game.playout = True
+        game.log = None
+        return game
+
+    def redeal(self, seat: int) -> None:
+        """Shuffle the cards ``seat`` cannot see and deal them back (each hand keeps its size)."""
+        unseen = [c for s in range(self.players) if s != seat for c, k in enumerate(self.hands[s]) for _ in range(k)]
+        unseen += self.stock
+        self.stream.shuffle(unseen)
+        for s in range(self.players):
+            if s != seat:
+                size = sum(self.hands[s])
+                self.hands[s] = [0] * len(SYMBOLS)
+                for c in unseen[:size]:
+                    self.hands[s][c] += 1
+                unseen = unseen[size:]
+        self.stock = unseen
 
     # ------------------------------------------------------------------ moves
     def play(self, seat: int, card: int) -> None:
@@ -134,7 +199,10 @@ class RainbowGame:
         if not self.stock and len(self.pile) > 1:
             # The pile except its top card is shuffled into a new stock.
             self.stock, self.pile = self.pile[:-1], self.pile[-1:]
-            self.stream.keyed_shuffle(self.stock)
+            if self.playout:
+                self.stream.shuffle(self.stock)
+            else:
+                self.stream.keyed_shuffle(self.stock)
             self.reshuffles += 1
         if not self.stock:
             return None
@@ -143,13 +211,18 @@ class RainbowGame:
         self.drawn += 1
         return card
 
-    def step(self, seat: int) -> None:
-        """Play one turn for ``seat``."""
+    def step(self, seat: int, forced: int | None = None) -> None:
+        """Play one turn for ``seat``; ``forced`` is a card a look-ahead has chosen to try."""
         self.turns += 1
         top = self.pile[-1] if self.pile else None
         legal = self.legal(seat)
         if legal:
-            card = self.choose(seat, legal)
+            if forced is not None:
+                card = forced
+            elif self.policies[seat][CODE] in (EXPERT, ORACLE):
+                card = self.look_ahead(seat, legal)
+            else:
+                card = self.choose(seat, legal)
             self.play(seat, card)
             self.passes = 0
             move = f"plays {_card(card)}"
@@ -239,8 +312,9 @@ def play(
 
     Parameters
     ----------
-    policies : sequence of int, optional
-        Policy code per seat; greedy for every seat if None.
+    policies : sequence, optional
+        Each seat's policy (a code, or a row of ``snakesim.core.policies.policy_table``);
+        greedy for every seat if None.
 
     Returns
     -------
@@ -249,8 +323,7 @@ def play(
     log : list of str
         The trace, one line per turn (empty unless ``trace``).
     """
-    if policies is None:
-        policies = [GREEDY] * players
+    policies = policy_table(policies, players, GREEDY)
     g = RainbowGame(rules, players, policies, Stream(seed, game), deck=deck, trace=trace)
     if trace:
         g._note(

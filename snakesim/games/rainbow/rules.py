@@ -51,8 +51,8 @@ DEFAULT_COUNTS = {s: (2 if s == "SNAKE" else 5) for s in SYMBOLS}
 
 OUTCOMES = ("win", "blocked win", "blocked draw", "unfinished")
 WIN, BLOCKED_WIN, BLOCKED_DRAW, UNFINISHED = range(4)
-POLICIES = ("random", "greedy")
-RANDOM, GREEDY = range(2)
+POLICIES = ("random", "greedy", "expert", "oracle")
+RANDOM, GREEDY, EXPERT, ORACLE = range(4)  # oracle: the expert shown every hidden card (a yardstick)
 
 
 ANY = "ANY"  # in a wild card's follow list: any card may follow it

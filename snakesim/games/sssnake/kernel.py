@@ -15,6 +15,7 @@ import numpy as np
 
 from snakesim.core.columns import allocate
 from snakesim.core.jit import njit, njit_driver
+from snakesim.core.policies import acting, policy_table
 from snakesim.core.rng import below, deal_key, deck_identities, keyed_deal, keyed_scratch, seed_lane, seed_stream
 from snakesim.core.rules import seat_values
 from snakesim.games.sssnake.rules import (
@@ -251,7 +252,7 @@ def _place_cards(state, policies, chooser, owner, cards, n_cards, board, side, s
         k = _options(occupied[owner], free[owner], ends[owner], box[owner], side, cards, n_cards, opts, search, saved)
         if k == 0:
             return n_cards, False
-        policy = policies[chooser]
+        policy = acting(state, policies, chooser)
         if policy == RANDOM:
             choice = below(state, k)
         else:
@@ -288,7 +289,7 @@ def _best_missing(board, seat, card, side, scratch):
 @njit
 def _choose_gift(state, policies, seat, neighbour, drawn, m, board, side, scratch, gift_keys, tied):
     """``reference.SssnakeGame.choose_gift``: the index of the card ``seat`` gives away."""
-    policy = policies[seat]
+    policy = acting(state, policies, seat)
     if policy == RANDOM:
         return below(state, m)
     for i in range(m):
@@ -541,8 +542,9 @@ def play_block(
     players : int
     seed, first, count : int
         The run's seed, the first game index and the number of games.
-    policies : array of int8, optional
-        Policy code per seat; greedy for every seat if None.
+    policies : array, optional
+        The seats' policies (``snakesim.core.policies.policy_table``: a table or plain codes);
+        greedy for every seat if None.
     deck : array of int, optional
         A scripted stock (card codes, top first) used instead of the shuffle, for tests.
 
@@ -553,15 +555,13 @@ def play_block(
         ``placed, missing, spite`` of shape ``(count, players)``.
     """
     cards = rules.deck_cards() if deck is None else np.asarray(deck, dtype=np.int8)
-    if policies is None:
-        policies = np.full(players, GREEDY, np.int8)
     out = allocate(COLUMNS, count, players)
     _play_block(
         cards,
         rules.die_faces(),
         rules.face_actions(),
         encode(rules, players, deck is not None),
-        np.asarray(policies, np.int8),
+        policy_table(policies, players, GREEDY),
         np.uint64(seed),
         np.int64(first),
         tuple(out.values()),

@@ -26,7 +26,7 @@ from collections import deque
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from snakesim.core.policies import describe_seats
+from snakesim.core.policies import describe_seats, policy_table, py_acting
 from snakesim.core.rng import Stream
 from snakesim.core.rules import seat_values
 from snakesim.games.sssnake.rules import (
@@ -230,8 +230,9 @@ class SssnakeGame:
     ----------
     rules : SssnakeRules
     players : int
-    policies : sequence of int
-        Each seat's policy code (position in ``POLICIES``).
+    policies : sequence
+        Each seat's policy: a code (position in ``POLICIES``) or a row of
+        ``snakesim.core.policies.policy_table``.
     stream : Stream
         The game's random stream.
     deck : sequence of int, optional
@@ -245,7 +246,7 @@ class SssnakeGame:
     ):
         self.rules = rules
         self.players = players
-        self.policies = list(policies)
+        self.policies = [[int(v) for v in row] for row in policy_table(policies, players, GREEDY)]
         self.stream = stream
         self.faces = [int(f) for f in rules.die_faces()]
         self.actions = rules.action_list()
@@ -285,7 +286,7 @@ class SssnakeGame:
                     names = " ".join(CARD_KEYS[c] for c in cards)
                     self.log.append(f"       {names} fits nowhere on seat {owner}'s snake")
                 return cards
-            policy = self.policies[chooser]
+            policy = py_acting(self.stream, self.policies, chooser)
             if policy == RANDOM:
                 choice = options[self.stream.below(len(options))]
             else:
@@ -315,7 +316,7 @@ class SssnakeGame:
         after its best placement); among those, greedy gives the one that helps the neighbour
         least, friendly the one that helps the neighbour most. Random: uniform.
         """
-        policy = self.policies[seat]
+        policy = py_acting(self.stream, self.policies, seat)
         if policy == RANDOM:
             return self.stream.below(len(cards))
         own = [-self.best_missing(seat, c) for c in cards]
@@ -442,8 +443,7 @@ def play(
     log : list of str
         The trace: each turn's roll, draws and placements, then every seat's grid.
     """
-    if policies is None:
-        policies = [GREEDY] * players
+    policies = policy_table(policies, players, GREEDY)
     g = SssnakeGame(rules, players, policies, Stream(seed, game), deck=deck, trace=trace)
     if trace:
         g.log.insert(0, "policies: " + describe_seats(policies, POLICIES))
