@@ -19,7 +19,7 @@ def sizes(fast: int, full: int) -> list:
 
 def assert_identical(kernel, reference, rules, players, seed, first, count, policies=None):
     """Play games ``first .. first+count-1`` with both engines; every column must agree."""
-    codes = None if policies is None else np.array(policies, np.int8)
+    codes = None if policies is None else np.array(policies, np.int64)  # codes, or a policy table
     out = kernel.play_block(rules, players, seed, first, count, policies=codes)
     for row in range(count):
         record, _ = reference.play(rules, players, seed, first + row, policies=policies)

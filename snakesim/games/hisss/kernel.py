@@ -242,23 +242,33 @@ def _expert(state, look, params, policies, seat, i, k, fan, n_cards, kinds, col_
     """The placement (of ``k`` listed for card ``fan[i]``) a look-ahead seat makes
     (``reference.HisssGame.look_ahead``).
 
-    Flat Monte Carlo: K times, the rest of the fan (face down, so unseen) is shuffled (the
-    oracle keeps its true order); from that one order every placement is made and the game
+    Flat Monte Carlo: K times, the rest of the fan (face down, so unseen) is sorted by card
+    type and shuffled (the oracle keeps its true order); from that one order every placement is made and the game
     played out by greedy players drawing from ``look``. A win scores 2 and a draw the seat
     shares 1; the best total wins, ties broken by one draw from the game's stream (the only
     draw when there is a single placement).
     """
     n = params[P_PLAYERS]
-    d_fan, p_ends, p_lengths, p_middles, p_pl, p_fit, p_cards, p_taken, p_longest, greedy, scores = think
+    d_fan, p_ends, p_lengths, p_middles, p_pl, p_fit, p_cards, p_taken, p_longest, greedy, scores, unseen = think
     for j in range(k):
         scores[j] = 0
     rest = n_cards - i - 1
     if k > 1:
         oracle = policies[seat, CODE] == ORACLE
         for _sample in range(policies[seat, PLAYOUTS]):
-            for j in range(rest):
-                d_fan[j] = fan[i + 1 + j]
-            if not oracle:
+            if oracle:  # the true order
+                for j in range(rest):
+                    d_fan[j] = fan[i + 1 + j]
+            else:  # the cards left, by type (all the seat knows of them), shuffled
+                for t in range(N_TYPES):
+                    unseen[t] = 0
+                for j in range(i + 1, n_cards):
+                    unseen[fan[j]] += 1
+                m = 0
+                for t in range(N_TYPES):
+                    for _ in range(unseen[t]):
+                        d_fan[m] = t
+                        m += 1
                 shuffle(look, d_fan, rest)
             for j in range(k):
                 for t in range(n_snakes):
@@ -415,6 +425,7 @@ def _play_block(deck, kinds, col_a, col_b, fits, params, policies, seed, first, 
             np.empty(n, np.int64),
             greedy,
             np.empty(max_placements, np.int64),  # each placement's playout total
+            np.empty(N_TYPES, np.int64),  # cards left of each type
         )
         scratch = (
             np.empty(4, np.uint64),  # random stream state (decisions)

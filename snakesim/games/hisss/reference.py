@@ -260,8 +260,8 @@ class HisssGame:
     def look_ahead(self, seat: int, card: int, options: list[Placement]) -> Placement:
         """The placement an ``expert`` (or ``oracle``) seat makes: flat Monte Carlo.
 
-        K times (the seat's playouts), the rest of the fan, face down and so unseen, is
-        shuffled with the look-ahead's own stream (the oracle keeps its true order). From that
+        K times (the seat's playouts), the rest of the fan, face down and so unseen, is sorted
+        and shuffled with the look-ahead's own stream (the oracle keeps its true order). From that
         one order, each placement is made and the game played out by greedy players. A win
         scores 2, a draw the seat shares 1. The best total is played; ties are broken by one
         draw from the game's stream, which is also the only draw for a single placement.
@@ -271,6 +271,7 @@ class HisssGame:
             for _ in range(self.policies[seat][PLAYOUTS]):
                 rest = self.fan[self.next_card :]
                 if self.policies[seat][CODE] != ORACLE:
+                    rest.sort()  # the seat knows which cards are left, not their order
                     self.look.shuffle(rest)
                 for j, p in enumerate(options):
                     game = self.imagine(rest)

@@ -212,13 +212,15 @@ def _expert(state, look, masks, params, policies, key, seat, legal, hands, held,
     """The card a look-ahead seat plays from ``legal`` (``reference.RainbowGame.look_ahead``).
 
     Flat Monte Carlo: K times, the cards the seat cannot see (the other hands and the stock)
-    are re-dealt at random, keeping each hand's size (the oracle keeps the true cards); from
+    are re-dealt at random, keeping each hand's size (the oracle keeps the true cards). The
+    re-deal starts from those cards sorted by symbol, so it cannot depend on where they
+    really are (``tests/test_lookahead.py`` checks this). From
     that one deal every legal card is played out to the end by greedy players, drawing from
     ``look``. A win scores 2 and a shared block 1; the best total wins, ties broken by one
     draw from the game's stream. A single legal card is played after that one draw alone.
     """
     n = params[P_PLAYERS]
-    d_hands, d_held, d_totals, d_stock, p_hands, p_held, p_totals, p_stock, p_pile, greedy, scores = think
+    d_hands, d_held, d_totals, d_stock, p_hands, p_held, p_totals, p_stock, p_pile, greedy, scores, unseen = think
     n_moves = 0
     for c in range(N_SYMBOLS):
         scores[c] = 0
@@ -228,18 +230,25 @@ def _expert(state, look, masks, params, policies, key, seat, legal, hands, held,
         for _sample in range(policies[seat, PLAYOUTS]):
             _copy_hands(hands, held, totals, d_hands, d_held, d_totals, n)
             m = 0
-            if not oracle:  # gather the unseen cards: the other hands, then the stock
+            if oracle:  # the true stock, in order
+                for k in range(sp, se):
+                    d_stock[m] = stock[k]
+                    m += 1
+            else:  # the unseen cards (other hands and stock) by symbol: all the seat knows of them
+                for c in range(N_SYMBOLS):
+                    unseen[c] = 0
+                for k in range(sp, se):
+                    unseen[stock[k]] += 1
                 for s in range(n):
                     if s != seat:
                         for c in range(N_SYMBOLS):
-                            for _ in range(hands[s, c]):
-                                d_stock[m] = c
-                                m += 1
+                            unseen[c] += hands[s, c]
                             d_hands[s, c] = 0
                         d_held[s] = 0
-            for k in range(sp, se):
-                d_stock[m] = stock[k]
-                m += 1
+                for c in range(N_SYMBOLS):
+                    for _ in range(unseen[c]):
+                        d_stock[m] = c
+                        m += 1
             if not oracle:  # re-deal them: each other hand keeps its size, the rest is the stock
                 shuffle(look, d_stock, m)
                 dealt = 0
@@ -380,6 +389,7 @@ def _play_block(deck, masks, params, policies, seed, first, out):
             np.empty(deck.shape[0], np.int8),
             greedy,
             np.empty(N_SYMBOLS, np.int64),  # each legal card's playout total
+            np.empty(N_SYMBOLS, np.int64),  # unseen cards of each symbol
         )
         scratch = (
             np.empty(4, np.uint64),  # random stream state (decisions)

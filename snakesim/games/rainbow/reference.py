@@ -132,7 +132,7 @@ class RainbowGame:
         """The card an ``expert`` (or ``oracle``) seat plays from ``legal``: flat Monte Carlo.
 
         K times (the seat's playouts), the cards the seat cannot see, the other hands and the
-        stock, are gathered (hand by hand, then the stock in order), shuffled and dealt back,
+        stock, are gathered (sorted by symbol), shuffled and dealt back,
         each hand keeping its size; the oracle skips this and sees the true cards. From that
         one deal, each legal card is played and the game played out by greedy players
         drawing from the look-ahead's own stream. A win scores 2, a blocked draw the seat
@@ -174,8 +174,9 @@ class RainbowGame:
 
     def redeal(self, seat: int) -> None:
         """Shuffle the cards ``seat`` cannot see and deal them back (each hand keeps its size)."""
-        unseen = [c for s in range(self.players) if s != seat for c, k in enumerate(self.hands[s]) for _ in range(k)]
-        unseen += self.stock
+        # Sorted by symbol first: the seat knows which cards are unseen, not where they are.
+        unseen = sorted([c for s in range(self.players) if s != seat for c, k in enumerate(self.hands[s])
+                         for _ in range(k)] + self.stock)  # fmt: skip
         self.stream.shuffle(unseen)
         for s in range(self.players):
             if s != seat:
