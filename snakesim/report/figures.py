@@ -141,3 +141,32 @@ def balance_figure(result, title: str = "") -> Figure:
     )
     head = "\n".join(textwrap.wrap(title, 60)) + "\n" if title else ""
     return win_rates_figure(pd.concat([rows, draws], ignore_index=True), f"{head}win rate by seat on fresh games")
+
+
+def skill_figure(table: pd.DataFrame, title: str = "") -> Figure:
+    """Each line-up's edge (the odd player's win rate minus a field player's at the same
+    seats) by player count, with 95% intervals: one panel per field (a
+    :class:`snakesim.analysis.skill.SkillResult` table)."""
+    rows = table[table["player"] != table["field"]]
+    fields = list(dict.fromkeys(rows["field"]))
+    fig = Figure(figsize=(1.5 + 3.4 * len(fields), 3.6), layout="constrained")
+    axes = fig.subplots(1, len(fields), squeeze=False)[0]
+    for ax, field in zip(axes, fields, strict=True):
+        part = rows[rows["field"] == field]
+        players = list(dict.fromkeys(part["players"]))
+        kinds = list(dict.fromkeys(part["player"]))
+        width = 0.8 / len(kinds)
+        for k, kind in enumerate(kinds):
+            line = part[part["player"] == kind].set_index("players").loc[players]
+            x = [i + (k - (len(kinds) - 1) / 2) * width for i in range(len(players))]
+            errors = [line["edge"] - line["edge_low"], line["edge_high"] - line["edge"]]
+            ax.errorbar(x, line["edge"] * 100, yerr=[e * 100 for e in errors], fmt="o", capsize=3, label=kind)
+        ax.axhline(0, color="grey", linewidth=0.8, linestyle="--")
+        ax.set_xticks(range(len(players)), [f"{n} players" for n in players])
+        ax.set_ylabel("win rate above a field player's (points)")
+        ax.set_title(f"one player among {field} players", fontsize="medium")
+        ax.grid(alpha=0.3, axis="y")
+        ax.legend(fontsize="small")
+    if title:
+        fig.suptitle("\n".join(textwrap.wrap(title, 70)))
+    return fig

@@ -1,0 +1,221 @@
+"""Is the game luck or skill? One player of another kind among a field, on the same games.
+
+For each player count the same games (the same deals, the same seat for the odd player) are
+played with several line-ups, each a *player* among a *field* of one policy:
+
+- ``greedy`` among ``random`` (does knowing what to do matter?), against ``random`` among
+  ``random``;
+- a novice (``greedy:0.3``), an ``expert:K`` (who looks ahead) and an ``oracle:K`` (the
+  expert shown every hidden card) among ``greedy``, against ``greedy`` among ``greedy``.
+
+The odd player sits at each seat in turn (game ``i`` of a player count puts it at seat
+``i // per_seat``), so seat advantages cancel. Its *edge* is its win rate minus the win rate
+of a field player at the same seats in the same games (the fair share), with a paired
+interval. The **skill share** is the expert's edge over the oracle's: the part of what
+perfect information would be worth that thinking ahead captures (delta-method interval).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from snakesim.analysis.stats import LEVEL, paired_difference, wilson
+from snakesim.core.errors import InputError
+from snakesim.core.policies import DEFAULT_PLAYOUTS, MAX_PLAYOUTS, MISTAKE_POLICIES, parse_policy
+from snakesim.core.progress import progress_bar
+from snakesim.core.registry import GameSpec
+from snakesim.core.rules import Int, Rules
+from snakesim.core.runner import DEFAULT_CHUNK, play_blocks
+
+NOVICE = 0.3  # a novice's mistake rate
+MAX_SKILL_GAMES = 10_000_000
+# How far above its fair share an expert among careful players wins (relative), and what that says.
+VERDICTS = (
+    (0.10, "mostly luck: playing well changes little"),
+    (0.25, "mostly luck, with some room for skill"),
+    (0.50, "luck and skill both matter"),
+    (float("inf"), "a game of skill: playing well matters a lot"),
+)
+
+
+@dataclass
+class SkillResult:
+    """What :func:`skill` measured.
+
+    Attributes
+    ----------
+    table : pandas.DataFrame
+        One row per player count and line-up: ``players, field, player, games, win_rate,
+        win_low, win_high, fair_share, edge, edge_low, edge_high, edge_p``.
+    shares : pandas.DataFrame
+        One row per player count: ``players, expert_edge, oracle_edge, skill_share, low,
+        high, basic_edge, relative_edge, verdict``: ``basic_edge`` is greedy's edge among random
+        players relative to their fair share, ``relative_edge`` the expert's among greedy ones
+        (NaN, like the share, for a game without look-ahead).
+    summary : dict
+        The ``--json`` object.
+    """
+
+    table: pd.DataFrame
+    shares: pd.DataFrame
+    summary: dict
+
+
+def lineups(spec: GameSpec, playouts: int, novice: float) -> list[tuple[str, str]]:
+    """The (field, player) pairs measured for ``spec``; the field's own pair is its baseline."""
+    out = [("random", "random"), ("random", "greedy"), ("greedy", "greedy")]
+    if novice > 0:
+        out.append(("greedy", parse_policy(spec, f"greedy:{novice}")))
+    if "expert" in spec.policies:
+        out += [("greedy", f"expert:{playouts}"), ("greedy", f"oracle:{playouts}")]
+    return out
+
+
+def check_skill(spec: GameSpec, rules: Rules, players: list[int], games: int, playouts: int, novice: float) -> None:
+    """Raise InputError for anything :func:`skill` cannot do, before a game is played."""
+    if not spec.policies:
+        raise InputError(
+            "game", f"{spec.name} has no player choices: every result is luck, there is no skill to measure"
+        )
+    Int(1, MAX_SKILL_GAMES).check("--games", games)
+    Int(1, MAX_PLAYOUTS).check("--playouts", playouts)
+    if isinstance(novice, bool) or not isinstance(novice, int | float) or not 0 <= novice <= 1:
+        raise InputError("--novice", f"expected a mistake rate from 0 to 1, got {novice!r}")
+    for n in players:
+        spec.check(rules, n)
+        if games < n:
+            raise InputError("--games", f"expected at least one game per seat ({n}), got {games}")
+
+
+def skill(
+    spec: GameSpec,
+    rules: Rules,
+    players: list[int],
+    games: int = 4_000,
+    seed: int = 1,
+    playouts: int = DEFAULT_PLAYOUTS,
+    novice: float = NOVICE,
+    first: int = 0,
+    level: float = LEVEL,
+    backend=None,
+    progress: bool = False,
+) -> SkillResult:
+    """Measure how much playing well matters (see the module docstring).
+
+    Parameters
+    ----------
+    spec, rules : GameSpec, Rules
+        The game (one with choices) and its rules.
+    players : list of int
+        The player counts.
+    games : int
+        Games per line-up and player count (rounded down to a multiple of the count).
+    seed, first : int
+        Every line-up plays games ``first ..`` of ``seed``.
+    playouts : int
+        The expert's and the oracle's K.
+    novice : float
+        The novice's mistake rate (0: no novice line-up).
+
+    Returns
+    -------
+    SkillResult
+    """
+    started = time.perf_counter()
+    check_skill(spec, rules, players, games, playouts, novice)
+    pairs = lineups(spec, playouts, novice)
+    rows, shares = [], []
+    total = sum(len(pairs) * (games // n) * n for n in players)
+    with progress_bar(total, progress, desc=f"{spec.name} skill") as bar:
+        for n in players:
+            per = games // n
+            wins = {pair: _odd_seat_wins(spec, rules, n, per, seed, first, *pair, backend, bar) for pair in pairs}
+            for field, player in pairs:
+                w = wins[(field, player)]
+                base = wins[(field, field)]
+                low, high = wilson(int(w.sum()), w.size, level)
+                edge = paired_difference(w, base, level) if player != field else (0.0, 0.0, 0.0, 1.0)
+                rows.append(
+                    {"players": n, "field": field, "player": player, "games": int(w.size),
+                     "win_rate": float(w.mean()), "win_low": low, "win_high": high,
+                     "fair_share": float(base.mean()), "edge": edge[0], "edge_low": edge[1], "edge_high": edge[2],
+                     "edge_p": edge[3]}
+                )  # fmt: skip
+            shares.append(_share(wins, n, playouts, level))
+    table, shares = pd.DataFrame(rows), pd.DataFrame(shares)
+    summary = {
+        "game": spec.name,
+        "rules_hash": rules.rules_hash(),
+        "seed": seed,
+        "first": first,
+        "games": games,
+        "playouts": playouts,
+        "novice": novice,
+        "level": level,
+        "lineups": table.to_dict(orient="records"),
+        "skill": shares.replace({np.nan: None}).to_dict(orient="records"),
+        "elapsed_s": time.perf_counter() - started,
+    }
+    return SkillResult(table, shares, summary)
+
+
+def _odd_seat_wins(spec, rules, n, per, seed, first, field, player, backend, bar) -> np.ndarray:
+    """Per game, whether the odd player won: ``per`` games with it at each seat in turn."""
+    out = []
+    for seat in range(n):
+        seats = tuple(player if s == seat else field for s in range(n))
+        blocks = play_blocks(
+            spec, rules, n, per, seed, first + seat * per, DEFAULT_CHUNK, False, seats, backend,
+            keep=lambda table: table["winner"].to_numpy(),
+        )  # fmt: skip
+        out.append(np.concatenate(blocks) == seat)
+        bar.update(per)
+    return np.concatenate(out)
+
+
+def _share(wins: dict, n: int, playouts: int, level: float) -> dict:
+    """The skill share at ``n`` players and the verdict in words."""
+    base = wins[("greedy", "greedy")].astype(np.float64)
+    fair = base.mean()
+    expert = wins.get(("greedy", f"expert:{playouts}"))
+    oracle = wins.get(("greedy", f"oracle:{playouts}"))
+    row = {"players": n, "expert_edge": np.nan, "oracle_edge": np.nan, "skill_share": np.nan, "low": np.nan,
+           "high": np.nan}  # fmt: skip
+    if expert is not None:
+        x, y = expert - base, oracle - base
+        row["expert_edge"], row["oracle_edge"] = float(x.mean()), float(y.mean())
+        if y.mean() > 0:
+            ratio = x.mean() / y.mean()
+            se = np.std(x - ratio * y, ddof=1) / (np.sqrt(x.size) * y.mean())
+            z = stats.norm.ppf(0.5 + level / 2)
+            row.update(skill_share=float(ratio), low=float(ratio - z * se), high=float(ratio + z * se))
+    random_fair = wins[("random", "random")].mean()
+    row["basic_edge"] = (
+        float((wins[("random", "greedy")].mean() - random_fair) / random_fair) if random_fair else np.nan
+    )
+    row["relative_edge"] = float(row["expert_edge"] / fair) if fair > 0 else np.nan
+    row["verdict"] = verdict(row["relative_edge"])
+    return row
+
+
+def verdict(relative_edge: float) -> str:
+    """Luck or skill, in words, from how far above its fair share an expert among careful
+    (greedy) players wins, relative to that share (NaN: not measured)."""
+    if np.isnan(relative_edge):
+        return "not measured: this game has no look-ahead player"
+    for bound, words in VERDICTS:
+        if relative_edge < bound:
+            return words
+    return VERDICTS[-1][1]
+
+
+def novice_seats(spec: GameSpec, seats: tuple[str, ...], players: int, rate: float = NOVICE) -> tuple[str, ...]:
+    """The same seats as novices: each policy that takes a mistake rate gets ``rate``."""
+    seats = seats or (spec.default_policy,) * players
+    return tuple(parse_policy(spec, f"{s.partition(':')[0]}:{rate}") if s.partition(":")[0] in MISTAKE_POLICIES
+                 else s for s in seats)  # fmt: skip

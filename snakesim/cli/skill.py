@@ -1,0 +1,117 @@
+"""The ``skill`` command: is the game luck or skill?"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from snakesim.analysis.skill import NOVICE, SkillResult, skill
+from snakesim.analysis.sweep import parse_players
+from snakesim.cli import cli, options
+from snakesim.cli.format import pct, records, to_json
+from snakesim.core.backends import make_backend
+from snakesim.core.errors import InputError
+from snakesim.core.policies import DEFAULT_PLAYOUTS
+from snakesim.core.results import check_writable
+from snakesim.core.runner import resolve_run
+from snakesim.games import get_game
+
+
+@cli.command("skill")
+@options.game_argument
+@click.option(
+    "--players", "-p", "players_text", default="2..4", show_default=True, help="N, a list N,M or a range LOW..HIGH."
+)
+@options.seed
+@options.variant
+@options.settings
+@options.rules_file
+@options.deck_file
+@click.option(
+    "--games", "-n", "n_games", type=int, default=4_000, show_default=True,
+    help="Games per line-up and player count (the same games for every line-up).",
+)  # fmt: skip
+@click.option(
+    "--playouts", "-k", type=int, default=DEFAULT_PLAYOUTS, show_default=True,
+    help="The expert's and the oracle's playouts per legal move (their K).",
+)  # fmt: skip
+@click.option(
+    "--novice", type=float, default=NOVICE, show_default=True, help="The novice's mistake rate (0: no novice)."
+)
+@click.option("--threads", "-t", type=int, default=None, help="numba threads [default: all].")
+@options.backend_options
+@click.option("--json", "as_json", is_flag=True, help="Print every line-up and the skill share as JSON.")
+@click.option("--plot", type=click.Path(dir_okay=False), default=None, help="Draw each line-up's edge (.png).")
+def skill_command(
+    game, players_text, seed, variant, settings, rules_file, deck_file, n_games, playouts, novice, threads, backend,
+    scheduler, workers, as_json, plot,
+):  # fmt: skip
+    """Is GAME luck or skill? One player of another kind among a field, on the same games.
+
+    For each player count it plays the same games with one odd player at each seat in turn:
+    greedy among random players (does knowing what to do matter?), then a novice (greedy with
+    a mistake rate), an expert (looks ahead) and an oracle (the expert shown every hidden
+    card, a yardstick) among greedy players. Each line-up's edge is its win rate minus a field
+    player's at the same seats, with a paired 95% interval. The skill share is the expert's
+    edge over the oracle's: how much of what perfect information is worth thinking ahead gets.
+
+    \b
+    Examples:
+      snakesim skill rainbow
+      snakesim skill hisss --players 2,4 --games 10000 --playouts 128
+      snakesim skill rainbow -v wild-snake --novice 0.5 --plot skill.png
+      snakesim skill hisss --json > skill.json
+    """
+    spec = get_game(game)
+    if plot is not None and Path(plot).suffix.lower() != ".png":
+        raise InputError("--plot", f"expected a file ending in .png, got {plot!r}")
+    if plot is not None:
+        check_writable(Path(plot).absolute().parent, "--plot")
+    players = parse_players(players_text)
+    label, rules, _ = resolve_run(spec, players[0], 1, seed, 0, variant, rules_file, settings, None, deck_file)
+    engine = make_backend(backend, threads, scheduler, workers)
+    result = skill(spec, rules, players, n_games, seed, playouts, novice, backend=engine, progress=sys.stderr.isatty())
+    if plot is not None:
+        from snakesim.report.figures import skill_figure  # matplotlib only when a plot is asked for
+
+        Path(plot).parent.mkdir(parents=True, exist_ok=True)
+        skill_figure(result.table, f"{spec.name}, {label}: edge over a field player, 95% intervals").savefig(
+            plot, dpi=110
+        )
+    if as_json:
+        click.echo(to_json({**result.summary, "variant": label, "lineups": records(result.table)}))
+        return
+    click.echo(format_skill(result, f"{spec.title} ({label}, seed {seed})"))
+
+
+def format_skill(result: SkillResult, title: str) -> str:
+    """The ``skill`` command's report."""
+    s = result.summary
+    lines = [
+        f"{title}: luck or skill?",
+        f"{s['games']:,} games per line-up and player count, the odd player at each seat in turn; "
+        f"{s['elapsed_s']:.1f} s",
+        "",
+        f"{'players':>7}  {'field':<8}{'player':<14}{'wins':>7}  {'edge over a field player (points)':<36}",
+    ]
+    for row in result.table.itertuples():
+        edge = (
+            f"{row.edge * 100:+.1f} [{row.edge_low * 100:+.1f}, {row.edge_high * 100:+.1f}]"
+            if row.player != row.field else "(the field's own share)"
+        )  # fmt: skip
+        lines.append(f"{row.players:>7}  {row.field:<8}{row.player:<14}{pct(row.win_rate):>7}  {edge}")
+    lines.append("")
+    for row in result.shares.itertuples():
+        share = (
+            f"skill share {row.skill_share * 100:.0f}% [{row.low * 100:.0f}%, {row.high * 100:.0f}%]"
+            if row.skill_share == row.skill_share else "skill share not measured"
+        )  # fmt: skip
+        lines.append(f"{row.players} players: {share}; {row.verdict}")
+    lines += [
+        "",
+        "skill share: the expert's edge over the oracle's (how much of what seeing every card is worth thinking",
+        "ahead captures); the verdict reads the expert's edge relative to a careful player's fair share.",
+    ]
+    return "\n".join(lines)
