@@ -25,6 +25,7 @@ import pandas as pd
 from scipy import stats
 
 from snakesim.analysis.search import SameGames, check_budget, check_range, held, win_matrix
+from snakesim.analysis.skill import novice_seats
 from snakesim.analysis.stats import LEVEL, seat_balance, seat_gap, wilson
 from snakesim.core.errors import InputError
 from snakesim.core.registry import GameSpec
@@ -163,6 +164,7 @@ def balance(
     level: float = LEVEL,
     backend=None,
     progress: bool = False,
+    novices: float | None = None,
 ) -> BalanceResult:
     """Find the per-seat values of ``handicap`` that bring every seat's win rate closest to
     the mean seat's, within ``tolerance`` where it can (see the module docstring).
@@ -186,6 +188,10 @@ def balance(
         least 100,000); they follow the search's games, so none was seen by the search.
     seed, first : int
         The search plays games ``first ..`` of ``seed``.
+    novices : float, optional
+        Also play the confirmation's fresh games with every seat's policy given this mistake
+        rate (``greedy`` becomes ``greedy:0.3``), before and after: does the answer still
+        hold when the players make mistakes? (``summary["novices"]``; games with choices only.)
 
     Returns
     -------
@@ -248,6 +254,15 @@ def balance(
         before = _confirmed(fresh.games(rules_of(base), confirm), players, level)
         after = _confirmed(fresh.games(rules_of(current), confirm), players, level)
         fresh.close()
+        novice = None
+        if novices is not None and spec.policies:
+            with_mistakes = novice_seats(spec, seats, players, novices)
+            mistakes = SameGames(spec, players, seed, first + count, with_mistakes, backend, progress)
+            novice = _novice_check(
+                novices, with_mistakes, _confirmed(mistakes.games(rules_of(base), confirm), players, level),
+                _confirmed(mistakes.games(rules_of(current), confirm), players, level), handicap, current,
+            )  # fmt: skip
+            mistakes.close()
     confirmed = pd.DataFrame(
         [{"rules": label, "seat": k, "win_rate": r, "low": lo, "high": hi}
          for label, c in (("before", before), ("after", after))
@@ -269,6 +284,7 @@ def balance(
         "search": {"games_per_candidate": count, "candidates": len(path), "games_played": search.played, "seed": seed,
                    "first": first},
         "confirm": {"first": first + count, "games": confirm, "games_played": fresh.played},
+        "novices": novice,
         "win_rate": after["win_rate"],
         "win_ci": after["win_ci"],
         "before": before,
@@ -329,6 +345,32 @@ def _verdict(
         f"the closest found, {handicap} = {list(now.values)}, leaves a seat {points(worst)} off; "
         f"{now.games:,} games per candidate cannot tell whether the tolerance can be met (raise --max-games){coarse}"
     )
+
+
+def check_novices(spec: GameSpec, rate: float | None) -> float | None:
+    """A --novices rate: from 0 to 1, for a game with choices."""
+    if rate is None:
+        return None
+    if not spec.policies:
+        raise InputError("--novices", f"{spec.name} has no player choices, so its players make no mistakes")
+    if not 0 <= rate <= 1:
+        raise InputError("--novices", f"expected a mistake rate from 0 to 1, got {rate!r}")
+    return rate
+
+
+def _novice_check(rate, seats, before, after, handicap, values) -> dict:
+    """Whether the answer still evens the seats when every player makes mistakes: it holds if
+    the largest seat gap is smaller with it than without it (clearly so if the intervals of
+    the two gaps do not overlap)."""
+    (gap_before, low_before, _), (gap_after, _, high_after) = before["gap"], after["gap"]
+    holds = gap_after < gap_before
+    how = "clearly " if high_after < low_before else ""
+    message = (
+        f"with novice players ({', '.join(dict.fromkeys(seats))}) {handicap} = {list(values)} "
+        + (f"{how}still helps" if holds else "no longer helps")
+        + f": the largest seat gap is {points(gap_after)} with it against {points(gap_before)} without"
+    )
+    return {"rate": rate, "seats": list(seats), "before": before, "after": after, "holds": holds, "message": message}
 
 
 def _confirmed(columns: dict[str, np.ndarray], players: int, level: float) -> dict:

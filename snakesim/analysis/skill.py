@@ -33,6 +33,11 @@ from snakesim.core.rules import Int, Rules
 from snakesim.core.runner import DEFAULT_CHUNK, play_blocks
 
 NOVICE = 0.3  # a novice's mistake rate
+TABLE_COLUMNS = ("players", "field", "player", "games", "win_rate", "win_low", "win_high", "fair_share", "edge",
+                 "edge_low", "edge_high", "edge_p")  # fmt: skip
+SHARE_COLUMNS = ("players", "expert_edge", "oracle_edge", "skill_share", "low", "high", "basic_edge",
+                 "relative_edge", "verdict")  # fmt: skip
+PURE_LUCK = "pure luck: the players make no decisions, the deal decides every game"
 MAX_SKILL_GAMES = 10_000_000
 # How far above its fair share an expert among careful players wins (relative), and what that says.
 VERDICTS = (
@@ -78,10 +83,6 @@ def lineups(spec: GameSpec, playouts: int, novice: float) -> list[tuple[str, str
 
 def check_skill(spec: GameSpec, rules: Rules, players: list[int], games: int, playouts: int, novice: float) -> None:
     """Raise InputError for anything :func:`skill` cannot do, before a game is played."""
-    if not spec.policies:
-        raise InputError(
-            "game", f"{spec.name} has no player choices: every result is luck, there is no skill to measure"
-        )
     Int(1, MAX_SKILL_GAMES).check("--games", games)
     Int(1, MAX_PLAYOUTS).check("--playouts", playouts)
     if isinstance(novice, bool) or not isinstance(novice, int | float) or not 0 <= novice <= 1:
@@ -128,7 +129,7 @@ def skill(
     """
     started = time.perf_counter()
     check_skill(spec, rules, players, games, playouts, novice)
-    pairs = lineups(spec, playouts, novice)
+    pairs = lineups(spec, playouts, novice) if spec.policies else []
     rows, shares = [], []
     total = sum(len(pairs) * (games // n) * n for n in players)
     with progress_bar(total, progress, desc=f"{spec.name} skill") as bar:
@@ -146,8 +147,8 @@ def skill(
                      "fair_share": float(base.mean()), "edge": edge[0], "edge_low": edge[1], "edge_high": edge[2],
                      "edge_p": edge[3]}
                 )  # fmt: skip
-            shares.append(_share(wins, n, playouts, level))
-    table, shares = pd.DataFrame(rows), pd.DataFrame(shares)
+            shares.append(_share(wins, n, playouts, level) if pairs else {"players": n, "verdict": PURE_LUCK})
+    table, shares = pd.DataFrame(rows, columns=TABLE_COLUMNS), pd.DataFrame(shares, columns=SHARE_COLUMNS)
     summary = {
         "game": spec.name,
         "rules_hash": rules.rules_hash(),
@@ -158,7 +159,7 @@ def skill(
         "novice": novice,
         "level": level,
         "lineups": table.to_dict(orient="records"),
-        "skill": shares.replace({np.nan: None}).to_dict(orient="records"),
+        "skill": shares.astype(object).where(shares.notna(), None).to_dict(orient="records"),
         "elapsed_s": time.perf_counter() - started,
     }
     return SkillResult(table, shares, summary)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from snakesim.analysis.balance import BalanceResult, balance
+from snakesim.analysis.balance import BalanceResult, balance, check_novices
 from snakesim.analysis.tune import TuneResult, tune
 from snakesim.cli import cli, options
 from snakesim.cli.format import pct, records, to_json
@@ -91,9 +91,13 @@ def _who(players: int, label: str, seats: tuple[str, ...], seed: int) -> str:
 )  # fmt: skip
 @click.option("--range", "value_range", default=None, metavar="LOW:HIGH", help="Values a seat may get "
               "[default: the starting value plus or minus max(3, half of it)].")  # fmt: skip
+@click.option(
+    "--novices", type=float, default=None, metavar="RATE",
+    help="Also confirm with every seat making mistakes at this rate (greedy becomes greedy:RATE), e.g. 0.3.",
+)  # fmt: skip
 def balance_command(
     game, players, seed, variant, settings, rules_file, deck_file, policy, policies, n_games, max_games,
-    confirm_games, threads, backend, scheduler, workers, as_json, plot, handicap, tolerance, value_range,
+    confirm_games, threads, backend, scheduler, workers, as_json, plot, handicap, tolerance, value_range, novices,
 ):  # fmt: skip
     """Find the per-seat handicap that gives every seat of GAME the same chance to win.
 
@@ -111,6 +115,7 @@ def balance_command(
       snakesim balance sssnake -v no-ones --handicap head_start -n 2000 --max-games 16000
       snakesim balance hisss --handicap start_points --json > fix.json
       snakesim balance rainbow --handicap hand_size --plot fix.png
+      snakesim balance hisss --handicap start_points --novices 0.3     # does it hold for novices?
     """
     spec, label, rules, seats, engine = _start(
         game, players, seed, variant, settings, rules_file, deck_file, policy, policies, backend, threads,
@@ -118,7 +123,7 @@ def balance_command(
     )  # fmt: skip
     result = balance(
         spec, rules, players, handicap, seats, tolerance, value_range, n_games, max_games, confirm_games, seed,
-        backend=engine, progress=sys.stderr.isatty(),
+        backend=engine, progress=sys.stderr.isatty(), novices=check_novices(spec, novices),
     )  # fmt: skip
     if plot is not None:
         from snakesim.report.figures import balance_figure  # matplotlib only when a plot is asked for
@@ -156,10 +161,17 @@ def format_balance(result: BalanceResult, title: str, who: str) -> str:
     rows.append(("largest seat gap", *(f"{c['gap'][0] * 100:.2f} points [{c['gap'][1] * 100:.2f}, "
                                        f"{c['gap'][2] * 100:.2f}]" for c in (before, after))))  # fmt: skip
     lines += [f"  {label:<30}{b:<30}{a}" for label, b, a in rows]
+    if s["novices"] is not None:
+        n = s["novices"]
+        lines += ["", f"{n['message']} (95% intervals: {_gap(n['after'])} with it, {_gap(n['before'])} without)"]
     if any(e is not None for e in s["step_effect"]):
         effects = ", ".join(f"seat {k} {e * 100:+.1f}" for k, e in enumerate(s["step_effect"]) if e is not None)
         lines += ["", f"one step up of {name} moves a seat's own win rate (points): {effects}"]
     return "\n".join(lines)
+
+
+def _gap(c: dict) -> str:
+    return f"[{c['gap'][1] * 100:.2f}, {c['gap'][2] * 100:.2f}]"
 
 
 def _origin(result: BalanceResult) -> str:

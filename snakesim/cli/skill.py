@@ -89,6 +89,8 @@ def skill_command(
 def format_skill(result: SkillResult, title: str) -> str:
     """The ``skill`` command's report."""
     s = result.summary
+    if result.table.empty:
+        return "\n".join([f"{title}: luck or skill?", "", result.shares["verdict"].iloc[0]])
     lines = [
         f"{title}: luck or skill?",
         f"{s['games']:,} games per line-up and player count, the odd player at each seat in turn; "

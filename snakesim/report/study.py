@@ -41,7 +41,8 @@ A study is a TOML file::
     players = 4
     handicap = "start_coins"
     tolerance = 0.0025              # optional, as the command's options: range, games,
-    set = ["start_coins=60"]        # max_games, confirm_games, variant, set, policy, policies
+    set = ["start_coins=60"]        # max_games, confirm_games, variant, set, policy, policies,
+                                    # novices (re-check the answer with players erring at that rate)
 
     [[tune]]                        # the value that meets a target (snakesim tune)
     title = "A one-hour game"
@@ -49,12 +50,18 @@ A study is a TOML file::
     target = "length.median=60"
     vary = "start_coins=5:40"
 
+    [[skill]]                       # luck or skill? (snakesim skill)
+    title = "How much playing well matters"
+    players = "2..4"
+    games = 4000                    # optional: playouts (64), novice (0.3), variant, set
+
 :func:`run_study` checks the whole file before playing anything, runs it, and writes
 ``report.md``, a self-contained ``report.html`` (figures embedded), the PNG figures and
 ``summary.csv`` (every number of the report, tidy) into one folder. Each comparison draws
 the win rate by seat, the survival curves of game length and the distribution of scores;
 each sweep draws its metrics against the swept value; each balance section its win rates
-before and after on fresh games, each tune section the metric against the value.
+before and after on fresh games, each tune section the metric against the value, each skill
+section every line-up's edge.
 """
 
 from __future__ import annotations
@@ -70,13 +77,15 @@ from pathlib import Path
 import pandas as pd
 
 from snakesim import __version__
-from snakesim.analysis.balance import balance, check_balance
+from snakesim.analysis.balance import balance, check_balance, check_novices
 from snakesim.analysis.compare import compare_tables
+from snakesim.analysis.skill import NOVICE, check_skill, skill
 from snakesim.analysis.sweep import parse_axes, parse_players, plan_sweep, sweep
 from snakesim.analysis.tune import check_tune, tune
 from snakesim.core.arms import Shared, build_arms
 from snakesim.core.backends import ThreadsBackend
 from snakesim.core.errors import InputError
+from snakesim.core.policies import DEFAULT_PLAYOUTS
 from snakesim.core.results import check_writable, current_umask, fsync_path
 from snakesim.core.rng import MAX_SEED
 from snakesim.core.rules import Int, describe_changes, inline, read_toml
@@ -85,6 +94,7 @@ from snakesim.games import get_game
 from snakesim.report.figures import (
     balance_figure,
     scores_figure,
+    skill_figure,
     survival_figure,
     sweep_figure,
     tune_figure,
@@ -119,6 +129,7 @@ STUDY_TYPES = {
     "sweep": list,
     "balance": list,
     "tune": list,
+    "skill": list,
 }
 COMPARE_TYPES = {
     "title": str,
@@ -153,7 +164,16 @@ SEARCH_TYPES = {
     "policy": str,
     "policies": list,
 }
-BALANCE_TYPES = {**SEARCH_TYPES, "handicap": str, "tolerance": (float, int), "range": str}
+BALANCE_TYPES = {**SEARCH_TYPES, "handicap": str, "tolerance": (float, int), "range": str, "novices": (float, int)}
+SKILL_TYPES = {
+    "title": str,
+    "players": (str, int),
+    "games": int,
+    "playouts": int,
+    "novice": (float, int),
+    "variant": str,
+    "set": list,
+}
 TUNE_TYPES = {**SEARCH_TYPES, "target": str, "vary": str}
 REQUIRED = {
     "study": ("title", "question", "game"),
@@ -162,8 +182,15 @@ REQUIRED = {
     "sweep": ("players", "games", "set"),
     "balance": ("players", "handicap"),
     "tune": ("players", "target", "vary"),
+    "skill": ("players",),
 }
-SECTIONS = {"compare": COMPARE_TYPES, "sweep": SWEEP_TYPES, "balance": BALANCE_TYPES, "tune": TUNE_TYPES}
+SECTIONS = {
+    "compare": COMPARE_TYPES,
+    "sweep": SWEEP_TYPES,
+    "balance": BALANCE_TYPES,
+    "tune": TUNE_TYPES,
+    "skill": SKILL_TYPES,
+}
 
 
 def _type_name(kind) -> str:
@@ -204,7 +231,9 @@ def load_study(path: str | Path) -> dict:
     data = read_toml(path, "study file")
     _check_section("study", data, STUDY_TYPES, REQUIRED["study"])
     if not any(data.get(kind) for kind in SECTIONS):
-        raise InputError("study", "give at least one [[compare]], [[sweep]], [[balance]] or [[tune]] section")
+        raise InputError(
+            "study", "give at least one [[compare]], [[sweep]], [[balance]], [[tune]] or [[skill]] section"
+        )
     for kind, types in SECTIONS.items():
         for k, section in enumerate(data.get(kind, [])):
             _check_section(f"{kind}[{k}]", section, types, REQUIRED[kind])
@@ -233,6 +262,7 @@ def run_study(path: str | Path, out_dir: str | Path, scale: float = 1.0, progres
     plans += [("sweep", k, s, _plan_sweep(spec, s, seed, scale, k)) for k, s in enumerate(study.get("sweep", []))]
     for kind in ("balance", "tune"):
         plans += [(kind, k, s, _plan_search(spec, kind, s, seed, scale, k)) for k, s in enumerate(study.get(kind, []))]
+    plans += [("skill", k, s, _plan_skill(spec, s, seed, scale, k)) for k, s in enumerate(study.get("skill", []))]
     out_dir = Path(out_dir)
     if out_dir.exists() and not out_dir.is_dir():
         raise InputError("--out", f"{str(out_dir)!r} is a file; the report needs a folder")
@@ -275,6 +305,8 @@ def _write_report(study, spec, seed, plans, out_dir: Path, path, scale, progress
                 shown = _compare_view(table)
             elif kind in ("balance", "tune"):
                 note, shown, table, figures = _search_section(spec, kind, plan, seed, engine, progress, name, out_dir)
+            elif kind == "skill":
+                note, shown, table, figures = _skill_section(spec, plan, seed, engine, progress, name, out_dir)
             else:
                 players, settings, games, axes, runs = plan
                 variant, policy = section.get("variant"), section.get("policy")
@@ -376,6 +408,7 @@ def _plan_search(spec, kind, section, seed, scale, k):
         if kind == "balance":
             check_balance(spec, rules, players, section["handicap"], section.get("tolerance", 0.01),
                           section.get("range"), games, max_games, confirm)  # fmt: skip
+            check_novices(spec, section.get("novices"))
         else:
             check_tune(spec, rules, players, section["target"], section["vary"], games, max_games, confirm)
     except InputError as err:
@@ -391,7 +424,7 @@ def _search_section(spec, kind, plan, seed, engine, progress, name, out_dir):
     where = f"{players} players, {label}" + (f", policies {','.join(seats)}" if seats else "")
     if kind == "balance":
         result = balance(spec, rules, players, section["handicap"], seats, section.get("tolerance", 0.01),
-                         section.get("range"), **common)  # fmt: skip
+                         section.get("range"), novices=section.get("novices"), **common)  # fmt: skip
         s = result.summary
         note = (
             f"{where}; {s['search']['candidates']} candidates on the same games (up to "
@@ -399,6 +432,9 @@ def _search_section(spec, kind, plan, seed, engine, progress, name, out_dir):
             f"**{s['status']}**: {result.message}. Recommended: `{s['handicap']} = {inline(result.values)}` "
             f"(from {inline(result.base)})."
         )
+        if s["novices"] is not None:
+            note += f" Novices, on the same fresh games: **{'holds' if s['novices']['holds'] else 'does not hold'}**"
+            note += f": {s['novices']['message']}."
         shown = _balance_view(s)
         balance_figure(result, section.get("title", name)).savefig(out_dir / f"{name}.png", dpi=100)
         return note, shown, result.confirmed, [f"{name}.png"]
@@ -427,7 +463,59 @@ def _balance_view(s: dict) -> pd.DataFrame:
     gaps = [f"{100 * c['gap'][0]:.2f} pp [{100 * c['gap'][1]:.2f}, {100 * c['gap'][2]:.2f}]" for c in
             (s["before"], s["after"])]  # fmt: skip
     rows.append(["largest seat gap", *gaps])
+    if s["novices"] is not None:
+        novices = s["novices"]
+        rows += [[f"novices: seat {k} wins", cell(novices["before"], k), cell(novices["after"], k)]
+                 for k in range(len(s["values"]))]  # fmt: skip
+        rows.append(["novices: largest seat gap", *(f"{100 * c['gap'][0]:.2f} pp [{100 * c['gap'][1]:.2f}, "
+                     f"{100 * c['gap'][2]:.2f}]" for c in (novices["before"], novices["after"]))])  # fmt: skip
     return pd.DataFrame(rows, columns=["metric", f"before: {inline(s['base'])}", f"after: {inline(s['values'])}"])
+
+
+def _plan_skill(spec, section, seed, scale, k):
+    """Check a [[skill]] section completely; return what :func:`skill` needs."""
+    where = f"skill[{k}]"
+    games = max(10, round(section.get("games", 4_000) * scale))
+    try:
+        players = parse_players(str(section["players"]))
+        label, rules, _ = resolve_run(
+            spec, players[0], 1, seed, 0, section.get("variant"), None, section.get("set", ()), None, None
+        )
+        playouts, novice = section.get("playouts", DEFAULT_PLAYOUTS), section.get("novice", NOVICE)
+        check_skill(spec, rules, players, games, playouts, novice)
+    except InputError as err:
+        raise InputError(f"{where}: {err.field.lstrip('-')}", str(err).split(": ", 1)[1]) from None
+    return label, rules, players, games, playouts, novice
+
+
+def _skill_section(spec, plan, seed, engine, progress, name, out_dir):
+    """Run a [[skill]] section: its note (the verdict in words), shown table, tidy table, figures."""
+    label, rules, players, games, playouts, novice = plan
+    result = skill(spec, rules, players, games, seed, playouts, novice, backend=engine, progress=progress)
+    if result.table.empty:
+        return f"{label}: {result.shares['verdict'].iloc[0]}.", result.shares[["players", "verdict"]], result.shares, []
+    words = []
+    for row in result.shares.itertuples():
+        share = (f"the expert gets {100 * row.skill_share:.0f}% [{100 * row.low:.0f}%, {100 * row.high:.0f}%] of "
+                 "what seeing every card is worth" if row.skill_share == row.skill_share else "")  # fmt: skip
+        words.append(f"{row.players} players: **{row.verdict}**" + (f" ({share})" if share else ""))
+    note = (
+        f"{label}; {games:,} games per line-up and player count, the odd player at each seat in turn, the same "
+        f"games for every line-up; expert and oracle with {playouts} playouts per move, a novice errs "
+        f"{novice:.0%} of the time. Edge: the odd player's win rate minus a field player's at the same seats "
+        "(paired 95% interval). " + "; ".join(words) + "."
+    )
+    shown = result.table.assign(
+        wins=[f"{100 * r.win_rate:.2f}% [{100 * r.win_low:.2f}%, {100 * r.win_high:.2f}%]"
+              for r in result.table.itertuples()],
+        edge=[f"{100 * r.edge:+.2f} pp [{100 * r.edge_low:+.2f}, {100 * r.edge_high:+.2f}]" if r.player != r.field
+              else "" for r in result.table.itertuples()],
+    )[["players", "field", "player", "wins", "edge"]]  # fmt: skip
+    skill_figure(result.table, "one odd player among a field: its edge, 95% intervals").savefig(
+        out_dir / f"{name}.png", dpi=100
+    )
+    tidy = result.table.merge(result.shares, on="players", how="left")
+    return note, shown, tidy, [f"{name}.png"]
 
 
 def _describe(rules, seats) -> str:
