@@ -32,6 +32,7 @@ __all__ = [
     "compare",
     "read_table",
     "simulate",
+    "skill",
     "summarize",
     "tune",
     "write_table",
@@ -206,12 +207,14 @@ def balance(
     policies: str | Sequence[str] | None = None,
     backend=None,
     progress: bool = False,
+    novices: float | None = None,
     **options,
 ):
     """Find the per-seat values of ``handicap`` that give every seat the same chance to win.
 
     As ``snakesim balance``: the rules are built as in :func:`simulate`; the search plays the
-    same games for every candidate and confirms its answer on fresh games.
+    same games for every candidate and confirms its answer on fresh games, and with
+    ``novices=0.3`` on those games again with every seat making mistakes at that rate.
 
     Returns
     -------
@@ -226,13 +229,14 @@ def balance(
     >>> fix.values, fix.confirmed                                            # doctest: +SKIP
     """
     from snakesim.analysis.balance import balance as search
+    from snakesim.analysis.balance import check_novices
 
     spec, rules, seats = _start(
         game, players, seed, variant, rules_file, deck_file, settings, policy, policies, options
     )
     return search(
         spec, rules, players, handicap, seats, tolerance, value_range, games, max_games, confirm_games, seed,
-        backend=backend, progress=progress,
+        backend=backend, progress=progress, novices=check_novices(spec, novices),
     )  # fmt: skip
 
 
@@ -277,3 +281,40 @@ def tune(
         spec, rules, players, target, vary, seats, games, max_games, confirm_games, seed, backend=backend,
         progress=progress,
     )  # fmt: skip
+
+
+def skill(
+    game: str,
+    players: int | Sequence[int] = (2, 3, 4),
+    games: int = 4_000,
+    playouts: int = 64,
+    novice: float = 0.3,
+    seed: int = DEFAULT_SEED,
+    variant: str | None = None,
+    rules_file: str | Path | None = None,
+    deck_file: str | Path | None = None,
+    settings: Iterable[str] = (),
+    backend=None,
+    progress: bool = False,
+    **options,
+):
+    """Is the game luck or skill? As ``snakesim skill``: one odd player (greedy among random
+    players; a novice, an expert and an oracle among greedy ones) at each seat in turn, on the
+    same games for every line-up.
+
+    Returns
+    -------
+    snakesim.analysis.skill.SkillResult
+        ``table`` (each line-up's win rate and edge over a field player, with intervals),
+        ``shares`` (per player count: the skill share with its interval and the verdict in
+        words) and ``summary`` (the ``--json`` object).
+
+    Examples
+    --------
+    >>> snakesim.skill("rainbow", players=4).shares  # doctest: +SKIP
+    """
+    from snakesim.analysis.skill import skill as measure
+
+    counts = [players] if isinstance(players, int) else list(players)
+    spec, rules, _ = _start(game, counts[0], seed, variant, rules_file, deck_file, settings, None, None, options)
+    return measure(spec, rules, counts, games, seed, playouts, novice, backend=backend, progress=progress)

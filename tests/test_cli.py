@@ -235,7 +235,15 @@ def test_rainbow_run_with_policies_and_deck_file(tmp_path):
 def test_rainbow_variants_list_policies():
     r = invoke("variants", "rainbow")
     assert r.exit_code == 0
-    for words in ("wild-snake", "poppies-orchids", "colours", "Policies", "random, greedy, expert, oracle [default: greedy]", "greedy:RATE", "expert/oracle:K"):
+    for words in (
+        "wild-snake",
+        "poppies-orchids",
+        "colours",
+        "Policies",
+        "random, greedy, expert, oracle [default: greedy]",
+        "greedy:RATE",
+        "expert/oracle:K",
+    ):
         assert words in r.stdout
 
 

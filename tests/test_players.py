@@ -64,10 +64,11 @@ def test_bad_policies_name_the_field_and_what_is_allowed(text, words):
 
 
 def test_bad_policy_on_the_command_line_is_one_line_and_status_2(tmp_path):
-    r = invoke("run", "hisss", "-p", 2, "--games", "10", "--policies", "greedy:2,greedy", "--out", str(tmp_path / "t.parquet"))
+    out = tmp_path / "t.parquet"
+    r = invoke("run", "hisss", "-p", 2, "--games", "10", "--policies", "greedy:2,greedy", "--out", out)
     assert r.exit_code == 2
     assert "mistake rate from 0 to 1" in r.stderr and len(r.stderr.strip().splitlines()) == 1
-    assert not (tmp_path / "t.parquet").exists()
+    assert not out.exists()
     r = invoke("run", "sssnake", "--games", "10", "--policy", "expert:4")
     assert r.exit_code == 2 and "unknown policy 'expert'" in r.stderr
 

@@ -1,0 +1,146 @@
+"""Luck or skill: the skill measurement, its command and study section, and novices in balance."""
+
+import json
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from snakesim.analysis.skill import PURE_LUCK, _share, skill, verdict
+from snakesim.cli import cli
+from snakesim.games import get_game
+from snakesim.report.study import run_study
+
+
+def invoke(*args):
+    return CliRunner().invoke(cli, [str(a) for a in args])
+
+
+def one_line(r, words):
+    assert r.exit_code == 2, r.output
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and words in lines[0], r.stderr
+
+
+def test_skill_measures_every_lineup_on_the_same_games():
+    spec = get_game("rainbow")
+    result = skill(spec, spec.rules(), [2, 3], games=300, seed=4, playouts=4)
+    t = result.table
+    assert len(t) == 12 and set(t["players"]) == {2, 3}
+    assert list(t[t["players"] == 3]["player"]) == ["random", "greedy", "greedy", "greedy:0.3", "expert:4", "oracle:4"]
+    assert (t["games"] == [300] * 6 + [300] * 6).all()
+    # The paired edge is the difference of the two rates on the same games.
+    assert np.allclose(t["edge"], t["win_rate"] - t["fair_share"], atol=1e-12)
+    own = t[t["player"] == t["field"]]
+    assert (own["edge"] == 0).all()
+    # Shown every card, the oracle wins far above its share (so the odd seat really is the odd player).
+    oracle = t[t["player"] == "oracle:4"]
+    assert (oracle["edge_low"] > 0.15).all(), oracle
+    assert len(result.shares) == 2 and result.shares["verdict"].str.len().gt(0).all()
+
+
+def test_skill_share_and_its_interval_on_made_up_games():
+    # 1,000 games: the field player never wins, the expert wins 100 of them, the oracle 500
+    # (the expert's wins among them): the share is 100/500 = 0.2.
+    games = 1_000
+    base = np.zeros(games, bool)
+    expert = np.zeros(games, bool)
+    expert[:100] = True
+    oracle = np.zeros(games, bool)
+    oracle[:500] = True
+    wins = {
+        ("random", "random"): np.r_[np.ones(250, bool), np.zeros(750, bool)],
+        ("random", "greedy"): np.r_[np.ones(500, bool), np.zeros(500, bool)],
+        ("greedy", "greedy"): base | np.r_[np.zeros(900, bool), np.ones(100, bool)],
+        ("greedy", "expert:8"): expert | np.r_[np.zeros(900, bool), np.ones(100, bool)],
+        ("greedy", "oracle:8"): oracle | np.r_[np.zeros(900, bool), np.ones(100, bool)],
+    }
+    row = _share(wins, 4, 8, 0.95)
+    assert row["skill_share"] == pytest.approx(0.2, abs=1e-12)
+    assert row["low"] < 0.2 < row["high"] and row["high"] - row["low"] < 0.1
+    assert row["expert_edge"] == pytest.approx(0.1, abs=1e-12) and row["oracle_edge"] == pytest.approx(0.5, abs=1e-12)
+    assert row["basic_edge"] == pytest.approx(1.0, abs=1e-12)  # 50% against a random player's 25%
+    assert row["relative_edge"] == pytest.approx(1.0, abs=1e-12)  # 10 points above a 10% share
+    assert row["verdict"].startswith("a game of skill")
+
+
+@pytest.mark.parametrize(
+    "edge,words",
+    [
+        (0.05, "mostly luck: playing"),
+        (0.2, "mostly luck, with some"),
+        (0.3, "luck and skill"),
+        (0.9, "a game of skill"),
+    ],
+)
+def test_verdicts(edge, words):
+    assert verdict(edge).startswith(words)
+    assert verdict(float("nan")).startswith("not measured")
+
+
+def test_a_game_without_choices_is_pure_luck():
+    spec = get_game("fortune")
+    result = skill(spec, spec.rules(), [3], games=30)
+    assert result.table.empty and list(result.shares["verdict"]) == [PURE_LUCK]
+    r = invoke("skill", "fortune", "--players", 3)
+    assert r.exit_code == 0 and "pure luck" in r.stdout
+
+
+def test_skill_command_prints_and_writes_json(tmp_path):
+    r = invoke("skill", "hisss", "--players", 2, "--games", 200, "--playouts", 2, "--plot", tmp_path / "s.png")
+    assert r.exit_code == 0, r.output
+    for words in ("luck or skill?", "expert:2", "oracle:2", "greedy:0.3", "skill share", "2 players:"):
+        assert words in r.stdout
+    assert (tmp_path / "s.png").stat().st_size > 0
+    r = invoke("skill", "rainbow", "--players", 2, "--games", 100, "--playouts", 2, "--novice", 0, "--json")
+    data = json.loads(r.stdout)
+    assert [row["player"] for row in data["lineups"]] == ["random", "greedy", "greedy", "expert:2", "oracle:2"]
+    assert data["skill"][0]["players"] == 2
+
+
+@pytest.mark.parametrize(
+    "args,words",
+    [
+        (("--playouts", 0), "--playouts: expected an integer from 1 to 4,096"),
+        (("--novice", 2), "--novice: expected a mistake rate from 0 to 1"),
+        (("--players", 9), "players: expected an integer from 2 to"),
+        (("--games", 1), "--games: expected at least one game per seat"),
+        (("--plot", "x.txt"), "--plot: expected a file ending in .png"),
+    ],
+)
+def test_skill_command_bad_input(args, words, tmp_path):
+    one_line(invoke("skill", "rainbow", *args), words)
+
+
+STUDY = """
+title = "Skill"
+question = "Luck or skill?"
+game = "{game}"
+[[skill]]
+players = "2"
+games = 200
+playouts = 2
+"""
+
+
+def test_study_skill_section(tmp_path):
+    path = tmp_path / "s.toml"
+    path.write_text(STUDY.format(game="rainbow"))
+    report = (run_study(path, tmp_path / "out") / "report.md").read_text()
+    assert "## skill-1" in report and "oracle:2" in report and "2 players: **" in report
+    assert (tmp_path / "out" / "skill-1.png").exists()
+    path.write_text(STUDY.format(game="fortune"))
+    assert "pure luck" in (run_study(path, tmp_path / "fortune") / "report.md").read_text()
+    path.write_text(STUDY.format(game="rainbow") + "novice = 3\n")
+    r = invoke("study", path, "--out", tmp_path / "bad")
+    one_line(r, "skill[0]: novice: expected a mistake rate from 0 to 1")
+    assert not (tmp_path / "bad").exists()
+
+
+def test_balance_rechecks_its_answer_with_novices():
+    r = invoke("balance", "hisss", "--handicap", "start_points", "--novices", 0.3, "-n", 1000, "--max-games", 2000,
+               "--confirm-games", 2000)  # fmt: skip
+    assert r.exit_code == 0, r.output
+    assert "with novice players (greedy:0.3)" in r.stdout and "largest seat gap is" in r.stdout
+    one_line(invoke("balance", "fortune", "--handicap", "start_coins", "--novices", 0.3), "no player choices")
+    one_line(invoke("balance", "hisss", "--handicap", "start_points", "--novices", 1.5), "mistake rate from 0 to 1")
