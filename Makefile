@@ -35,6 +35,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_rainbow.py
 	$(BIN)/python benchmarks/bench_hisss.py
 	$(BIN)/python benchmarks/bench_sssnake.py
+	$(BIN)/python benchmarks/bench_lookahead.py
 	$(BIN)/python benchmarks/bench_scale.py
 
 ## Regenerate every report in reports/ from its study in analyses/.
