@@ -41,10 +41,10 @@ PURE_LUCK = "pure luck: the players make no decisions, the deal decides every ga
 MAX_SKILL_GAMES = 10_000_000
 # How far above its fair share an expert among careful players wins (relative), and what that says.
 VERDICTS = (
-    (0.10, "mostly luck: playing well changes little"),
-    (0.25, "mostly luck, with some room for skill"),
-    (0.50, "luck and skill both matter"),
-    (float("inf"), "a game of skill: playing well matters a lot"),
+    (0.10, "mostly luck among careful players: thinking ahead changes little"),
+    (0.25, "mostly luck among careful players, with some room for thinking ahead"),
+    (0.50, "luck and skill both matter: thinking ahead pays"),
+    (float("inf"), "a game of skill: thinking ahead pays a lot"),
 )
 
 

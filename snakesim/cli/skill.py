@@ -111,6 +111,9 @@ def format_skill(result: SkillResult, title: str) -> str:
             if row.skill_share == row.skill_share else "skill share not measured"
         )  # fmt: skip
         lines.append(f"{row.players} players: {share}; {row.verdict}")
+        lines.append(
+            f"           careful play among random players wins {100 * row.basic_edge:+.0f}% more than its share"
+        )
     lines += [
         "",
         "skill share: the expert's edge over the oracle's (how much of what seeing every card is worth thinking",

@@ -498,7 +498,8 @@ def _skill_section(spec, plan, seed, engine, progress, name, out_dir):
     for row in result.shares.itertuples():
         share = (f"the expert gets {100 * row.skill_share:.0f}% [{100 * row.low:.0f}%, {100 * row.high:.0f}%] of "
                  "what seeing every card is worth" if row.skill_share == row.skill_share else "")  # fmt: skip
-        words.append(f"{row.players} players: **{row.verdict}**" + (f" ({share})" if share else ""))
+        basic = f"careful play wins {100 * row.basic_edge:+.0f}% more often than random play among random players"
+        words.append(f"{row.players} players: **{row.verdict}**" + (f" ({share}); {basic}" if share else f"; {basic}"))
     note = (
         f"{label}; {games:,} games per line-up and player count, the odd player at each seat in turn, the same "
         f"games for every line-up; expert and oracle with {playouts} playouts per move, a novice errs "

@@ -14,7 +14,7 @@ import numpy as np
 
 from snakesim.core.columns import allocate
 from snakesim.core.jit import njit, njit_driver
-from snakesim.core.policies import CODE, LOOKAHEAD_LANE, PLAYOUTS, acting, policy_table
+from snakesim.core.policies import CODE, LOOKAHEAD_LANE, PLAYOUTS, acting, clearly_beats_greedy, policy_table
 from snakesim.core.rng import (
     below,
     deal_key,
@@ -190,24 +190,8 @@ def _turn(state, params, policies, forced, seat, card, first, kinds, col_a, col_
         choice = forced
     elif acting(state, policies, seat) == RANDOM:
         choice = below(state, k)
-    else:  # GREEDY: the best key; ties uniform
-        best = -1
-        n_best = 0
-        for j in range(k):
-            key = _score(pl, j, ends, lengths, claim_joined)
-            if key > best:
-                best = key
-                n_best = 1
-            elif key == best:
-                n_best += 1
-        r = below(state, n_best)
-        choice = -1
-        for j in range(k):
-            if _score(pl, j, ends, lengths, claim_joined) == best:
-                if r == 0:
-                    choice = j
-                    break
-                r -= 1
+    else:
+        choice = _greedy(state, pl, k, ends, lengths, claim_joined)
     takes = _score(pl, choice, ends, lengths, claim_joined) >= 200_000
     s = pl[choice, 1]
     n_snakes = _place(pl, choice, ends, lengths, middles, n_snakes)
@@ -218,6 +202,27 @@ def _turn(state, params, policies, forced, seat, card, first, kinds, col_a, col_
         longest[seat] = max(longest[seat], lengths[s])
         n_snakes = _remove(ends, lengths, middles, n_snakes, s)
     return n_snakes, completed
+
+
+@njit
+def _greedy(state, pl, k, ends, lengths, claim_joined):
+    """Greedy's pick among the ``k`` placements in ``pl``: the best key; ties uniform (one draw)."""
+    best = -1
+    n_best = 0
+    for j in range(k):
+        key = _score(pl, j, ends, lengths, claim_joined)
+        if key > best:
+            best = key
+            n_best = 1
+        elif key == best:
+            n_best += 1
+    r = below(state, n_best)
+    for j in range(k):
+        if _score(pl, j, ends, lengths, claim_joined) == best:
+            if r == 0:
+                return j
+            r -= 1
+    return -1  # unreachable: k >= 1
 
 
 @njit
@@ -237,78 +242,77 @@ def _leaders(params, cards, taken, longest, n):
 
 
 @njit
-def _expert(state, look, params, policies, seat, i, k, fan, n_cards, kinds, col_a, col_b, fits, ends, lengths,
+def _expert(state, look, params, policies, seat, i, k, pl, fan, n_cards, kinds, col_a, col_b, fits, ends, lengths,
             middles, n_snakes, cards, taken, longest, think):  # fmt: skip
-    """The placement (of ``k`` listed for card ``fan[i]``) a look-ahead seat makes
+    """The placement (of ``k`` listed in ``pl`` for card ``fan[i]``) a look-ahead seat makes
     (``reference.HisssGame.look_ahead``).
 
-    Flat Monte Carlo: K times, the rest of the fan (face down, so unseen) is sorted by card
-    type and shuffled (the oracle keeps its true order); from that one order every placement is made and the game
-    played out by greedy players drawing from ``look``. A win scores 2 and a draw the seat
-    shares 1; the best total wins, ties broken by one draw from the game's stream (the only
-    draw when there is a single placement).
+    It starts from greedy's placement (one draw from the game's stream). Then, flat Monte
+    Carlo: K times the rest of the fan (face down, so unseen) is sorted by card type and
+    shuffled (the oracle keeps its true order); from that one order every placement is made
+    and the game played out by greedy players drawing from ``look``: a win scores 2, a draw
+    the seat shares 1. A placement replaces greedy's only if it beats it beyond the noise
+    (``beats_greedy``): the one with the largest gain, the first listed on a tie.
     """
     n = params[P_PLAYERS]
-    d_fan, p_ends, p_lengths, p_middles, p_pl, p_fit, p_cards, p_taken, p_longest, greedy, scores, unseen = think
+    d_fan, p_ends, p_lengths, p_middles, p_pl, p_fit, p_cards, p_taken, p_longest, greedy, got, unseen, gain, \
+        squares = think  # fmt: skip
+    g = _greedy(state, pl, k, ends, lengths, params[P_CLAIM_JOINED])
+    if k == 1:
+        return g
     for j in range(k):
-        scores[j] = 0
+        gain[j] = 0
+        squares[j] = 0
     rest = n_cards - i - 1
-    if k > 1:
-        oracle = policies[seat, CODE] == ORACLE
-        for _sample in range(policies[seat, PLAYOUTS]):
-            if oracle:  # the true order
-                for j in range(rest):
-                    d_fan[j] = fan[i + 1 + j]
-            else:  # the cards left, by type (all the seat knows of them), shuffled
-                for t in range(N_TYPES):
-                    unseen[t] = 0
-                for j in range(i + 1, n_cards):
-                    unseen[fan[j]] += 1
-                m = 0
-                for t in range(N_TYPES):
-                    for _ in range(unseen[t]):
-                        d_fan[m] = t
-                        m += 1
-                shuffle(look, d_fan, rest)
-            for j in range(k):
-                for t in range(n_snakes):
-                    p_ends[t, 0] = ends[t, 0]
-                    p_ends[t, 1] = ends[t, 1]
-                    p_lengths[t] = lengths[t]
-                    p_middles[t] = middles[t]
-                for t in range(n):
-                    p_cards[t] = cards[t]
-                    p_taken[t] = taken[t]
-                    p_longest[t] = longest[t]
-                q = _turn(look, params, greedy, j, seat, fan[i], False, kinds, col_a, col_b, fits, p_ends, p_lengths,
-                          p_middles, n_snakes, p_pl, p_fit, p_cards, p_taken, p_longest)[0]  # fmt: skip
-                who = seat
-                for t in range(rest):
-                    who = who + 1 if who + 1 < n else 0
-                    q = _turn(look, params, greedy, -1, who, d_fan[t], False, kinds, col_a, col_b, fits, p_ends,
-                              p_lengths, p_middles, q, p_pl, p_fit, p_cards, p_taken, p_longest)[0]  # fmt: skip
-                best_seat, leaders = _leaders(params, p_cards, p_taken, p_longest, n)
-                if leaders == 1:
-                    scores[j] += 2 * (best_seat == seat)
-                else:
-                    scores[j] += _rank(params, p_cards, p_taken, p_longest, seat) == _rank(
-                        params, p_cards, p_taken, p_longest, best_seat
-                    )
-    best = -1
-    n_best = 0
+    playouts = policies[seat, PLAYOUTS]
+    oracle = policies[seat, CODE] == ORACLE
+    for _sample in range(playouts):
+        if oracle:  # the true order
+            for j in range(rest):
+                d_fan[j] = fan[i + 1 + j]
+        else:  # the cards left, by type (all the seat knows of them), shuffled
+            for t in range(N_TYPES):
+                unseen[t] = 0
+            for j in range(i + 1, n_cards):
+                unseen[fan[j]] += 1
+            m = 0
+            for t in range(N_TYPES):
+                for _ in range(unseen[t]):
+                    d_fan[m] = t
+                    m += 1
+            shuffle(look, d_fan, rest)
+        for j in range(k):
+            for t in range(n_snakes):
+                p_ends[t, 0] = ends[t, 0]
+                p_ends[t, 1] = ends[t, 1]
+                p_lengths[t] = lengths[t]
+                p_middles[t] = middles[t]
+            for t in range(n):
+                p_cards[t] = cards[t]
+                p_taken[t] = taken[t]
+                p_longest[t] = longest[t]
+            q = _turn(look, params, greedy, j, seat, fan[i], False, kinds, col_a, col_b, fits, p_ends, p_lengths,
+                      p_middles, n_snakes, p_pl, p_fit, p_cards, p_taken, p_longest)[0]  # fmt: skip
+            who = seat
+            for t in range(rest):
+                who = who + 1 if who + 1 < n else 0
+                q = _turn(look, params, greedy, -1, who, d_fan[t], False, kinds, col_a, col_b, fits, p_ends,
+                          p_lengths, p_middles, q, p_pl, p_fit, p_cards, p_taken, p_longest)[0]  # fmt: skip
+            best_seat, leaders = _leaders(params, p_cards, p_taken, p_longest, n)
+            if leaders == 1:
+                got[j] = 2 * (best_seat == seat)
+            else:
+                got[j] = _rank(params, p_cards, p_taken, p_longest, seat) == _rank(
+                    params, p_cards, p_taken, p_longest, best_seat
+                )
+        for j in range(k):
+            gain[j] += got[j] - got[g]
+            squares[j] += (got[j] - got[g]) * (got[j] - got[g])
+    best = g
     for j in range(k):
-        if scores[j] > best:
-            best = scores[j]
-            n_best = 1
-        elif scores[j] == best:
-            n_best += 1
-    r = below(state, n_best)
-    for j in range(k):
-        if scores[j] == best:
-            if r == 0:
-                return j
-            r -= 1
-    return -1  # unreachable: k >= 1
+        if gain[j] > gain[best] and clearly_beats_greedy(gain[j], squares[j], playouts):
+            best = j
+    return best
 
 
 @njit
@@ -346,7 +350,7 @@ def _play_one(deck, kinds, col_a, col_b, fits, params, policies, seed, game, scr
             card = fan[i]
             k = _placements(kinds[card], col_a[card], col_b[card], ends, middles, n_snakes, pl, fit, fits)
             if k > 0:
-                forced = _expert(state, look, params, policies, seat, i, k, fan, n_cards, kinds, col_a, col_b, fits,
+                forced = _expert(state, look, params, policies, seat, i, k, pl, fan, n_cards, kinds, col_a, col_b, fits,
                                  ends, lengths, middles, n_snakes, cards, taken, longest, think)  # fmt: skip
         n_snakes, done = _turn(state, params, policies, forced, seat, fan[i], i == 0, kinds, col_a, col_b, fits, ends,
                                lengths, middles, n_snakes, pl, fit, cards, taken, longest)  # fmt: skip
@@ -424,8 +428,10 @@ def _play_block(deck, kinds, col_a, col_b, fits, params, policies, seed, first, 
             np.empty(n, np.int64),
             np.empty(n, np.int64),
             greedy,
-            np.empty(max_placements, np.int64),  # each placement's playout total
+            np.empty(max_placements, np.int64),  # each placement's payoff in one imagined game
             np.empty(N_TYPES, np.int64),  # cards left of each type
+            np.empty(max_placements, np.int64),  # each placement's payoffs minus greedy's, summed
+            np.empty(max_placements, np.int64),  # and their squares
         )
         scratch = (
             np.empty(4, np.uint64),  # random stream state (decisions)

@@ -29,7 +29,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from snakesim.core.policies import CODE, LOOKAHEAD_LANE, PLAYOUTS, describe_seats, policy_table, py_acting
+from snakesim.core.policies import (
+    CODE,
+    LOOKAHEAD_LANE,
+    PLAYOUTS,
+    beats_greedy,
+    describe_seats,
+    policy_table,
+    py_acting,
+)
 from snakesim.core.rng import Stream
 from snakesim.games.hisss.rules import (
     CAP,
@@ -196,6 +204,10 @@ class HisssGame:
         the draw of a mistake rate (``py_acting``) if the seat has one."""
         if py_acting(self.stream, self.policies, seat) == RANDOM:
             return options[self.stream.below(len(options))]
+        return self.greedy(card, options)
+
+    def greedy(self, card: int, options: list[Placement]) -> Placement:
+        """Greedy's pick from the non-empty ``options`` (one random draw)."""
         # Greedy: take the biggest snake you can; else join (the longest result); else extend
         # the snake that becomes longest. Ties are broken uniformly by the stream.
         scores = []
@@ -260,33 +272,45 @@ class HisssGame:
     def look_ahead(self, seat: int, card: int, options: list[Placement]) -> Placement:
         """The placement an ``expert`` (or ``oracle``) seat makes: flat Monte Carlo.
 
-        K times (the seat's playouts), the rest of the fan, face down and so unseen, is sorted
-        and shuffled with the look-ahead's own stream (the oracle keeps its true order). From that
-        one order, each placement is made and the game played out by greedy players. A win
-        scores 2, a draw the seat shares 1. The best total is played; ties are broken by one
-        draw from the game's stream, which is also the only draw for a single placement.
+        It starts from greedy's placement (one draw from the game's stream). Then, K times
+        (the seat's playouts), the rest of the fan, face down and so unseen, is sorted and
+        shuffled with the look-ahead's own stream (the oracle keeps its true order). From
+        that one order, each placement is made and the game played out by greedy players: a
+        win scores 2, a draw the seat shares 1. A placement replaces greedy's only if it beats
+        it beyond the noise (``beats_greedy``): the one with the largest gain, the first listed
+        on a tie.
         """
-        scores = [0] * len(options)
-        if len(options) > 1:
-            for _ in range(self.policies[seat][PLAYOUTS]):
-                rest = self.fan[self.next_card :]
-                if self.policies[seat][CODE] != ORACLE:
-                    rest.sort()  # the seat knows which cards are left, not their order
-                    self.look.shuffle(rest)
-                for j, p in enumerate(options):
-                    game = self.imagine(rest)
-                    game.settle(seat, card, p)
-                    who = seat
-                    while game.next_card < len(game.fan):
-                        who = (who + 1) % self.players
-                        game.step(who)
-                    ranks = game.ranks()
-                    if ranks.count(max(ranks)) == 1:
-                        scores[j] += 2 * (ranks[seat] == max(ranks))
-                    else:
-                        scores[j] += ranks[seat] == max(ranks)
-        best = [p for p, score in zip(options, scores, strict=True) if score == max(scores)]
-        return best[self.stream.below(len(best))]
+        g = options.index(self.greedy(card, options))
+        if len(options) == 1:
+            return options[g]
+        playouts = self.policies[seat][PLAYOUTS]
+        gain, squares = [0] * len(options), [0] * len(options)
+        for _ in range(playouts):
+            rest = self.fan[self.next_card :]
+            if self.policies[seat][CODE] != ORACLE:
+                rest.sort()  # the seat knows which cards are left, not their order
+                self.look.shuffle(rest)
+            got = []
+            for p in options:
+                game = self.imagine(rest)
+                game.settle(seat, card, p)
+                who = seat
+                while game.next_card < len(game.fan):
+                    who = (who + 1) % self.players
+                    game.step(who)
+                ranks = game.ranks()
+                if ranks.count(max(ranks)) == 1:
+                    got.append(2 * (ranks[seat] == max(ranks)))
+                else:
+                    got.append(int(ranks[seat] == max(ranks)))
+            for j in range(len(options)):
+                gain[j] += got[j] - got[g]
+                squares[j] += (got[j] - got[g]) ** 2
+        best = g
+        for j in range(len(options)):
+            if gain[j] > gain[best] and beats_greedy(gain[j], squares[j], playouts):
+                best = j
+        return options[best]
 
     def imagine(self, rest: list[int]) -> HisssGame:
         """A copy of the game to think with, the fan's unseen part replaced by ``rest``: greedy

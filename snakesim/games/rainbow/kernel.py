@@ -17,7 +17,7 @@ import numpy as np
 
 from snakesim.core.columns import allocate
 from snakesim.core.jit import njit, njit_driver
-from snakesim.core.policies import CODE, LOOKAHEAD_LANE, PLAYOUTS, acting, policy_table
+from snakesim.core.policies import CODE, LOOKAHEAD_LANE, PLAYOUTS, acting, clearly_beats_greedy, policy_table
 from snakesim.core.rng import (
     below,
     deal_key,
@@ -211,98 +211,96 @@ def _expert(state, look, masks, params, policies, key, seat, legal, hands, held,
             sp, se, pc, turns, drawn, reshuffles, passes, think):  # fmt: skip
     """The card a look-ahead seat plays from ``legal`` (``reference.RainbowGame.look_ahead``).
 
-    Flat Monte Carlo: K times, the cards the seat cannot see (the other hands and the stock)
-    are re-dealt at random, keeping each hand's size (the oracle keeps the true cards). The
-    re-deal starts from those cards sorted by symbol, so it cannot depend on where they
-    really are (``tests/test_lookahead.py`` checks this). From
-    that one deal every legal card is played out to the end by greedy players, drawing from
-    ``look``. A win scores 2 and a shared block 1; the best total wins, ties broken by one
-    draw from the game's stream. A single legal card is played after that one draw alone.
+    It starts from greedy's card (one draw from the game's stream). Then, flat Monte Carlo:
+    K times the cards the seat cannot see (the other hands and the stock) are re-dealt,
+    keeping each hand's size (the oracle keeps the true cards); the re-deal starts from those
+    cards sorted by symbol, so it cannot depend on where they really are. From that one deal
+    every legal card is played out to the end by greedy players drawing from ``look``: a win
+    scores 2, a shared block 1. A card replaces greedy's only if it beats it beyond the noise
+    (``beats_greedy``); the one with the largest gain, the lowest symbol on a tie.
     """
     n = params[P_PLAYERS]
-    d_hands, d_held, d_totals, d_stock, p_hands, p_held, p_totals, p_stock, p_pile, greedy, scores, unseen = think
+    d_hands, d_held, d_totals, d_stock, p_hands, p_held, p_totals, p_stock, p_pile, greedy, got, unseen, gain, \
+        squares = think  # fmt: skip
+    g = _choose(state, masks, hands, held, seat, GREEDY, params[P_WILD], legal)
     n_moves = 0
     for c in range(N_SYMBOLS):
-        scores[c] = 0
+        gain[c] = 0
+        squares[c] = 0
         n_moves += (legal >> c) & 1
-    if n_moves > 1:
-        oracle = policies[seat, CODE] == ORACLE
-        for _sample in range(policies[seat, PLAYOUTS]):
-            _copy_hands(hands, held, totals, d_hands, d_held, d_totals, n)
-            m = 0
-            if oracle:  # the true stock, in order
-                for k in range(sp, se):
-                    d_stock[m] = stock[k]
-                    m += 1
-            else:  # the unseen cards (other hands and stock) by symbol: all the seat knows of them
-                for c in range(N_SYMBOLS):
-                    unseen[c] = 0
-                for k in range(sp, se):
-                    unseen[stock[k]] += 1
-                for s in range(n):
-                    if s != seat:
-                        for c in range(N_SYMBOLS):
-                            unseen[c] += hands[s, c]
-                            d_hands[s, c] = 0
-                        d_held[s] = 0
-                for c in range(N_SYMBOLS):
-                    for _ in range(unseen[c]):
-                        d_stock[m] = c
-                        m += 1
-            if not oracle:  # re-deal them: each other hand keeps its size, the rest is the stock
-                shuffle(look, d_stock, m)
-                dealt = 0
-                for s in range(n):
-                    if s != seat:
-                        for _ in range(totals[s]):
-                            _take(d_hands, d_held, s, d_stock[dealt])
-                            dealt += 1
-                for k in range(dealt, m):
-                    d_stock[k - dealt] = d_stock[k]
-                m -= dealt
+    if n_moves == 1:
+        return g
+    playouts = policies[seat, PLAYOUTS]
+    oracle = policies[seat, CODE] == ORACLE
+    for _sample in range(playouts):
+        _copy_hands(hands, held, totals, d_hands, d_held, d_totals, n)
+        m = 0
+        if oracle:  # the true stock, in order
+            for k in range(sp, se):
+                d_stock[m] = stock[k]
+                m += 1
+        else:  # the unseen cards (other hands and stock) by symbol: all the seat knows of them
             for c in range(N_SYMBOLS):
-                if not (legal >> c) & 1:
-                    continue
-                _copy_hands(d_hands, d_held, d_totals, p_hands, p_held, p_totals, n)
-                for k in range(m):
-                    p_stock[k] = d_stock[k]
-                for k in range(pc):
-                    p_pile[k] = pile[k]
-                q_sp, q_se, q_pc, q_turns, q_drawn, q_reshuffles, q_passes = 0, m, pc, turns, drawn, reshuffles, passes
-                forced = c
-                who = seat
-                outcome = -1
-                winner = -1
-                while outcome < 0:
-                    q_sp, q_se, q_pc, q_turns, q_drawn, q_reshuffles, q_passes, outcome, winner = _turn(
-                        look, masks, params, greedy, key, True, forced, p_hands, p_held, p_totals, p_stock, p_pile,
-                        copies, keys, q_sp, q_se, q_pc, who, q_turns, q_drawn, q_reshuffles, q_passes,
-                    )  # fmt: skip
-                    forced = -1
-                    who = who + 1 if who + 1 < n else 0
-                if winner == seat:
-                    scores[c] += 2
-                elif outcome == BLOCKED_DRAW:
-                    fewest = p_totals[0]
-                    for s in range(n):
-                        fewest = min(fewest, p_totals[s])
-                    scores[c] += p_totals[seat] == fewest
-    best = -1
-    n_best = 0
+                unseen[c] = 0
+            for k in range(sp, se):
+                unseen[stock[k]] += 1
+            for s in range(n):
+                if s != seat:
+                    for c in range(N_SYMBOLS):
+                        unseen[c] += hands[s, c]
+                        d_hands[s, c] = 0
+                    d_held[s] = 0
+            for c in range(N_SYMBOLS):
+                for _ in range(unseen[c]):
+                    d_stock[m] = c
+                    m += 1
+            shuffle(look, d_stock, m)  # re-deal: each other hand keeps its size, the rest is the stock
+            dealt = 0
+            for s in range(n):
+                if s != seat:
+                    for _ in range(totals[s]):
+                        _take(d_hands, d_held, s, d_stock[dealt])
+                        dealt += 1
+            for k in range(dealt, m):
+                d_stock[k - dealt] = d_stock[k]
+            m -= dealt
+        for c in range(N_SYMBOLS):
+            if not (legal >> c) & 1:
+                continue
+            _copy_hands(d_hands, d_held, d_totals, p_hands, p_held, p_totals, n)
+            for k in range(m):
+                p_stock[k] = d_stock[k]
+            for k in range(pc):
+                p_pile[k] = pile[k]
+            q_sp, q_se, q_pc, q_turns, q_drawn, q_reshuffles, q_passes = 0, m, pc, turns, drawn, reshuffles, passes
+            forced = c
+            who = seat
+            outcome = -1
+            winner = -1
+            while outcome < 0:
+                q_sp, q_se, q_pc, q_turns, q_drawn, q_reshuffles, q_passes, outcome, winner = _turn(
+                    look, masks, params, greedy, key, True, forced, p_hands, p_held, p_totals, p_stock, p_pile,
+                    copies, keys, q_sp, q_se, q_pc, who, q_turns, q_drawn, q_reshuffles, q_passes,
+                )  # fmt: skip
+                forced = -1
+                who = who + 1 if who + 1 < n else 0
+            got[c] = 0
+            if winner == seat:
+                got[c] = 2
+            elif outcome == BLOCKED_DRAW:
+                fewest = p_totals[0]
+                for s in range(n):
+                    fewest = min(fewest, p_totals[s])
+                got[c] = p_totals[seat] == fewest
+        for c in range(N_SYMBOLS):
+            if (legal >> c) & 1:
+                gain[c] += got[c] - got[g]
+                squares[c] += (got[c] - got[g]) * (got[c] - got[g])
+    best = g
     for c in range(N_SYMBOLS):
-        if (legal >> c) & 1:
-            if scores[c] > best:
-                best = scores[c]
-                n_best = 1
-            elif scores[c] == best:
-                n_best += 1
-    r = below(state, n_best)
-    for c in range(N_SYMBOLS):
-        if (legal >> c) & 1 and scores[c] == best:
-            if r == 0:
-                return c
-            r -= 1
-    return -1  # unreachable: ``legal`` is not empty
+        if (legal >> c) & 1 and gain[c] > gain[best] and clearly_beats_greedy(gain[c], squares[c], playouts):
+            best = c
+    return best
 
 
 @njit
@@ -388,8 +386,10 @@ def _play_block(deck, masks, params, policies, seed, first, out):
             np.empty(deck.shape[0], np.int8),
             np.empty(deck.shape[0], np.int8),
             greedy,
-            np.empty(N_SYMBOLS, np.int64),  # each legal card's playout total
+            np.empty(N_SYMBOLS, np.int64),  # each legal card's payoff in one imagined game
             np.empty(N_SYMBOLS, np.int64),  # unseen cards of each symbol
+            np.empty(N_SYMBOLS, np.int64),  # each card's payoffs minus greedy's card's, summed
+            np.empty(N_SYMBOLS, np.int64),  # and their squares
         )
         scratch = (
             np.empty(4, np.uint64),  # random stream state (decisions)

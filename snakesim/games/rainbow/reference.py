@@ -13,7 +13,15 @@ from __future__ import annotations
 import copy
 from collections.abc import Sequence
 
-from snakesim.core.policies import CODE, LOOKAHEAD_LANE, PLAYOUTS, describe_seats, policy_table, py_acting
+from snakesim.core.policies import (
+    CODE,
+    LOOKAHEAD_LANE,
+    PLAYOUTS,
+    beats_greedy,
+    describe_seats,
+    policy_table,
+    py_acting,
+)
 from snakesim.core.rng import Stream
 from snakesim.core.rules import seat_text, seat_values
 from snakesim.games.rainbow.rules import (
@@ -109,6 +117,10 @@ class RainbowGame:
                 r -= self.hands[seat][c]
                 if r < 0:
                     return c
+        return self.greedy(seat, legal)
+
+    def greedy(self, seat: int, legal: list[int]) -> int:
+        """Greedy's pick from the non-empty ``legal`` list (one random draw)."""
         # Greedy: keep the wild cards while anything else is playable; then play the card that
         # leaves the most follow-ups in hand; ties broken uniformly by the stream.
         if any(c in self.wild for c in legal) and any(c not in self.wild for c in legal):
@@ -131,34 +143,42 @@ class RainbowGame:
     def look_ahead(self, seat: int, legal: list[int]) -> int:
         """The card an ``expert`` (or ``oracle``) seat plays from ``legal``: flat Monte Carlo.
 
-        K times (the seat's playouts), the cards the seat cannot see, the other hands and the
-        stock, are gathered (sorted by symbol), shuffled and dealt back,
-        each hand keeping its size; the oracle skips this and sees the true cards. From that
-        one deal, each legal card is played and the game played out by greedy players
-        drawing from the look-ahead's own stream. A win scores 2, a blocked draw the seat
-        shares 1. The best total is played; ties are broken by one draw from the game's
-        stream, which is also the only draw when there is a single legal card.
+        It starts from greedy's card (one draw from the game's stream). Then, K times (the
+        seat's playouts), the cards the seat cannot see, the other hands and the stock, are
+        gathered (sorted by symbol), shuffled and dealt back, each hand keeping its size; the
+        oracle skips this and sees the true cards. From that one deal, each legal card is
+        played and the game played out by greedy players drawing from the look-ahead's own
+        stream: a win scores 2, a blocked draw the seat shares 1. A card replaces greedy's
+        only if it beats it beyond the noise (``beats_greedy``): the one with the largest gain,
+        the lowest symbol on a tie.
         """
-        scores = dict.fromkeys(legal, 0)
-        if len(legal) > 1:
-            for _ in range(self.policies[seat][PLAYOUTS]):
-                deal = self.imagine()
-                if self.policies[seat][CODE] != ORACLE:
-                    deal.redeal(seat)
-                for card in legal:
-                    game = deal.imagine()
-                    game.step(seat, forced=card)
-                    who = seat
-                    while game.outcome < 0:
-                        who = (who + 1) % self.players
-                        game.step(who)
-                    left = [sum(h) for h in game.hands]
-                    if game.winner == seat:
-                        scores[card] += 2
-                    elif game.outcome == BLOCKED_DRAW and left[seat] == min(left):
-                        scores[card] += 1
-        best = [c for c in legal if scores[c] == max(scores.values())]
-        return best[self.stream.below(len(best))]
+        g = self.greedy(seat, legal)
+        if len(legal) == 1:
+            return g
+        playouts = self.policies[seat][PLAYOUTS]
+        gain, squares = dict.fromkeys(legal, 0), dict.fromkeys(legal, 0)
+        for _ in range(playouts):
+            deal = self.imagine()
+            if self.policies[seat][CODE] != ORACLE:
+                deal.redeal(seat)
+            got = {}
+            for card in legal:
+                game = deal.imagine()
+                game.step(seat, forced=card)
+                who = seat
+                while game.outcome < 0:
+                    who = (who + 1) % self.players
+                    game.step(who)
+                left = [sum(h) for h in game.hands]
+                got[card] = 2 if game.winner == seat else int(game.outcome == BLOCKED_DRAW and left[seat] == min(left))
+            for card in legal:
+                gain[card] += got[card] - got[g]
+                squares[card] += (got[card] - got[g]) ** 2
+        best = g
+        for card in legal:
+            if gain[card] > gain[best] and beats_greedy(gain[card], squares[card], playouts):
+                best = card
+        return best
 
     def imagine(self) -> RainbowGame:
         """A copy of the game to think with: greedy players, the look-ahead's stream, no log."""

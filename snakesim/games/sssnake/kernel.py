@@ -15,7 +15,7 @@ import numpy as np
 
 from snakesim.core.columns import allocate
 from snakesim.core.jit import njit, njit_driver
-from snakesim.core.policies import acting, policy_table
+from snakesim.core.policies import CODE, LOOKAHEAD_LANE, PLAYOUTS, acting, clearly_beats_greedy, policy_table
 from snakesim.core.rng import below, deal_key, deck_identities, keyed_deal, keyed_scratch, seed_lane, seed_stream
 from snakesim.core.rules import seat_values
 from snakesim.games.sssnake.rules import (
@@ -23,10 +23,13 @@ from snakesim.games.sssnake.rules import (
     CROSS,
     DICE_LANE,
     DOUBLE,
+    EXPERT,
     GREEDY,
     JOINED,
     MAX_BLOCK,
+    MAX_DECISIONS,
     MAX_DRAW,
+    ORACLE,
     RANDOM,
     STOCK_DRAW,
     STOCK_WIN,
@@ -43,6 +46,12 @@ MAX_OPTIONS = 4 * MAX_DRAW  # up to MAX_DRAW cards x 2 ends x 2 directions
 P_PLAYERS, P_PRESORTED, P_SIDE, P_ORIGIN, P_BLOCK_W, P_BLOCK_H, P_HEAD, P_TAIL = 0, 1, 2, 3, 4, 5, 6, 9
 N_PARAMS = 12
 P_HEAD_START = N_PARAMS  # P_HEAD_START + seat: the cards that seat places before the first roll
+# A turn's counters (ctx[2]): decisions made, decisions replayed from a script, the roll, the
+# roller (-1 outside a turn), the next card after the turn's draws, the next turn's script
+# length and forced roll (a replayed or imagined turn), whether a look-ahead seat plays, and a
+# paused decision's option count, chooser and greedy's pick.
+C_MADE, C_REPLAY, C_ROLL, C_SEAT, C_NEXT, C_SCRIPT, C_FORCED, C_THINKS, C_PAUSE, C_CHOOSER, C_GREEDY = range(11)
+N_COUNTS = 11
 
 
 @njit
@@ -243,7 +252,7 @@ def _pick_least(state, keys, n):
 
 
 @njit
-def _place_cards(state, policies, chooser, owner, cards, n_cards, board, side, scratch):
+def _place_cards(state, policies, chooser, owner, cards, n_cards, board, side, scratch, ctx):
     """``reference.SssnakeGame.place_cards``: returns how many of ``cards`` fit nowhere
     (left at the front of ``cards``) and whether ``owner``'s snake got joined."""
     occupied, free, ends, box, placed = board
@@ -252,14 +261,19 @@ def _place_cards(state, policies, chooser, owner, cards, n_cards, board, side, s
         k = _options(occupied[owner], free[owner], ends[owner], box[owner], side, cards, n_cards, opts, search, saved)
         if k == 0:
             return n_cards, False
-        policy = acting(state, policies, chooser)
-        if policy == RANDOM:
-            choice = below(state, k)
-        else:
-            sign = -1 if policy == GREEDY and owner != chooser else 1
-            for i in range(k):
-                keys[i] = sign * opts[i, 3]
-            choice = _pick_least(state, keys, k)
+        choice = _replayed(ctx)
+        if choice < 0:
+            policy = _simple(state, policies, chooser)
+            if policy == RANDOM:
+                choice = below(state, k)
+            else:
+                sign = -1 if policy == GREEDY and owner != chooser else 1
+                for i in range(k):
+                    keys[i] = sign * opts[i, 3]
+                choice = _pick_least(state, keys, k)
+            if _pauses(ctx, policies, chooser, k, choice):
+                return n_cards, False
+        _note(ctx, choice)
         j = opts[choice, 0]
         _place(occupied[owner], free[owner], ends[owner], box[owner], side, cards[j], opts[choice, 1], opts[choice, 2],
                search[4])  # fmt: skip
@@ -270,6 +284,43 @@ def _place_cards(state, policies, chooser, owner, cards, n_cards, board, side, s
         if _joined(ends[owner]):
             return 0, True
     return 0, False
+
+
+@njit
+def _simple(state, policies, chooser):
+    """The policy ``chooser`` decides by now (``reference.SssnakeGame.simple_policy``)."""
+    policy = acting(state, policies, chooser)
+    return GREEDY if policy >= EXPERT else policy
+
+
+@njit
+def _note(ctx, choice):
+    made, _, counts = ctx
+    made[counts[C_MADE]] = choice
+    counts[C_MADE] += 1
+
+
+@njit
+def _replayed(ctx):
+    """The option a replayed decision takes (the script's), else -1."""
+    _, script, counts = ctx
+    if counts[C_MADE] < counts[C_REPLAY]:
+        return script[counts[C_MADE]]
+    return -1
+
+
+@njit
+def _pauses(ctx, policies, chooser, k, choice):
+    """Whether the turn stops at this decision for a look-ahead seat (in a turn, with more
+    than one option): greedy's ``choice`` is kept for ``_look_ahead``, and the game replays
+    the turn with the look-ahead's answer (``reference.SssnakeGame.decide``)."""
+    counts = ctx[2]
+    if counts[C_THINKS] and counts[C_SEAT] >= 0 and policies[chooser, CODE] >= EXPERT and k > 1:
+        counts[C_PAUSE] = k
+        counts[C_CHOOSER] = chooser
+        counts[C_GREEDY] = choice
+        return True
+    return False
 
 
 @njit
@@ -287,9 +338,21 @@ def _best_missing(board, seat, card, side, scratch):
 
 
 @njit
-def _choose_gift(state, policies, seat, neighbour, drawn, m, board, side, scratch, gift_keys, tied):
-    """``reference.SssnakeGame.choose_gift``: the index of the card ``seat`` gives away."""
-    policy = acting(state, policies, seat)
+def _choose_gift(state, policies, seat, neighbour, drawn, m, board, side, scratch, gift_keys, tied, ctx):
+    """``reference.SssnakeGame.choose_gift``: the index of the card ``seat`` gives away (a
+    paused turn: see ``_pauses``)."""
+    choice = _replayed(ctx)
+    if choice < 0:
+        choice = _own_gift(state, policies, seat, neighbour, drawn, m, board, side, scratch, gift_keys, tied)
+        if _pauses(ctx, policies, seat, m, choice):
+            return choice
+    _note(ctx, choice)
+    return choice
+
+
+@njit
+def _own_gift(state, policies, seat, neighbour, drawn, m, board, side, scratch, gift_keys, tied):
+    policy = _simple(state, policies, seat)
     if policy == RANDOM:
         return below(state, m)
     for i in range(m):
@@ -310,14 +373,232 @@ def _choose_gift(state, policies, seat, neighbour, drawn, m, board, side, scratc
 
 
 @njit
+def _turn(state, dice, policies, params, faces, actions, stock, next_card, seat, board, spite, bufs, place_scratch,
+          ctx):  # fmt: skip
+    """``seat`` rolls, draws and does what the mark says (``reference.SssnakeGame.turn``).
+
+    Returns ``(next_card, cards discarded, winner or -1)``. A turn paused at a look-ahead
+    seat's decision (``counts[C_PAUSE] > 0``) returns at once; the caller replays it.
+    """
+    n, side = params[P_PLAYERS], params[P_SIDE]
+    n_stock = stock.shape[0]
+    drawn, gift_keys, tied, gifts = bufs
+    counts = ctx[2]
+    counts[C_SEAT] = seat
+    counts[C_MADE] = 0
+    counts[C_REPLAY] = counts[C_SCRIPT]  # a replayed turn's script serves it alone
+    counts[C_SCRIPT] = 0
+    counts[C_ROLL] = counts[C_FORCED] if counts[C_FORCED] >= 0 else below(dice, faces.shape[0])
+    counts[C_FORCED] = -1
+    mark = faces[counts[C_ROLL]]
+    discarded = 0
+    winner = -1
+    left = seat + 1 if seat + 1 < n else 0
+    if actions[mark, 2]:  # to the right
+        target = seat - 1 if seat > 0 else n - 1
+    else:
+        target = left
+    m = min(actions[mark, 0], n_stock - next_card)
+    for i in range(m):
+        drawn[i] = stock[next_card + i]
+    next_card += m
+    counts[C_NEXT] = next_card
+    placed = board[4]
+    if actions[mark, 3]:  # placed by the giver: every card onto the neighbour's snake
+        before = placed[target]
+        unplaced, joined = _place_cards(state, policies, seat, target, drawn, m, board, side, place_scratch, ctx)
+        if counts[C_PAUSE]:
+            return next_card, discarded, winner
+        spite[target] += placed[target] - before
+        if joined:
+            winner = target
+        elif unplaced:
+            unplaced, joined = _place_cards(state, policies, seat, seat, drawn, unplaced, board, side, place_scratch,
+                                            ctx)  # fmt: skip
+            discarded += unplaced
+            if joined:
+                winner = seat
+        return next_card, discarded, winner
+    n_gifts = min(actions[mark, 1], m - 1)  # the roller keeps at least one
+    for k in range(n_gifts):
+        g = _choose_gift(state, policies, seat, target, drawn, m, board, side, place_scratch, gift_keys, tied, ctx)
+        if counts[C_PAUSE]:
+            return next_card, discarded, winner
+        gifts[k] = drawn[g]
+        for i in range(g, m - 1):
+            drawn[i] = drawn[i + 1]
+        m -= 1
+    unplaced, joined = _place_cards(state, policies, seat, seat, drawn, m, board, side, place_scratch, ctx)
+    if counts[C_PAUSE]:
+        return next_card, discarded, winner
+    if joined:
+        return next_card, discarded, seat
+    discarded += unplaced
+    if n_gifts > 0:
+        for k in range(n_gifts):
+            drawn[k] = gifts[k]
+        unplaced, joined = _place_cards(state, policies, target, target, drawn, n_gifts, board, side, place_scratch,
+                                        ctx)  # fmt: skip
+        if counts[C_PAUSE]:
+            return next_card, discarded, winner
+        if joined:
+            winner = target
+        elif unplaced:
+            unplaced, joined = _place_cards(state, policies, seat, seat, drawn, unplaced, board, side, place_scratch,
+                                            ctx)  # fmt: skip
+            discarded += unplaced
+            if joined:
+                winner = seat
+    return next_card, discarded, winner
+
+
+@njit
+def _copy_board(board, to, n, side):
+    """Copy ``board`` (occupied, free, ends, box, placed) into ``to``: first clearing ``to``'s
+    used box and its margin, then copying ``board``'s."""
+    occupied, free, ends, box, placed = board
+    t_occupied, t_free, t_ends, t_box, t_placed = to
+    for s in range(n):
+        for y in range(t_box[s, 2] - 1, t_box[s, 3] + 2):
+            for x in range(t_box[s, 0] - 1, t_box[s, 1] + 2):
+                t_occupied[s, y * side + x] = 0
+                t_free[s, y * side + x] = 0
+        for y in range(box[s, 2] - 1, box[s, 3] + 2):
+            for x in range(box[s, 0] - 1, box[s, 1] + 2):
+                t_occupied[s, y * side + x] = occupied[s, y * side + x]
+                t_free[s, y * side + x] = free[s, y * side + x]
+        for e in range(2):
+            for j in range(3):
+                t_ends[s, e, j] = ends[s, e, j]
+        for j in range(4):
+            t_box[s, j] = box[s, j]
+        t_placed[s] = placed[s]
+
+
+@njit
+def _save(board, spite, next_card, saved, n, side):
+    """Keep the turn as it stands before its roll, for a look-ahead to imagine it."""
+    s_board, s_spite, s_next = saved
+    _copy_board(board, s_board, n, side)
+    for s in range(n):
+        s_spite[s] = spite[s]
+    s_next[0] = next_card
+
+
+@njit
+def _look_ahead(ctx, think, policies, seat, k):
+    """The option a look-ahead seat takes among ``k`` (``reference.SssnakeGame.look_ahead``),
+    greedy's being ``counts[C_GREEDY]``.
+
+    Flat Monte Carlo: K times, the cards not yet drawn are sorted by type and shuffled (the
+    oracle keeps their order); from that stock, for each option, the turn is imagined again
+    from its saved start: the same roll, the same cards, the decisions made so far, then this
+    option; the rest is played by greedy players drawing from ``look``: a win scores 2, a
+    draw the seat shares 1. An option replaces greedy's only if it beats it beyond the noise
+    (``beats_greedy``): the one with the largest gain, the first listed on a tie.
+    """
+    made, _, counts = ctx
+    _, look, world, saved, imagined, i_ctx, greedy, got, unseen, d_stock, gain, squares = think
+    params, faces, actions, stock = world
+    s_board, s_spite, s_next = saved
+    p_board, p_spite, p_bufs, p_scratch = imagined
+    _, i_script, i_counts = i_ctx
+    n, side = params[P_PLAYERS], params[P_SIDE]
+    n_stock = stock.shape[0]
+    next_card = counts[C_NEXT]
+    g = counts[C_GREEDY]
+    for j in range(k):
+        gain[j] = 0
+        squares[j] = 0
+    playouts = policies[seat, PLAYOUTS]
+    oracle = policies[seat, CODE] == ORACLE
+    for _sample in range(playouts):
+        for i in range(n_stock):
+            d_stock[i] = stock[i]
+        if not oracle:  # the cards not yet drawn, by type (all the seat knows of them), shuffled
+            for t in range(N_CARD_TYPES):
+                unseen[t] = 0
+            for i in range(next_card, n_stock):
+                unseen[stock[i]] += 1
+            i = next_card
+            for t in range(N_CARD_TYPES):
+                for _ in range(unseen[t]):
+                    d_stock[i] = t
+                    i += 1
+            _shuffle_from(look, d_stock, next_card, n_stock)
+        for option in range(k):
+            _copy_board(s_board, p_board, n, side)
+            for t in range(n):
+                p_spite[t] = s_spite[t]
+            for i in range(counts[C_MADE]):
+                i_script[i] = made[i]
+            i_script[counts[C_MADE]] = option
+            i_counts[C_SCRIPT] = counts[C_MADE] + 1
+            i_counts[C_FORCED] = counts[C_ROLL]
+            i_counts[C_THINKS] = 0
+            i_counts[C_PAUSE] = 0
+            at = s_next[0]
+            who = counts[C_SEAT]
+            winner = -1
+            while winner < 0 and at < n_stock:
+                at, _, winner = _turn(look, look, greedy, params, faces, actions, d_stock, at, who, p_board,
+                                      p_spite, p_bufs, p_scratch, i_ctx)  # fmt: skip
+                who = who + 1 if who + 1 < n else 0
+            got[option] = _score(p_board, p_scratch[2], winner, seat, n, side)
+        for j in range(k):
+            gain[j] += got[j] - got[g]
+            squares[j] += (got[j] - got[g]) * (got[j] - got[g])
+    best = g
+    for j in range(k):
+        if gain[j] > gain[best] and clearly_beats_greedy(gain[j], squares[j], playouts):
+            best = j
+    return best
+
+
+@njit
+def _shuffle_from(state, items, lo, hi):
+    """``snakesim.core.rng.shuffle`` of ``items[lo:hi]`` in place."""
+    for i in range(hi - lo - 1, 0, -1):
+        j = below(state, i + 1)
+        item = items[lo + i]
+        items[lo + i] = items[lo + j]
+        items[lo + j] = item
+
+
+@njit
+def _score(board, search, winner, seat, n, side):
+    """An imagined game's score for ``seat``: 2 a win, 1 a share of a draw, else 0."""
+    if winner >= 0:
+        return 2 if winner == seat else 0
+    occupied, free, ends, box, _ = board
+    fewest = INF
+    tied = 0
+    mine = 0
+    for s in range(n):
+        miss = _missing(occupied[s], free[s], ends[s], box[s], side, search)
+        if s == seat:
+            mine = miss
+        if miss < fewest:
+            fewest = miss
+            tied = 1
+        elif miss == fewest:
+            tied += 1
+    if mine != fewest:
+        return 0
+    return 2 if tied == 1 else 1
+
+
+@njit
 def _play_one(stock_cards, faces, actions, params, policies, seed, game, scratch, out, row):
     """Play game ``game`` and write its results into row ``row`` of the ``out`` columns."""
     n, presorted, side = params[P_PLAYERS], params[P_PRESORTED], params[P_SIDE]
-    state, dice, copies, keys, identities, stock, board, spite, drawn, gift_keys, tied, gifts, place_scratch = scratch
+    state, dice, copies, keys, identities, stock, board, spite, bufs, place_scratch, ctx, think = scratch
     occupied, free, ends, box, placed = board
+    drawn = bufs[0]
     o_outcome, o_winner, o_length, o_placed, o_missing, o_spite, o_discarded, o_stock_left, o_unused = out
     seed_stream(state, seed, game)  # the policies' decisions
     seed_lane(dice, seed, game, DICE_LANE)  # the die: its own stream, so decisions never shift it
+    seed_lane(think[1], seed, game, LOOKAHEAD_LANE)  # the look-ahead policies' imagined games
     n_stock = stock_cards.shape[0]
     if presorted:
         for i in range(n_stock):
@@ -341,6 +622,14 @@ def _play_one(stock_cards, faces, actions, params, policies, seed, game, scratch
         box[s, 3] = by + params[P_BLOCK_H] - 1
         placed[s] = 0
         spite[s] = 0
+    counts = ctx[2]
+    for i in range(N_COUNTS):
+        counts[i] = 0
+    counts[C_SEAT] = -1
+    counts[C_FORCED] = -1
+    for s in range(n):
+        if policies[s, CODE] >= EXPERT:
+            counts[C_THINKS] = 1
     search = place_scratch[2]
     discarded = 0
     winner = -1
@@ -351,65 +640,43 @@ def _play_one(stock_cards, faces, actions, params, policies, seed, game, scratch
         for i in range(m):
             drawn[i] = stock[next_card + i]
         next_card += m
-        unplaced, joined = _place_cards(state, policies, s, s, drawn, m, board, side, place_scratch)
+        counts[C_MADE] = 0
+        unplaced, joined = _place_cards(state, policies, s, s, drawn, m, board, side, place_scratch, ctx)
         discarded += unplaced
         if joined:
             winner = s
             break
     seat = 0
+    saved = think[3]
     while winner < 0 and next_card < n_stock:
         turns += 1
-        left = seat + 1 if seat + 1 < n else 0
-        mark = faces[below(dice, faces.shape[0])]
-        if actions[mark, 2]:  # to the right
-            target = seat - 1 if seat > 0 else n - 1
-        else:
-            target = left
-        m = min(actions[mark, 0], n_stock - next_card)
-        for i in range(m):
-            drawn[i] = stock[next_card + i]
-        next_card += m
-        if actions[mark, 3]:  # placed by the giver: every card onto the neighbour's snake
-            before = placed[target]
-            unplaced, joined = _place_cards(state, policies, seat, target, drawn, m, board, side, place_scratch)
-            spite[target] += placed[target] - before
-            if joined:
-                winner = target
-            elif unplaced:
-                unplaced, joined = _place_cards(state, policies, seat, seat, drawn, unplaced, board, side,
-                                                place_scratch)  # fmt: skip
-                discarded += unplaced
-                if joined:
-                    winner = seat
-        else:
-            n_gifts = min(actions[mark, 1], m - 1)  # the roller keeps at least one
-            for k in range(n_gifts):
-                g = _choose_gift(state, policies, seat, target, drawn, m, board, side, place_scratch, gift_keys, tied)
-                gifts[k] = drawn[g]
-                for i in range(g, m - 1):
-                    drawn[i] = drawn[i + 1]
-                m -= 1
-            unplaced, joined = _place_cards(state, policies, seat, seat, drawn, m, board, side, place_scratch)
-            if joined:
-                winner = seat
-            else:
-                discarded += unplaced
-                if n_gifts > 0:
-                    for k in range(n_gifts):
-                        drawn[k] = gifts[k]
-                    unplaced, joined = _place_cards(state, policies, target, target, drawn, n_gifts, board, side,
-                                                    place_scratch)  # fmt: skip
-                    if joined:
-                        winner = target
-                    elif unplaced:
-                        unplaced, joined = _place_cards(state, policies, seat, seat, drawn, unplaced, board, side,
-                                                        place_scratch)  # fmt: skip
-                        discarded += unplaced
-                        if joined:
-                            winner = seat
+        if counts[C_THINKS]:  # the turn as it stands before its roll, for a look-ahead to imagine
+            _save(board, spite, next_card, saved, n, side)
+        while True:
+            after, lost, winner = _turn(state, dice, policies, params, faces, actions, stock, next_card, seat, board,
+                                        spite, bufs, place_scratch, ctx)  # fmt: skip
+            if not counts[C_PAUSE]:
+                break
+            # A look-ahead seat's decision: think, then replay the turn from its start with the
+            # decisions made so far and this one (replayed decisions draw nothing).
+            k, chooser, q = counts[C_PAUSE], counts[C_CHOOSER], counts[C_MADE]
+            counts[C_PAUSE] = 0
+            made, script, _ = ctx
+            choice = _look_ahead(ctx, think, policies, chooser, k)
+            for i in range(q):
+                script[i] = made[i]
+            script[q] = choice
+            counts[C_SCRIPT] = q + 1
+            counts[C_FORCED] = counts[C_ROLL]
+            _copy_board(saved[0], board, n, side)
+            for s in range(n):
+                spite[s] = saved[1][s]
+        counts[C_SEAT] = -1
+        next_card = after
+        discarded += lost
         if winner >= 0:
             break
-        seat = left
+        seat = seat + 1 if seat + 1 < n else 0
     fewest = INF
     n_fewest = 0
     first = -1
@@ -449,6 +716,27 @@ def _play_one(stock_cards, faces, actions, params, policies, seed, game, scratch
 
 
 @njit_driver
+def _grids(n, cells, origin):
+    """Empty grids for n seats: occupied cells, free paths (edge masks), head and tail ends,
+    used box (x0, x1, y0, y1; at the origin), cards placed on each snake."""
+    return (np.zeros((n, cells), np.int8), np.zeros((n, cells), np.int8), np.empty((n, 2, 3), np.int64),
+            np.full((n, 4), origin, np.int64), np.empty(n, np.int64))  # fmt: skip
+
+
+@njit_driver
+def _turn_buffers():
+    """A turn's cards drawn, gift keys, cards tied for a gift, gifts chosen."""
+    return (np.empty(MAX_DRAW, np.int8), np.empty(MAX_DRAW, np.int64), np.empty(MAX_DRAW, np.int64),
+            np.empty(MAX_DRAW, np.int8))  # fmt: skip
+
+
+@njit_driver
+def _counters():
+    """A turn's decisions made, its script (the decisions a replay repeats) and its counters."""
+    return np.empty(MAX_DECISIONS, np.int64), np.empty(MAX_DECISIONS, np.int64), np.empty(N_COUNTS, np.int64)
+
+
+@njit_driver
 def _play_block(stock_cards, faces, actions, params, policies, seed, first, out):
     count = out[0].shape[0]
     n = params[P_PLAYERS]
@@ -470,29 +758,43 @@ def _play_block(stock_cards, faces, actions, params, policies, seed, first, out)
             search,
             np.empty(10, np.int64),  # ends and box saved by _try
         )
-        board = (
-            np.zeros((n, cells), np.int8),  # occupied cells of each seat's grid
-            np.zeros((n, cells), np.int8),  # free paths (edge masks)
-            np.empty((n, 2, 3), np.int64),  # head and tail ends
-            np.empty((n, 4), np.int64),  # used box: x0, x1, y0, y1
-            np.empty(n, np.int64),  # cards placed on each snake
-        )
+        board = _grids(n, cells, params[P_ORIGIN])
         identities = np.empty(stock_cards.shape[0], np.uint64)
         deck_identities(stock_cards, identities)
+        state = np.empty(4, np.uint64)  # random stream state (decisions)
+        stock = np.empty(stock_cards.shape[0], np.int8)  # the stock, in draw order
+        greedy = np.zeros((n, 3), np.int64)  # the players a look-ahead imagines
+        for s in range(n):
+            greedy[s, CODE] = GREEDY
+        imagined_scratch = (np.empty((MAX_OPTIONS, 4), np.int64), np.empty(MAX_OPTIONS, np.int64), search,
+                            np.empty(10, np.int64))  # fmt: skip
+        think = (  # the look-ahead's: see _look_ahead
+            state,
+            np.empty(4, np.uint64),  # its own stream
+            (params, faces, actions, stock),
+            (_grids(n, cells, params[P_ORIGIN]), np.empty(n, np.int64), np.empty(1, np.int64)),  # a turn's start
+            (_grids(n, cells, params[P_ORIGIN]), np.empty(n, np.int64), _turn_buffers(), imagined_scratch),
+            _counters(),  # an imagined game's turn
+            greedy,
+            np.empty(MAX_OPTIONS, np.int64),  # each option's payoff in one imagined game
+            np.empty(N_CARD_TYPES, np.int64),  # cards not yet drawn, by type
+            np.empty(stock_cards.shape[0], np.int8),  # an imagined stock
+            np.empty(MAX_OPTIONS, np.int64),  # each option's payoffs minus greedy's, summed
+            np.empty(MAX_OPTIONS, np.int64),  # and their squares
+        )
         scratch = (
-            np.empty(4, np.uint64),  # random stream state (decisions)
+            state,
             np.empty(4, np.uint64),  # the die's stream state
             np.empty(keyed_scratch(stock_cards.shape[0], N_CARD_TYPES)[0], np.int64),  # keyed shuffle scratch
             np.empty(keyed_scratch(stock_cards.shape[0], N_CARD_TYPES)[1], np.uint64),
             identities,
-            np.empty(stock_cards.shape[0], np.int8),  # the stock, in draw order
+            stock,
             board,
             np.empty(n, np.int64),  # cards a neighbour put on each snake
-            np.empty(MAX_DRAW, np.int8),  # the cards drawn this turn
-            np.empty(MAX_DRAW, np.int64),  # keys of the gift choice
-            np.empty(MAX_DRAW, np.int64),  # cards tied in the gift choice
-            np.empty(MAX_DRAW, np.int8),  # the gifts chosen this turn
+            _turn_buffers(),
             place_scratch,
+            _counters(),  # the turn's decisions and counters
+            think,
         )
         for row in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
             _play_one(stock_cards, faces, actions, params, policies, seed, first + row, scratch, out, row)

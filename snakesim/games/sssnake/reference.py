@@ -22,11 +22,20 @@ tail's, then the directions the card can send the end in increasing order (N, E,
 
 from __future__ import annotations
 
+import copy
 from collections import deque
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from snakesim.core.policies import describe_seats, policy_table, py_acting
+from snakesim.core.policies import (
+    CODE,
+    LOOKAHEAD_LANE,
+    PLAYOUTS,
+    beats_greedy,
+    describe_seats,
+    policy_table,
+    py_acting,
+)
 from snakesim.core.rng import Stream
 from snakesim.core.rules import seat_values
 from snakesim.games.sssnake.rules import (
@@ -35,8 +44,10 @@ from snakesim.games.sssnake.rules import (
     DOUBLE,
     DX,
     DY,
+    EXPERT,
     GREEDY,
     JOINED,
+    ORACLE,
     POLICIES,
     RANDOM,
     SIDES,
@@ -262,6 +273,97 @@ class SssnakeGame:
         self.winner = -1
         self.turns = 0
         self.log: list[str] | None = [] if trace else None
+        # The look-ahead policies (see look_ahead): their stream, the turn being played as it
+        # stood before its roll, its roll, and the decisions made in it so far.
+        self.look = Stream(stream.seed, stream.game, lane=LOOKAHEAD_LANE)
+        self.thinks = any(row[CODE] in (EXPERT, ORACLE) for row in self.policies)
+        self.start: SssnakeGame | None = None
+        self.roll = -1  # the next turn's roll when it is imagined (else the die's)
+        self.made: list[int] = []
+        self.script: list[int] = []  # the next turn's first decisions when it is imagined
+        self.replay: list[int] = []
+
+    def decide(self, chooser: int, count: int, own) -> int:
+        """The index ``chooser`` picks among ``count`` options: the script's while an imagined
+        turn replays it; else ``own()``, its policy's pick, which an ``expert`` or ``oracle``
+        seat in a turn (not its head start) then puts to its look-ahead. Each is noted in
+        ``made``."""
+        if len(self.made) < len(self.replay):
+            choice = self.replay[len(self.made)]
+        else:
+            choice = own()
+            if self.policies[chooser][CODE] in (EXPERT, ORACLE) and self.start is not None and count > 1:
+                choice = self.look_ahead(chooser, count, choice)
+        self.made.append(choice)
+        return choice
+
+    def simple_policy(self, chooser: int) -> int:
+        """The policy ``chooser`` decides by now, mistakes included; look-ahead seats decide
+        what they do not look ahead for as greedy does."""
+        code = py_acting(self.stream, self.policies, chooser)
+        return GREEDY if code in (EXPERT, ORACLE) else code
+
+    def look_ahead(self, seat: int, count: int, g: int) -> int:
+        """The option an ``expert`` (or ``oracle``) seat takes among ``count``, greedy's being
+        ``g``: flat Monte Carlo.
+
+        K times (the seat's playouts), the cards not yet drawn, face down and so unseen, are
+        sorted and shuffled with the look-ahead's own stream (the oracle keeps their order).
+        From that one stock, for each option, the turn is imagined again from before its roll:
+        the same roll, the same cards drawn, the decisions made so far, then this option; the
+        rest of the turn and the game are played by greedy players, the later rolls drawn from
+        the look-ahead's stream: a win scores 2, a draw the seat shares 1. An option replaces
+        greedy's only if it beats it beyond the noise (``beats_greedy``): the one with the
+        largest gain, the first listed on a tie.
+        """
+        playouts = self.policies[seat][PLAYOUTS]
+        gain, squares = [0] * count, [0] * count
+        for _ in range(playouts):
+            rest = self.stock[self.next_card :]
+            if self.policies[seat][CODE] != ORACLE:
+                rest.sort()  # the seat knows which cards are left, not their order
+                self.look.shuffle(rest)
+            got = []
+            for option in range(count):
+                game = self.start.imagine(self.stock[: self.next_card] + rest, [*self.made, option], self.turn_roll)
+                got.append(game.play_out(self.turn_seat)[seat])
+            for j in range(count):
+                gain[j] += got[j] - got[g]
+                squares[j] += (got[j] - got[g]) ** 2
+        best = g
+        for j in range(count):
+            if gain[j] > gain[best] and beats_greedy(gain[j], squares[j], playouts):
+                best = j
+        return best
+
+    def imagine(self, stock: list[int], script: list[int], roll: int) -> SssnakeGame:
+        """This game (as it stood before a turn) to think with: ``stock`` for its stock, the
+        turn's ``roll`` and the decisions in ``script`` replayed first, greedy players, the
+        look-ahead's stream for every draw, no log."""
+        game = copy.copy(self)
+        game.boards = [b.copy() for b in self.boards]
+        game.spite = list(self.spite)
+        game.stock = stock
+        game.stream = game.dice = self.look
+        game.policies = [[GREEDY, 0, 0] for _ in range(self.players)]
+        game.thinks = False
+        game.start = None
+        game.script = script
+        game.roll = roll
+        game.log = None
+        return game
+
+    def play_out(self, seat: int) -> list[int]:
+        """Play an imagined game from ``seat``'s turn to the end; each seat's score (2 a win,
+        1 a share of a draw)."""
+        while self.winner < 0 and self.next_card < len(self.stock):
+            self.turn(seat)
+            seat = (seat + 1) % self.players
+        if self.winner >= 0:
+            return [2 * (s == self.winner) for s in range(self.players)]
+        missing = [b.missing() for b in self.boards]
+        fewest = [s for s in range(self.players) if missing[s] == min(missing)]
+        return [(2 if len(fewest) == 1 else 1) * (s in fewest) for s in range(self.players)]
 
     def pick(self, keys: list[int]) -> int:
         """The index of the smallest key; ties uniform (one draw)."""
@@ -286,12 +388,15 @@ class SssnakeGame:
                     names = " ".join(CARD_KEYS[c] for c in cards)
                     self.log.append(f"       {names} fits nowhere on seat {owner}'s snake")
                 return cards
-            policy = py_acting(self.stream, self.policies, chooser)
-            if policy == RANDOM:
-                choice = options[self.stream.below(len(options))]
-            else:
+
+            def own(options=options):
+                policy = self.simple_policy(chooser)
+                if policy == RANDOM:
+                    return self.stream.below(len(options))
                 sign = -1 if policy == GREEDY and owner != chooser else 1
-                choice = options[self.pick([sign * o.missing for o in options])]
+                return self.pick([sign * o.missing for o in options])
+
+            choice = options[self.decide(chooser, len(options), own)]
             card = cards.pop(choice.card)
             board.place(card, choice.end, choice.exit)
             if self.log is not None:
@@ -316,21 +421,35 @@ class SssnakeGame:
         after its best placement); among those, greedy gives the one that helps the neighbour
         least, friendly the one that helps the neighbour most. Random: uniform.
         """
-        policy = py_acting(self.stream, self.policies, seat)
-        if policy == RANDOM:
-            return self.stream.below(len(cards))
-        own = [-self.best_missing(seat, c) for c in cards]
-        tied = [i for i, k in enumerate(own) if k == min(own)]
-        if len(tied) > 1:
-            sign = -1 if policy == GREEDY else 1
-            theirs = [sign * self.best_missing(neighbour, cards[i]) for i in tied]
-            tied = [i for i, k in zip(tied, theirs, strict=True) if k == min(theirs)]
-        return tied[self.stream.below(len(tied))]
+
+        def own():
+            policy = self.simple_policy(seat)
+            if policy == RANDOM:
+                return self.stream.below(len(cards))
+            mine = [-self.best_missing(seat, c) for c in cards]
+            tied = [i for i, k in enumerate(mine) if k == min(mine)]
+            if len(tied) > 1:
+                sign = -1 if policy == GREEDY else 1
+                theirs = [sign * self.best_missing(neighbour, cards[i]) for i in tied]
+                tied = [i for i, k in zip(tied, theirs, strict=True) if k == min(theirs)]
+            return tied[self.stream.below(len(tied))]
+
+        return self.decide(seat, len(cards), own)
 
     def turn(self, seat: int) -> None:
         """``seat`` rolls the die, draws, and does what the mark says (docs/games/sssnake.md)."""
+        if self.thinks:  # the turn as it stands before its roll, for a look-ahead to imagine
+            self.start = None
+            self.start = copy.copy(self)
+            self.start.boards = [b.copy() for b in self.boards]
+            self.start.spite = list(self.spite)
+        self.turn_seat = seat
+        self.made = []
+        self.replay, self.script = self.script, []  # an imagined turn's script serves it alone
         self.turns += 1
-        mark, action = self.actions[self.faces[self.dice.below(len(self.faces))]]
+        self.turn_roll = self.roll if self.roll >= 0 else self.dice.below(len(self.faces))
+        self.roll = -1
+        mark, action = self.actions[self.faces[self.turn_roll]]
         target = (seat + (1 if action["to"] == "left" else -1)) % self.players
         drawn = self.stock[self.next_card : self.next_card + action["draw"]]
         self.next_card += len(drawn)

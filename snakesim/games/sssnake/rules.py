@@ -56,8 +56,9 @@ MAX_CARDS = 400
 MAX_BLOCK = 6
 OUTCOMES = ("joined", "stock win", "stock draw")
 JOINED, STOCK_WIN, STOCK_DRAW = range(3)
-POLICIES = ("random", "greedy", "friendly")
-RANDOM, GREEDY, FRIENDLY = range(3)
+POLICIES = ("random", "greedy", "friendly", "expert", "oracle")
+RANDOM, GREEDY, FRIENDLY, EXPERT, ORACLE = range(5)  # oracle: the expert shown the stock (a yardstick)
+MAX_DECISIONS = 4 * MAX_DRAW + 4  # decisions in one turn: gifts and placements, with a margin
 
 
 def exits(card: int, d: int) -> list[int]:
