@@ -67,8 +67,8 @@ def test_skill_share_and_its_interval_on_made_up_games():
 @pytest.mark.parametrize(
     "edge,words",
     [
-        (0.05, "mostly luck: playing"),
-        (0.2, "mostly luck, with some"),
+        (0.05, "mostly luck among careful players: thinking"),
+        (0.2, "mostly luck among careful players, with some"),
         (0.3, "luck and skill"),
         (0.9, "a game of skill"),
     ],
