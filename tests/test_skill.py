@@ -144,3 +144,15 @@ def test_balance_rechecks_its_answer_with_novices():
     assert "with novice players (greedy:0.3)" in r.stdout and "largest seat gap is" in r.stdout
     one_line(invoke("balance", "fortune", "--handicap", "start_coins", "--novices", 0.3), "no player choices")
     one_line(invoke("balance", "hisss", "--handicap", "start_points", "--novices", 1.5), "mistake rate from 0 to 1")
+
+
+def test_a_study_takes_policies_with_parameters(tmp_path):
+    path = tmp_path / "s.toml"
+    path.write_text(
+        'title = "t"\nquestion = "q"\ngame = "hisss"\n[[compare]]\nplayers = 2\ngames = 300\n'
+        'policies = ["greedy", "expert:2,greedy:0.3"]\n'
+    )
+    report = (run_study(path, tmp_path / "out") / "report.md").read_text()
+    assert "expert:2,greedy:0.3" in report
+    path.write_text(path.read_text().replace("greedy:0.3", "greedy:3"))
+    one_line(invoke("study", path, "--out", tmp_path / "bad"), "greedy:RATE takes a mistake rate from 0 to 1")

@@ -185,6 +185,25 @@ def beats_greedy(total: int, squares: int, playouts: int) -> bool:
 clearly_beats_greedy = njit(beats_greedy)  # the kernels' copy
 
 
+@njit
+def add_playout(got, g, gain, squares, k):
+    """Add one imagined game's payoffs ``got[:k]`` to each move's gain over greedy's move ``g``."""
+    for j in range(k):
+        gain[j] += got[j] - got[g]
+        squares[j] += (got[j] - got[g]) * (got[j] - got[g])
+
+
+@njit
+def pick_over_greedy(gain, squares, g, k, playouts):
+    """The look-ahead's move: greedy's ``g`` unless a move beats it beyond the noise
+    (:func:`beats_greedy`); then the largest gain, the first on a tie."""
+    best = g
+    for j in range(k):
+        if gain[j] > gain[best] and clearly_beats_greedy(gain[j], squares[j], playouts):
+            best = j
+    return best
+
+
 def py_acting(stream, policies, seat: int) -> int:
     """:func:`acting` for the reference engines (``policies`` a :func:`policy_table`)."""
     threshold = int(policies[seat][MISTAKE])

@@ -14,7 +14,7 @@ import numpy as np
 
 from snakesim.core.columns import allocate
 from snakesim.core.jit import njit, njit_driver
-from snakesim.core.policies import CODE, LOOKAHEAD_LANE, PLAYOUTS, acting, clearly_beats_greedy, policy_table
+from snakesim.core.policies import CODE, LOOKAHEAD_LANE, PLAYOUTS, acting, add_playout, pick_over_greedy, policy_table
 from snakesim.core.rng import (
     below,
     deal_key,
@@ -305,14 +305,8 @@ def _expert(state, look, params, policies, seat, i, k, pl, fan, n_cards, kinds, 
                 got[j] = _rank(params, p_cards, p_taken, p_longest, seat) == _rank(
                     params, p_cards, p_taken, p_longest, best_seat
                 )
-        for j in range(k):
-            gain[j] += got[j] - got[g]
-            squares[j] += (got[j] - got[g]) * (got[j] - got[g])
-    best = g
-    for j in range(k):
-        if gain[j] > gain[best] and clearly_beats_greedy(gain[j], squares[j], playouts):
-            best = j
-    return best
+        add_playout(got, g, gain, squares, k)
+    return pick_over_greedy(gain, squares, g, k, playouts)
 
 
 @njit

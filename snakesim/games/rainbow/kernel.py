@@ -17,7 +17,7 @@ import numpy as np
 
 from snakesim.core.columns import allocate
 from snakesim.core.jit import njit, njit_driver
-from snakesim.core.policies import CODE, LOOKAHEAD_LANE, PLAYOUTS, acting, clearly_beats_greedy, policy_table
+from snakesim.core.policies import CODE, LOOKAHEAD_LANE, PLAYOUTS, acting, add_playout, pick_over_greedy, policy_table
 from snakesim.core.rng import (
     below,
     deal_key,
@@ -265,6 +265,7 @@ def _expert(state, look, masks, params, policies, key, seat, legal, hands, held,
                 d_stock[k - dealt] = d_stock[k]
             m -= dealt
         for c in range(N_SYMBOLS):
+            got[c] = 0
             if not (legal >> c) & 1:
                 continue
             _copy_hands(d_hands, d_held, d_totals, p_hands, p_held, p_totals, n)
@@ -284,7 +285,6 @@ def _expert(state, look, masks, params, policies, key, seat, legal, hands, held,
                 )  # fmt: skip
                 forced = -1
                 who = who + 1 if who + 1 < n else 0
-            got[c] = 0
             if winner == seat:
                 got[c] = 2
             elif outcome == BLOCKED_DRAW:
@@ -292,15 +292,8 @@ def _expert(state, look, masks, params, policies, key, seat, legal, hands, held,
                 for s in range(n):
                     fewest = min(fewest, p_totals[s])
                 got[c] = p_totals[seat] == fewest
-        for c in range(N_SYMBOLS):
-            if (legal >> c) & 1:
-                gain[c] += got[c] - got[g]
-                squares[c] += (got[c] - got[g]) * (got[c] - got[g])
-    best = g
-    for c in range(N_SYMBOLS):
-        if (legal >> c) & 1 and gain[c] > gain[best] and clearly_beats_greedy(gain[c], squares[c], playouts):
-            best = c
-    return best
+        add_playout(got, g, gain, squares, N_SYMBOLS)  # an illegal card gets 0, so it never gains
+    return pick_over_greedy(gain, squares, g, N_SYMBOLS, playouts)
 
 
 @njit

@@ -15,7 +15,7 @@ import numpy as np
 
 from snakesim.core.columns import allocate
 from snakesim.core.jit import njit, njit_driver
-from snakesim.core.policies import CODE, LOOKAHEAD_LANE, PLAYOUTS, acting, clearly_beats_greedy, policy_table
+from snakesim.core.policies import CODE, LOOKAHEAD_LANE, PLAYOUTS, acting, add_playout, pick_over_greedy, policy_table
 from snakesim.core.rng import below, deal_key, deck_identities, keyed_deal, keyed_scratch, seed_lane, seed_stream
 from snakesim.core.rules import seat_values
 from snakesim.games.sssnake.rules import (
@@ -545,14 +545,8 @@ def _look_ahead(ctx, think, policies, seat, k):
                                       p_spite, p_bufs, p_scratch, i_ctx)  # fmt: skip
                 who = who + 1 if who + 1 < n else 0
             got[option] = _score(p_board, p_scratch[2], winner, seat, n, side)
-        for j in range(k):
-            gain[j] += got[j] - got[g]
-            squares[j] += (got[j] - got[g]) * (got[j] - got[g])
-    best = g
-    for j in range(k):
-        if gain[j] > gain[best] and clearly_beats_greedy(gain[j], squares[j], playouts):
-            best = j
-    return best
+        add_playout(got, g, gain, squares, k)
+    return pick_over_greedy(gain, squares, g, k, playouts)
 
 
 @njit
