@@ -9,7 +9,7 @@ Two decorators:
   Fortune kernel 3-4 times slower (benchmarks/bench_fortune.py). A function that tries to
   allocate under this decorator fails to compile, so the rule cannot be broken silently.
 - :func:`njit_driver` for the functions that allocate scratch arrays and spread games over
-  threads with ``prange``.
+  threads with ``prange``; :func:`njit_alloc` for their helpers that only allocate.
 
 Both cache compiled code on disk (``cache=True``) and use ``error_model="numpy"`` (integer
 division without Python's zero check; the kernels never divide by zero).
@@ -59,4 +59,10 @@ def njit(fn=None, **extra):
 def njit_driver(fn=None, **extra):
     """``numba.njit(parallel=True)`` for block drivers that allocate and use ``prange``."""
     options = {**JIT_OPTIONS, "parallel": True, **extra}
+    return numba.njit(**options) if fn is None else numba.njit(**options)(fn)
+
+
+def njit_alloc(fn=None, **extra):
+    """``numba.njit`` for a block driver's helpers that allocate its scratch (no ``prange``)."""
+    options = {**JIT_OPTIONS, **extra}
     return numba.njit(**options) if fn is None else numba.njit(**options)(fn)

@@ -14,7 +14,7 @@ import numba
 import numpy as np
 
 from snakesim.core.columns import allocate
-from snakesim.core.jit import njit, njit_driver
+from snakesim.core.jit import njit, njit_alloc, njit_driver
 from snakesim.core.policies import CODE, LOOKAHEAD_LANE, PLAYOUTS, acting, add_playout, pick_over_greedy, policy_table
 from snakesim.core.rng import below, deal_key, deck_identities, keyed_deal, keyed_scratch, seed_lane, seed_stream
 from snakesim.core.rules import seat_values
@@ -709,7 +709,7 @@ def _play_one(stock_cards, faces, actions, params, policies, seed, game, scratch
                 free[s, y * side + x] = 0
 
 
-@njit_driver
+@njit_alloc
 def _grids(n, cells, origin):
     """Empty grids for n seats: occupied cells, free paths (edge masks), head and tail ends,
     used box (x0, x1, y0, y1; at the origin), cards placed on each snake."""
@@ -717,14 +717,14 @@ def _grids(n, cells, origin):
             np.full((n, 4), origin, np.int64), np.empty(n, np.int64))  # fmt: skip
 
 
-@njit_driver
+@njit_alloc
 def _turn_buffers():
     """A turn's cards drawn, gift keys, cards tied for a gift, gifts chosen."""
     return (np.empty(MAX_DRAW, np.int8), np.empty(MAX_DRAW, np.int64), np.empty(MAX_DRAW, np.int64),
             np.empty(MAX_DRAW, np.int8))  # fmt: skip
 
 
-@njit_driver
+@njit_alloc
 def _counters():
     """A turn's decisions made, its script (the decisions a replay repeats) and its counters."""
     return np.empty(MAX_DECISIONS, np.int64), np.empty(MAX_DECISIONS, np.int64), np.empty(N_COUNTS, np.int64)
