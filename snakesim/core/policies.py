@@ -160,7 +160,7 @@ def policy_table(policies, players: int, default: int) -> np.ndarray:
     return np.ascontiguousarray(table)
 
 
-@njit
+@njit(inline="always")  # asked at every decision
 def acting(state, policies, seat):
     """The policy code ``seat`` decides by this time: its own, or with its mistake rate (one
     draw) ``random``. A seat without a mistake rate draws nothing."""

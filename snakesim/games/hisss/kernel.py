@@ -161,7 +161,7 @@ def _rank(params, cards, taken, longest, s):
     return points, second
 
 
-@njit
+@njit(inline="always")  # the game loop's body: called once per turn
 def _turn(state, params, policies, forced, seat, card, first, kinds, col_a, col_b, fits, ends, lengths, middles,
           n_snakes, pl, fit, cards, taken, longest):  # fmt: skip
     """``seat`` places the drawn ``card`` (``reference.HisssGame.step``); ``forced >= 0`` is the
@@ -204,7 +204,7 @@ def _turn(state, params, policies, forced, seat, card, first, kinds, col_a, col_
     return n_snakes, completed
 
 
-@njit
+@njit(inline="always")
 def _greedy(state, pl, k, ends, lengths, claim_joined):
     """Greedy's pick among the ``k`` placements in ``pl``: the best key; ties uniform (one draw)."""
     best = -1

@@ -116,7 +116,7 @@ def _give_up(hands, held, seat, card):
         held[seat] &= ~(1 << card)
 
 
-@njit
+@njit(inline="always")  # the game loop's body: called once per turn
 def _turn(state, masks, params, policies, key, playout, forced, hands, held, totals, stock, pile, copies, keys,
           sp, se, pc, seat, turns, drawn, reshuffles, passes):  # fmt: skip
     """Play one turn for ``seat`` (``reference.RainbowGame.step``); ``forced >= 0`` is the card a
