@@ -3,17 +3,14 @@
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 import click
 
 from snakesim.analysis.balance import BalanceResult, balance, check_novices
 from snakesim.analysis.tune import TuneResult, tune
 from snakesim.cli import cli, options
-from snakesim.cli.format import pct, records, to_json
+from snakesim.cli.format import check_plot, pct, records, save_plot, to_json
 from snakesim.core.backends import make_backend
-from snakesim.core.errors import InputError
-from snakesim.core.results import check_writable
 from snakesim.core.rules import inline
 from snakesim.core.runner import resolve_run
 from snakesim.games import get_game
@@ -49,10 +46,7 @@ def search_options(fn):
 def _start(game, players, seed, variant, settings, rules_file, deck_file, policy, policies, backend, threads,
            scheduler, workers, plot):  # fmt: skip
     """Everything a search needs, checked before any game is played (the --plot file's folder too)."""
-    if plot is not None and Path(plot).suffix.lower() != ".png":
-        raise InputError("--plot", f"expected a file ending in .png, got {plot!r}")
-    if plot is not None:
-        check_writable(Path(plot).absolute().parent, "--plot")
+    check_plot(plot)
     spec = get_game(game)
     label, rules, seats = resolve_run(
         spec, players, 1, seed, 0, variant, rules_file, settings, None, deck_file, policy, policies
@@ -66,11 +60,6 @@ def _show(result, as_json: bool, label: str, text) -> None:
         click.echo(to_json({**result.summary, "variant": label, "path": records(result.path)}))
     else:
         click.echo(text())
-
-
-def _save(figure, plot) -> None:
-    Path(plot).parent.mkdir(parents=True, exist_ok=True)
-    figure.savefig(plot, dpi=110)
 
 
 def _who(players: int, label: str, seats: tuple[str, ...], seed: int) -> str:
@@ -128,7 +117,7 @@ def balance_command(
     if plot is not None:
         from snakesim.report.figures import balance_figure  # matplotlib only when a plot is asked for
 
-        _save(balance_figure(result, f"{spec.name}: {handicap} = {inline(result.values)}"), plot)
+        save_plot(balance_figure(result, f"{spec.name}: {handicap} = {inline(result.values)}"), plot)
     _show(result, as_json, label, lambda: format_balance(result, spec.title, _who(players, label, seats, seed)))
 
 
@@ -221,7 +210,7 @@ def tune_command(
         from snakesim.report.figures import tune_figure  # matplotlib only when a plot is asked for
 
         s = result.summary
-        _save(tune_figure(result.path, s["target"]["value"], s["vary"]["option"], s["target"]["metric"]), plot)
+        save_plot(tune_figure(result.path, s["target"]["value"], s["vary"]["option"], s["target"]["metric"]), plot)
     _show(result, as_json, label, lambda: format_tune(result, spec.title, _who(players, label, seats, seed)))
 
 

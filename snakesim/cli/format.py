@@ -4,14 +4,33 @@ from __future__ import annotations
 
 import json
 import math
+from pathlib import Path
 
 import numpy as np
 
+from snakesim.core.errors import InputError
+from snakesim.core.results import check_writable
 from snakesim.core.rules import describe_changes
 
 __all__ = [
-    "describe_changes", "format_comparison", "format_summary", "format_table", "interval", "pct", "records", "to_json",
+    "check_plot", "describe_changes", "format_comparison", "format_summary", "format_table", "interval", "pct",
+    "records", "save_plot", "to_json",
 ]  # fmt: skip
+
+
+def check_plot(plot) -> None:
+    """A ``--plot`` file: a .png in a folder that can be written (checked before any game)."""
+    if plot is None:
+        return
+    if Path(plot).suffix.lower() != ".png":
+        raise InputError("--plot", f"expected a file ending in .png, got {plot!r}")
+    check_writable(Path(plot).absolute().parent, "--plot")
+
+
+def save_plot(figure, plot) -> None:
+    """Write a ``--plot`` figure, making its folder if needed."""
+    Path(plot).parent.mkdir(parents=True, exist_ok=True)
+    figure.savefig(plot, dpi=110)
 
 
 def pct(x: float) -> str:

@@ -3,18 +3,15 @@
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 import click
 
 from snakesim.analysis.skill import NOVICE, SkillResult, skill
 from snakesim.analysis.sweep import parse_players
 from snakesim.cli import cli, options
-from snakesim.cli.format import pct, records, to_json
+from snakesim.cli.format import check_plot, pct, records, save_plot, to_json
 from snakesim.core.backends import make_backend
-from snakesim.core.errors import InputError
 from snakesim.core.policies import DEFAULT_PLAYOUTS
-from snakesim.core.results import check_writable
 from snakesim.core.runner import resolve_run
 from snakesim.games import get_game
 
@@ -65,10 +62,7 @@ def skill_command(
       snakesim skill hisss --json > skill.json
     """
     spec = get_game(game)
-    if plot is not None and Path(plot).suffix.lower() != ".png":
-        raise InputError("--plot", f"expected a file ending in .png, got {plot!r}")
-    if plot is not None:
-        check_writable(Path(plot).absolute().parent, "--plot")
+    check_plot(plot)
     players = parse_players(players_text)
     label, rules, _ = resolve_run(spec, players[0], 1, seed, 0, variant, rules_file, settings, None, deck_file)
     engine = make_backend(backend, threads, scheduler, workers)
@@ -76,10 +70,7 @@ def skill_command(
     if plot is not None:
         from snakesim.report.figures import skill_figure  # matplotlib only when a plot is asked for
 
-        Path(plot).parent.mkdir(parents=True, exist_ok=True)
-        skill_figure(result.table, f"{spec.name}, {label}: edge over a field player, 95% intervals").savefig(
-            plot, dpi=110
-        )
+        save_plot(skill_figure(result.table, f"{spec.name}, {label}: edge over a field player, 95% intervals"), plot)
     if as_json:
         click.echo(to_json({**result.summary, "variant": label, "lineups": records(result.table)}))
         return

@@ -9,7 +9,7 @@ import click
 
 from snakesim.analysis.sweep import parse_axes, parse_players, sweep
 from snakesim.cli import cli, options
-from snakesim.cli.format import records, to_json
+from snakesim.cli.format import records, save_plot, to_json
 from snakesim.core.backends import make_backend
 from snakesim.core.errors import InputError
 from snakesim.core.results import check_writable
@@ -75,8 +75,7 @@ def sweep_command(
         from snakesim.report.figures import sweep_figure  # matplotlib only when a plot is asked for
 
         fig = sweep_figure(table, next(iter(axes)), title=f"{spec.title}: {n_games:,} games per point, seed {seed}")
-        Path(plot).parent.mkdir(parents=True, exist_ok=True)
-        fig.savefig(plot, dpi=110)
+        save_plot(fig, plot)
     if as_json:
         click.echo(to_json({**table.attrs, "rows": records(table)}))
         return

@@ -117,14 +117,14 @@ def below(state, n):
 
 
 @njit
-def shuffle(state, items, n):
-    """Shuffle ``items[:n]`` in place (Fisher-Yates, drawing from ``state``): for the
-    look-ahead policies' private re-deals, which need no coupling across decks."""
+def shuffle(state, items, n, start=0):
+    """Shuffle ``items[start:start + n]`` in place (Fisher-Yates, drawing from ``state``): for
+    the look-ahead policies' private re-deals, which need no coupling across decks."""
     for i in range(n - 1, 0, -1):
         j = below(state, i + 1)
-        item = items[i]
-        items[i] = items[j]
-        items[j] = item
+        item = items[start + i]
+        items[start + i] = items[start + j]
+        items[start + j] = item
 
 
 @njit

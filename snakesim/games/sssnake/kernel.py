@@ -16,7 +16,16 @@ import numpy as np
 from snakesim.core.columns import allocate
 from snakesim.core.jit import njit, njit_alloc, njit_driver
 from snakesim.core.policies import CODE, LOOKAHEAD_LANE, PLAYOUTS, acting, add_playout, pick_over_greedy, policy_table
-from snakesim.core.rng import below, deal_key, deck_identities, keyed_deal, keyed_scratch, seed_lane, seed_stream
+from snakesim.core.rng import (
+    below,
+    deal_key,
+    deck_identities,
+    keyed_deal,
+    keyed_scratch,
+    seed_lane,
+    seed_stream,
+    shuffle,
+)
 from snakesim.core.rules import seat_values
 from snakesim.games.sssnake.rules import (
     CARD_KEYS,
@@ -525,7 +534,7 @@ def _look_ahead(ctx, think, policies, seat, k):
                 for _ in range(unseen[t]):
                     d_stock[i] = t
                     i += 1
-            _shuffle_from(look, d_stock, next_card, n_stock)
+            shuffle(look, d_stock, n_stock - next_card, next_card)
         for option in range(k):
             _copy_board(s_board, p_board, n, side)
             for t in range(n):
@@ -547,16 +556,6 @@ def _look_ahead(ctx, think, policies, seat, k):
             got[option] = _score(p_board, p_scratch[2], winner, seat, n, side)
         add_playout(got, g, gain, squares, k)
     return pick_over_greedy(gain, squares, g, k, playouts)
-
-
-@njit
-def _shuffle_from(state, items, lo, hi):
-    """``snakesim.core.rng.shuffle`` of ``items[lo:hi]`` in place."""
-    for i in range(hi - lo - 1, 0, -1):
-        j = below(state, i + 1)
-        item = items[lo + i]
-        items[lo + i] = items[lo + j]
-        items[lo + j] = item
 
 
 @njit
