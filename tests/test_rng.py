@@ -81,6 +81,25 @@ def test_shuffle_gives_every_permutation_equally_often():
     assert stats.chisquare(list(counts.values())).pvalue > 0.001
 
 
+@numba.njit
+def _numba_fisher_yates(seed, game, items, start, n):
+    state = np.empty(4, np.uint64)
+    rng.seed_stream(state, seed, game)
+    rng.shuffle(state, items, n, start)
+    return items, rng.next_u64(state)
+
+
+@pytest.mark.parametrize("n", [1, 2, 7, 52, 300])
+def test_fisher_yates_shuffle_numba_equals_python(n):
+    # The look-ahead policies' re-deals: the same order as Stream.shuffle of the same slice, and
+    # the stream left where the Python one is (the state lives in locals during the shuffle).
+    got, after = _numba_fisher_yates(5, n, np.arange(n + 3), 2, n)
+    stream = Stream(5, n)
+    part = list(range(2, 2 + n))
+    stream.shuffle(part)
+    assert got.tolist() == [0, 1, *part, n + 2] and after == stream.next_u64()
+
+
 # ---------------------------------------------------------------- coupled (keyed) shuffles
 @numba.njit
 def _numba_keyed(seed, game, number, items):
@@ -95,7 +114,8 @@ def _deck(counts):
     return [card for card, count in enumerate(counts) for _ in range(count)]
 
 
-@pytest.mark.parametrize("counts", [[5] * 10 + [2], [60, 48, 8, 4], [1], [0, 2], [3] * 40], ids=len)
+# 300 cards: over rng.RANK_LIMIT, so ordered by the counting sort rather than by ranks.
+@pytest.mark.parametrize("counts", [[5] * 10 + [2], [60, 48, 8, 4], [1], [0, 2], [3] * 40, [100, 120, 80]], ids=len)
 @pytest.mark.parametrize("seed,game,number", [(1, 0, 0), (7, 123, 0), (7, 123, 3), (2**62, 10**9, 1)])
 def test_keyed_shuffle_numba_equals_python(seed, game, number, counts):
     deck = _deck(counts)
@@ -155,7 +175,7 @@ def _numba_deal(seed, game, number, deck, order):
     return dealt, shuffled
 
 
-@pytest.mark.parametrize("counts", [[5] * 10 + [2], [60, 48, 8, 4], [1], [3] * 40], ids=len)
+@pytest.mark.parametrize("counts", [[5] * 10 + [2], [60, 48, 8, 4], [1], [3] * 40, [100, 120, 80]], ids=len)
 def test_a_keyed_deal_is_the_keyed_shuffle_of_the_whole_deck(counts):
     # The fast path for deals and Fortune's reshuffles: keys from the deck's identities, no
     # counting, and the same order as shuffling any arrangement of the same cards.

@@ -19,6 +19,8 @@ deck entirely differently from a 52-card one.)
 """
 
 import numpy as np
+from numba import types
+from numba.extending import intrinsic
 
 from snakesim.core.jit import njit
 
@@ -80,13 +82,9 @@ def _fill(state, x):
         state[k] = _mix(x)
 
 
-@njit
-def next_u64(state):
-    """Advance the xoshiro256** ``state`` in place and return the next 64-bit output."""
-    s0 = state[0]
-    s1 = state[1]
-    s2 = state[2]
-    s3 = state[3]
+@njit(inline="always")
+def _step(s0, s1, s2, s3):
+    """One xoshiro256** step on a state held in four locals: the output and the new state."""
     result = _rotl(s1 * np.uint64(5), 7) * np.uint64(9)
     t = s1 << np.uint64(17)
     s2 ^= s0
@@ -95,10 +93,13 @@ def next_u64(state):
     s0 ^= s3
     s2 ^= t
     s3 = _rotl(s3, 45)
-    state[0] = s0
-    state[1] = s1
-    state[2] = s2
-    state[3] = s3
+    return result, s0, s1, s2, s3
+
+
+@njit
+def next_u64(state):
+    """Advance the xoshiro256** ``state`` in place and return the next 64-bit output."""
+    result, state[0], state[1], state[2], state[3] = _step(state[0], state[1], state[2], state[3])
     return result
 
 
@@ -119,12 +120,28 @@ def below(state, n):
 @njit
 def shuffle(state, items, n, start=0):
     """Shuffle ``items[start:start + n]`` in place (Fisher-Yates, drawing from ``state``): for
-    the look-ahead policies' private re-deals, which need no coupling across decks."""
+    the look-ahead policies' private re-deals, which need no coupling across decks.
+
+    The draws are :func:`below`'s, with the generator's state kept in locals for the whole
+    shuffle rather than loaded and stored at every draw.
+    """
+    s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
     for i in range(n - 1, 0, -1):
-        j = below(state, i + 1)
+        bound = np.uint64(i + 1)
+        x, s0, s1, s2, s3 = _step(s0, s1, s2, s3)
+        m = (x >> _U32) * bound
+        low = m & _M32
+        if low < bound:
+            threshold = ((_M32 + _U1) - bound) % bound
+            while low < threshold:
+                x, s0, s1, s2, s3 = _step(s0, s1, s2, s3)
+                m = (x >> _U32) * bound
+                low = m & _M32
+        j = np.int64(m >> _U32)
         item = items[start + i]
         items[start + i] = items[start + j]
         items[start + j] = item
+    state[0], state[1], state[2], state[3] = s0, s1, s2, s3
 
 
 @njit
@@ -133,11 +150,30 @@ def deal_key(seed, game):
     return _mix(_mix(np.uint64(seed) ^ _DEAL_SALT) ^ _mix(np.uint64(game) ^ _GAME_SALT) ^ _DEAL_SALT)
 
 
+RANK_LIMIT = 256  # piles up to this size are ordered by ranks (`_rank_by_keys`), larger by buckets
+
+
+@njit
+def _rank_bits(n):
+    """log2 of the buckets `_rank_by_keys` spreads ``n`` keys over: at least 32 per key, so
+    that about n/64 keys share a bucket with another."""
+    bits = 6
+    while (1 << bits) < 32 * n:
+        bits += 1
+    return bits
+
+
 @njit
 def keyed_scratch(n_cards, n_types):
     """Lengths of the ``copies`` (int64) and ``keys`` (uint64) scratch arrays that
-    :func:`keyed_shuffle` needs for up to ``n_cards`` cards of ``n_types`` types."""
-    return n_types + _buckets(n_cards) + 1 + n_cards, 2 * n_cards
+    :func:`keyed_shuffle` and :func:`keyed_deal` need for up to ``n_cards`` cards of
+    ``n_types`` types."""
+    copies = n_types + max(_buckets(n_cards) + 1 + n_cards, n_cards)
+    keys = 2 * n_cards
+    if n_cards <= RANK_LIMIT:
+        words = (1 << _rank_bits(n_cards)) >> 6
+        keys = max(keys, 2 * n_cards + 2 * words + (1 << _rank_bits(n_cards)))
+    return copies, keys
 
 
 @njit
@@ -167,7 +203,12 @@ def keyed_shuffle(key, shuffle_number, items, n, n_types, copies, keys):
         copy = copies[card]
         copies[card] = copy + 1
         keys[k] = _mix(base + ((card << np.uint64(20)) | np.uint64(copy)) * _GOLDEN)
-    _sort_by_keys(items, n, n_types, copies, keys)
+    if n <= RANK_LIMIT:
+        for k in range(np.uint64(n)):  # ranks write into items: read the cards from a copy
+            copies[np.uint64(n_types) + k] = items[k]
+        _rank_by_keys(copies, n_types, items, n, keys)
+    else:
+        _sort_by_keys(items, n, n_types, copies, keys)
 
 
 @njit
@@ -194,8 +235,73 @@ def keyed_deal(key, shuffle_number, deck, identities, items, n_types, copies, ke
     n = deck.shape[0]
     for k in range(n):
         keys[k] = _mix(base + identities[k] * _GOLDEN)
-        items[k] = deck[k]
-    _sort_by_keys(items, n, n_types, copies, keys)
+    if n <= RANK_LIMIT:
+        _rank_by_keys(deck, 0, items, n, keys)
+    else:
+        for k in range(n):
+            items[k] = deck[k]
+        _sort_by_keys(items, n, n_types, copies, keys)
+
+
+@intrinsic
+def _popcount(typingctx, x):
+    """The number of set bits of a uint64 (one instruction where the CPU has it)."""
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+
+    return types.uint64(types.uint64), codegen
+
+
+@njit
+def _rank_by_keys(source, at, items, n, keys):
+    """``items[r] = source[at + k]`` where ``r`` is the rank of ``keys[k]`` among ``keys[:n]``
+    (distinct): the sorted order, for piles of at most `RANK_LIMIT` cards.
+
+    Each key marks its bucket (its top bits; 32 or more buckets per key) in a bitmap; a key's
+    rank is the number of marked buckets below its own (prefix popcounts), plus one if its
+    bucket's first key is smaller, plus the number of smaller keys among the few that found
+    their bucket taken. No branch depends on how the keys compare, which is what made the
+    counting sort's insertion pass slow (benchmarks/bench_fortune.py). ``keys[n:]`` is scratch:
+    taken keys, bitmap words, their prefix counts, each bucket's first key.
+    """
+    one = np.uint64(1)
+    un = np.uint64(n)
+    bits = np.uint64(_rank_bits(n))
+    shift = np.uint64(64) - bits
+    low = np.uint64(63)
+    words = (one << bits) >> np.uint64(6)
+    taken = un  # keys[n : n + n_taken]: keys whose bucket was taken
+    marks = un + un  # keys[marks : marks + words]: the bitmap
+    below = marks + words  # keys[below : below + words]: marked buckets in the words before
+    first = below + words  # keys[first + bucket]: the first key to mark the bucket
+    for w in range(words):
+        keys[marks + w] = 0
+    n_taken = np.uint64(0)
+    for k in range(un):
+        key = keys[k]
+        b = key >> shift
+        w = marks + (b >> np.uint64(6))
+        bit = one << (b & low)
+        if keys[w] & bit:  # rare: n/64 keys per pile
+            keys[taken + n_taken] = key
+            n_taken += one
+        else:
+            keys[w] |= bit
+            keys[first + b] = key
+    total = np.uint64(0)
+    for w in range(words):
+        keys[below + w] = total
+        total += _popcount(keys[marks + w])
+    for k in range(un):
+        key = keys[k]
+        b = key >> shift
+        w = b >> np.uint64(6)
+        rank = keys[below + w] + _popcount(keys[marks + w] & ((one << (b & low)) - one))
+        rank += np.uint64(keys[first + b] < key)
+        for t in range(n_taken):
+            rank += np.uint64(keys[taken + t] < key)
+        items[rank] = source[np.uint64(at) + k]
 
 
 @njit
