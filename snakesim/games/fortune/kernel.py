@@ -10,17 +10,28 @@ thread count cannot change a result.
 The draw pile and the discard pile share one array: cards are drawn from ``pile[top]``
 upwards, so ``pile[:top]`` is the discard pile in the order drawn, exactly the list the
 reference engine reshuffles.
+
+Most cards put nobody out. For those the kernel does not follow the rules step by step: the
+seats' coins live packed in one 64-bit word (one lane per seat) and the card's whole effect
+on a given set of seats in the game and a given drawer (every seat's change, the cup's, who
+draws next) is one row of a table worked out beforehand (`fast_table`), applied with one
+addition after one test that no seat pays as much as it has. Only a card that might put
+someone out, bring someone back or leave a skip for later goes the exact way, about ten
+times a game; both ways give the same game bit for bit (``tests/fortune``).
 """
 
 from __future__ import annotations
+
+import functools
 
 import numba
 import numpy as np
 
 from snakesim.core.columns import allocate
 from snakesim.core.jit import njit, njit_driver
-from snakesim.core.rng import deal_key, deck_identities, keyed_deal, keyed_scratch
+from snakesim.core.rng import Stream, deal_key, deck_identities, keyed_deal, keyed_scratch
 from snakesim.core.rules import seat_values
+from snakesim.games.fortune.reference import FortuneGame
 from snakesim.games.fortune.rules import (
     ALL_CUP,
     COLLECT,
@@ -37,11 +48,18 @@ from snakesim.games.fortune.rules import (
     FortuneRules,
 )
 
-BLOCK = 64  # games per scratch allocation; any value gives the same results
+BLOCK = 256  # games per scratch allocation; any value gives the same results
 # Positions in the params array built by `encode`.
-P_PLAYERS, P_TURN_CAP, P_PRESORTED, P_TYPES, P_START_COINS = range(5)  # P_START_COINS + seat: its coins
+P_PLAYERS, P_TURN_CAP, P_PRESORTED, P_TYPES, P_FAST, P_LANE, P_INDEX_BITS, P_START_COINS = range(8)
+# (P_START_COINS + seat: its coins)
+# Columns of the fast path's table (see `fast_table`).
+F_NEED, F_DELTA, F_CUP, F_TAKE, F_UNIT = range(5)
+_NEED, _DELTA, _CUP, _TAKE, _UNIT = (np.uint64(f) for f in range(5))  # (unsigned: no index fix-ups)
+ROW_BITS = 3  # a row is 8 words
+_ROW_BITS = np.uint64(ROW_BITS)
 MORE = 1 << 6  # in a packed primitive (see `program`): the card has further primitives
 AMOUNT_SHIFT = 13
+FAST_MAX_PLAYERS = 8  # the fast table has (2**players) * players rows per card
 
 
 @njit
@@ -179,22 +197,54 @@ def _primitive(op, seat, n, left, right, cup, coins, out_at, skip, alive, length
 
 
 @njit
-def _play_one(words, further, ops, params, seed, game, scratch, out, row):
+def _run(pile, table, advance, rows, at, end, word, high, cup, max_cup, place, by_card, card_shift, places):
+    """The fast path: play ``pile[at:end]`` from the table while no seat pays as much as it
+    has; return where it stopped and the state then (see `_play_one`). A function of its own,
+    so that the compiler keeps its few counters in registers (in the game loop it was slower)."""
+    while at < end:
+        code = np.uint64(pile[at])
+        e = code + rows[place]
+        if ((word | high) - table[e + _NEED]) & high != high:
+            break  # some seat pays as much as it has, or more: the exact way
+        word += table[e + _DELTA]
+        cup += table[e + _CUP]
+        take = table[e + _TAKE]
+        if take:  # the drawer takes the cup (1) or half of it (2)
+            won = cup >> (take - np.uint64(1))
+            cup -= won
+            word += won * table[e + _UNIT]
+        max_cup = max(max_cup, cup)
+        place += advance[by_card + (code >> card_shift)]
+        if place >= places:
+            place -= places
+        at += np.uint64(1)
+    return at, word, cup, max_cup, place
+
+
+@njit
+def _play_one(words, further, ops, table, advance, params, seed, game, scratch, out, row):
     """Play game ``game`` and write its results into row ``row`` of the ``out`` columns.
 
-    ``words`` is the deck with each card as its packed effect (see `program`), so the pile
-    holds effects: drawing a card is one load, with no table to look it up in.
+    The pile holds each card as where its rows start in the fast path's flat ``table`` (see
+    `fast_table`), so that a card plus the seats' state is one index; ``words[card]`` is the
+    card's packed effect (see `program`) for the exact path.
     """
     n, turn_cap, presorted, n_types = params[P_PLAYERS], params[P_TURN_CAP], params[P_PRESORTED], params[P_TYPES]
-    copies, keys, identities, pile, coins, out_at, skip, alive = scratch
+    fast, lane, index_bits = params[P_FAST], np.uint64(params[P_LANE]), np.uint64(params[P_INDEX_BITS])
+    high = np.uint64(0)  # the top bit of every seat's lane in the packed coins
+    for s in range(n):
+        high |= np.uint64(1) << (lane * np.uint64(s) + lane - np.uint64(1))
+    lane_mask = (np.uint64(1) << lane) - np.uint64(1)
+    card_shift = index_bits + _ROW_BITS
+    copies, keys, identities, pile, coins, out_at, skip, alive, rows, codes = scratch
     o_outcome, o_winner, o_length, o_coins, o_out_at, o_reshuffles, o_max_cup = out
     key = deal_key(seed, game)  # Fortune has no choices: the deal is all its randomness
-    n_cards = words.shape[0]
+    n_cards = codes.shape[0]
     if presorted:
         for k in range(n_cards):
-            pile[k] = words[k]
-    else:  # the cards' identities order the deal; the pile receives their effects
-        keyed_deal(key, 0, words, identities, pile, n_types, copies, keys)
+            pile[k] = codes[k]
+    else:  # the cards' identities order the deal; the pile receives their codes
+        keyed_deal(key, 0, codes, identities, pile, n_types, copies, keys)
     for s in range(n):
         coins[s] = params[P_START_COINS + s]
         out_at[s] = -1
@@ -212,12 +262,61 @@ def _play_one(words, further, ops, params, seed, game, scratch, out, row):
         if skip[seat]:
             skip[seat] = False
         else:
+            stop = min(n_cards, top + turn_cap - 1 - length)  # the cap's own card goes the exact way
+            if fast and top < stop:
+                # A run of cards that put nobody out, each one row of the table.
+                word = np.uint64(0)
+                in_game = np.uint64(0)
+                pending = False
+                for s in range(n):
+                    word |= np.uint64(coins[s]) << (lane * np.uint64(s))
+                    in_game |= np.uint64(coins[s] > 0) << np.uint64(s)
+                    pending |= skip[s]
+                if not pending:  # (a skip left for later is the exact path's business)
+                    # The drawer is a place among the seats in the game, which only moves on:
+                    # one place, or two past a skipped seat (`advance`, by card). So the next
+                    # drawer does not wait for the table row of the card before.
+                    places = np.uint64(0)
+                    place = np.uint64(0)
+                    for s in range(n):
+                        if coins[s] > 0:
+                            if s == seat:
+                                place = places
+                            rows[places] = (in_game * np.uint64(n) + np.uint64(s)) << _ROW_BITS
+                            places += np.uint64(1)
+                    by_card = in_game * np.uint64(n_types)
+                    ucup = np.uint64(cup)
+                    umax = np.uint64(max_cup)
+                    at, word, ucup, umax, place = _run(
+                        pile,
+                        table,
+                        advance,
+                        rows,
+                        np.uint64(top),
+                        np.uint64(stop),
+                        word,
+                        high,
+                        ucup,
+                        umax,
+                        place,
+                        by_card,
+                        card_shift,
+                        places,
+                    )
+                    if at > np.uint64(top):
+                        length += np.int64(at) - top
+                        top = np.int64(at)
+                        cup = np.int64(ucup)
+                        max_cup = np.int64(umax)
+                        seat = np.int64((rows[place] >> _ROW_BITS) - in_game * np.uint64(n))
+                        for s in range(n):
+                            coins[s] = np.int64((word >> (lane * np.uint64(s))) & lane_mask)
             if top == n_cards:
                 reshuffles += 1
                 # Every card is in the discards, so this is a deal of the whole deck.
-                keyed_deal(key, reshuffles, words, identities, pile, n_types, copies, keys)
+                keyed_deal(key, reshuffles, codes, identities, pile, n_types, copies, keys)
                 top = 0
-            d = pile[top]  # the card's packed effect: its first primitive, and where the rest are
+            d = words[np.uint64(pile[top]) >> card_shift]  # the card's first primitive, and where the rest are
             top += 1
             length += 1
             # The neighbours are those in the game when the card is drawn: found here for a
@@ -262,25 +361,27 @@ def _play_one(words, further, ops, params, seed, game, scratch, out, row):
 
 
 @njit_driver
-def _play_block(deck, words, further, ops, params, seed, first, out):
+def _play_block(deck, codes, words, further, ops, table, advance, params, seed, first, out):
     count = out[0].shape[0]
     n = params[P_PLAYERS]
     n_blocks = (count + BLOCK - 1) // BLOCK
+    identities = np.empty(deck.shape[0], np.uint64)  # (read only: shared by every block)
+    deck_identities(deck, identities)
     for b in numba.prange(n_blocks):
-        identities = np.empty(deck.shape[0], np.uint64)
-        deck_identities(deck, identities)
         scratch = (
             np.empty(keyed_scratch(deck.shape[0], params[P_TYPES])[0], np.int64),  # keyed shuffle scratch
             np.empty(keyed_scratch(deck.shape[0], params[P_TYPES])[1], np.uint64),
             identities,
-            np.empty(deck.shape[0], np.int32),  # draw pile + discard pile (packed effects)
+            np.empty(deck.shape[0], np.int32),  # draw pile + discard pile (card codes)
             np.empty(n, np.int64),  # coins
             np.empty(n, np.int64),  # out_at
             np.empty(n, np.bool_),  # skip
             np.empty(1, np.int64),  # players in the game
+            np.empty(n, np.uint64),  # fast path: the table rows of the seats in the game
+            codes,
         )
         for row in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
-            _play_one(words, further, ops, params, seed, first + row, scratch, out, row)
+            _play_one(words, further, ops, table, advance, params, seed, first + row, scratch, out, row)
 
 
 def program(rules: FortuneRules) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -309,7 +410,115 @@ def program(rules: FortuneRules) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return words, further, np.array(ops or [0], np.int32)
 
 
-def encode(rules: FortuneRules, players: int, presorted: bool = False) -> np.ndarray:
+def lane_bits(rules: FortuneRules, players: int) -> int:
+    """Bits per seat in the packed coins, or 0 when the fast path cannot hold this game.
+
+    Every seat gets ``64 // players`` bits; the coins in play (all of them may end in one
+    seat) must stay below the lane's top bit, which the fast path's test uses, and the table
+    (``2**players`` sets of seats in the game) must stay small.
+    """
+    lane = 64 // players
+    total = sum(seat_values(rules.start_coins, players))
+    return lane if players <= FAST_MAX_PLAYERS and total < 1 << (lane - 1) else 0
+
+
+def index_bits(players: int) -> int:
+    """Bits of a fast-table row index below the card: room for every (seats in, drawer)."""
+    return ((1 << players) * players - 1).bit_length()
+
+
+@functools.lru_cache(maxsize=32)
+def fast_table(rules: FortuneRules, players: int) -> tuple[np.ndarray, np.ndarray]:
+    """The fast path's tables: what each card does to seats that all have enough coins.
+
+    ``table[card << index_bits(players) | in_game * players + drawer]`` says what the card
+    does when the seats in ``in_game`` (bits) are in the game and ``drawer`` draws, provided
+    no seat pays as much as it has (so that nobody goes out): ``F_NEED`` the packed least
+    coins each seat must have (its payments plus one), ``F_DELTA`` every seat's change packed
+    (mod 2**64), ``F_CUP`` the cup's, ``F_TAKE`` 1 or 2 when the card ends by taking all or
+    half of the cup (that amount depends on the cup, so the kernel adds it to the drawer's
+    lane, ``F_UNIT``). ``advance[in_game * n_types + card]`` is how many places among the
+    seats in the game the turn moves on: 1, or 2 when the card skips the next drawer's turn
+    (a HEARTS skip, folded in). Worked out by the reference engine's own primitives on seats
+    with more coins than any card can move.
+
+    A card that cannot be one fixed change there (it brings someone back, takes the cup
+    before other primitives, or leaves a skip for a later turn) gets an ``F_NEED`` no coins
+    can meet, so that it always goes the exact way.
+    """
+    lane = lane_bits(rules, players)
+    n_types = len(rules.effects)
+    if not lane:
+        return np.zeros(1 << ROW_BITS, np.uint64), np.zeros(1, np.uint64)
+    bits = index_bits(players)
+    table = np.zeros((n_types << bits, 1 << ROW_BITS), np.uint64)
+    advance = np.zeros((1 << players, n_types), np.uint64)
+    top = 1 << (lane - 1)
+    never = sum(top << (lane * s) for s in range(players))
+    table[:, F_NEED] = never
+    plenty = 1 << 40  # more coins than any card can move
+
+    def packed(values):
+        return sum(v << (lane * s) for s, v in enumerate(values)) % (1 << 64)
+
+    for card in range(n_types):
+        effect = rules.effect(card)
+        verbs = [next(iter(p)) for p in effect]
+        take = 0
+        if "take_cup" in verbs:
+            if verbs.index("take_cup") != len(verbs) - 1:
+                continue  # the cup taken before other primitives: the exact way
+            take = 1 if effect[-1]["take_cup"] == "all" else 2
+            effect = effect[:-1]
+        for in_game in range(1, 1 << players):
+            seats = [s for s in range(players) if in_game >> s & 1]
+            rows = {}
+            for drawer in seats if len(seats) > 1 else ():
+                game = _Tally(rules, players, Stream(0, 0), deck=[])
+                game.coins = [plenty if s in seats else 0 for s in range(players)]
+                start = list(game.coins)
+                left, right = game.left_of(drawer), game.right_of(drawer)
+                for p in effect:
+                    game.primitive(drawer, p, left, right)
+                skipped = {s for s in range(players) if game.skip[s]}
+                came_back = any(game.coins[s] for s in range(players) if s not in seats)
+                need = [p + 1 if p else 0 for p in game.paid]
+                if came_back or skipped - {left} or max(need) > top:
+                    continue  # the exact way
+                rows[drawer] = (
+                    len(skipped) + 1,
+                    [
+                        packed(need),
+                        packed([a - b for a, b in zip(game.coins, start, strict=True)]),
+                        game.cup,
+                        take,
+                        1 << (lane * drawer),
+                    ],
+                )
+            steps = {step for step, _ in rows.values()}
+            if len(steps) != 1:
+                continue  # (a skip for some drawers only: the exact way for all)
+            advance[in_game, card] = steps.pop()
+            for drawer, (_, values) in rows.items():
+                table[(card << bits) | (in_game * players + drawer), : len(values)] = values
+    return table.ravel(), advance.ravel()
+
+
+class _Tally:
+    """The reference engine's game with a tally of every seat's payments (for `fast_table`)."""
+
+    def __new__(cls, *args, **kwargs):
+        class Tallied(FortuneGame):
+            def pay(self, payer, payee, amount):
+                self.paid[payer] += amount
+                return super().pay(payer, payee, amount)
+
+        game = Tallied(*args, **kwargs)
+        game.paid = [0] * game.players
+        return game
+
+
+def encode(rules: FortuneRules, players: int, presorted: bool = False, fast: bool = True) -> np.ndarray:
     """The rules' numbers as the kernel's ``params`` array (see the ``P_*`` indices); the
     card effects go as ``rules.op_table()``."""
     params = np.zeros(P_START_COINS + players, np.int64)
@@ -318,6 +527,9 @@ def encode(rules: FortuneRules, players: int, presorted: bool = False) -> np.nda
     params[P_TURN_CAP] = rules.turn_cap
     params[P_PRESORTED] = presorted
     params[P_TYPES] = len(rules.effects)  # (the kernel could read it off its tables: measured 4% slower)
+    params[P_LANE] = lane_bits(rules, players)
+    params[P_FAST] = fast and params[P_LANE] > 0
+    params[P_INDEX_BITS] = index_bits(players)
     return params
 
 
@@ -333,7 +545,7 @@ COLUMNS = (  # name, dtype, one per seat; the order _play_one unpacks them in
 
 
 def play_block(
-    rules: FortuneRules, players: int, seed: int, first: int, count: int, policies=None, deck=None
+    rules: FortuneRules, players: int, seed: int, first: int, count: int, policies=None, deck=None, fast=True
 ) -> dict[str, np.ndarray]:
     """Play games ``first .. first+count-1`` of ``seed`` and return their columns.
 
@@ -349,6 +561,9 @@ def play_block(
         Fortune has no choices to make; accepted for the common signature.
     deck : array of int, optional
         A scripted draw pile (top first) used instead of the initial shuffle, for tests.
+    fast : bool
+        Use the table of precomputed card effects where it holds (`fast_table`); False plays
+        every card the exact way, for tests and benchmarks (the games are the same).
 
     Returns
     -------
@@ -358,13 +573,19 @@ def play_block(
     """
     cards = rules.deck_cards() if deck is None else np.asarray(deck, dtype=np.int8)
     out = allocate(COLUMNS, count, players)
-    effects, further, ops = program(rules)
+    words, further, ops = program(rules)
+    params = encode(rules, players, deck is not None, fast)
+    codes = cards.astype(np.int32) << (params[P_INDEX_BITS] + ROW_BITS)
+    table, advance = fast_table(rules, players)
     _play_block(
         cards,
-        effects[cards],
+        codes,
+        words,
         further,
         ops,
-        encode(rules, players, deck is not None),
+        table,
+        advance,
+        params,
         np.uint64(seed),
         np.int64(first),
         tuple(out.values()),
