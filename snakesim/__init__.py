@@ -13,12 +13,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import pandas as pd
-
+from snakesim.core.defaults import DEFAULT_CHUNK, DEFAULT_SEED
 from snakesim.core.errors import InputError
 from snakesim.core.results import read_table, write_table
-from snakesim.core.runner import DEFAULT_CHUNK, DEFAULT_SEED, resolve_run, simulate_spec
+
+if TYPE_CHECKING:
+    import pandas as pd
+
 
 try:
     __version__ = version("snakesim")
@@ -106,6 +109,7 @@ def simulate(
     InputError
         For any unknown name or out-of-range value, before a game is played.
     """
+    from snakesim.core.runner import resolve_run, simulate_spec
     from snakesim.games import get_game
 
     spec = get_game(game)
@@ -180,6 +184,7 @@ def compare(
 
 def _start(game, players, seed, variant, rules_file, deck_file, settings, policy, policies, options):
     """A search's game, starting rules and seats, checked before any game is played."""
+    from snakesim.core.runner import resolve_run
     from snakesim.games import get_game
 
     spec = get_game(game)

@@ -42,7 +42,7 @@ def test_failed_write_leaves_nothing(tmp_path, table, monkeypatch):
     def broken(*args, **kwargs):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(pq, "write_table", broken)
+    monkeypatch.setattr(pq.ParquetWriter, "write_table", broken)  # (the disk fills mid-write)
     with pytest.raises(InputError, match=r"--out: cannot write .*No space left on device"):
         write_table(table, tmp_path / "t.parquet")
     assert list(tmp_path.iterdir()) == []

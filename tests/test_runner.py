@@ -36,7 +36,7 @@ def test_other_seed_other_games(base):
 
 
 def test_table_columns_and_metadata(base):
-    expected = ["seed", "game", "outcome", "winner", "length"]
+    expected = ["game", "outcome", "winner", "length"]  # (the seed is in attrs: the same in every row)
     expected += [f"coins_{s}" for s in range(4)] + [f"out_at_{s}" for s in range(4)] + ["reshuffles", "max_cup"]
     assert list(base.columns) == expected
     assert base.attrs["game"] == "fortune" and base.attrs["players"] == 4 and base.attrs["seed"] == 17

@@ -19,10 +19,9 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
-from scipy import stats
 
 from snakesim.analysis.search import SameGames, check_budget, check_range, held, win_matrix
 from snakesim.analysis.skill import novice_seats
@@ -30,6 +29,10 @@ from snakesim.analysis.stats import LEVEL, seat_balance, seat_gap, wilson
 from snakesim.core.errors import InputError
 from snakesim.core.registry import GameSpec
 from snakesim.core.rules import Rules, seat_values
+
+if TYPE_CHECKING:
+    import pandas as pd
+
 
 MAX_MOVES = 500  # a guard: every move lowers the imbalance, so a search ends long before
 
@@ -59,6 +62,8 @@ class SeatRates:
 
 def seat_rates(values: tuple[int, ...], wins: np.ndarray, level: float = LEVEL) -> SeatRates:
     """:class:`SeatRates` from per-game win flags ``wins`` (games x seats)."""
+    from scipy import stats
+
     games, n = wins.shape
     x = wins.astype(np.float64)
     y = x - x.mean(axis=1, keepdims=True)  # each game's part of each seat's deviation
@@ -72,6 +77,8 @@ def seat_rates(values: tuple[int, ...], wins: np.ndarray, level: float = LEVEL) 
 def clearly_better(new: SeatRates, old: SeatRates, tries: int, level: float = LEVEL) -> bool:
     """``new`` has a lower imbalance than ``old`` on the same games, beyond the paired noise
     (one-sided, Bonferroni over ``tries`` moves)."""
+    from scipy import stats
+
     diff = new.imbalance - old.imbalance
     if diff >= 0:
         return False
@@ -197,6 +204,8 @@ def balance(
     -------
     BalanceResult
     """
+    import pandas as pd
+
     started = time.perf_counter()
     base, low, high = check_balance(spec, rules, players, handicap, tolerance, value_range, games, max_games,
                                     confirm_games)  # fmt: skip

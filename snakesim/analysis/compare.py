@@ -19,11 +19,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
-from scipy import stats
 
 from snakesim.analysis.stats import (
     LEVEL,
@@ -40,9 +38,14 @@ from snakesim.analysis.stats import (
 )
 from snakesim.core.arms import Shared, build_arms
 from snakesim.core.backends import ThreadsBackend
+from snakesim.core.defaults import PRECISE
 from snakesim.core.errors import InputError
 from snakesim.core.registry import GameSpec
 from snakesim.core.runner import simulate_spec
+
+if TYPE_CHECKING:
+    import pandas as pd
+
 
 COLUMNS = [
     "variant", "metric", "kind", "value", "low", "high", "diff", "diff_low", "diff_high", "p_value", "p_holm",
@@ -58,6 +61,8 @@ def pairing_gain(a: np.ndarray, b: np.ndarray, level: float = LEVEL) -> tuple[fl
     the pairing helped), and how many more games per arm independent runs would need for the
     paired width, ``n (1 / ratio**2 - 1)`` (0 where the difference is exactly zero).
     """
+    from scipy import stats
+
     a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
     n = a.size
     if n < 2:
@@ -126,6 +131,8 @@ def compare_tables(spec: GameSpec, tables: dict[str, pd.DataFrame], level: float
         censored), ``seat balance p`` (chi-square test of equal seat shares) and ``largest
         seat gap`` describe each variant on its own.
     """
+    import pandas as pd
+
     names = list(tables)
     players = players_of(tables[names[0]])
     metrics = {name: per_game_metrics(spec, df, players) for name, df in tables.items()}
@@ -292,9 +299,6 @@ def compare_variants(
     return out, tables
 
 
-PRECISE = ("rates", "differences", "length")
-
-
 def _check_precise(precise) -> tuple[str, ...]:
     precise = tuple(precise)
     for row in precise:
@@ -321,6 +325,8 @@ def confidence_sequences(
     pandas.DataFrame
         ``variant, metric, value, low, high, half_width`` (the larger side; symmetric here).
     """
+    import pandas as pd
+
     names = list(tables)
     players = players_of(tables[names[0]])
     metrics = {name: per_game_metrics(spec, df, players) for name, df in tables.items()}
@@ -351,6 +357,8 @@ def confidence_sequences(
 
 def _joined(frames: list[pd.DataFrame]) -> pd.DataFrame:
     """Blocks of one run as one table (its metadata counting all the games)."""
+    import pandas as pd
+
     if len(frames) == 1:
         return frames[0]
     df = pd.concat(frames, ignore_index=True)

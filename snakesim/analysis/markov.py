@@ -27,8 +27,6 @@ from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import sparse
-from scipy.sparse.linalg import splu
 
 from snakesim.core.errors import InputError
 
@@ -64,6 +62,9 @@ def solve(
     InputError
         If more than ``max_states`` states are reachable.
     """
+    from scipy import sparse
+    from scipy.sparse.linalg import splu
+
     index = {start: 0}
     order = [start]
     rows, cols, vals = [], [], []  # Q: transient -> transient

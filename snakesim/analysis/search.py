@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from snakesim.analysis.stats import LEVEL, km_quantile, mean_interval, wilson
 from snakesim.core.errors import InputError
@@ -21,16 +21,24 @@ from snakesim.core.registry import GameSpec
 from snakesim.core.rules import Int, Rules
 from snakesim.core.runner import DEFAULT_CHUNK, play_blocks
 
+if TYPE_CHECKING:
+    pass
+
+
 # The games a search may play for one candidate, and the most it may ask for in all.
 MAX_SEARCH_GAMES = 10_000_000
 
 
-def _columns(table: pd.DataFrame) -> dict[str, np.ndarray]:
-    """What a search keeps of a block's table: integer columns, and the outcome as flags."""
-    outcome = table["outcome"].astype(str)
-    out = {name: table[name].to_numpy() for name in table.columns if name not in ("outcome", "game", "seed")}
-    out["draw"] = outcome.str.endswith("draw").to_numpy()
-    out["unfinished"] = (outcome == "unfinished").to_numpy()
+def _columns(spec: GameSpec, columns: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """What a search keeps of a block: the integer columns as the table names them (per seat,
+    ``coins_0`` ...), and the outcome as flags."""
+    out = {name: columns[name] for name in ("winner", "length", *spec.game_columns)}
+    for name in spec.seat_columns:
+        out.update({f"{name}_{seat}": columns[name][:, seat] for seat in range(columns[name].shape[1])})
+    labels = np.array(spec.outcomes)
+    outcome = labels[columns["outcome"]]
+    out["draw"] = np.char.endswith(outcome, "draw")
+    out["unfinished"] = outcome == "unfinished"
     return out
 
 
@@ -62,7 +70,7 @@ class SameGames:
                 self._bar = progress_bar(None, self.progress, desc=f"{self.spec.name} search")
             blocks = play_blocks(
                 self.spec, rules, self.players, count - done, self.seed, self.first + done, DEFAULT_CHUNK,
-                False, self.seats, self.backend, keep=_columns,
+                False, self.seats, self.backend, keep=lambda columns, start: _columns(self.spec, columns),
             )  # fmt: skip
             parts = ([have] if have is not None else []) + blocks
             have = {name: np.concatenate([p[name] for p in parts]) for name in parts[0]}

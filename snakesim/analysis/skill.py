@@ -19,12 +19,12 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
-from scipy import stats
 
 from snakesim.analysis.stats import LEVEL, paired_difference, wilson
+from snakesim.core.defaults import NOVICE
 from snakesim.core.errors import InputError
 from snakesim.core.policies import DEFAULT_PLAYOUTS, MAX_PLAYOUTS, MISTAKE_POLICIES, parse_policy
 from snakesim.core.progress import progress_bar
@@ -32,7 +32,10 @@ from snakesim.core.registry import GameSpec
 from snakesim.core.rules import Int, Rules
 from snakesim.core.runner import DEFAULT_CHUNK, play_blocks
 
-NOVICE = 0.3  # a novice's mistake rate
+if TYPE_CHECKING:
+    import pandas as pd
+
+
 TABLE_COLUMNS = ("players", "field", "player", "games", "win_rate", "win_low", "win_high", "fair_share", "edge",
                  "edge_low", "edge_high", "edge_p")  # fmt: skip
 SHARE_COLUMNS = ("players", "expert_edge", "oracle_edge", "skill_share", "low", "high", "basic_edge",
@@ -127,6 +130,8 @@ def skill(
     -------
     SkillResult
     """
+    import pandas as pd
+
     started = time.perf_counter()
     check_skill(spec, rules, players, games, playouts, novice)
     pairs = lineups(spec, playouts, novice) if spec.policies else []
@@ -172,7 +177,7 @@ def _odd_seat_wins(spec, rules, n, per, seed, first, field, player, backend, bar
         seats = tuple(player if s == seat else field for s in range(n))
         blocks = play_blocks(
             spec, rules, n, per, seed, first + seat * per, DEFAULT_CHUNK, False, seats, backend,
-            keep=lambda table: table["winner"].to_numpy(),
+            keep=lambda columns, start: columns["winner"],
         )  # fmt: skip
         out.append(np.concatenate(blocks) == seat)
         bar.update(per)
@@ -181,6 +186,8 @@ def _odd_seat_wins(spec, rules, n, per, seed, first, field, player, backend, bar
 
 def _share(wins: dict, n: int, playouts: int, level: float) -> dict:
     """The skill share at ``n`` players and the verdict in words."""
+    from scipy import stats
+
     base = wins[("greedy", "greedy")].astype(np.float64)
     fair = base.mean()
     expert = wins.get(("greedy", f"expert:{playouts}"))

@@ -9,9 +9,9 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from snakesim.analysis.compare import estimate, per_game_metrics
 from snakesim.analysis.stats import LEVEL, seat_balance
@@ -20,6 +20,10 @@ from snakesim.core.backends import ThreadsBackend
 from snakesim.core.errors import InputError
 from snakesim.core.registry import GameSpec
 from snakesim.core.runner import DEFAULT_CHUNK, simulate_spec
+
+if TYPE_CHECKING:
+    import pandas as pd
+
 
 MAX_POINTS = 1000
 
@@ -127,6 +131,8 @@ def sweep(
         ``high``. Metrics: ``length`` (mean), ``seat 0 wins``, ``first-player advantage``,
         ``draw``, ``unfinished``, ``seat balance p``.
     """
+    import pandas as pd
+
     names = list(parse_axes(settings)[1])
     if runs is None:
         runs = plan_sweep(spec, players, settings, games, seed, variant, policy)

@@ -16,15 +16,18 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from snakesim.analysis.search import SameGames, check_budget, check_metric, check_range, held, metric_value
 from snakesim.analysis.stats import LEVEL
 from snakesim.core.errors import InputError
 from snakesim.core.registry import GameSpec
 from snakesim.core.rules import Int, PerSeat, Rules, seat_values
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 def parse_target(spec: GameSpec, players: int, text: str) -> tuple[str, float]:
@@ -137,6 +140,8 @@ def tune(
     -------
     TuneResult
     """
+    import pandas as pd
+
     started = time.perf_counter()
     metric, goal, name, seat, low, high, rules_at = check_tune(
         spec, rules, players, target, vary, games, max_games, confirm_games

@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
 
 import click
 
-from snakesim.analysis.balance import BalanceResult, balance, check_novices
-from snakesim.analysis.tune import TuneResult, tune
 from snakesim.cli import cli, options
 from snakesim.cli.format import check_plot, pct, records, save_plot, to_json
-from snakesim.core.backends import make_backend
 from snakesim.core.rules import inline
-from snakesim.core.runner import resolve_run
-from snakesim.games import get_game
+
+if TYPE_CHECKING:
+    from snakesim.analysis.balance import BalanceResult
+    from snakesim.analysis.tune import TuneResult
 
 
 def search_options(fn):
@@ -46,6 +46,10 @@ def search_options(fn):
 def _start(game, players, seed, variant, settings, rules_file, deck_file, policy, policies, backend, threads,
            scheduler, workers, plot):  # fmt: skip
     """Everything a search needs, checked before any game is played (the --plot file's folder too)."""
+    from snakesim.core.backends import make_backend
+    from snakesim.core.runner import resolve_run
+    from snakesim.games import get_game
+
     check_plot(plot)
     spec = get_game(game)
     label, rules, seats = resolve_run(
@@ -106,6 +110,8 @@ def balance_command(
       snakesim balance rainbow --handicap hand_size --plot fix.png
       snakesim balance hisss --handicap start_points --novices 0.3     # does it hold for novices?
     """
+    from snakesim.analysis.balance import balance, check_novices
+
     spec, label, rules, seats, engine = _start(
         game, players, seed, variant, settings, rules_file, deck_file, policy, policies, backend, threads,
         scheduler, workers, plot,
@@ -198,6 +204,8 @@ def tune_command(
       snakesim tune hisss --target draw_rate=0.01 --vary points_per_snake=0:5 --json
       snakesim tune rainbow --target length.median=40 --vary hand_size=3:12 --plot tune.png
     """
+    from snakesim.analysis.tune import tune
+
     spec, label, rules, seats, engine = _start(
         game, players, seed, variant, settings, rules_file, deck_file, policy, policies, backend, threads,
         scheduler, workers, plot,

@@ -7,36 +7,25 @@ import sys
 import time
 from importlib.metadata import version
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
-import numpy as np
 
-from snakesim.analysis.stats import SUMMARY_META, summarize, summary_of
 from snakesim.cli import cli, options
 from snakesim.cli.format import describe_changes, format_summary, format_table, to_json
-from snakesim.core.backends import make_backend
+from snakesim.core.defaults import DEFAULT_CHUNK, MAX_CHUNK, MAX_GAMES
 from snakesim.core.errors import InputError
-from snakesim.core.policies import encode_policies, policy_parameters
-from snakesim.core.results import FORMATS, check_output_path, write_table
 from snakesim.core.rules import Int
-from snakesim.core.runner import (
-    DEFAULT_CHUNK,
-    MAX_CHUNK,
-    MAX_GAMES,
-    max_threads,
-    plan_blocks,
-    resolve_run,
-    run_metadata,
-    simulate_spec,
-    tally_spec,
-)
-from snakesim.core.store import RunStore
-from snakesim.games import GAMES, get_game
+
+if TYPE_CHECKING:
+    from snakesim.core.store import RunStore
 
 
 @cli.command()
 def games():
     """List the games snakesim can play."""
+    from snakesim.games import GAMES
+
     rows = [
         {"game": s.name, "players": f"{s.min_players}-{s.max_players}", "description": s.title} for s in GAMES.values()
     ]
@@ -52,6 +41,9 @@ def variants(game):
     Example:
       snakesim variants fortune
     """
+    from snakesim.core.policies import policy_parameters
+    from snakesim.games import get_game
+
     spec = get_game(game)
     rows = [
         {
@@ -90,7 +82,7 @@ def variants(game):
     "-t",
     type=int,
     default=None,
-    help=f"numba threads [default: all, {max_threads()} here].",
+    help="numba threads [default: all the cores, or NUMBA_NUM_THREADS].",
 )
 @click.option(
     "--chunk-size",
@@ -156,6 +148,19 @@ def run(
       snakesim run fortune --backend dask --workers 2 --games 10000000
       snakesim run fortune --backend dask --scheduler tcp://10.0.0.5:8786 --summary-only -n 1000000000
     """
+    from snakesim.analysis.stats import SUMMARY_META, summarize, summary_of
+    from snakesim.core.backends import make_backend
+    from snakesim.core.results import write_table
+    from snakesim.core.runner import (
+        max_threads,
+        plan_blocks,
+        resolve_run,
+        run_metadata,
+        simulate_spec,
+        tally_spec,
+    )
+    from snakesim.games import get_game
+
     spec = get_game(game)
     name, rules, seats = resolve_run(
         spec, players, n_games, seed, 0, variant, rules_file, settings, None, deck_file, policy, policies
@@ -178,7 +183,18 @@ def run(
             # Without a table file only the sums are kept in memory, whatever the run's size; a
             # per-game run folder still gets every block's table on disk.
             tally = tally_spec(
-                spec, rules, players, n_games, seed, 0, chunk_size, progress, seats, engine, store, not summary_only
+                spec,
+                rules,
+                players,
+                n_games,
+                seed,
+                0,
+                chunk_size,
+                progress,
+                seats,
+                engine,
+                store,
+                store is not None and not summary_only,
             )
             summary = summary_of(tally, list(spec.outcomes), {k: manifest[k] for k in SUMMARY_META})
     except KeyboardInterrupt:
@@ -215,6 +231,9 @@ def run(
 
 def _destination(out, summary_only: bool, manifest: dict) -> tuple[Path | None, RunStore | None]:
     """Where ``run --out`` writes: a table file, or a run folder of blocks (checked, not created)."""
+    from snakesim.core.results import FORMATS, check_output_path
+    from snakesim.core.store import RunStore
+
     if out is None:
         return None, None
     if Path(out).suffix.lower() in FORMATS:
@@ -254,6 +273,14 @@ def trace(game, players, seed, variant, settings, rules_file, deck_file, policy,
       snakesim trace fortune --players 4 --seed 1 --game 42
       snakesim trace fortune -p 2 --variant rejoin --set start_coins=3 --game 7
     """
+    import numpy as np
+
+    from snakesim.core.policies import encode_policies
+    from snakesim.core.runner import (
+        resolve_run,
+    )
+    from snakesim.games import get_game
+
     spec = get_game(game)
     Int(0, MAX_GAMES - 1).check("--game", index)
     name, rules, seats = resolve_run(

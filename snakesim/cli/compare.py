@@ -7,13 +7,10 @@ from pathlib import Path
 
 import click
 
-from snakesim.analysis.compare import PRECISE, compare_variants
 from snakesim.cli import cli, options
 from snakesim.cli.format import format_comparison, records, to_json
-from snakesim.core.backends import make_backend
+from snakesim.core.defaults import PRECISE
 from snakesim.core.errors import InputError
-from snakesim.core.results import check_writable
-from snakesim.games import get_game
 
 
 @cli.command()
@@ -91,6 +88,11 @@ def compare(
       snakesim compare rainbow -v standard -v poppies-orchids -n 5000 --precision 0.01 --precise differences
       snakesim compare fortune -v standard -v rejoin --games 10000000 --backend dask --workers 8
     """
+    from snakesim.analysis.compare import compare_variants
+    from snakesim.core.backends import make_backend
+    from snakesim.core.results import check_writable
+    from snakesim.games import get_game
+
     spec = get_game(game)
     engine = make_backend(backend, threads, scheduler, workers)
     if plot is not None:

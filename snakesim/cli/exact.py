@@ -3,16 +3,11 @@
 from __future__ import annotations
 
 import click
-import numpy as np
 
 from snakesim.analysis.markov import DEFAULT_MAX_STATES
-from snakesim.analysis.stats import summarize
 from snakesim.cli import cli, options
 from snakesim.cli.format import describe_changes, to_json
 from snakesim.core.errors import InputError
-from snakesim.core.policies import encode_policies
-from snakesim.core.runner import resolve_run, simulate_spec
-from snakesim.games import get_game
 
 
 @cli.command()
@@ -39,6 +34,13 @@ def exact(
       snakesim exact fortune --players 3 --rules small.toml --games 200000
       snakesim exact hisss --players 2 --deck small_hisss.toml --policies greedy,random
     """
+    import numpy as np
+
+    from snakesim.analysis.stats import summarize
+    from snakesim.core.policies import encode_policies
+    from snakesim.core.runner import resolve_run, simulate_spec
+    from snakesim.games import get_game
+
     spec = get_game(game)
     if spec.exact is None:
         raise InputError("game", f"{spec.name} has no exact solver (games with one: fortune, hisss)")

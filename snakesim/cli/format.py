@@ -6,10 +6,7 @@ import json
 import math
 from pathlib import Path
 
-import numpy as np
-
 from snakesim.core.errors import InputError
-from snakesim.core.results import check_writable
 from snakesim.core.rules import describe_changes
 
 __all__ = [
@@ -20,6 +17,8 @@ __all__ = [
 
 def check_plot(plot) -> None:
     """A ``--plot`` file: a .png in a folder that can be written (checked before any game)."""
+    from snakesim.core.results import check_writable
+
     if plot is None:
         return
     if Path(plot).suffix.lower() != ".png":
@@ -46,6 +45,7 @@ def to_json(data) -> str:
     """``data`` as strict JSON at full precision: floats as Python writes them (17 significant
     digits, so 8.65e-14 stays 8.65e-14), numpy scalars as numbers, and NaN or infinity, which
     JSON cannot hold, as null (a quantile the survival curve never reaches, a value not defined)."""
+    import numpy as np
 
     def clean(x):
         if isinstance(x, dict):

@@ -2,8 +2,7 @@
 
 import click
 
-from snakesim.core.backends import BACKENDS
-from snakesim.core.runner import DEFAULT_SEED
+from snakesim.core.defaults import BACKENDS, DEFAULT_SEED
 
 game_argument = click.argument("game", metavar="GAME")
 players = click.option(

@@ -5,9 +5,7 @@ from __future__ import annotations
 import click
 
 from snakesim.cli import cli, options
-from snakesim.core.arms import Shared, arm_rules, parse_arm
 from snakesim.core.rules import inline
-from snakesim.games import get_game
 
 
 @cli.command("rules")
@@ -34,6 +32,9 @@ def rules_command(game, variant, settings, rules_file, deck_file, diff):
       snakesim rules fortune --diff standard crosses-to-cup
       snakesim rules rainbow --diff standard 'mine=wild-snake,direction=both'
     """
+    from snakesim.core.arms import Shared
+    from snakesim.games import get_game
+
     spec = get_game(game)
     shared = Shared(rules_file, deck_file, tuple(settings))
     if diff is not None:
@@ -48,6 +49,8 @@ def rules_command(game, variant, settings, rules_file, deck_file, diff):
 
 
 def _rules_of(spec, text, shared):
+    from snakesim.core.arms import arm_rules, parse_arm
+
     arm = parse_arm(spec, text)
     return arm["name"], arm_rules(spec, arm, shared)[1]
 

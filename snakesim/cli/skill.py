@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
 
 import click
 
-from snakesim.analysis.skill import NOVICE, SkillResult, skill
-from snakesim.analysis.sweep import parse_players
 from snakesim.cli import cli, options
 from snakesim.cli.format import check_plot, pct, records, save_plot, to_json
-from snakesim.core.backends import make_backend
-from snakesim.core.policies import DEFAULT_PLAYOUTS
-from snakesim.core.runner import resolve_run
-from snakesim.games import get_game
+from snakesim.core.defaults import DEFAULT_PLAYOUTS, NOVICE
+
+if TYPE_CHECKING:
+    from snakesim.analysis.skill import SkillResult
 
 
 @cli.command("skill")
@@ -61,6 +60,12 @@ def skill_command(
       snakesim skill rainbow -v wild-snake --novice 0.5 --plot skill.png
       snakesim skill hisss --json > skill.json
     """
+    from snakesim.analysis.skill import skill
+    from snakesim.analysis.sweep import parse_players
+    from snakesim.core.backends import make_backend
+    from snakesim.core.runner import resolve_run
+    from snakesim.games import get_game
+
     spec = get_game(game)
     check_plot(plot)
     players = parse_players(players_text)

@@ -8,7 +8,6 @@ from pathlib import Path
 import click
 
 from snakesim.cli import cli, options
-from snakesim.core.backends import make_backend
 from snakesim.core.errors import InputError
 
 
@@ -41,6 +40,7 @@ def study(study_file, out_dir, scale, backend, scheduler, workers):
       snakesim study analyses/rainbow-skill.toml --scale 0.01 --out /tmp/quick
       snakesim study analyses/sssnake-spite.toml --scale 10 --backend dask --scheduler tcp://head:8786
     """
+    from snakesim.core.backends import make_backend
     from snakesim.report.study import run_study
 
     if not 0 < scale <= 100:

@@ -7,13 +7,9 @@ from pathlib import Path
 
 import click
 
-from snakesim.analysis.sweep import parse_axes, parse_players, sweep
 from snakesim.cli import cli, options
 from snakesim.cli.format import records, save_plot, to_json
-from snakesim.core.backends import make_backend
 from snakesim.core.errors import InputError
-from snakesim.core.results import check_writable
-from snakesim.games import get_game
 
 
 @cli.command("sweep")
@@ -60,6 +56,11 @@ def sweep_command(
       snakesim sweep fortune --variant house.toml --set start_coins=10,20,40
       snakesim sweep fortune --players 2..6 --set start_coins=5:40:5 --backend dask --scheduler tcp://head:8786
     """
+    from snakesim.analysis.sweep import parse_axes, parse_players, sweep
+    from snakesim.core.backends import make_backend
+    from snakesim.core.results import check_writable
+    from snakesim.games import get_game
+
     spec = get_game(game)
     engine = make_backend(backend, threads, scheduler, workers)
     players = parse_players(players_text)

@@ -25,9 +25,8 @@ from collections.abc import Callable, Iterator, Sequence
 
 import numba
 
+from snakesim.core.defaults import BACKENDS
 from snakesim.core.errors import InputError
-
-BACKENDS = ("threads", "dask")
 
 
 def max_local_workers() -> int:

@@ -25,5 +25,5 @@ def game_columns(columns) -> tuple[str, ...]:
 
 
 def row_bytes(columns, players: int) -> int:
-    """Bytes one game takes in a results table: its columns plus the ``seed`` and ``game`` indices."""
-    return 16 + sum(np.dtype(dtype).itemsize * (players if per_seat else 1) for _, dtype, per_seat in columns)
+    """Bytes one game takes in a results table: its columns plus the ``game`` index."""
+    return 8 + sum(np.dtype(dtype).itemsize * (players if per_seat else 1) for _, dtype, per_seat in columns)

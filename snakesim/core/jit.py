@@ -16,53 +16,108 @@ division without Python's zero check; the kernels never divide by zero).
 
 numba's cache checks only the file that defines a kernel, not the functions it inlines from
 other files: after an edit to ``rng.py`` a cached kernel would still run the old generator.
-So the cache lives in a folder named after a fingerprint of the whole package's source
-(under ``NUMBA_CACHE_DIR`` if set, else the user cache folder): any change to any source
-file means fresh compiles.
+So each module's kernels are cached in a folder named after a fingerprint of the sources the
+module imports from snakesim, directly or not (under ``NUMBA_CACHE_DIR`` if set, else the user
+cache folder): an edit to ``rng.py`` recompiles every game, an edit to the command line or to
+one game's kernel recompiles nothing else.
 """
 
+import ast
+import functools
 import hashlib
 import os
+import sys
 from pathlib import Path
 
 import numba
 
+PACKAGE = Path(__file__).resolve().parents[1]
 
-def _source_fingerprint() -> str:
-    package = Path(__file__).resolve().parents[1]
+
+def _module_file(name: str) -> Path | None:
+    """The source file of snakesim module ``name``, or None if it is not one."""
+    parts = name.split(".")
+    if parts[0] != PACKAGE.name:
+        return None
+    base = PACKAGE.parent.joinpath(*parts)
+    for path in (base.with_suffix(".py"), base / "__init__.py"):
+        if path.is_file():
+            return path
+    return None
+
+
+def _imports(path: Path) -> set[str]:
+    """The snakesim modules ``path`` imports anywhere (function-level imports included)."""
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names.add(node.module)
+            names.update(f"{node.module}.{a.name}" for a in node.names)  # (a submodule or a name)
+    return {n for n in names if n.split(".")[0] == PACKAGE.name}
+
+
+def source_closure(path: Path) -> list[Path]:
+    """``path`` and every snakesim source it imports, directly or not, sorted."""
+    seen: set[Path] = set()
+    todo = [path]
+    while todo:
+        current = todo.pop()
+        if current not in seen:
+            seen.add(current)
+            todo.extend(f for f in map(_module_file, _imports(current)) if f is not None)
+    return sorted(seen)
+
+
+@functools.cache
+def source_fingerprint(path: Path) -> str:
+    """A hash of the sources of :func:`source_closure`: the name of a module's cache folder."""
     digest = hashlib.sha256()
-    for path in sorted(package.rglob("*.py")):
-        digest.update(path.relative_to(package).as_posix().encode())
-        digest.update(path.read_bytes())
+    for source in source_closure(path):
+        digest.update(source.name.encode())
+        digest.update(source.read_bytes())
     return digest.hexdigest()[:16]
 
 
-def _cache_dir() -> Path:
-    base = os.environ.get("NUMBA_CACHE_DIR") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "snakesim", "numba"
+def _cache_base() -> Path:
+    return Path(
+        os.environ.get("NUMBA_CACHE_DIR")
+        or os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "snakesim", "numba")
     )
-    return Path(base) / _source_fingerprint()
 
 
-# Set before any kernel is decorated: numba picks a kernel's cache folder when it is defined.
-numba.config.CACHE_DIR = str(_cache_dir())
+def _compile(options: dict, fn):
+    """``numba.njit(**options)(fn)``, cached in the folder of ``fn``'s module's fingerprint
+    (numba reads ``config.CACHE_DIR`` when a function is decorated)."""
+    source = getattr(sys.modules.get(fn.__module__), "__file__", None)
+    if not options.get("cache") or source is None or not Path(source).is_file():  # (code typed in: no cache)
+        return numba.njit(**{**options, "cache": False})(fn)
+    saved = numba.config.CACHE_DIR
+    numba.config.CACHE_DIR = str(_cache_base() / source_fingerprint(Path(source).resolve()))
+    try:
+        return numba.njit(**options)(fn)
+    finally:
+        numba.config.CACHE_DIR = saved
+
+
+def _decorator(options: dict, fn):
+    return functools.partial(_compile, options) if fn is None else _compile(options, fn)
+
 
 JIT_OPTIONS = {"cache": True, "nogil": True, "error_model": "numpy"}
 
 
 def njit(fn=None, **extra):
     """``numba.njit`` for hot code that allocates nothing (no reference counting)."""
-    options = {**JIT_OPTIONS, "_nrt": False, **extra}
-    return numba.njit(**options) if fn is None else numba.njit(**options)(fn)
+    return _decorator({**JIT_OPTIONS, "_nrt": False, **extra}, fn)
 
 
 def njit_driver(fn=None, **extra):
     """``numba.njit(parallel=True)`` for block drivers that allocate and use ``prange``."""
-    options = {**JIT_OPTIONS, "parallel": True, **extra}
-    return numba.njit(**options) if fn is None else numba.njit(**options)(fn)
+    return _decorator({**JIT_OPTIONS, "parallel": True, **extra}, fn)
 
 
 def njit_alloc(fn=None, **extra):
     """``numba.njit`` for a block driver's helpers that allocate its scratch (no ``prange``)."""
-    options = {**JIT_OPTIONS, **extra}
-    return numba.njit(**options) if fn is None else numba.njit(**options)(fn)
+    return _decorator({**JIT_OPTIONS, **extra}, fn)

@@ -26,6 +26,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from snakesim.core.defaults import DEFAULT_PLAYOUTS, MAX_PLAYOUTS
 from snakesim.core.errors import InputError
 from snakesim.core.jit import njit
 from snakesim.core.registry import GameSpec
@@ -33,8 +34,6 @@ from snakesim.core.rng import MAX_BOUND, below
 
 MISTAKE_POLICIES = ("greedy", "friendly")  # their parameter is a mistake rate
 LOOKAHEAD_POLICIES = ("expert", "oracle")  # their parameter is a number of playouts
-DEFAULT_PLAYOUTS = 64
-MAX_PLAYOUTS = 4096
 RANDOM_CODE = 0  # every game with choices lists "random" first
 CODE, MISTAKE, PLAYOUTS = range(3)  # the columns of a policy table
 # The look-ahead policies' playouts draw from this lane of the game (snakesim.core.rng.seed_lane),

@@ -17,21 +17,24 @@ import json
 import os
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
-import pyarrow as pa
-import pyarrow.parquet as pq
 
 from snakesim.core.errors import InputError
 from snakesim.core.registry import GameSpec
 
+if TYPE_CHECKING:
+    import pandas as pd
+
+
 FORMATS = (".parquet", ".csv")
+PARQUET_ROWS = 1 << 20  # rows per Parquet row group (and per slice converted at a time)
 META_KEY = b"snakesim"
 
 
 def build_table(spec: GameSpec, columns: dict[str, np.ndarray], seed: int, first: int, meta: dict) -> pd.DataFrame:
-    """Turn a kernel's column arrays into the results DataFrame.
+    """Turn a kernel's column arrays into the results DataFrame (sharing their memory).
 
     Parameters
     ----------
@@ -44,9 +47,10 @@ def build_table(spec: GameSpec, columns: dict[str, np.ndarray], seed: int, first
     meta : dict
         Run metadata, stored in ``DataFrame.attrs``.
     """
+    import pandas as pd
+
     count = len(columns["outcome"])
-    data = {
-        "seed": np.full(count, seed, dtype=np.int64),
+    data = {  # (the seed is the same in every row: it is in the metadata, not a column)
         "game": np.arange(first, first + count, dtype=np.int64),
         "outcome": pd.Categorical.from_codes(columns["outcome"], categories=list(spec.outcomes)),
         "winner": columns["winner"],
@@ -57,7 +61,7 @@ def build_table(spec: GameSpec, columns: dict[str, np.ndarray], seed: int, first
             data[f"{name}_{seat}"] = columns[name][:, seat]
     for name in spec.game_columns:
         data[name] = columns[name]
-    df = pd.DataFrame(data)
+    df = pd.DataFrame(data, copy=False)  # the columns are the kernel's arrays, not copies of them
     df.attrs.update(meta)
     return df
 
@@ -93,14 +97,26 @@ def check_writable(folder: str | os.PathLike, field: str = "--out") -> None:
 
 def write_table(df: pd.DataFrame, path: str | os.PathLike) -> Path:
     """Write ``df`` (with its ``attrs`` metadata) to Parquet or CSV, atomically."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
     path = check_output_path(path)
     meta = json.dumps(df.attrs, sort_keys=True)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         if path.suffix.lower() == ".parquet":
-            table = pa.Table.from_pandas(df, preserve_index=False)
-            table = table.replace_schema_metadata({**(table.schema.metadata or {}), META_KEY: meta.encode()})
-            atomic_write(path, lambda tmp: pq.write_table(table, tmp))
+            # Converted and written a slice at a time: a copy of the whole table in Arrow's
+            # memory would double the run's peak (10**7 Fortune games: 0.54 GB more).
+            schema = pa.Schema.from_pandas(df.iloc[:0], preserve_index=False)
+            schema = schema.with_metadata({**(schema.metadata or {}), META_KEY: meta.encode()})
+
+            def write_parquet(tmp):
+                with pq.ParquetWriter(tmp, schema) as writer:
+                    for start in range(0, max(len(df), 1), PARQUET_ROWS):
+                        part = df.iloc[start : start + PARQUET_ROWS]
+                        writer.write_table(pa.Table.from_pandas(part, schema=schema, preserve_index=False))
+
+            atomic_write(path, write_parquet)
         else:
             # The CSV and its metadata are written as a pair, and the metadata names the CSV's
             # checksum, so a CSV can never be read with another run's metadata.
@@ -122,6 +138,9 @@ def write_table(df: pd.DataFrame, path: str | os.PathLike) -> Path:
 def read_table(path: str | os.PathLike) -> pd.DataFrame:
     """Read a table written by :func:`write_table`, or the blocks of a run folder (``run
     --out DIR``), metadata included."""
+    import pandas as pd
+    import pyarrow.parquet as pq
+
     path = Path(path)
     if path.is_dir():
         from snakesim.core.store import RunStore

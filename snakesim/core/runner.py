@@ -15,13 +15,13 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from importlib.metadata import version
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numba
-import pandas as pd
 
 from snakesim.core.backends import ThreadsBackend
-from snakesim.core.columns import row_bytes
+from snakesim.core.columns import allocate, row_bytes
+from snakesim.core.defaults import DEFAULT_CHUNK, DEFAULT_SEED, MAX_CHUNK, MAX_GAMES  # noqa: F401 (re-exported)
 from snakesim.core.errors import InputError
 from snakesim.core.policies import encode_policies, resolve_policies
 from snakesim.core.progress import progress_bar
@@ -30,12 +30,10 @@ from snakesim.core.results import build_table
 from snakesim.core.rng import MAX_SEED
 from snakesim.core.rules import Int, Rules
 from snakesim.core.store import BadBlock, RunStore
-from snakesim.core.tally import Tally, merge, tally_columns, tally_table
+from snakesim.core.tally import Tally, merge, table_columns, tally_columns
 
-DEFAULT_CHUNK = 1 << 16
-DEFAULT_SEED = 1  # the command line's and the Python API's, so both play the same games
-MAX_CHUNK = 1 << 22  # a block's columns are allocated at once: 4M games is ~100-700 MB
-MAX_GAMES = 10**12
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 def max_threads() -> int:
@@ -76,10 +74,10 @@ def available_memory() -> int:
 def check_table_memory(spec: GameSpec, players: int, games: int, field: str = "--games") -> None:
     """InputError if a per-game table of ``games`` rows would not fit in the memory available.
 
-    A table is held three times over at its peak (the blocks, the joined table, the file
-    writer's copy), so that is what must fit.
+    A table is held once (its columns are filled in place as the blocks arrive), plus the
+    blocks in flight and a slice of it while a file is written: a quarter more must fit.
     """
-    need = 3 * games * row_bytes(spec.columns, players)
+    need = 5 * games * row_bytes(spec.columns, players) // 4
     have = available_memory()
     if have and need > have:
         raise InputError(
@@ -168,7 +166,7 @@ def plan_blocks(first: int, games: int, block_size: int) -> list[tuple[int, int,
 
 
 def play_task(game: str, rules: Rules, players: int, seed: int, codes, summary_only: bool, start: int, count: int):
-    """Play one block of games: its table (no metadata) or, with ``summary_only``, its tally.
+    """Play one block of games: the kernel's columns or, with ``summary_only``, their tally.
 
     A plain module-level function of picklable arguments, so a Dask worker can run it.
     """
@@ -178,7 +176,7 @@ def play_task(game: str, rules: Rules, players: int, seed: int, codes, summary_o
     columns = spec.play_block(rules, players, seed, start, count, policies=codes)
     if summary_only:
         return tally_columns(spec, columns, players)
-    return build_table(spec, columns, seed, start, {})
+    return columns
 
 
 def play_blocks(
@@ -197,18 +195,19 @@ def play_blocks(
     keep: Callable | None = None,
 ) -> list:
     """Play games ``first .. first+games-1`` in blocks of ``chunk_size``; return each block's
-    table (or tally) in block order.
+    columns (the kernel's arrays; or, with ``summary_only``, its tally) in block order.
 
     ``backend`` plays the blocks (threads in this process if None). With a ``store``, the
     blocks already in the run folder are checked and read instead of played (one that is not
     provably this run's is set aside and played again), and each block is written there as
     soon as it is finished, so an interrupted run loses only the blocks in flight. ``keep``,
-    if given, turns each block's result into what is kept in memory (a table's tally, say).
+    if given, turns each block's result and its first game into what is kept in memory (the
+    columns' tally, say, or nothing once they are copied where they belong).
     """
     check_run(spec, rules, players, games, seed, first)
     Int(1, MAX_CHUNK).check("chunk_size", chunk_size)
     backend = backend or ThreadsBackend()
-    keep = keep or (lambda result: result)
+    keep = keep or (lambda result, start: result)
     codes = encode_policies(spec, policies) if policies else None
     blocks = plan_blocks(first, games, chunk_size)
     results = {}
@@ -220,7 +219,10 @@ def play_blocks(
             for index, start, count in blocks:
                 if index in present:
                     try:
-                        results[index] = keep(store.load(index, start, count))
+                        loaded = store.load(index, start, count)
+                        if not isinstance(loaded, Tally):  # a block's table: back to columns
+                            loaded = table_columns(spec, loaded, players)
+                        results[index] = keep(loaded, start)
                     except BadBlock as bad:
                         store.reject(index, str(bad))
             store.resumed_games = sum(count for k, _, count in blocks if k in results)
@@ -232,10 +234,12 @@ def play_blocks(
                 backend.warm_up(play_task, args)
                 with backend:
                     for index, result in backend.map(play_task, pending, args):
-                        if store is not None:
-                            store.write(index, blocks[index][1], blocks[index][2], result)
-                        results[index] = keep(result)
-                        bar.update(blocks[index][2])
+                        start, count = blocks[index][1], blocks[index][2]
+                        if store is not None:  # (a block's file holds its table)
+                            table = result if summary_only else build_table(spec, result, seed, start, {})
+                            store.write(index, start, count, table)
+                        results[index] = keep(result, start)
+                        bar.update(count)
     finally:
         if store is not None:
             store.close()
@@ -289,13 +293,26 @@ def simulate_spec(
     ``threads`` numba threads in this process. ``store`` keeps finished blocks in a run folder.
     Raises InputError, before playing, if the table would not fit in the memory available.
     """
+
     check_table_memory(spec, players, games)
     if backend is None:
         backend = ThreadsBackend(threads)
-    parts = play_blocks(spec, rules, players, games, seed, first, chunk_size, progress, policies, backend, False, store)
-    df = pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0]
-    df.attrs.update(run_metadata(spec, variant, rules, players, games, seed, first, policies))
-    return df
+    # The table's final columns, filled in place block by block as the blocks arrive: no
+    # per-block tables to concatenate, so the run's memory is one table's.
+    final = allocate(spec.columns, games, players)
+
+    def fill(columns, start):
+        at, count = start - first, len(columns["outcome"])
+        for name, values in final.items():
+            values[at : at + count] = columns[name]
+
+    play_blocks(
+        spec, rules, players, games, seed, first, chunk_size, progress, policies, backend, False, store,
+        keep=fill,
+    )  # fmt: skip
+    return build_table(
+        spec, final, seed, first, run_metadata(spec, variant, rules, players, games, seed, first, policies)
+    )
 
 
 def tally_spec(
@@ -318,7 +335,7 @@ def tally_spec(
     folder) of which only the tallies are kept in memory; else they are tallies
     (``--summary-only``).
     """
-    keep = (lambda df: tally_table(spec, df, players)) if tables else None
+    keep = (lambda columns, start: tally_columns(spec, columns, players)) if tables else None
     parts = play_blocks(
         spec, rules, players, games, seed, first, chunk_size, progress, policies, backend, not tables, store, keep
     )

@@ -30,15 +30,17 @@ import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
-import pyarrow as pa
-import pyarrow.parquet as pq
 
 from snakesim.core.errors import InputError
 from snakesim.core.results import atomic_write, check_writable
 from snakesim.core.tally import Tally
+
+if TYPE_CHECKING:
+    import pandas as pd
+
 
 MANIFEST = "manifest.json"
 LOCK = ".snakesim.lock"
@@ -60,6 +62,8 @@ def _stderr(message: str) -> None:
 
 def table_checksum(df: pd.DataFrame) -> str:
     """SHA-256 of a table's content: every column's name, type and values, in order."""
+    import pandas as pd
+
     digest = hashlib.sha256()
     for name in df.columns:
         column = df[name]
@@ -197,6 +201,9 @@ class RunStore:
 
     def write(self, index: int, first: int, count: int, result: pd.DataFrame | Tally) -> None:
         """Write one finished block (games ``first .. first+count-1``) with its record, atomically."""
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
         if isinstance(result, Tally):
             data = result.to_dict()
             text = json.dumps({"block": self._record(index, first, count, tally_checksum(data)), "tally": data})
@@ -217,6 +224,9 @@ class RunStore:
             Saying why not: unreadable, no record, another run's, another place's, or a
             checksum that does not match its content.
         """
+        import pandas as pd
+        import pyarrow.parquet as pq
+
         path = self.block_path(index)
         try:
             if self.suffix == ".json":
@@ -274,6 +284,8 @@ class RunStore:
         Raises InputError if the run is unfinished, a block is not provably this run's, or the
         game indices are not exactly ``first_game .. first_game + games - 1`` once each.
         """
+        import pandas as pd
+
         if self.manifest.get("summary_only"):
             raise InputError(str(self.path), "a --summary-only run folder holds sums, not a per-game table")
         first, games, size = self.manifest["first_game"], self.manifest["games"], self.manifest["block_size"]

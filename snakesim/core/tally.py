@@ -109,6 +109,12 @@ def censored_histogram(outcome_codes, lengths, labels) -> dict[int, int]:
 
 def tally_table(spec: GameSpec, df, players: int) -> Tally:
     """The tally of a block's results table (what :func:`tally_columns` gives for its arrays)."""
+    return tally_columns(spec, table_columns(spec, df, players), players)
+
+
+def table_columns(spec: GameSpec, df, players: int) -> dict[str, np.ndarray]:
+    """A results table's columns as the kernel gave them (per-seat columns 2-D): the inverse
+    of ``snakesim.core.results.build_table``."""
     columns = {
         "outcome": df["outcome"].cat.codes.to_numpy(),
         "winner": df["winner"].to_numpy(),
@@ -118,7 +124,7 @@ def tally_table(spec: GameSpec, df, players: int) -> Tally:
         columns[name] = np.column_stack([df[f"{name}_{seat}"].to_numpy() for seat in range(players)])
     for name in spec.game_columns:
         columns[name] = df[name].to_numpy()
-    return tally_columns(spec, columns, players)
+    return columns
 
 
 def merge(tallies) -> Tally:

@@ -4,9 +4,12 @@ they work the same in scripts, tests, notebooks and reports."""
 from __future__ import annotations
 
 import textwrap
+from typing import TYPE_CHECKING
 
-import pandas as pd
-from matplotlib.figure import Figure
+if TYPE_CHECKING:
+    import pandas as pd
+    from matplotlib.figure import Figure
+
 
 SWEEP_METRICS = ("length", "seat 0 wins", "first-player advantage", "draw")
 
@@ -22,6 +25,8 @@ def sweep_figure(table: pd.DataFrame, x: str, metrics=SWEEP_METRICS, title: str 
     x : str
         The swept column to put on the horizontal axis.
     """
+    from matplotlib.figure import Figure
+
     metrics = [m for m in metrics if m in set(table["metric"])]
     fig = Figure(figsize=(4.2 * len(metrics), 3.4), layout="constrained")
     axes = fig.subplots(1, len(metrics), squeeze=False)[0]
@@ -42,6 +47,8 @@ def sweep_figure(table: pd.DataFrame, x: str, metrics=SWEEP_METRICS, title: str 
 
 def win_rates_figure(table: pd.DataFrame, title: str = "") -> Figure:
     """Each variant's win rate by seat with its 95% interval (from a comparison table)."""
+    from matplotlib.figure import Figure
+
     wins = table[table["metric"].str.match(r"seat \d+ wins")]
     variants = list(dict.fromkeys(wins["variant"]))
     seats = list(dict.fromkeys(wins["metric"]))
@@ -70,6 +77,7 @@ def survival_figure(tables: dict[str, pd.DataFrame], unit: str = "turns", title:
     import warnings
 
     import numpy as np
+    from matplotlib.figure import Figure
     from scipy import stats
 
     fig = Figure(figsize=(6, 3.6), layout="constrained")
@@ -95,6 +103,7 @@ def survival_figure(tables: dict[str, pd.DataFrame], unit: str = "turns", title:
 def scores_figure(tables: dict[str, pd.DataFrame], column: str, players: int, title: str = "") -> Figure:
     """Each run's distribution of final scores (every seat's ``column``), as step histograms."""
     import numpy as np
+    from matplotlib.figure import Figure
 
     fig = Figure(figsize=(6, 3.6), layout="constrained")
     ax = fig.subplots()
@@ -114,6 +123,8 @@ def scores_figure(tables: dict[str, pd.DataFrame], column: str, players: int, ti
 def tune_figure(path: pd.DataFrame, goal: float, option: str, metric: str, title: str = "") -> Figure:
     """The metric against the option's value on the search's last (largest) games, with 95%
     intervals, and the target as a line."""
+    from matplotlib.figure import Figure
+
     last = path[path["games"] == path["games"].max()].drop_duplicates("value", keep="last").sort_values("value")
     fig = Figure(figsize=(5.5, 3.6), layout="constrained")
     ax = fig.subplots()
@@ -133,6 +144,8 @@ def tune_figure(path: pd.DataFrame, goal: float, option: str, metric: str, title
 def balance_figure(result, title: str = "") -> Figure:
     """Each seat's win rate before and after a balance search's answer, on its fresh games,
     with 95% intervals (a :class:`snakesim.analysis.balance.BalanceResult`)."""
+    import pandas as pd
+
     s = result.summary
     rows = result.confirmed.rename(columns={"rules": "variant", "win_rate": "value"})
     rows = rows.assign(metric="seat " + rows["seat"].astype(str) + " wins")
@@ -147,6 +160,8 @@ def skill_figure(table: pd.DataFrame, title: str = "") -> Figure:
     """Each line-up's edge (the odd player's win rate minus a field player's at the same
     seats) by player count, with 95% intervals: one panel per field (a
     :class:`snakesim.analysis.skill.SkillResult` table)."""
+    from matplotlib.figure import Figure
+
     rows = table[table["player"] != table["field"]]
     fields = list(dict.fromkeys(rows["field"]))
     fig = Figure(figsize=(1.5 + 3.4 * len(fields), 3.6), layout="constrained")

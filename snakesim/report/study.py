@@ -73,8 +73,7 @@ import shutil
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from snakesim import __version__
 from snakesim.analysis.balance import balance, check_balance, check_novices
@@ -100,6 +99,9 @@ from snakesim.report.figures import (
     tune_figure,
     win_rates_figure,
 )
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 @dataclass
@@ -280,6 +282,8 @@ def run_study(path: str | Path, out_dir: str | Path, scale: float = 1.0, progres
 
 def _write_report(study, spec, seed, plans, out_dir: Path, path, scale, progress, backend) -> None:
     """Play every planned section and write the report's files into ``out_dir``."""
+    import pandas as pd
+
     sections, tidy = [], []
     with backend or ThreadsBackend() as engine:
         for kind, k, section, plan in plans:
@@ -454,6 +458,7 @@ def _search_section(spec, kind, plan, seed, engine, progress, name, out_dir):
 
 def _balance_view(s: dict) -> pd.DataFrame:
     """Each seat's win rate before and after on the fresh games, the balance test and the gap."""
+    import pandas as pd
 
     def cell(c, k):
         return f"{100 * c['win_rate'][k]:.2f}% [{100 * c['win_ci'][k][0]:.2f}%, {100 * c['win_ci'][k][1]:.2f}%]"

@@ -1,0 +1,78 @@
+"""How long commands take to start: time spent importing, and the whole command's wall time.
+
+Each command runs in a fresh Python process (as a user's would), with the outermost import
+statements timed by a wrapper around ``builtins.__import__``; the commands are interleaved and
+repeated, and the medians printed with their spread (min-max) and the machine's load.
+
+Target (issue 17): ``snakesim --help``, ``variants`` and a 1,000-game run each spend under
+0.5 s importing (numba's own start-up when the first kernel loads is counted too: it imports
+scipy.linalg then).
+
+    python benchmarks/bench_startup.py [--repeats 5]
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from _common import arguments, load, median_spread
+
+COMMANDS = (("--help",), ("variants", "fortune"), ("run", "fortune", "--games", "1000"))
+
+# Runs in the child: time the imports made at depth 0 (their nested imports are inside them).
+CHILD = r"""
+import builtins, json, sys, time
+start = time.perf_counter()
+spent, depth, real = [0.0], [0], builtins.__import__
+def timed(*args, **kwargs):
+    if depth[0]:
+        return real(*args, **kwargs)
+    depth[0] += 1
+    t = time.perf_counter()
+    try:
+        return real(*args, **kwargs)
+    finally:
+        spent[0] += time.perf_counter() - t
+        depth[0] -= 1
+builtins.__import__ = timed
+sys.argv = ["snakesim", *sys.argv[1:]]
+from snakesim.cli import main
+try:
+    main()
+except SystemExit:
+    pass
+sys.stdout.flush()
+sys.stderr.write("\n" + json.dumps({"import": spent[0], "wall": time.perf_counter() - start}) + "\n")
+"""
+
+
+def measure(command: tuple[str, ...]) -> dict:
+    done = subprocess.run(
+        [sys.executable, "-c", CHILD, *command], capture_output=True, text=True, check=False, timeout=600
+    )
+    return json.loads(done.stderr.strip().splitlines()[-1])
+
+
+def main() -> None:
+    args = arguments(__doc__, games=0, reference_games=0, repeats=5)
+    for command in COMMANDS:  # warm the numba cache and the file system once
+        measure(command)
+    before = load()
+    times: dict[tuple, list] = {c: [] for c in COMMANDS}
+    for _ in range(args.repeats):
+        for command in COMMANDS:
+            times[command].append(measure(command))
+    after = load()
+    print(f"Start-up, {args.repeats} interleaved runs per command in fresh processes (load {before} -> {after})")
+    print(f"  {'command':<34} {'importing (s)':>22} {'whole command (s)':>22}")
+    for command, runs in times.items():
+        imports = median_spread([r["import"] for r in runs], "{:.3f}")
+        walls = median_spread([r["wall"] for r in runs], "{:.3f}")
+        print(f"  snakesim {' '.join(command):<25} {imports:>22} {walls:>22}")
+    print("  (target: importing < 0.5 s for each)")
+
+
+if __name__ == "__main__":
+    main()
