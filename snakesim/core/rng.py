@@ -244,7 +244,7 @@ def keyed_deal(key, shuffle_number, deck, identities, items, n_types, copies, ke
 
 
 @intrinsic
-def _popcount(typingctx, x):
+def popcount(typingctx, x):
     """The number of set bits of a uint64 (one instruction where the CPU has it)."""
 
     def codegen(context, builder, signature, args):
@@ -292,12 +292,12 @@ def _rank_by_keys(source, at, items, n, keys):
     total = np.uint64(0)
     for w in range(words):
         keys[below + w] = total
-        total += _popcount(keys[marks + w])
+        total += popcount(keys[marks + w])
     for k in range(un):
         key = keys[k]
         b = key >> shift
         w = b >> np.uint64(6)
-        rank = keys[below + w] + _popcount(keys[marks + w] & ((one << (b & low)) - one))
+        rank = keys[below + w] + popcount(keys[marks + w] & ((one << (b & low)) - one))
         rank += np.uint64(keys[first + b] < key)
         for t in range(n_taken):
             rank += np.uint64(keys[taken + t] < key)

@@ -52,6 +52,7 @@ def kernel_search_scratch():
         np.empty(cells, np.int32),
         np.empty((cells, 2), np.int32),
         np.zeros(1, np.int64),
-        np.empty((64, 2), np.int64),
+        np.empty((64, 4), np.int64),
         np.empty(1, np.int8),
+        np.empty((14, 8), np.uint64),
     )

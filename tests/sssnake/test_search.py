@@ -27,7 +27,11 @@ def kernel_options(b, card):
     occupied, free, ends, box = kernel_arrays(b)
     opts, saved = np.empty((12, 4), np.int64), np.empty(10, np.int64)
     cards = np.array([card], np.int8)
-    k = kernel._options(occupied, free, ends, box, SIDE, cards, 1, opts, kernel_search_scratch(), saved)
+    memo = np.full((1, kernel.M_ANSWERS), -1, np.int64)  # nothing remembered yet
+    masks, window = np.zeros((1, 14, kernel.MASK_WORDS), np.uint64), np.full((1, 4), -1, np.int64)
+    one = (occupied[None], free[None], ends[None], box[None], np.zeros(1, np.int64), memo, masks, window)  # one seat
+    kernel._frame(one, 0, SIDE)  # its bit masks, which the searches of the trial placements use
+    k = kernel._options(one, 0, SIDE, cards, 1, opts, kernel_search_scratch(), saved)
     return [(int(o[1]), int(o[2]), int(o[3])) for o in opts[:k]]
 
 
@@ -123,3 +127,28 @@ def test_walls_far_away_do_not_matter_but_near_ones_do():
     assert both_missing(board(walls=[(-1, -3), (5, 5)])) == 7
     assert both_missing(board(walls=[(0, -1), (0, 2)])) == 9
     assert both_missing(board(walls=[(-2, 0), (-1, -1), (-1, 1)])) == INF
+
+
+def test_the_bit_mask_search_agrees_with_the_cell_search_on_played_boards(monkeypatch):
+    # Boards the reference engine searched in real games (free paths, dead ends and all):
+    # the kernel's search on bit masks, its cell-by-cell search and the reference agree.
+    from snakesim.games.sssnake import reference
+
+    seen = []
+    original = reference.Board.missing
+
+    def keep(board):
+        answer = original(board)
+        if len(seen) < 400 and (answer >= INF or len(seen) % 3 == 0):
+            seen.append((board.copy(), answer))
+        return answer
+
+    monkeypatch.setattr(reference.Board, "missing", keep)
+    for game in range(3):
+        reference.play(SssnakeRules(), 4, 5, game, policies=[0, 1, 2, 0])
+    assert len(seen) > 100 and any(answer >= INF for _, answer in seen)
+    assert any(b.free for b, _ in seen)  # boards with free paths to jump through
+    for b, answer in seen:
+        arrays = kernel_arrays(b)
+        assert kernel._missing(*arrays, SIDE, kernel_search_scratch()) == answer
+        assert kernel._missing_cells(*arrays, SIDE, kernel_search_scratch()) == answer

@@ -22,6 +22,7 @@ from snakesim.core.rng import (
     deck_identities,
     keyed_deal,
     keyed_scratch,
+    popcount,
     seed_lane,
     seed_stream,
     shuffle,
@@ -51,6 +52,10 @@ N_CARD_TYPES = len(CARD_KEYS)
 BLOCK = 64  # games per scratch allocation; any value gives the same results
 INF = 1 << 30
 MAX_OPTIONS = 4 * MAX_DRAW  # up to MAX_DRAW cards x 2 ends x 2 directions
+MASK_BITS = 64  # a window row holds fewer cells than a mask word (a shift by 64 is undefined)
+MASK_WORDS = 8  # a window of at most 512 cells is searched on bit masks
+M_ANSWERS = N_CARD_TYPES * 8  # a board's remembered search answers: by card kind, end, direction
+MARGIN = 4  # cells of a board's bit-mask window around its box (at least 2: see _placed)
 # The params array: see encode().
 P_PLAYERS, P_PRESORTED, P_SIDE, P_ORIGIN, P_BLOCK_W, P_BLOCK_H, P_HEAD, P_TAIL = 0, 1, 2, 3, 4, 5, 6, 9
 N_PARAMS = 12
@@ -96,6 +101,8 @@ def _follow(free, side, x, y, d, use, log, n_log):
         if use:
             log[n_log, 0] = c
             log[n_log, 1] = mask
+            log[n_log, 2] = x
+            log[n_log, 3] = y
             n_log += 1
             free[c] = 0
         x += _dx(f)
@@ -111,10 +118,172 @@ def _joined(ends):
 
 @njit
 def _missing(occupied, free, ends, box, side, search):
-    """Cards missing on one board: the reference's breadth-first search (INF: no way)."""
+    """Cards missing on one board (INF: no way): the reference's breadth-first search, a whole
+    distance at a time on a bit mask of the box's cells (`_search_bits`), or cell by cell
+    (`_missing_cells`) for a box too large for the mask."""
     if _joined(ends):
         return 0
-    seen, dist, queue, stamp, log, _ = search
+    xb, yb, w, h = box[0] - 1, box[2] - 1, box[1] - box[0] + 3, box[3] - box[2] + 3
+    if w >= MASK_BITS or w * h > MASK_WORDS * MASK_BITS:
+        return _missing_cells(occupied, free, ends, box, side, search)
+    _mask_cells(occupied, free, side, search[6], xb, yb, w, h)
+    return _search_bits(occupied, free, ends, box, side, search, search[6], xb, yb, w, h)
+
+
+@njit
+def _mask_cells(occupied, free, side, masks, xb, yb, w, h):
+    """The cells of the window ``w`` wide and ``h`` high from ``(xb, yb)`` as bits (row by row,
+    ``w`` bits a row): ``masks[0]`` the empty ones, ``masks[1 + f]`` those that moving ``f``
+    enters a free path of (through its edge ``(f + 2) & 3``), ``masks[8]`` all but the last
+    column's (they may move east), ``masks[9]`` all but the first column's."""
+    one = np.uint64(1)
+    for j in range((w * h + 63) >> 6):
+        for k in (0, 1, 2, 3, 4, 8, 9):
+            masks[k, j] = 0
+    for r in range(h):
+        c = (yb + r) * side + xb
+        empty = np.uint64(0)  # the row's bits, gathered in a register
+        for b in range(w):
+            empty |= np.uint64(occupied[c + b] == 0) << np.uint64(b)
+            mask = free[c + b]
+            if mask:  # (few cells hold a free path)
+                i = r * w + b
+                j, bit = i >> 6, np.uint64(i & 63)
+                m = np.uint64(mask)
+                masks[1, j] |= ((m >> np.uint64(2)) & one) << bit
+                masks[2, j] |= ((m >> np.uint64(3)) & one) << bit
+                masks[3, j] |= (m & one) << bit
+                masks[4, j] |= ((m >> one) & one) << bit
+        _put_bits(masks, 0, r * w, empty, w)
+        _set_run(masks, 8, r * w, w - 1)
+        _set_run(masks, 9, r * w + 1, w - 1)
+
+
+@njit
+def _put_bits(masks, k, i, value, n):
+    """Or the ``n`` low bits of ``value`` (``n < 64``) into bits ``i ..`` of ``masks[k]``."""
+    j, b = i >> 6, i & 63
+    masks[k, j] |= value << np.uint64(b)
+    if b + n > 64:
+        masks[k, j + 1] |= value >> np.uint64(64 - b)
+
+
+@njit
+def _mask_cell(occupied, free, side, masks, xb, yb, w, x, y):
+    """Bring cell ``(x, y)``'s bits in ``masks`` (see `_mask_cells`) up to date."""
+    one = np.uint64(1)
+    c = y * side + x
+    i = (y - yb) * w + x - xb
+    word, bit = i >> 6, np.uint64(i & 63)
+    keep = ~(one << bit)
+    mask = np.uint64(free[c])
+    masks[0, word] = (masks[0, word] & keep) | (np.uint64(occupied[c] == 0) << bit)
+    masks[1, word] = (masks[1, word] & keep) | (((mask >> np.uint64(2)) & one) << bit)
+    masks[2, word] = (masks[2, word] & keep) | (((mask >> np.uint64(3)) & one) << bit)
+    masks[3, word] = (masks[3, word] & keep) | ((mask & one) << bit)
+    masks[4, word] = (masks[4, word] & keep) | (((mask >> one) & one) << bit)
+
+
+@njit
+def _search_bits(occupied, free, ends, box, side, search, masks, xb, yb, w, h):
+    """`_missing_cells` a whole distance at a time, on the bit masks ``masks`` (see
+    `_mask_cells`) of a window from ``(xb, yb)``, ``w`` by ``h``, holding the box and one cell
+    around it.
+
+    The cells one card further are four shifts of the frontier's bits. A move into a free
+    path follows it, as the cell search does: those moves (few) are taken one by one. The goal
+    is found at the same distance as there, since both expand every cell at distance ``k``
+    before any at ``k + 1``.
+    """
+    hx, hy = ends[0, 0], ends[0, 1]
+    tx, ty, td = ends[1, 0], ends[1, 1], ends[1, 2]
+    gx, gy, gd = tx - _dx(td), ty - _dy(td), (td + 2) & 3
+    if occupied[hy * side + hx]:
+        return INF
+    x0, x1, y0, y1 = box[0] - 1, box[1] + 1, box[2] - 1, box[3] + 1
+    # masks[10]: cells searched (the box and one around), [11]: seen, [12]: this
+    one = np.uint64(1)  # distance's cells, [13]: the next distance's
+    top = np.uint64(63)
+    down, up = np.uint64(w), np.uint64(64 - w)
+    # Only the words holding the box and one cell around it are searched (the window is wider).
+    lo, hi = ((y0 - yb) * w + x0 - xb) >> 6, ((y1 - yb) * w + x1 - xb) >> 6
+    for j in range(lo, hi + 1):
+        masks[10, j] = 0
+        masks[11, j] = 0
+        masks[12, j] = 0
+        masks[13, j] = 0
+    for y in range(y0, y1 + 1):  # the box and one cell around it: a rectangle in the window
+        _set_run(masks, 10, (y - yb) * w + x0 - xb, x1 - x0 + 1)
+    i = (hy - yb) * w + hx - xb
+    masks[11, i >> 6] = masks[12, i >> 6] = one << np.uint64(i & 63)
+    goal = (gy - yb) * w + gx - xb
+    goal_word, goal_bit = goal >> 6, one << np.uint64(goal & 63)
+    k = 1
+    while True:
+        for j in range(lo, hi + 1):
+            # Word j of the cells one step from this distance's, in each direction.
+            front = masks[12, j]
+            before = masks[12, j - 1] if j > lo else np.uint64(0)
+            after = masks[12, j + 1] if j < hi else np.uint64(0)
+            inside = masks[10, j]
+            north = ((front >> down) | (after << up)) & inside
+            south = ((front << down) | (before >> up)) & inside
+            east = ((front & masks[8, j]) << one) & inside
+            if j > lo:
+                east |= ((before & masks[8, j - 1]) >> top) & inside
+            west = ((front & masks[9, j]) >> one) & inside
+            if j < hi:
+                west |= ((after & masks[9, j + 1]) << top) & inside
+            if j == goal_word:  # (moving into the goal's cell: the goal is occupied)
+                reached = north if gd == 0 else east if gd == 1 else south if gd == 2 else west
+                if reached & ~masks[1 + gd, j] & goal_bit:
+                    return k
+            masks[13, j] |= (north | east | south | west) & masks[0, j]
+            if not ((north & masks[1, j]) | (east & masks[2, j]) | (south & masks[3, j]) | (west & masks[4, j])):
+                continue  # (no move into a free path: the usual case)
+            for f in range(4):
+                moved = north if f == 0 else east if f == 1 else south if f == 2 else west
+                jumps = moved & masks[1 + f, j]
+                while jumps:
+                    low = jumps & (~jumps + one)
+                    jumps ^= low
+                    at = j * 64 + _bit_index(low)
+                    x, y, d, _ = _follow(free, side, xb + at % w, yb + at // w, f, False, search[4], 0)
+                    if x == gx and y == gy and d == gd:
+                        return k
+                    if x0 <= x <= x1 and y0 <= y <= y1 and not occupied[y * side + x]:
+                        i = (y - yb) * w + x - xb
+                        masks[13, i >> 6] |= one << np.uint64(i & 63)
+        more = np.uint64(0)
+        for j in range(lo, hi + 1):
+            new = masks[13, j] & ~masks[11, j]
+            masks[11, j] |= new
+            masks[12, j] = new
+            masks[13, j] = 0
+            more |= new
+        if more == 0:
+            return INF
+        k += 1
+
+
+@njit
+def _set_run(masks, k, i, n):
+    """Set bits ``i .. i + n - 1`` of ``masks[k]`` (``n < 64``)."""
+    _put_bits(masks, k, i, (np.uint64(1) << np.uint64(n)) - np.uint64(1), n)
+
+
+@njit
+def _bit_index(bit):
+    """The index of the single set bit of ``bit``."""
+    return np.int64(popcount(bit - np.uint64(1)))
+
+
+@njit
+def _missing_cells(occupied, free, ends, box, side, search):
+    """Cards missing on one board: the reference's breadth-first search, cell by cell (INF: no way)."""
+    if _joined(ends):
+        return 0
+    seen, dist, queue, stamp, log = search[0], search[1], search[2], search[3], search[4]
     hx, hy = ends[0, 0], ends[0, 1]
     tx, ty, td = ends[1, 0], ends[1, 1], ends[1, 2]
     gx, gy, gd = tx - _dx(td), ty - _dy(td), (td + 2) & 3
@@ -196,21 +365,35 @@ def _place(occupied, free, ends, box, side, card, end, f, log):
 
 
 @njit
-def _try(occupied, free, ends, box, side, card, end, f, search, saved):
-    """Cards missing after a placement, leaving the board as it was."""
+def _try(occupied, free, ends, box, side, card, end, f, search, saved, masks, window):
+    """Cards missing after a placement, leaving the board as it was. The search runs on the
+    board's bit masks (see `_frame`) when it has them: the placement changes a few cells,
+    which are brought up to date for the search and then put back."""
     log = search[4]
     for i in range(2):
         for j in range(3):
             saved[3 * i + j] = ends[i, j]
     for i in range(4):
         saved[6 + i] = box[i]
-    c = ends[end, 1] * side + ends[end, 0]
+    cx, cy = ends[end, 0], ends[end, 1]
+    c = cy * side + cx
     n_log = _place(occupied, free, ends, box, side, card, end, f, log)
-    missing = _missing(occupied, free, ends, box, side, search)
+    xb, yb, w, h = window[0], window[1], window[2], window[3]
+    if w > 0:
+        _mask_cell(occupied, free, side, masks, xb, yb, w, cx, cy)
+        for i in range(n_log):
+            _mask_cell(occupied, free, side, masks, xb, yb, w, log[i, 2], log[i, 3])
+        missing = 0 if _joined(ends) else _search_bits(occupied, free, ends, box, side, search, masks, xb, yb, w, h)
+    else:
+        missing = _missing(occupied, free, ends, box, side, search)
     for i in range(n_log - 1, -1, -1):
         free[log[i, 0]] = log[i, 1]
     occupied[c] = 0
     free[c] = 0
+    if w > 0:
+        _mask_cell(occupied, free, side, masks, xb, yb, w, cx, cy)
+        for i in range(n_log):
+            _mask_cell(occupied, free, side, masks, xb, yb, w, log[i, 2], log[i, 3])
     for i in range(2):
         for j in range(3):
             ends[i, j] = saved[3 * i + j]
@@ -220,8 +403,57 @@ def _try(occupied, free, ends, box, side, card, end, f, search, saved):
 
 
 @njit
-def _options(occupied, free, ends, box, side, cards, n_cards, opts, search, saved):
-    """List the legal placements of ``cards[:n_cards]`` into ``opts`` rows (card, end, f, missing)."""
+def _frame(board, s, side):
+    """(Re)build seat ``s``'s bit masks (see `_mask_cells`) in a window ``MARGIN`` cells around
+    its box, or mark it as having none (``window[s, 2] = -1``: too large; searched cell by cell)."""
+    box, masks, window = board[3][s], board[6][s], board[7][s]
+    w, h = box[1] - box[0] + 1 + 2 * MARGIN, box[3] - box[2] + 1 + 2 * MARGIN
+    if w >= MASK_BITS or w * h > MASK_WORDS * MASK_BITS:
+        window[2] = -1
+        return
+    window[0], window[1], window[2], window[3] = box[0] - MARGIN, box[2] - MARGIN, w, h
+    _mask_cells(board[0][s], board[1][s], side, masks, window[0], window[1], w, h)
+
+
+@njit
+def _placed(board, s, side, x, y, log, n_log):
+    """Seat ``s``'s board got a card at ``(x, y)`` (using the ``n_log`` free paths logged):
+    bring its bit masks up to date, or frame them anew when the box comes within two cells of
+    the window's edge (a trial placement, and the search one cell beyond, must fit)."""
+    box, window = board[3][s], board[7][s]
+    xb, yb, w, h = window[0], window[1], window[2], window[3]
+    if w < 0 or box[0] - 2 < xb or box[1] + 2 >= xb + w or box[2] - 2 < yb or box[3] + 2 >= yb + h:
+        _frame(board, s, side)
+        return
+    masks = board[6][s]
+    _mask_cell(board[0][s], board[1][s], side, masks, xb, yb, w, x, y)
+    for i in range(n_log):
+        _mask_cell(board[0][s], board[1][s], side, masks, xb, yb, w, log[i, 2], log[i, 3])
+
+
+@njit
+def _missing_on(board, s, side, search):
+    """`_missing` of seat ``s``'s board, on its bit masks when it has them."""
+    occupied, free, ends, box, window = board[0][s], board[1][s], board[2][s], board[3][s], board[7][s]
+    if _joined(ends):
+        return 0
+    if window[2] < 0:
+        return _missing_cells(occupied, free, ends, box, side, search)
+    return _search_bits(occupied, free, ends, box, side, search, board[6][s], window[0], window[1], window[2],
+                        window[3])  # fmt: skip
+
+
+@njit
+def _options(board, owner, side, cards, n_cards, opts, search, saved):
+    """List the legal placements of ``cards[:n_cards]`` on ``owner``'s board into ``opts`` rows
+    (card, end, f, missing).
+
+    A placement's answer depends only on the board and (card kind, end, direction), so it is
+    remembered in the board's ``memo`` until the board changes: cards of a kind drawn twice,
+    and a board searched again in the same turn (a gift weighed, then placed), cost one search.
+    """
+    occupied, free, ends, box, memo = board[0][owner], board[1][owner], board[2][owner], board[3][owner], board[5]
+    masks, window = board[6][owner], board[7][owner]
     k = 0
     for j in range(n_cards):
         card = cards[j]
@@ -232,7 +464,11 @@ def _options(occupied, free, ends, box, side, cards, n_cards, opts, search, save
             for f in range(4):
                 if not _sends(card, d, f):
                     continue
-                m = _try(occupied, free, ends, box, side, card, end, f, search, saved)
+                at = card * 8 + end * 4 + f
+                m = memo[owner, at]
+                if m < 0:
+                    m = _try(occupied, free, ends, box, side, card, end, f, search, saved, masks, window)
+                    memo[owner, at] = m
                 if m < INF:
                     opts[k, 0] = j
                     opts[k, 1] = end
@@ -240,6 +476,13 @@ def _options(occupied, free, ends, box, side, cards, n_cards, opts, search, save
                     opts[k, 3] = m
                     k += 1
     return k
+
+
+@njit
+def _forget(memo, seat):
+    """``seat``'s board changed: its remembered search answers no longer hold."""
+    for i in range(M_ANSWERS):
+        memo[seat, i] = -1
 
 
 @njit
@@ -264,10 +507,10 @@ def _pick_least(state, keys, n):
 def _place_cards(state, policies, chooser, owner, cards, n_cards, board, side, scratch, ctx):
     """``reference.SssnakeGame.place_cards``: returns how many of ``cards`` fit nowhere
     (left at the front of ``cards``) and whether ``owner``'s snake got joined."""
-    occupied, free, ends, box, placed = board
+    occupied, free, ends, box, placed, memo = board[0], board[1], board[2], board[3], board[4], board[5]
     opts, keys, search, saved = scratch
     while n_cards > 0:
-        k = _options(occupied[owner], free[owner], ends[owner], box[owner], side, cards, n_cards, opts, search, saved)
+        k = _options(board, owner, side, cards, n_cards, opts, search, saved)
         if k == 0:
             return n_cards, False
         choice = _replayed(ctx)
@@ -284,9 +527,12 @@ def _place_cards(state, policies, chooser, owner, cards, n_cards, board, side, s
                 return n_cards, False
         _note(ctx, choice)
         j = opts[choice, 0]
-        _place(occupied[owner], free[owner], ends[owner], box[owner], side, cards[j], opts[choice, 1], opts[choice, 2],
-               search[4])  # fmt: skip
+        x, y = ends[owner, opts[choice, 1], 0], ends[owner, opts[choice, 1], 1]
+        n_log = _place(occupied[owner], free[owner], ends[owner], box[owner], side, cards[j], opts[choice, 1],
+                       opts[choice, 2], search[4])  # fmt: skip
         placed[owner] += 1
+        _forget(memo, owner)
+        _placed(board, owner, side, x, y, search[4], n_log)
         for i in range(j, n_cards - 1):
             cards[i] = cards[i + 1]
         n_cards -= 1
@@ -335,11 +581,10 @@ def _pauses(ctx, policies, chooser, k, choice):
 @njit
 def _best_missing(board, seat, card, side, scratch):
     """The fewest cards missing ``seat`` reaches by placing ``card`` (INF: it fits nowhere)."""
-    occupied, free, ends, box, _ = board
     opts, _, search, saved = scratch
     one = search[5]
     one[0] = card
-    k = _options(occupied[seat], free[seat], ends[seat], box[seat], side, one, 1, opts, search, saved)
+    k = _options(board, seat, side, one, 1, opts, search, saved)
     best = INF
     for i in range(k):
         best = min(best, opts[i, 3])
@@ -465,9 +710,16 @@ def _turn(state, dice, policies, params, faces, actions, stock, next_card, seat,
 def _copy_board(board, to, n, side):
     """Copy ``board`` (occupied, free, ends, box, placed) into ``to``: first clearing ``to``'s
     used box and its margin, then copying ``board``'s."""
-    occupied, free, ends, box, placed = board
-    t_occupied, t_free, t_ends, t_box, t_placed = to
+    occupied, free, ends, box, placed, memo, masks, window = board
+    t_occupied, t_free, t_ends, t_box, t_placed, t_memo, t_masks, t_window = to
     for s in range(n):
+        for i in range(M_ANSWERS):  # (the same board: the same answers and bit masks)
+            t_memo[s, i] = memo[s, i]
+        for k in range(10):
+            for j in range(MASK_WORDS):
+                t_masks[s, k, j] = masks[s, k, j]
+        for j in range(4):
+            t_window[s, j] = window[s, j]
         for y in range(t_box[s, 2] - 1, t_box[s, 3] + 2):
             for x in range(t_box[s, 0] - 1, t_box[s, 1] + 2):
                 t_occupied[s, y * side + x] = 0
@@ -563,12 +815,11 @@ def _score(board, search, winner, seat, n, side):
     """An imagined game's score for ``seat``: 2 a win, 1 a share of a draw, else 0."""
     if winner >= 0:
         return 2 if winner == seat else 0
-    occupied, free, ends, box, _ = board
     fewest = INF
     tied = 0
     mine = 0
     for s in range(n):
-        miss = _missing(occupied[s], free[s], ends[s], box[s], side, search)
+        miss = _missing_on(board, s, side, search)
         if s == seat:
             mine = miss
         if miss < fewest:
@@ -586,7 +837,7 @@ def _play_one(stock_cards, faces, actions, params, policies, seed, game, scratch
     """Play game ``game`` and write its results into row ``row`` of the ``out`` columns."""
     n, presorted, side = params[P_PLAYERS], params[P_PRESORTED], params[P_SIDE]
     state, dice, copies, keys, identities, stock, board, spite, bufs, place_scratch, ctx, think = scratch
-    occupied, free, ends, box, placed = board
+    occupied, free, ends, box, placed, memo = board[0], board[1], board[2], board[3], board[4], board[5]
     drawn = bufs[0]
     o_outcome, o_winner, o_length, o_placed, o_missing, o_spite, o_discarded, o_stock_left, o_unused = out
     seed_stream(state, seed, game)  # the policies' decisions
@@ -615,6 +866,8 @@ def _play_one(stock_cards, faces, actions, params, policies, seed, game, scratch
         box[s, 3] = by + params[P_BLOCK_H] - 1
         placed[s] = 0
         spite[s] = 0
+        _forget(memo, s)
+        _frame(board, s, side)
     counts = ctx[2]
     for i in range(N_COUNTS):
         counts[i] = 0
@@ -674,7 +927,7 @@ def _play_one(stock_cards, faces, actions, params, policies, seed, game, scratch
     n_fewest = 0
     first = -1
     for s in range(n):
-        miss = _missing(occupied[s], free[s], ends[s], box[s], side, search)
+        miss = _missing_on(board, s, side, search)
         o_missing[row, s] = miss
         o_placed[row, s] = placed[s]
         o_spite[row, s] = spite[s]
@@ -711,9 +964,12 @@ def _play_one(stock_cards, faces, actions, params, policies, seed, game, scratch
 @njit_alloc
 def _grids(n, cells, origin):
     """Empty grids for n seats: occupied cells, free paths (edge masks), head and tail ends,
-    used box (x0, x1, y0, y1; at the origin), cards placed on each snake."""
+    used box (x0, x1, y0, y1; at the origin), cards placed on each snake, and the search
+    answers remembered for each board (by card kind, end and direction; -1: not searched), and
+    each board's bit masks with their window (see `_frame`)."""
     return (np.zeros((n, cells), np.int8), np.zeros((n, cells), np.int8), np.empty((n, 2, 3), np.int64),
-            np.full((n, 4), origin, np.int64), np.empty(n, np.int64))  # fmt: skip
+            np.full((n, 4), origin, np.int64), np.empty(n, np.int64), np.full((n, M_ANSWERS), -1, np.int64),
+            np.zeros((n, 14, MASK_WORDS), np.uint64), np.full((n, 4), -1, np.int64))  # fmt: skip
 
 
 @njit_alloc
@@ -742,8 +998,9 @@ def _play_block(stock_cards, faces, actions, params, policies, seed, first, out)
             np.empty(cells, np.int32),  # cards up to each visited cell
             np.empty((cells, 2), np.int32),  # the search's queue of cells (x, y)
             np.zeros(1, np.int64),  # the current visit mark
-            np.empty((stock_cards.shape[0] + 2, 2), np.int64),  # free paths used by a trial placement
+            np.empty((stock_cards.shape[0] + 2, 4), np.int64),  # free paths used by a placement: c, mask, x, y
             np.empty(1, np.int8),  # one card, for _best_missing
+            np.empty((14, MASK_WORDS), np.uint64),  # the bit masks of _search_bits
         )
         place_scratch = (
             np.empty((MAX_OPTIONS, 4), np.int64),  # legal placements: card, end, direction, missing
