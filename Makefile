@@ -30,12 +30,16 @@ lint: $(STAMP)
 	$(BIN)/ruff check snakesim tests benchmarks
 	$(BIN)/ruff format --check snakesim tests benchmarks
 
+## One table per game (every ratio from interleaved rounds in one process), then the
+## look-ahead players, start-up, a 10**7-game table and the Dask backend.
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_fortune.py
 	$(BIN)/python benchmarks/bench_rainbow.py
 	$(BIN)/python benchmarks/bench_hisss.py
 	$(BIN)/python benchmarks/bench_sssnake.py
 	$(BIN)/python benchmarks/bench_lookahead.py
+	$(BIN)/python benchmarks/bench_startup.py
+	$(BIN)/python benchmarks/bench_table.py
 	$(BIN)/python benchmarks/bench_scale.py
 
 ## Regenerate every report in reports/ from its study in analyses/.

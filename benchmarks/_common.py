@@ -1,21 +1,65 @@
-"""Helpers shared by the benchmark scripts."""
+"""Helpers shared by the benchmark scripts.
+
+The machine is shared and noisy, so no figure is a best-of or a single timing: the things
+compared run *interleaved* in one process (round k times each of them once, in an order that
+rotates from round to round), every ratio is taken within a round, and what is printed is
+the median over rounds with its spread (min-max), beside the machine's load average before
+and after.
+"""
 
 from __future__ import annotations
 
+import os
+import platform
+import statistics
 import time
 
 import numba
 
 
-def best_of(repeats, fn):
-    """Run ``fn`` ``repeats`` times; return the shortest time and the last result."""
-    times = []
-    result = None
-    for _ in range(repeats):
-        start = time.perf_counter()
-        result = fn()
-        times.append(time.perf_counter() - start)
-    return min(times), result
+def load() -> str:
+    """The one-minute load average, for the record."""
+    return f"{os.getloadavg()[0]:.2f}"
+
+
+def machine() -> str:
+    """A short description of this machine, for the record."""
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as f:
+            cpu = next(line.split(":", 1)[1].strip() for line in f if line.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    return f"{cpu}, {os.cpu_count()} cores, numba {numba.__version__}"
+
+
+def timed(fn):
+    """``(seconds, result)`` of one call of ``fn``."""
+    start = time.perf_counter()
+    result = fn()
+    return time.perf_counter() - start, result
+
+
+def interleaved(fns: dict, repeats: int) -> dict:
+    """Time every function of ``fns`` once per round for ``repeats`` rounds, the order rotated
+    each round; return ``{name: [(seconds, result), ...]}`` in round order."""
+    names = list(fns)
+    out = {name: [] for name in names}
+    for k in range(repeats):
+        for name in names[k % len(names) :] + names[: k % len(names)]:
+            out[name].append(timed(fns[name]))
+    return out
+
+
+def median_spread(values, fmt: str = "{:.2f}") -> str:
+    """``median [min-max]`` of ``values``."""
+    values = list(values)
+    return f"{fmt.format(statistics.median(values))} [{fmt.format(min(values))}-{fmt.format(max(values))}]"
+
+
+def per_round(a, b, fmt: str = "{:.2f}") -> str:
+    """``median [min-max]`` of the round-by-round ratios ``a[k] / b[k]``."""
+    return median_spread([x / y for x, y in zip(a, b, strict=True)], fmt)
 
 
 def on_threads(threads, fn):
@@ -28,43 +72,56 @@ def two_threads() -> int:
     return min(2, numba.config.NUMBA_NUM_THREADS)
 
 
-def kernel_vs_reference(
-    title, kernel, reference, rules, players, policy_names, games, reference_games, repeats, unit, target=100
-):
-    """Print, for each policy (all seats alike): kernel games/s and ns per ``unit`` on 1
-    thread, reference engine games/s, their ratio, and 2 threads over 1."""
+def print_table(title: str, rows: list[tuple[str, str, str]], before: str) -> None:
+    """One benchmark's table: ``(figure, median [min-max], note)`` rows, and the load."""
+    print(f"{title}  (load {before} -> {load()}; {machine()})")
+    width = max(len(r[0]) for r in rows)
+    for name, value, note in rows:
+        print(f"  {name:<{width}}  {value:>28}  {note}")
+
+
+def kernel_vs_reference(title, kernel, reference, rules, players, policy_names, games, reference_games, repeats, unit):
+    """Print one table: for each policy (all seats alike), kernel ns per ``unit`` on 1 thread,
+    the reference engine's, their ratio and 2 threads over 1, all from interleaved rounds."""
     import numpy as np
 
     threads = two_threads()
+    before = load()
+    rows = []
     for code, name in enumerate(policy_names):
         seats = np.full(players, code, np.int8)
 
-        def run(count, n_threads, seats=seats):
-            return on_threads(n_threads, lambda: kernel.play_block(rules, players, 1, 0, count, policies=seats))
+        def kernel_games(n_threads, seats=seats):
+            return on_threads(n_threads, lambda: kernel.play_block(rules, players, 1, 0, games, policies=seats))
 
-        run(100, 1)  # compile (or load from cache) before timing
-        t1, out = best_of(repeats, lambda run=run: run(games, 1))
-        t2, _ = best_of(repeats, lambda run=run: run(games, threads))
-        t_ref, _ = best_of(
-            1,
-            lambda seats=seats: [reference.play(rules, players, 1, i, policies=seats) for i in range(reference_games)],
+        def reference_games_(seats=seats):
+            return [reference.play(rules, players, 1, i, policies=seats) for i in range(reference_games)]
+
+        kernel_games(1)  # compile (or load from cache) before timing
+        runs = interleaved(
+            {"1": lambda f=kernel_games: f(1), "2": lambda f=kernel_games: f(threads), "ref": reference_games_}, repeats
         )
+        out = runs["1"][0][1]
         steps = int(out["length"].sum())
         ref_steps = int(out["length"][:reference_games].sum())  # the games the reference played
-        kernel_gps, ref_gps = games / t1, reference_games / t_ref
-        print(f"{title}, {players} players, all {name}; {steps / games:.1f} {unit}s per game")
-        print(f"  kernel, 1 thread     {kernel_gps:14,.0f} games/s   {1e9 * t1 / steps:8.1f} ns per {unit}")
-        print(f"  reference engine     {ref_gps:14,.0f} games/s   {1e9 * t_ref / ref_steps:8.0f} ns per {unit}")
-        print(f"  kernel / reference   {kernel_gps / ref_gps:14,.0f} x        (target >= {target})")
-        print(f"  {threads} threads / 1 thread {t1 / t2:13.2f} x        ({games / t2:,.0f} games/s)")
+        ns_kernel = [1e9 * t / steps for t, _ in runs["1"]]
+        ns_ref = [1e9 * t / ref_steps for t, _ in runs["ref"]]
+        per_game = f"{steps / games:.1f} {unit}s/game"
+        rows += [
+            (f"{name}: kernel, 1 thread (ns per {unit})", median_spread(ns_kernel), per_game),
+            (f"{name}: reference engine (ns per {unit})", median_spread(ns_ref, "{:.0f}"), ""),
+            (f"{name}: kernel / reference", per_round(ns_ref, ns_kernel, "{:.0f}"), "x"),
+            (f"{name}: {threads} threads / 1 thread", per_round(*([t for t, _ in runs[k]] for k in "12")), "x"),
+        ]
+    print_table(f"{title}, {players} players; {repeats} interleaved rounds", rows, before)
 
 
-def arguments(doc, games, reference_games):
+def arguments(doc, games, reference_games, repeats=5):
     """The command line every benchmark script takes."""
     import argparse
 
     parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=games, help="kernel games per timing")
     parser.add_argument("--reference-games", type=int, default=reference_games, help="reference engine games")
-    parser.add_argument("--repeats", type=int, default=3, help="timings per figure; the best is kept")
+    parser.add_argument("--repeats", type=int, default=repeats, help="interleaved rounds; medians are printed")
     return parser.parse_args()

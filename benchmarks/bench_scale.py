@@ -2,16 +2,17 @@
 
 Plays the same 1,000,000 four-player Fortune games (a per-game table, and then only the
 summary's sums) on the threads backend (2 numba threads) and on a local Dask cluster of 2
-worker processes with one numba thread each. Prints games/s for each and the Dask path's
-overhead in percent (target: within 25% of threads), both with the cluster already running
-and with its start-up counted.
+worker processes with one numba thread each, interleaved round by round. Prints games/s for
+each and the Dask path's overhead in percent (target: within 25% of threads), medians over
+rounds with their spread, with the cluster already running, and once with its start-up
+counted; the load average before and after.
 
     python benchmarks/bench_scale.py [--games 1000000] [--chunk-size 65536]
 """
 
 import argparse
 
-from _common import best_of
+from _common import interleaved, load, median_spread, timed
 
 from snakesim.core.backends import DaskBackend, ThreadsBackend
 from snakesim.core.runner import simulate_spec, tally_spec
@@ -38,22 +39,27 @@ def main():
     threads = ThreadsBackend()
     table(threads)()  # compile or load the kernel before timing
     # Cold: one whole command's worth, starting and closing its own local cluster.
-    t_cold, _ = best_of(1, table(DaskBackend(workers=args.workers)))
+    before = load()
+    t_cold, _ = timed(table(DaskBackend(workers=args.workers)))
     rows = []
     with DaskBackend(workers=args.workers) as dask:  # the runs below re-enter it and share its cluster
         for what, make in (("per-game table", table), ("summary only", sums)):
-            t_threads, _ = best_of(args.repeats, make(threads))
-            t_dask, _ = best_of(args.repeats, make(dask))
-            rows.append((what, t_threads, t_dask))
+            runs = interleaved({"threads": make(threads), "dask": make(dask)}, args.repeats)
+            rows.append((what, [t for t, _ in runs["threads"]], [t for t, _ in runs["dask"]]))
     print(f"Fortune, 4 players, {n:,} games in blocks of {chunk:,}; dask: {args.workers} local workers x 1 thread")
+    print(f"  ({args.repeats} interleaved rounds; load {before} -> {load()})")
     for what, t_threads, t_dask in rows:
         print(f"  {what}:")
-        print(f"    threads               {n / t_threads:12,.0f} games/s")
-        overhead = 100 * (t_dask / t_threads - 1)
-        print(f"    dask, cluster running {n / t_dask:12,.0f} games/s   overhead {overhead:+6.1f}%")
+        print(f"    threads               {median_spread([n / t for t in t_threads], '{:,.0f}'):>28} games/s")
+        overheads = [100 * (d / t - 1) for t, d in zip(t_threads, t_dask, strict=True)]
+        print(f"    dask, cluster running {median_spread([n / t for t in t_dask], '{:,.0f}'):>28} games/s", end="")
+        print(f"   overhead {median_spread(overheads, '{:+.1f}')}%")
     t_threads = rows[0][1]
-    print("  per-game table, starting and closing a local cluster (one command, cold):")
-    print(f"    dask                  {n / t_cold:12,.0f} games/s   overhead {100 * (t_cold / t_threads - 1):+6.1f}%")
+    cold = 100 * (t_cold / min(t_threads) - 1)
+    print("  per-game table, starting and closing a local cluster (one command, cold, once):")
+    print(
+        f"    dask                  {n / t_cold:12,.0f} games/s   overhead {cold:+6.1f}% (on the fastest threads round)"
+    )
 
 
 if __name__ == "__main__":
