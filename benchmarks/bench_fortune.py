@@ -91,7 +91,7 @@ def main() -> None:
         ("exact path only: ns per card", median_spread(ns["exact"]), "(fast=False)"),
         ("fast path speed-up", per_round(ns["exact"], ns["kernel"]), "x"),
         ("reference engine: ns per card", median_spread(ns["reference"], "{:.0f}"), ""),
-        ("kernel / reference", per_round(ns["reference"], ns["kernel"]), "x  (target >= 100)"),
+        ("kernel / reference", per_round(ns["reference"], ns["kernel"], "{:.0f}"), "x  (target >= 100)"),
         (f"{threads} threads / 1 thread", per_round(t["kernel"], t["threads"]), "x  (target >= 1.8)"),
     ]
     print_table(f"Fortune, 4 players, standard rules; {args.games:,} games, {args.repeats} rounds", rows, before)

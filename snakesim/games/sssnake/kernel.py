@@ -55,7 +55,7 @@ MAX_OPTIONS = 4 * MAX_DRAW  # up to MAX_DRAW cards x 2 ends x 2 directions
 MASK_BITS = 64  # a window row holds fewer cells than a mask word (a shift by 64 is undefined)
 MASK_WORDS = 8  # a window of at most 512 cells is searched on bit masks
 M_ANSWERS = N_CARD_TYPES * 8  # a board's remembered search answers: by card kind, end, direction
-MARGIN = 4  # cells of a board's bit-mask window around its box (at least 2: see _placed)
+MARGIN = 3  # cells of a board's bit-mask window around its box (at least 2: see _placed)
 # The params array: see encode().
 P_PLAYERS, P_PRESORTED, P_SIDE, P_ORIGIN, P_BLOCK_W, P_BLOCK_H, P_HEAD, P_TAIL = 0, 1, 2, 3, 4, 5, 6, 9
 N_PARAMS = 12
