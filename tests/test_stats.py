@@ -43,6 +43,23 @@ def test_summarize_counts_from_table():
     assert s["win_ci"][2][0] == pytest.approx(0.0, abs=1e-12) and s["win_ci"][2][1] > 0.3
 
 
+def test_summarize_tallies_a_table_a_slice_at_a_time(monkeypatch):
+    # The sums of a long table are taken in slices (to bound memory): the same summary.
+    import snakesim
+    from snakesim.analysis import stats
+
+    df = snakesim.simulate("fortune", players=3, games=5000, seed=4)
+    whole = summarize(df)
+    monkeypatch.setattr(stats, "SLICE", 777)  # 7 slices, the last one short
+    sliced = summarize(df)
+    assert {k: v["count"] for k, v in sliced["outcomes"].items()} == {
+        k: v["count"] for k, v in whole["outcomes"].items()
+    }
+    assert sliced["means"] == pytest.approx(whole["means"], rel=1e-12)
+    assert sliced["length"] == pytest.approx(whole["length"], rel=1e-12)
+    assert sliced["win_rate"] == pytest.approx(whole["win_rate"], rel=1e-12)
+
+
 def test_paired_difference_hand_computed():
     from snakesim.analysis.stats import paired_difference
 

@@ -19,6 +19,7 @@ from snakesim.core.tally import (
     histogram_quantile,
     km_histogram_quantile,
     length_histogram,
+    merge,
     tally_table,
 )
 
@@ -26,6 +27,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
 LEVEL = 0.95
+SLICE = 1 << 20  # rows of a table tallied at a time
 # The run metadata a summary repeats (from a table's attrs, or a run's metadata).
 SUMMARY_META = ("game", "variant", "rules_hash", "options", "policies", "players", "seed")
 
@@ -90,7 +92,10 @@ def summarize(df: pd.DataFrame, level: float = LEVEL) -> dict:
     if "game" in df.attrs:  # the game's columns are known: sum them too (score means)
         from snakesim.games import get_game  # here, not at the top: core does not depend on the games
 
-        t = tally_table(get_game(df.attrs["game"]), df, players)
+        spec = get_game(df.attrs["game"])
+        # Tallied a slice at a time: the sums need 64-bit copies of the columns, which for a
+        # whole 10**7-game table would take more memory than the table itself.
+        t = merge(tally_table(spec, df.iloc[i : i + SLICE], players) for i in range(0, max(len(df), 1), SLICE))
         meta = {k: df.attrs[k] for k in SUMMARY_META if k in df.attrs}
         return summary_of(t, [str(c) for c in outcome.cat.categories], {**meta, "players": players}, level)
     t = Tally(
