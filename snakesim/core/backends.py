@@ -17,9 +17,6 @@ stream).
 
 from __future__ import annotations
 
-import asyncio
-import concurrent.futures
-import logging
 import os
 from collections.abc import Callable, Iterator, Sequence
 
@@ -120,6 +117,8 @@ class DaskBackend:
         A worker that dies while the cluster starts (a transient failure) is given one more
         try; a second failure is a one-line error.
         """
+        import logging
+
         from distributed import LocalCluster
 
         # Worker processes import numba before a Nanny's ``env`` reaches them, so they must
@@ -208,6 +207,9 @@ def probe_scheduler(address: str, timeout: float) -> None:
     InputError
         If nothing answers in time, or what answers is not a Dask scheduler.
     """
+    import asyncio
+    import concurrent.futures
+
     from distributed.comm import connect
     from distributed.security import Security
 

@@ -46,7 +46,8 @@ def _module_file(name: str) -> Path | None:
     return None
 
 
-def _imports(path: Path) -> set[str]:
+@functools.cache
+def _imports(path: Path) -> frozenset[str]:
     """The snakesim modules ``path`` imports anywhere (function-level imports included)."""
     names = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
@@ -55,7 +56,7 @@ def _imports(path: Path) -> set[str]:
         elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
             names.add(node.module)
             names.update(f"{node.module}.{a.name}" for a in node.names)  # (a submodule or a name)
-    return {n for n in names if n.split(".")[0] == PACKAGE.name}
+    return frozenset(n for n in names if n.split(".")[0] == PACKAGE.name)
 
 
 def source_closure(path: Path) -> list[Path]:

@@ -5,7 +5,9 @@ Each seat's grid is a flat array of ``side * side`` cells (row-major, the large 
 middle): ``occupied`` (0 or 1) and ``free`` (the bit mask of the two edges of a free path, 0
 for none). An end is ``(x, y, d)`` in array coordinates. A placement is tried by making it,
 searching, and undoing it from a small log, instead of copying the board as the reference
-engine does; the search itself is the reference's breadth-first search over empty cells.
+engine does. The search is the reference's breadth-first search over empty cells, run a whole
+distance at a time on bit masks of a window around the box, which each board keeps up to date
+(`_frame`, `_placed`); its answers are remembered per board state (`_options`).
 """
 
 from __future__ import annotations
