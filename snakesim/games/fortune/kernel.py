@@ -16,8 +16,9 @@ seats' coins live packed in one 64-bit word (one lane per seat) and the card's w
 on a given set of seats in the game and a given drawer (every seat's change, the cup's, who
 draws next) is one row of a table worked out beforehand (`fast_table`), applied with one
 addition after one test that no seat pays as much as it has. Only a card that might put
-someone out, bring someone back or leave a skip for later goes the exact way, about ten
-times a game; both ways give the same game bit for bit (``tests/fortune``).
+someone out, bring someone back or leave a skip for later goes the exact way (about five
+cards a game in the standard 4-player game, half of them the first after a reshuffle); both
+ways give the same game bit for bit (``tests/fortune``).
 """
 
 from __future__ import annotations
