@@ -505,18 +505,16 @@ def fast_table(rules: FortuneRules, players: int) -> tuple[np.ndarray, np.ndarra
     return table.ravel(), advance.ravel()
 
 
-class _Tally:
+class _Tally(FortuneGame):
     """The reference engine's game with a tally of every seat's payments (for `fast_table`)."""
 
-    def __new__(cls, *args, **kwargs):
-        class Tallied(FortuneGame):
-            def pay(self, payer, payee, amount):
-                self.paid[payer] += amount
-                return super().pay(payer, payee, amount)
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.paid = [0] * self.players
 
-        game = Tallied(*args, **kwargs)
-        game.paid = [0] * game.players
-        return game
+    def pay(self, payer, payee, amount):
+        self.paid[payer] += amount
+        return super().pay(payer, payee, amount)
 
 
 def encode(rules: FortuneRules, players: int, presorted: bool = False, fast: bool = True) -> np.ndarray:

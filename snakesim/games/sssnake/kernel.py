@@ -187,6 +187,15 @@ def _mask_cell(occupied, free, side, masks, xb, yb, w, x, y):
 
 
 @njit
+def _mask_placement(occupied, free, side, masks, xb, yb, w, x, y, log, n_log):
+    """Bring ``masks`` up to date for the cells a placement at ``(x, y)`` changed: that cell and
+    the ``n_log`` free paths it used (logged by `_place`)."""
+    _mask_cell(occupied, free, side, masks, xb, yb, w, x, y)
+    for i in range(n_log):
+        _mask_cell(occupied, free, side, masks, xb, yb, w, log[i, 2], log[i, 3])
+
+
+@njit
 def _search_bits(occupied, free, ends, box, side, search, masks, xb, yb, w, h):
     """`_missing_cells` a whole distance at a time, on the bit masks ``masks`` (see
     `_mask_cells`) of a window from ``(xb, yb)``, ``w`` by ``h``, holding the box and one cell
@@ -382,9 +391,7 @@ def _try(occupied, free, ends, box, side, card, end, f, search, saved, masks, wi
     n_log = _place(occupied, free, ends, box, side, card, end, f, log)
     xb, yb, w, h = window[0], window[1], window[2], window[3]
     if w > 0:
-        _mask_cell(occupied, free, side, masks, xb, yb, w, cx, cy)
-        for i in range(n_log):
-            _mask_cell(occupied, free, side, masks, xb, yb, w, log[i, 2], log[i, 3])
+        _mask_placement(occupied, free, side, masks, xb, yb, w, cx, cy, log, n_log)
         missing = 0 if _joined(ends) else _search_bits(occupied, free, ends, box, side, search, masks, xb, yb, w, h)
     else:
         missing = _missing(occupied, free, ends, box, side, search)
@@ -393,9 +400,7 @@ def _try(occupied, free, ends, box, side, card, end, f, search, saved, masks, wi
     occupied[c] = 0
     free[c] = 0
     if w > 0:
-        _mask_cell(occupied, free, side, masks, xb, yb, w, cx, cy)
-        for i in range(n_log):
-            _mask_cell(occupied, free, side, masks, xb, yb, w, log[i, 2], log[i, 3])
+        _mask_placement(occupied, free, side, masks, xb, yb, w, cx, cy, log, n_log)
     for i in range(2):
         for j in range(3):
             ends[i, j] = saved[3 * i + j]
@@ -427,10 +432,7 @@ def _placed(board, s, side, x, y, log, n_log):
     if w < 0 or box[0] - 2 < xb or box[1] + 2 >= xb + w or box[2] - 2 < yb or box[3] + 2 >= yb + h:
         _frame(board, s, side)
         return
-    masks = board[6][s]
-    _mask_cell(board[0][s], board[1][s], side, masks, xb, yb, w, x, y)
-    for i in range(n_log):
-        _mask_cell(board[0][s], board[1][s], side, masks, xb, yb, w, log[i, 2], log[i, 3])
+    _mask_placement(board[0][s], board[1][s], side, board[6][s], xb, yb, w, x, y, log, n_log)
 
 
 @njit
