@@ -4,13 +4,14 @@ does not touch a kernel's sources leaves its compiled code in the cache.
 (How long they take is measured by benchmarks/bench_startup.py, not here.)
 """
 
+import ast
 import json
 import subprocess
 import sys
 
 import pytest
 
-from snakesim.core.jit import PACKAGE, source_closure, source_fingerprint
+from snakesim.core.jit import PACKAGE, _imports, _names, source_closure, source_fingerprint
 
 HEAVY = ("pandas", "pyarrow", "scipy.stats", "matplotlib", "distributed", "dask", "numba", "tqdm")
 
@@ -58,3 +59,31 @@ def test_a_kernel_is_recompiled_only_when_its_sources_change():
     assert source_fingerprint(PACKAGE / "games" / "fortune" / "kernel.py") != source_fingerprint(
         PACKAGE / "games" / "hisss" / "kernel.py"
     )
+
+
+def test_the_quick_import_scan_misses_no_import():
+    """The cache key reads only the lines that import snakesim; a whole-file syntax tree must
+    find nothing more in any source (a missed import would leave a stale kernel in the cache)."""
+    for source in sorted(PACKAGE.rglob("*.py")):
+        whole = {n for n in _names(ast.parse(source.read_text(encoding="utf-8"))) if n.split(".")[0] == PACKAGE.name}
+        quick = _imports(source)
+        assert whole <= quick, f"{source}: the scan missed {sorted(whole - quick)}"
+        assert quick - whole <= {PACKAGE.name}, f"{source}: the scan found {sorted(quick - whole)}"  # (docstrings)
+
+
+def test_the_quick_import_scan_reads_indented_and_parenthesised_imports(tmp_path):
+    source = tmp_path / "module.py"
+    source.write_text(
+        '"""Example: import snakesim.not_code? no."""\n'
+        "from snakesim.core import (\n    rng,\n    jit,\n)\n"
+        "def f():\n    from snakesim.games.fortune import kernel as k\n    import snakesim.core.rules\n"
+        "import numpy  # from snakesim.nothing import here\n"
+    )
+    assert _imports(source) == {
+        "snakesim.core",
+        "snakesim.core.rng",
+        "snakesim.core.jit",
+        "snakesim.games.fortune",
+        "snakesim.games.fortune.kernel",
+        "snakesim.core.rules",
+    }
