@@ -13,7 +13,8 @@ import pytest
 
 from snakesim.core.jit import PACKAGE, _imports, _names, source_closure, source_fingerprint
 
-HEAVY = ("pandas", "pyarrow", "scipy.stats", "matplotlib", "distributed", "dask", "numba", "tqdm")
+# (numba imports scipy.linalg when its first kernel loads; scipy.special is ours to avoid)
+HEAVY = ("pandas", "pyarrow", "scipy.stats", "scipy.special", "matplotlib", "distributed", "dask", "numba", "tqdm")
 
 CHILD = """
 import json, sys
@@ -23,13 +24,14 @@ try:
     main()
 except SystemExit:
     pass
-print(json.dumps(sorted(m for m in sys.modules if m.split(".")[0] in {heavy} or m == "scipy.stats")))
+print(json.dumps(sorted(m for m in sys.modules if m.split(".")[0] in {heavy} or m in {scipy})))
 """
 
 
 def imported(*command: str) -> set[str]:
     """The heavy modules a command imported, in a fresh process."""
-    code = CHILD.format(heavy=repr({h.split(".")[0] for h in HEAVY} - {"scipy"}))
+    scipy = {h for h in HEAVY if h.startswith("scipy.")}
+    code = CHILD.format(heavy=repr({h.split(".")[0] for h in HEAVY} - {"scipy"}), scipy=repr(scipy))
     done = subprocess.run([sys.executable, "-c", code, *command], capture_output=True, text=True, check=True)
     return set(json.loads(done.stdout.strip().splitlines()[-1]))
 

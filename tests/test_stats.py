@@ -4,7 +4,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from snakesim.analysis.stats import mean_interval, summarize, wilson
+from snakesim.analysis.stats import mean_interval, normal_quantile, summarize, t_quantile, wilson
 
 
 def test_wilson_hand_computed():
@@ -24,6 +24,20 @@ def test_mean_interval_hand_computed():
     assert mean == 3
     assert low == pytest.approx(3 - 1.963243, abs=1e-5)
     assert high == pytest.approx(3 + 1.963243, abs=1e-5)
+
+
+@pytest.mark.parametrize("q", [0.5001, 0.75, 0.9, 0.95, 0.975, 0.995, 0.9995, 0.9999, 0.0001, 0.025])
+def test_quantiles_without_scipy_agree_with_scipy(q):
+    from scipy.special import ndtri, stdtrit
+
+    assert normal_quantile(q) == pytest.approx(float(ndtri(q)), rel=1e-14, abs=1e-14)
+    # the expansion stands in for stdtrit from 999 degrees of freedom up
+    for df in (999, 1000, 1001, 1500, 4000, 10**4, 123_457, 10**6, 10**9, 10**13):
+        assert t_quantile(q, df) == pytest.approx(float(stdtrit(df, q)), rel=1e-12)
+    # and below (or out in the tails) scipy answers
+    for df in (1, 2, 5, 30, 998):
+        assert t_quantile(q, df) == pytest.approx(float(stdtrit(df, q)), rel=1e-14)
+    assert t_quantile(1e-6, 10**6) == pytest.approx(float(stdtrit(10**6, 1e-6)), rel=1e-14)
 
 
 def test_summarize_counts_from_table():
