@@ -2,6 +2,7 @@
 
 import numpy as np
 
+from snakesim.games.sssnake import kernel
 from snakesim.games.sssnake.reference import BLOCK, HEAD, Board
 from snakesim.games.sssnake.rules import CURVE, STRAIGHT, SssnakeRules
 
@@ -54,5 +55,5 @@ def kernel_search_scratch():
         np.zeros(1, np.int64),
         np.empty((64, 4), np.int64),
         np.empty(1, np.int8),
-        np.empty((14, 8), np.uint64),
+        np.empty((kernel.MASK_ROWS, kernel.MASK_WORDS), np.uint64),
     )

@@ -28,7 +28,7 @@ def kernel_options(b, card):
     opts, saved = np.empty((12, 4), np.int64), np.empty(10, np.int64)
     cards = np.array([card], np.int8)
     memo = np.full((1, kernel.M_ANSWERS), -1, np.int64)  # nothing remembered yet
-    masks, window = np.zeros((1, 14, kernel.MASK_WORDS), np.uint64), np.full((1, 4), -1, np.int64)
+    masks, window = np.zeros((1, kernel.MASK_ROWS, kernel.MASK_WORDS), np.uint64), np.full((1, 4), -1, np.int64)
     one = (occupied[None], free[None], ends[None], box[None], np.zeros(1, np.int64), memo, masks, window)  # one seat
     kernel._frame(one, 0, SIDE)  # its bit masks, which the searches of the trial placements use
     k = kernel._options(one, 0, SIDE, cards, 1, opts, kernel_search_scratch(), saved)

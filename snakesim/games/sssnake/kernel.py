@@ -56,6 +56,10 @@ INF = 1 << 30
 MAX_OPTIONS = 4 * MAX_DRAW  # up to MAX_DRAW cards x 2 ends x 2 directions
 MASK_BITS = 64  # a window row holds fewer cells than a mask word (a shift by 64 is undefined)
 MASK_WORDS = 8  # a window of at most 512 cells is searched on bit masks
+# Rows of a board's bit masks: 0 empty cells, 1-4 free-path entries by direction, 5 free paths
+# (`_mask_cells`); the search's scratch: cells still open, two frontiers, cells landed on.
+OPEN, FRONT, LANDED = 6, 7, 9
+MASK_ROWS = 10
 M_ANSWERS = N_CARD_TYPES * 8  # a board's remembered search answers: by card kind, end, direction
 MARGIN = 3  # cells of a board's bit-mask window around its box (at least 2: see _placed)
 # The params array: see encode().
@@ -125,7 +129,8 @@ def _missing(occupied, free, ends, box, side, search):
     (`_missing_cells`) for a box too large for the mask."""
     if _joined(ends):
         return 0
-    xb, yb, w, h = box[0] - 1, box[2] - 1, box[1] - box[0] + 3, box[3] - box[2] + 3
+    # (the box and one cell around it, and a guard bit a row: see `_mask_cells`)
+    xb, yb, w, h = box[0] - 1, box[2] - 1, box[1] - box[0] + 4, box[3] - box[2] + 3
     if w >= MASK_BITS or w * h > MASK_WORDS * MASK_BITS:
         return _missing_cells(occupied, free, ends, box, side, search)
     _mask_cells(occupied, free, side, search[6], xb, yb, w, h)
@@ -134,18 +139,19 @@ def _missing(occupied, free, ends, box, side, search):
 
 @njit
 def _mask_cells(occupied, free, side, masks, xb, yb, w, h):
-    """The cells of the window ``w`` wide and ``h`` high from ``(xb, yb)`` as bits (row by row,
-    ``w`` bits a row): ``masks[0]`` the empty ones, ``masks[1 + f]`` those that moving ``f``
-    enters a free path of (through its edge ``(f + 2) & 3``), ``masks[8]`` all but the last
-    column's (they may move east), ``masks[9]`` all but the first column's."""
+    """The cells of the window from ``(xb, yb)``, ``w - 1`` wide and ``h`` high, as bits, ``w``
+    a row: ``masks[0]`` the empty ones, ``masks[1 + f]`` those that moving ``f`` enters a free
+    path of (through its edge ``(f + 2) & 3``), ``masks[5]`` those holding a free path. The
+    last bit of each row stands for no cell and is never set: a guard between the rows, so
+    that a shift east or west carries no cell into the next row."""
     one = np.uint64(1)
     for j in range((w * h + 63) >> 6):
-        for k in (0, 1, 2, 3, 4, 8, 9):
+        for k in range(6):
             masks[k, j] = 0
     for r in range(h):
         c = (yb + r) * side + xb
         empty = np.uint64(0)  # the row's bits, gathered in a register
-        for b in range(w):
+        for b in range(w - 1):
             empty |= np.uint64(occupied[c + b] == 0) << np.uint64(b)
             mask = free[c + b]
             if mask:  # (few cells hold a free path)
@@ -156,9 +162,8 @@ def _mask_cells(occupied, free, side, masks, xb, yb, w, h):
                 masks[2, j] |= ((m >> np.uint64(3)) & one) << bit
                 masks[3, j] |= (m & one) << bit
                 masks[4, j] |= ((m >> one) & one) << bit
-        _put_bits(masks, 0, r * w, empty, w)
-        _set_run(masks, 8, r * w, w - 1)
-        _set_run(masks, 9, r * w + 1, w - 1)
+                masks[5, j] |= one << bit
+        _put_bits(masks, 0, r * w, empty, w - 1)
 
 
 @njit
@@ -184,6 +189,7 @@ def _mask_cell(occupied, free, side, masks, xb, yb, w, x, y):
     masks[2, word] = (masks[2, word] & keep) | (((mask >> np.uint64(3)) & one) << bit)
     masks[3, word] = (masks[3, word] & keep) | ((mask & one) << bit)
     masks[4, word] = (masks[4, word] & keep) | (((mask >> one) & one) << bit)
+    masks[5, word] = (masks[5, word] & keep) | (np.uint64(mask != 0) << bit)
 
 
 @njit
@@ -198,13 +204,19 @@ def _mask_placement(occupied, free, side, masks, xb, yb, w, x, y, log, n_log):
 @njit
 def _search_bits(occupied, free, ends, box, side, search, masks, xb, yb, w, h):
     """`_missing_cells` a whole distance at a time, on the bit masks ``masks`` (see
-    `_mask_cells`) of a window from ``(xb, yb)``, ``w`` by ``h``, holding the box and one cell
-    around it.
+    `_mask_cells`) of a window from ``(xb, yb)`` (``w`` bits a row, ``h`` rows) holding the box
+    and one cell around it.
 
     The cells one card further are four shifts of the frontier's bits. A move into a free
     path follows it, as the cell search does: those moves (few) are taken one by one. The goal
     is found at the same distance as there, since both expand every cell at distance ``k``
     before any at ``k + 1``.
+
+    The cell search keeps to the box and one cell around it; this one to the mask words that
+    hold those rows, which may take in a few empty cells beyond (rows are kept apart by their
+    guard bits). That finds the same distances: every cell beyond the box is empty, so a
+    path through such cells, moved onto the ring of cells around the box (each coordinate
+    clamped to it), is still a path, and no longer.
     """
     hx, hy = ends[0, 0], ends[0, 1]
     tx, ty, td = ends[1, 0], ends[1, 1], ends[1, 2]
@@ -212,46 +224,50 @@ def _search_bits(occupied, free, ends, box, side, search, masks, xb, yb, w, h):
     if occupied[hy * side + hx]:
         return INF
     x0, x1, y0, y1 = box[0] - 1, box[1] + 1, box[2] - 1, box[3] + 1
-    # masks[10]: cells searched (the box and one around), [11]: seen, [12]: this
-    one = np.uint64(1)  # distance's cells, [13]: the next distance's
+    one = np.uint64(1)
     top = np.uint64(63)
     down, up = np.uint64(w), np.uint64(64 - w)
-    # Only the words holding the box and one cell around it are searched (the window is wider).
     lo, hi = ((y0 - yb) * w + x0 - xb) >> 6, ((y1 - yb) * w + x1 - xb) >> 6
+    # Rows OPEN: cells still open (empty, not reached); FRONT and FRONT + 1 take turns as this
+    # distance's cells and the next's; LANDED: cells reached through free paths.
     for j in range(lo, hi + 1):
-        masks[10, j] = 0
-        masks[11, j] = 0
-        masks[12, j] = 0
-        masks[13, j] = 0
-    for y in range(y0, y1 + 1):  # the box and one cell around it: a rectangle in the window
-        _set_run(masks, 10, (y - yb) * w + x0 - xb, x1 - x0 + 1)
+        masks[OPEN, j] = masks[0, j]
+        masks[FRONT, j] = 0
+        masks[LANDED, j] = 0
     i = (hy - yb) * w + hx - xb
-    masks[11, i >> 6] = masks[12, i >> 6] = one << np.uint64(i & 63)
+    start = one << np.uint64(i & 63)
+    masks[FRONT, i >> 6] = start
+    masks[OPEN, i >> 6] &= ~start
+    # The goal is reached by a move in its direction from the cell behind it, unless that move
+    # enters a free path (it is then followed, as any other).
     goal = (gy - yb) * w + gx - xb
-    goal_word, goal_bit = goal >> 6, one << np.uint64(goal & 63)
+    src = goal - (-w if gd == 0 else 1 if gd == 1 else w if gd == 2 else -1)
+    src_word, src_bit = src >> 6, one << np.uint64(src & 63)
+    by_step = lo <= src_word <= hi and not masks[1 + gd, goal >> 6] & (one << np.uint64(goal & 63))
+    cur, nxt = FRONT, FRONT + 1
     k = 1
     while True:
+        if by_step and masks[cur, src_word] & src_bit:
+            return k
+        more = np.uint64(0)
+        jumped = False
+        before = np.uint64(0)
+        front = masks[cur, lo]
         for j in range(lo, hi + 1):
             # Word j of the cells one step from this distance's, in each direction.
-            front = masks[12, j]
-            before = masks[12, j - 1] if j > lo else np.uint64(0)
-            after = masks[12, j + 1] if j < hi else np.uint64(0)
-            inside = masks[10, j]
-            north = ((front >> down) | (after << up)) & inside
-            south = ((front << down) | (before >> up)) & inside
-            east = ((front & masks[8, j]) << one) & inside
-            if j > lo:
-                east |= ((before & masks[8, j - 1]) >> top) & inside
-            west = ((front & masks[9, j]) >> one) & inside
-            if j < hi:
-                west |= ((after & masks[9, j + 1]) << top) & inside
-            if j == goal_word:  # (moving into the goal's cell: the goal is occupied)
-                reached = north if gd == 0 else east if gd == 1 else south if gd == 2 else west
-                if reached & ~masks[1 + gd, j] & goal_bit:
-                    return k
-            masks[13, j] |= (north | east | south | west) & masks[0, j]
-            if not ((north & masks[1, j]) | (east & masks[2, j]) | (south & masks[3, j]) | (west & masks[4, j])):
-                continue  # (no move into a free path: the usual case)
+            after = masks[cur, j + 1] if j < hi else np.uint64(0)
+            north = (front >> down) | (after << up)
+            south = (front << down) | (before >> up)
+            east = (front << one) | (before >> top)
+            west = (front >> one) | (after << top)
+            near = north | east | south | west
+            new = near & masks[OPEN, j]
+            masks[nxt, j] = new
+            masks[OPEN, j] &= ~new
+            more |= new
+            before, front = front, after
+            if not near & masks[5, j]:
+                continue  # (no free path next to this distance's cells: the usual case)
             for f in range(4):
                 moved = north if f == 0 else east if f == 1 else south if f == 2 else west
                 jumps = moved & masks[1 + f, j]
@@ -262,25 +278,21 @@ def _search_bits(occupied, free, ends, box, side, search, masks, xb, yb, w, h):
                     x, y, d, _ = _follow(free, side, xb + at % w, yb + at // w, f, False, search[4], 0)
                     if x == gx and y == gy and d == gd:
                         return k
-                    if x0 <= x <= x1 and y0 <= y <= y1 and not occupied[y * side + x]:
-                        i = (y - yb) * w + x - xb
-                        masks[13, i >> 6] |= one << np.uint64(i & 63)
-        more = np.uint64(0)
-        for j in range(lo, hi + 1):
-            new = masks[13, j] & ~masks[11, j]
-            masks[11, j] |= new
-            masks[12, j] = new
-            masks[13, j] = 0
-            more |= new
+                    i = (y - yb) * w + x - xb  # (a free path leads into the box or its ring)
+                    bit = one << np.uint64(i & 63)
+                    if masks[OPEN, i >> 6] & bit:  # (empty and not yet reached)
+                        masks[LANDED, i >> 6] |= bit  # (kept apart: words after j are yet to be written)
+                        masks[OPEN, i >> 6] &= ~bit
+                        more |= bit
+                        jumped = True
+        if jumped:
+            for j in range(lo, hi + 1):
+                masks[nxt, j] |= masks[LANDED, j]
+                masks[LANDED, j] = 0
         if more == 0:
             return INF
+        cur, nxt = nxt, cur
         k += 1
-
-
-@njit
-def _set_run(masks, k, i, n):
-    """Set bits ``i .. i + n - 1`` of ``masks[k]`` (``n < 64``)."""
-    _put_bits(masks, k, i, (np.uint64(1) << np.uint64(n)) - np.uint64(1), n)
 
 
 @njit
@@ -414,7 +426,7 @@ def _frame(board, s, side):
     """(Re)build seat ``s``'s bit masks (see `_mask_cells`) in a window ``MARGIN`` cells around
     its box, or mark it as having none (``window[s, 2] = -1``: too large; searched cell by cell)."""
     box, masks, window = board[3][s], board[6][s], board[7][s]
-    w, h = box[1] - box[0] + 1 + 2 * MARGIN, box[3] - box[2] + 1 + 2 * MARGIN
+    w, h = box[1] - box[0] + 2 + 2 * MARGIN, box[3] - box[2] + 1 + 2 * MARGIN  # (w: a guard bit a row)
     if w >= MASK_BITS or w * h > MASK_WORDS * MASK_BITS:
         window[2] = -1
         return
@@ -428,8 +440,8 @@ def _placed(board, s, side, x, y, log, n_log):
     bring its bit masks up to date, or frame them anew when the box comes within two cells of
     the window's edge (a trial placement, and the search one cell beyond, must fit)."""
     box, window = board[3][s], board[7][s]
-    xb, yb, w, h = window[0], window[1], window[2], window[3]
-    if w < 0 or box[0] - 2 < xb or box[1] + 2 >= xb + w or box[2] - 2 < yb or box[3] + 2 >= yb + h:
+    xb, yb, w, h = window[0], window[1], window[2], window[3]  # (w - 1 cells a row: a guard bit)
+    if w < 0 or box[0] - 2 < xb or box[1] + 3 >= xb + w or box[2] - 2 < yb or box[3] + 2 >= yb + h:
         _frame(board, s, side)
         return
     _mask_placement(board[0][s], board[1][s], side, board[6][s], xb, yb, w, x, y, log, n_log)
@@ -719,7 +731,7 @@ def _copy_board(board, to, n, side):
     for s in range(n):
         for i in range(M_ANSWERS):  # (the same board: the same answers and bit masks)
             t_memo[s, i] = memo[s, i]
-        for k in range(10):
+        for k in range(OPEN):  # (the rest is the search's scratch)
             for j in range(MASK_WORDS):
                 t_masks[s, k, j] = masks[s, k, j]
         for j in range(4):
@@ -973,7 +985,7 @@ def _grids(n, cells, origin):
     each board's bit masks with their window (see `_frame`)."""
     return (np.zeros((n, cells), np.int8), np.zeros((n, cells), np.int8), np.empty((n, 2, 3), np.int64),
             np.full((n, 4), origin, np.int64), np.empty(n, np.int64), np.full((n, M_ANSWERS), -1, np.int64),
-            np.zeros((n, 14, MASK_WORDS), np.uint64), np.full((n, 4), -1, np.int64))  # fmt: skip
+            np.zeros((n, MASK_ROWS, MASK_WORDS), np.uint64), np.full((n, 4), -1, np.int64))  # fmt: skip
 
 
 @njit_alloc
@@ -1004,7 +1016,7 @@ def _play_block(stock_cards, faces, actions, params, policies, seed, first, out)
             np.zeros(1, np.int64),  # the current visit mark
             np.empty((stock_cards.shape[0] + 2, 4), np.int64),  # free paths used by a placement: c, mask, x, y
             np.empty(1, np.int8),  # one card, for _best_missing
-            np.empty((14, MASK_WORDS), np.uint64),  # the bit masks of _search_bits
+            np.empty((MASK_ROWS, MASK_WORDS), np.uint64),  # the bit masks of _search_bits
         )
         place_scratch = (
             np.empty((MAX_OPTIONS, 4), np.int64),  # legal placements: card, end, direction, missing
