@@ -402,8 +402,15 @@ def _try(occupied, free, ends, box, side, card, end, f, search, saved, masks, wi
     c = cy * side + cx
     n_log = _place(occupied, free, ends, box, side, card, end, f, log)
     xb, yb, w, h = window[0], window[1], window[2], window[3]
+    # Most placements leave no free path and use none: the cell only stops being empty.
+    simple = free[c] == 0 and n_log == 0
+    i = (cy - yb) * w + cx - xb
+    word, bit = i >> 6, np.uint64(1) << np.uint64(i & 63)
     if w > 0:
-        _mask_placement(occupied, free, side, masks, xb, yb, w, cx, cy, log, n_log)
+        if simple:
+            masks[0, word] &= ~bit
+        else:
+            _mask_placement(occupied, free, side, masks, xb, yb, w, cx, cy, log, n_log)
         missing = 0 if _joined(ends) else _search_bits(occupied, free, ends, box, side, search, masks, xb, yb, w, h)
     else:
         missing = _missing(occupied, free, ends, box, side, search)
@@ -412,7 +419,10 @@ def _try(occupied, free, ends, box, side, card, end, f, search, saved, masks, wi
     occupied[c] = 0
     free[c] = 0
     if w > 0:
-        _mask_placement(occupied, free, side, masks, xb, yb, w, cx, cy, log, n_log)
+        if simple:
+            masks[0, word] |= bit
+        else:
+            _mask_placement(occupied, free, side, masks, xb, yb, w, cx, cy, log, n_log)
     for i in range(2):
         for j in range(3):
             ends[i, j] = saved[3 * i + j]
