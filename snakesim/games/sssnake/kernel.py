@@ -61,7 +61,7 @@ MASK_WORDS = 8  # a window of at most 512 cells is searched on bit masks
 OPEN, FRONT, LANDED = 6, 7, 9
 MASK_ROWS = 10
 M_ANSWERS = N_CARD_TYPES * 8  # a board's remembered search answers: by card kind, end, direction
-MARGIN = 3  # cells of a board's bit-mask window around its box (at least 2: see _placed)
+MARGIN = 2  # cells of a board's bit-mask window around its box (at least 2: see _placed; reframed as it grows)
 # The params array: see encode().
 P_PLAYERS, P_PRESORTED, P_SIDE, P_ORIGIN, P_BLOCK_W, P_BLOCK_H, P_HEAD, P_TAIL = 0, 1, 2, 3, 4, 5, 6, 9
 N_PARAMS = 12
