@@ -134,7 +134,7 @@ def _missing(occupied, free, ends, box, side, search):
     if w >= MASK_BITS or w * h > MASK_WORDS * MASK_BITS:
         return _missing_cells(occupied, free, ends, box, side, search)
     _mask_cells(occupied, free, side, search[6], xb, yb, w, h)
-    return _search_bits(occupied, free, ends, box, side, search, search[6], xb, yb, w, h)
+    return _search_bits(occupied, free, ends, box, side, search[4], search[6], xb, yb, w, h)
 
 
 @njit
@@ -202,7 +202,7 @@ def _mask_placement(occupied, free, side, masks, xb, yb, w, x, y, log, n_log):
 
 
 @njit
-def _search_bits(occupied, free, ends, box, side, search, masks, xb, yb, w, h):
+def _search_bits(occupied, free, ends, box, side, log, masks, xb, yb, w, h):
     """`_missing_cells` a whole distance at a time, on the bit masks ``masks`` (see
     `_mask_cells`) of a window from ``(xb, yb)`` (``w`` bits a row, ``h`` rows) holding the box
     and one cell around it.
@@ -275,7 +275,7 @@ def _search_bits(occupied, free, ends, box, side, search, masks, xb, yb, w, h):
                     low = jumps & (~jumps + one)
                     jumps ^= low
                     at = j * 64 + _bit_index(low)
-                    x, y, d, _ = _follow(free, side, xb + at % w, yb + at // w, f, False, search[4], 0)
+                    x, y, d, _ = _follow(free, side, xb + at % w, yb + at // w, f, False, log, 0)
                     if x == gx and y == gy and d == gd:
                         return k
                     i = (y - yb) * w + x - xb  # (a free path leads into the box or its ring)
@@ -387,7 +387,10 @@ def _place(occupied, free, ends, box, side, card, end, f, log):
     return n_log
 
 
-@njit
+# _try and _options are inlined into their callers, and _search_bits takes the one scratch
+# array it needs rather than the search's tuple: a call copies every array it is passed (and
+# every array of a tuple) field by field, which cost a greedy turn more than a tenth of its time.
+@njit(inline="always")
 def _try(occupied, free, ends, box, side, card, end, f, search, saved, masks, window):
     """Cards missing after a placement, leaving the board as it was. The search runs on the
     board's bit masks (see `_frame`) when it has them: the placement changes a few cells,
@@ -411,7 +414,7 @@ def _try(occupied, free, ends, box, side, card, end, f, search, saved, masks, wi
             masks[0, word] &= ~bit
         else:
             _mask_placement(occupied, free, side, masks, xb, yb, w, cx, cy, log, n_log)
-        missing = 0 if _joined(ends) else _search_bits(occupied, free, ends, box, side, search, masks, xb, yb, w, h)
+        missing = 0 if _joined(ends) else _search_bits(occupied, free, ends, box, side, log, masks, xb, yb, w, h)
     else:
         missing = _missing(occupied, free, ends, box, side, search)
     for i in range(n_log - 1, -1, -1):
@@ -465,11 +468,11 @@ def _missing_on(board, s, side, search):
         return 0
     if window[2] < 0:
         return _missing_cells(occupied, free, ends, box, side, search)
-    return _search_bits(occupied, free, ends, box, side, search, board[6][s], window[0], window[1], window[2],
+    return _search_bits(occupied, free, ends, box, side, search[4], board[6][s], window[0], window[1], window[2],
                         window[3])  # fmt: skip
 
 
-@njit
+@njit(inline="always")
 def _options(board, owner, side, cards, n_cards, opts, search, saved):
     """List the legal placements of ``cards[:n_cards]`` on ``owner``'s board into ``opts`` rows
     (card, end, f, missing).
