@@ -222,7 +222,7 @@ def _run(pile, table, advance, rows, at, end, word, high, cup, max_cup, place, b
     return at, word, cup, max_cup, place
 
 
-@njit
+@njit(inline="always")
 def _play_one(words, further, ops, table, advance, params, seed, game, scratch, out, row):
     """Play game ``game`` and write its results into row ``row`` of the ``out`` columns.
 
@@ -381,8 +381,17 @@ def _play_block(deck, codes, words, further, ops, table, advance, params, seed, 
             np.empty(n, np.uint64),  # fast path: the table rows of the seats in the game
             codes,
         )
-        for row in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
-            _play_one(words, further, ops, table, advance, params, seed, first + row, scratch, out, row)
+        _play_rows(words, further, ops, table, advance, params, seed, first, scratch, out, b * BLOCK,
+                   min(count, (b + 1) * BLOCK))  # fmt: skip
+
+
+@njit
+def _play_rows(words, further, ops, table, advance, params, seed, first, scratch, out, start, stop):
+    """`_play_one` for rows ``start .. stop - 1``: one call a block, the game inlined into its loop
+    (a call copies every array it is passed, and a game's are many; inlined into the parallel
+    driver itself, numba lost some of its writes to the columns)."""
+    for row in range(start, stop):
+        _play_one(words, further, ops, table, advance, params, seed, first + row, scratch, out, row)
 
 
 def program(rules: FortuneRules) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
