@@ -192,9 +192,9 @@ def test_summary_only_run_folder(tmp_path):
     assert s["win_ci"] == full["win_ci"] and s["length"] == full["length"]
 
 
-def _start(folder, *extra):
+def _start(folder, *extra, games=12000):
     command = [sys.executable, "-c", "from snakesim.cli import main; main()", "run", "sssnake", "-p", "4"]
-    command += ["--policy", "random", "-n", "12000", "--chunk-size", "100", "--seed", "8", "--out", str(folder)]
+    command += ["--policy", "random", "-n", str(games), "--chunk-size", "100", "--seed", "8", "--out", str(folder)]
     return subprocess.Popen([*command, "--no-progress", *extra], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
 
@@ -212,6 +212,12 @@ def _wait_for_blocks(folder, count, process):
     ids=["kill-threads", "ctrl-c-dask"],
 )
 def test_a_killed_run_resumes_to_the_uninterrupted_result(tmp_path, how, extra):
+    # A short run first, so that nothing is left to compile (with an empty numba cache, the
+    # interrupted run's first compilation held up its reaction to the signal for longer than
+    # the whole run then took).
+    warm = _start(tmp_path / "warm", *extra, games=200)
+    _, err = warm.communicate(timeout=600)
+    assert warm.returncode == 0, err.decode()
     folder = tmp_path / "run"
     process = _start(folder, *extra)
     _wait_for_blocks(folder, 4, process)
