@@ -128,6 +128,35 @@ def test_keyed_shuffle_numba_equals_python(seed, game, number, counts):
     assert stream.draws == 0  # the deal draws nothing from the decision stream
 
 
+def _top16_tie(seed, game, number, deck):
+    """Whether two cards' keys share their top 16 bits (what `rng._rank_small` orders by)."""
+    stream, tops, seen = Stream(seed, game), set(), {}
+    for card in deck:
+        tops.add(rng.py_card_key(stream.deal_key, number, card, seen.get(card, 0)) >> 48)
+        seen[card] = seen.get(card, 0) + 1
+    return len(tops) < len(deck)
+
+
+# Piles of at most rng.SMALL_LIMIT cards are ranked on their keys' top 16 bits, and in full
+# when two share them: deals chosen to take each way, for 52 cards and for the limit's 64.
+@pytest.mark.parametrize(
+    "counts,game,number,tie",
+    [([5] * 10 + [2], 22, 0, True), ([5] * 10 + [2], 8, 1, True), ([5] * 10 + [2], 1, 0, False),
+     ([16] * 4, 0, 0, True), ([16] * 4, 1, 0, False), ([21] * 3, 2, 0, None)],
+)  # fmt: skip
+def test_small_piles_are_ordered_alike_with_and_without_a_tie_in_the_top_bits(counts, game, number, tie):
+    deck = _deck(counts)
+    if tie is not None:  # (the cases are what they say)
+        assert _top16_tie(9, game, number, deck) == tie
+    expected, stream = list(deck), Stream(9, game)
+    stream.shuffles = number
+    stream.keyed_shuffle(expected)
+    assert _numba_keyed(9, game, number, np.array(deck, np.int8)).tolist() == expected
+    order = np.random.default_rng(game).permutation(len(deck))
+    dealt, shuffled = _numba_deal(9, game, number, np.array(deck, np.int8), order)
+    assert dealt.tolist() == shuffled.tolist() == expected
+
+
 def test_removing_a_card_keeps_the_others_in_order():
     # The point of keyed shuffles: the 51-card deck (one SNAKE) is the 52-card deal without
     # its second SNAKE, in every game and every reshuffle.

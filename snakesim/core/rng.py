@@ -19,6 +19,7 @@ deck entirely differently from a 52-card one.)
 """
 
 import numpy as np
+from llvmlite import ir
 from numba import types
 from numba.extending import intrinsic
 
@@ -151,6 +152,8 @@ def deal_key(seed, game):
 
 
 RANK_LIMIT = 256  # piles up to this size are ordered by ranks (`_rank_by_keys`), larger by buckets
+SMALL_LIMIT = 64  # piles up to this size are first ranked on their keys' top 16 bits (`_rank_small`)
+_TOP16 = np.uint64(48)
 
 
 @njit
@@ -173,6 +176,8 @@ def keyed_scratch(n_cards, n_types):
     if n_cards <= RANK_LIMIT:
         words = (1 << _rank_bits(n_cards)) >> 6
         keys = max(keys, 2 * n_cards + 2 * words + (1 << _rank_bits(n_cards)))
+    if n_cards <= SMALL_LIMIT:
+        keys = max(keys, n_cards + 32)  # (`_rank_small`'s top bits and ranks)
     return copies, keys
 
 
@@ -206,7 +211,8 @@ def keyed_shuffle(key, shuffle_number, items, n, n_types, copies, keys):
     if n <= RANK_LIMIT:
         for k in range(np.uint64(n)):  # ranks write into items: read the cards from a copy
             copies[np.uint64(n_types) + k] = items[k]
-        _rank_by_keys(copies, n_types, items, n, keys)
+        if n > SMALL_LIMIT or not _rank_small(copies, n_types, items, n, keys):
+            _rank_by_keys(copies, n_types, items, n, keys)
     else:
         _sort_by_keys(items, n, n_types, copies, keys)
 
@@ -236,7 +242,8 @@ def keyed_deal(key, shuffle_number, deck, identities, items, n_types, copies, ke
     for k in range(n):
         keys[k] = _mix(base + identities[k] * _GOLDEN)
     if n <= RANK_LIMIT:
-        _rank_by_keys(deck, 0, items, n, keys)
+        if n > SMALL_LIMIT or not _rank_small(deck, 0, items, n, keys):
+            _rank_by_keys(deck, 0, items, n, keys)
     else:
         for k in range(n):
             items[k] = deck[k]
@@ -251,6 +258,68 @@ def popcount(typingctx, x):
         return builder.ctpop(args[0])
 
     return types.uint64(types.uint64), codegen
+
+
+@intrinsic
+def _ranks16(typingctx, top, ranks):
+    """``ranks[k]`` = how many of the 64 values ``top[:64]`` (uint16) are below ``top[k]``, for
+    every k: each k is two 32-lane compares of all the values against it, whose bit masks are
+    counted. (Written as vector IR because the loop the compiler makes of the plain Python
+    reduces every k's lanes by shuffles; as one loop over the values with the counts in
+    vectors, it spills them.) On a CPU without 512-bit vectors the compiler splits the lanes."""
+
+    def codegen(context, builder, signature, args):
+        i16, i32 = ir.IntType(16), ir.IntType(32)
+        lanes = ir.VectorType(i16, 32)
+        top_data = context.make_array(signature.args[0])(context, builder, args[0]).data
+        rank_data = context.make_array(signature.args[1])(context, builder, args[1]).data
+        halves = builder.bitcast(top_data, lanes.as_pointer())
+        low = builder.load(halves, align=2)
+        high = builder.load(builder.gep(halves, [ir.Constant(i32, 1)]), align=2)
+        popcount32 = builder.module.declare_intrinsic("llvm.ctpop", [i32])
+        undefined = ir.Constant(lanes, ir.Undefined)
+        broadcast = ir.Constant(ir.VectorType(i32, 32), None)
+        for k in range(64):
+            value = builder.load(builder.gep(top_data, [ir.Constant(i32, k)]), align=2)
+            value = builder.insert_element(undefined, value, ir.Constant(i32, 0))
+            value = builder.shuffle_vector(value, undefined, broadcast)
+            below = [builder.bitcast(builder.icmp_unsigned("<", half, value), i32) for half in (low, high)]
+            count = builder.add(*(builder.call(popcount32, [mask]) for mask in below))
+            builder.store(builder.trunc(count, i16), builder.gep(rank_data, [ir.Constant(i32, k)]), align=2)
+        return context.get_dummy_value()
+
+    return types.void(top, ranks), codegen
+
+
+@njit
+def _rank_small(source, at, items, n, keys):
+    """`_rank_by_keys` for at most `SMALL_LIMIT` keys, on their top 16 bits; returns False,
+    having written nothing to ``items``, when two keys share those bits (about one pile of 50 in
+    52 cards), and the caller ranks them in full.
+
+    A key's rank is the number of keys below it, counted for every key at once by vector
+    compares (`_ranks16`), with no branch: the full keys' bucket ranking branches and chases
+    indices. Distinct top bits order the keys as the full keys do, and the ranks fill
+    ``0 .. n-1`` exactly when the top bits are distinct, which is the check. ``keys[n : n + 32]``
+    is scratch: the top bits (padded to 64 with the largest value, which is below no key), then
+    the ranks.
+    """
+    un = np.uint64(n)
+    top = keys[un : un + np.uint64(16)].view(np.uint16)
+    ranks = keys[un + np.uint64(16) : un + np.uint64(32)].view(np.uint16)
+    for k in range(SMALL_LIMIT):
+        top[k] = 0xFFFF
+    for k in range(un):
+        top[k] = np.uint16(keys[k] >> _TOP16)
+    _ranks16(top, ranks)
+    filled = np.uint64(0)
+    for k in range(un):
+        filled |= np.uint64(1) << np.uint64(ranks[k])
+    if n > 0 and filled != ~np.uint64(0) >> np.uint64(64 - n):
+        return False
+    for k in range(un):
+        items[np.uint64(ranks[k])] = source[np.uint64(at) + k]
+    return True
 
 
 @njit
