@@ -16,9 +16,9 @@ seats' coins live packed in one 64-bit word (one lane per seat) and the card's w
 on a given set of seats in the game and a given drawer (every seat's change, the cup's, who
 draws next) is one row of a table worked out beforehand (`fast_table`), applied with one
 addition after one test that no seat pays as much as it has. Only a card that might put
-someone out, bring someone back or leave a skip for later goes the exact way (about five
-cards a game in the standard 4-player game, half of them the first after a reshuffle); both
-ways give the same game bit for bit (``tests/fortune``).
+someone out, bring someone back or leave a skip for later goes the exact way (about three
+cards a game in the standard 4-player game; a run goes on through a reshuffle); both ways give
+the same game bit for bit (``tests/fortune``).
 """
 
 from __future__ import annotations
@@ -288,25 +288,35 @@ def _play_one(words, further, ops, table, advance, params, seed, game, scratch, 
                     by_card = in_game * np.uint64(n_types)
                     ucup = np.uint64(cup)
                     umax = np.uint64(max_cup)
-                    at, word, ucup, umax, place = _run(
-                        pile,
-                        table,
-                        advance,
-                        rows,
-                        np.uint64(top),
-                        np.uint64(stop),
-                        word,
-                        high,
-                        ucup,
-                        umax,
-                        place,
-                        by_card,
-                        card_shift,
-                        places,
-                    )
-                    if at > np.uint64(top):
+                    before = length
+                    while True:
+                        at, word, ucup, umax, place = _run(
+                            pile,
+                            table,
+                            advance,
+                            rows,
+                            np.uint64(top),
+                            np.uint64(stop),
+                            word,
+                            high,
+                            ucup,
+                            umax,
+                            place,
+                            by_card,
+                            card_shift,
+                            places,
+                        )
                         length += np.int64(at) - top
                         top = np.int64(at)
+                        if top < n_cards or length >= turn_cap - 1:
+                            break  # a card for the exact way, or the cap's
+                        # The pile ran out and a card is needed: the deal does not depend on
+                        # the discards' order, so the run goes on through it.
+                        reshuffles += 1
+                        keyed_deal(key, reshuffles, codes, identities, pile, n_types, copies, keys)
+                        top = 0
+                        stop = min(n_cards, turn_cap - 1 - length)
+                    if length > before:
                         cup = np.int64(ucup)
                         max_cup = np.int64(umax)
                         seat = np.int64((rows[place] >> _ROW_BITS) - in_game * np.uint64(n))
