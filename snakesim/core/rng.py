@@ -21,6 +21,7 @@ deck entirely differently from a 52-card one.)
 import numpy as np
 from llvmlite import ir
 from numba import types
+from numba.core import cgutils
 from numba.extending import intrinsic
 
 from snakesim.core.jit import njit
@@ -261,34 +262,33 @@ def popcount(typingctx, x):
 
 
 @intrinsic
-def _ranks16(typingctx, top, ranks):
+def _ranks16(typingctx, top, ranks, n):
     """``ranks[k]`` = how many of the 64 values ``top[:64]`` (uint16) are below ``top[k]``, for
-    every k: each k is two 32-lane compares of all the values against it, whose bit masks are
-    counted. (Written as vector IR because the loop the compiler makes of the plain Python
-    reduces every k's lanes by shuffles; as one loop over the values with the counts in
-    vectors, it spills them.) On a CPU without 512-bit vectors the compiler splits the lanes."""
+    ``k < n``: each k is one 64-lane compare of all the values against it, whose bit mask is
+    counted. (Vector IR, because the loop the compiler makes of the plain Python reduces
+    every k's lanes by shuffles, and a loop over the values with the counts kept in vectors
+    spills them.) Where the CPU's vectors are narrower, the compiler splits the lanes."""
 
     def codegen(context, builder, signature, args):
-        i16, i32 = ir.IntType(16), ir.IntType(32)
-        lanes = ir.VectorType(i16, 32)
+        i16, i64 = ir.IntType(16), ir.IntType(64)
+        lanes = ir.VectorType(i16, 64)
         top_data = context.make_array(signature.args[0])(context, builder, args[0]).data
         rank_data = context.make_array(signature.args[1])(context, builder, args[1]).data
-        halves = builder.bitcast(top_data, lanes.as_pointer())
-        low = builder.load(halves, align=2)
-        high = builder.load(builder.gep(halves, [ir.Constant(i32, 1)]), align=2)
-        popcount32 = builder.module.declare_intrinsic("llvm.ctpop", [i32])
+        values = builder.load(builder.bitcast(top_data, lanes.as_pointer()), align=2)
+        popcount64 = builder.module.declare_intrinsic("llvm.ctpop", [i64])
         undefined = ir.Constant(lanes, ir.Undefined)
-        broadcast = ir.Constant(ir.VectorType(i32, 32), None)
-        for k in range(64):
-            value = builder.load(builder.gep(top_data, [ir.Constant(i32, k)]), align=2)
-            value = builder.insert_element(undefined, value, ir.Constant(i32, 0))
-            value = builder.shuffle_vector(value, undefined, broadcast)
-            below = [builder.bitcast(builder.icmp_unsigned("<", half, value), i32) for half in (low, high)]
-            count = builder.add(*(builder.call(popcount32, [mask]) for mask in below))
-            builder.store(builder.trunc(count, i16), builder.gep(rank_data, [ir.Constant(i32, k)]), align=2)
+        broadcast = ir.Constant(ir.VectorType(ir.IntType(32), 64), None)
+        with cgutils.for_range(builder, args[2]) as loop:
+            value = builder.load(builder.gep(top_data, [loop.index]), align=2)
+            value = builder.shuffle_vector(
+                builder.insert_element(undefined, value, ir.Constant(i64, 0)), undefined, broadcast
+            )
+            below = builder.bitcast(builder.icmp_unsigned("<", values, value), i64)
+            count = builder.trunc(builder.call(popcount64, [below]), i16)
+            builder.store(count, builder.gep(rank_data, [loop.index]), align=2)
         return context.get_dummy_value()
 
-    return types.void(top, ranks), codegen
+    return types.void(top, ranks, n), codegen
 
 
 @njit
@@ -311,7 +311,7 @@ def _rank_small(source, at, items, n, keys):
         top[k] = 0xFFFF
     for k in range(un):
         top[k] = np.uint16(keys[k] >> _TOP16)
-    _ranks16(top, ranks)
+    _ranks16(top, ranks, un)
     filled = np.uint64(0)
     for k in range(un):
         filled |= np.uint64(1) << np.uint64(ranks[k])
