@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from snakesim.games.fortune import kernel
-from snakesim.games.fortune.kernel import F_CUP, F_DELTA, F_NEED, F_TAKE, F_UNIT, ROW_BITS
+from snakesim.games.fortune.kernel import F_CUP, F_DELTA, F_NEED, F_UNIT, ROW_BITS, STEP_BITS
 from snakesim.games.fortune.rules import Card, FortuneRules
 from tests.fortune.test_identity import random_rules
 
@@ -47,13 +47,16 @@ def test_hand_checked_rows_of_the_seed_cards():
     full = 0b1111
     hearts = _row(table, 4, Card.HEARTS, full, 1)  # takes 3 from seat 2, who skips: seat 3 draws next
     assert _need(hearts[F_NEED], 4) == [0, 0, 4, 0] and _lanes(hearts[F_DELTA], 4) == [0, 3, -3, 0]
-    assert advance.reshape(16, -1)[full, Card.HEARTS] == 2 and advance.reshape(16, -1)[full, Card.SUNS] == 1
+    steps = advance.reshape(16, -1)[full]
+    assert steps[Card.HEARTS] == 2 and steps[Card.SUNS] == 1 and steps[Card.SNAKE] == 1 | 1 << STEP_BITS
     river = _row(table, 4, Card.RIVER, full, 1)  # gives 3 to the right
     assert _need(river[F_NEED], 4) == [0, 4, 0, 0] and _lanes(river[F_DELTA], 4) == [3, -3, 0, 0]
     fountain = _row(table, 4, Card.FOUNTAIN, full, 1)
     assert _need(fountain[F_NEED], 4) == [2, 2, 2, 2] and fountain[F_CUP] == 4
     snake = _row(table, 4, Card.SNAKE, full, 1)  # the cup's amount is the kernel's business
-    assert snake[F_TAKE] == 1 and snake[F_UNIT] == 1 << 16 and snake[F_DELTA] == 0
+    assert snake[F_UNIT] == 1 << 16 and snake[F_DELTA] == 0
+    half = FortuneRules().updated({"effects": {"SNAKE": [{"take_cup": "half"}]}})
+    assert kernel.fast_table(half, 4)[1].reshape(16, -1)[full, Card.SNAKE] == 1 | 2 << STEP_BITS
     # Seat 2 out: seat 1's left is seat 3, and CROSSES gives to two players.
     crosses = _row(table, 4, Card.CROSSES, 0b1011, 1)
     assert _need(crosses[F_NEED], 4) == [0, 3, 0, 0] and _lanes(crosses[F_DELTA], 4) == [1, -2, 0, 1]

@@ -54,8 +54,10 @@ BLOCK = 256  # games per scratch allocation; any value gives the same results
 P_PLAYERS, P_TURN_CAP, P_PRESORTED, P_TYPES, P_FAST, P_LANE, P_INDEX_BITS, P_START_COINS = range(8)
 # (P_START_COINS + seat: its coins)
 # Columns of the fast path's table (see `fast_table`).
-F_NEED, F_DELTA, F_CUP, F_TAKE, F_UNIT = range(5)
-_NEED, _DELTA, _CUP, _TAKE, _UNIT = (np.uint64(f) for f in range(5))  # (unsigned: no index fix-ups)
+F_NEED, F_DELTA, F_CUP, F_UNIT = range(4)
+_NEED, _DELTA, _CUP, _UNIT = (np.uint64(f) for f in range(4))  # (unsigned: no index fix-ups)
+STEP_BITS = 2  # an `advance` entry: places moved on, then (above) how the card takes the cup
+_STEP_BITS, _STEP_MASK = np.uint64(STEP_BITS), np.uint64((1 << STEP_BITS) - 1)
 ROW_BITS = 3  # a row is 8 words
 _ROW_BITS = np.uint64(ROW_BITS)
 MORE = 1 << 6  # in a packed primitive (see `program`): the card has further primitives
@@ -209,13 +211,14 @@ def _run(pile, table, advance, rows, at, end, word, high, cup, max_cup, place, b
             break  # some seat pays as much as it has, or more: the exact way
         word += table[e + _DELTA]
         cup += table[e + _CUP]
-        take = table[e + _TAKE]
+        step = advance[by_card + (code >> card_shift)]
+        take = step >> _STEP_BITS  # (known from the card: a miss on this branch is found early)
         if take:  # the drawer takes the cup (1) or half of it (2)
             won = cup >> (take - np.uint64(1))
             cup -= won
             word += won * table[e + _UNIT]
         max_cup = max(max_cup, cup)
-        place += advance[by_card + (code >> card_shift)]
+        place += step & _STEP_MASK
         if place >= places:
             place -= places
         at += np.uint64(1)
@@ -455,12 +458,13 @@ def fast_table(rules: FortuneRules, players: int) -> tuple[np.ndarray, np.ndarra
     does when the seats in ``in_game`` (bits) are in the game and ``drawer`` draws, provided
     no seat pays as much as it has (so that nobody goes out): ``F_NEED`` the packed least
     coins each seat must have (its payments plus one), ``F_DELTA`` every seat's change packed
-    (mod 2**64), ``F_CUP`` the cup's, ``F_TAKE`` 1 or 2 when the card ends by taking all or
-    half of the cup (that amount depends on the cup, so the kernel adds it to the drawer's
-    lane, ``F_UNIT``). ``advance[in_game * n_types + card]`` is how many places among the
-    seats in the game the turn moves on: 1, or 2 when the card skips the next drawer's turn
-    (a HEARTS skip, folded in). Worked out by the reference engine's own primitives on seats
-    with more coins than any card can move.
+    (mod 2**64), ``F_CUP`` the cup's, ``F_UNIT`` one coin in the drawer's lane.
+    ``advance[in_game * n_types + card]`` is how many places among the seats in the game the
+    turn moves on: 1, or 2 when the card skips the next drawer's turn (a HEARTS skip, folded
+    in); plus, shifted up by `STEP_BITS`, 1 or 2 when the card ends by taking all or half of
+    the cup (that amount depends on the cup, so the kernel adds it to the drawer's lane with
+    ``F_UNIT``). Worked out by the reference engine's own primitives on seats with more coins
+    than any card can move.
 
     A card that cannot be one fixed change there (it brings someone back, takes the cup
     before other primitives, or leaves a skip for a later turn) gets an ``F_NEED`` no coins
@@ -511,14 +515,13 @@ def fast_table(rules: FortuneRules, players: int) -> tuple[np.ndarray, np.ndarra
                         packed(need),
                         packed([a - b for a, b in zip(game.coins, start, strict=True)]),
                         game.cup,
-                        take,
                         1 << (lane * drawer),
                     ],
                 )
             steps = {step for step, _ in rows.values()}
             if len(steps) != 1:
                 continue  # (a skip for some drawers only: the exact way for all)
-            advance[in_game, card] = steps.pop()
+            advance[in_game, card] = steps.pop() | take << STEP_BITS
             for drawer, (_, values) in rows.items():
                 table[(card << bits) | (in_game * players + drawer), : len(values)] = values
     return table.ravel(), advance.ravel()
