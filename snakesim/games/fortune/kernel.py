@@ -199,30 +199,37 @@ def _primitive(op, seat, n, left, right, cup, coins, out_at, skip, alive, length
     return cup, left, right
 
 
-@njit
+@njit(inline="always")
 def _run(pile, table, advance, rows, at, end, word, high, cup, max_cup, place, by_card, card_shift, places):
     """The fast path: play ``pile[at:end]`` from the table while no seat pays as much as it
-    has; return where it stopped and the state then (see `_play_one`). (A function of its own
-    so that the loop reads alone; inlined in the game loop it measured the same.)"""
+    has; return where it stopped and the state then (see `_play_one`).
+
+    ``word`` holds every seat's coins in its lane below the lane's top bit, which is kept set
+    (``high``): a seat pays less than it has exactly when subtracting its ``F_NEED`` leaves
+    that bit set. The cup only grows between takes, so its highest value is looked at before a
+    take and at the end. (Inlined: the loop is where the time goes, and a call would copy the
+    arrays it is passed.)"""
     while at < end:
         code = np.uint64(pile[at])
         e = code + rows[place]
-        if ((word | high) - table[e + _NEED]) & high != high:
+        if (word - table[e + _NEED]) & high != high:
             break  # some seat pays as much as it has, or more: the exact way
         word += table[e + _DELTA]
-        cup += table[e + _CUP]
         step = advance[by_card + (code >> card_shift)]
-        take = step >> _STEP_BITS  # (known from the card: a miss on this branch is found early)
-        if take:  # the drawer takes the cup (1) or half of it (2)
-            won = cup >> (take - np.uint64(1))
+        if step > _STEP_MASK:
+            max_cup = max(max_cup, cup)
+            cup += table[e + _CUP]
+            won = cup >> ((step >> _STEP_BITS) - np.uint64(1))
             cup -= won
             word += won * table[e + _UNIT]
-        max_cup = max(max_cup, cup)
-        place += step & _STEP_MASK
+            step &= _STEP_MASK
+        else:
+            cup += table[e + _CUP]
+        place += step
         if place >= places:
             place -= places
         at += np.uint64(1)
-    return at, word, cup, max_cup, place
+    return at, word, cup, max(max_cup, cup), place
 
 
 @njit(inline="always")
@@ -235,10 +242,10 @@ def _play_one(words, further, ops, table, advance, params, seed, game, scratch, 
     """
     n, turn_cap, presorted, n_types = params[P_PLAYERS], params[P_TURN_CAP], params[P_PRESORTED], params[P_TYPES]
     fast, lane, index_bits = params[P_FAST], np.uint64(params[P_LANE]), np.uint64(params[P_INDEX_BITS])
-    high = np.uint64(0)  # the top bit of every seat's lane in the packed coins
+    high = np.uint64(0)  # the top bit of every seat's lane in the packed coins: a guard, always set
     for s in range(n if fast else 0):
         high |= np.uint64(1) << (lane * np.uint64(s) + lane - np.uint64(1))
-    lane_mask = (np.uint64(1) << lane) - np.uint64(1)
+    lane_mask = (np.uint64(1) << (lane - np.uint64(1))) - np.uint64(1)  # (below the guard bit)
     card_shift = index_bits + _ROW_BITS
     copies, keys, identities, pile, coins, out_at, skip, alive, rows, codes = scratch
     o_outcome, o_winner, o_length, o_coins, o_out_at, o_reshuffles, o_max_cup = out
@@ -269,7 +276,7 @@ def _play_one(words, further, ops, table, advance, params, seed, game, scratch, 
             stop = min(n_cards, top + turn_cap - 1 - length)  # the cap's own card goes the exact way
             if fast and top < stop:
                 # A run of cards that put nobody out, each one row of the table.
-                word = np.uint64(0)
+                word = high  # every lane's top bit set: a guard that no change reaches
                 in_game = np.uint64(0)
                 pending = False
                 for s in range(n):
@@ -507,8 +514,8 @@ def fast_table(rules: FortuneRules, players: int) -> tuple[np.ndarray, np.ndarra
                 skipped = {s for s in range(players) if game.skip[s]}
                 came_back = any(game.coins[s] for s in range(players) if s not in seats)
                 need = [p + 1 if p else 0 for p in game.paid]
-                if came_back or skipped - {left} or max(need) > top:
-                    continue  # the exact way
+                if came_back or skipped - {left} or max(need) > top or game.cup < 0:
+                    continue  # the exact way (the fast path's cup only grows before a take)
                 rows[drawer] = (
                     len(skipped) + 1,
                     [
