@@ -178,7 +178,7 @@ def keyed_scratch(n_cards, n_types):
         words = (1 << _rank_bits(n_cards)) >> 6
         keys = max(keys, 2 * n_cards + 2 * words + (1 << _rank_bits(n_cards)))
     if n_cards <= SMALL_LIMIT:
-        keys = max(keys, n_cards + 32)  # (`_rank_small`'s top bits and ranks)
+        keys = max(keys, n_cards + 16)  # (`_rank_small`'s top bits)
     return copies, keys
 
 
@@ -262,64 +262,69 @@ def popcount(typingctx, x):
 
 
 @intrinsic
-def _ranks16(typingctx, top, ranks, n):
-    """``ranks[k]`` = how many of the 64 values ``top[:64]`` (uint16) are below ``top[k]``, for
-    ``k < n``: each k is one 64-lane compare of all the values against it, whose bit mask is
-    counted. (Vector IR, because the loop the compiler makes of the plain Python reduces
+def _place_by_top16(typingctx, top, source, at, items, n):
+    """``items[r] = source[at + k]`` for ``k < n``, where ``r`` counts the values of ``top[:64]``
+    (uint16) below ``top[k]``; returns the bits ``1 << r`` of every ``k`` ORed together, which
+    are ``n`` distinct bits exactly when no two of ``top[:n]`` are equal (else ``items`` holds
+    some cards twice and must be written again).
+
+    A count is one 64-lane compare of all the values against ``top[k]`` and a popcount of its
+    bit mask. (Vector IR, because the loop the compiler makes of the plain Python reduces
     every k's lanes by shuffles, and a loop over the values with the counts kept in vectors
-    spills them.) Where the CPU's vectors are narrower, the compiler splits the lanes."""
+    spills them.) Where the CPU's vectors are narrower, the compiler splits the lanes.
+    """
 
     def codegen(context, builder, signature, args):
         i16, i64 = ir.IntType(16), ir.IntType(64)
         lanes = ir.VectorType(i16, 64)
-        top_data = context.make_array(signature.args[0])(context, builder, args[0]).data
-        rank_data = context.make_array(signature.args[1])(context, builder, args[1]).data
+        top_type, source_type, at_type, items_type, n_type = signature.args
+        top_data = context.make_array(top_type)(context, builder, args[0]).data
+        source_data = context.make_array(source_type)(context, builder, args[1]).data
+        items_data = context.make_array(items_type)(context, builder, args[3]).data
+        at = context.cast(builder, args[2], at_type, types.uint64)
         values = builder.load(builder.bitcast(top_data, lanes.as_pointer()), align=2)
         popcount64 = builder.module.declare_intrinsic("llvm.ctpop", [i64])
         undefined = ir.Constant(lanes, ir.Undefined)
         broadcast = ir.Constant(ir.VectorType(ir.IntType(32), 64), None)
-        with cgutils.for_range(builder, args[2]) as loop:
+        filled = cgutils.alloca_once_value(builder, ir.Constant(i64, 0))
+        n = context.cast(builder, args[4], n_type, types.uint64)
+        with cgutils.for_range(builder, n) as loop:
             value = builder.load(builder.gep(top_data, [loop.index]), align=2)
-            value = builder.shuffle_vector(
-                builder.insert_element(undefined, value, ir.Constant(i64, 0)), undefined, broadcast
-            )
+            value = builder.insert_element(undefined, value, ir.Constant(i64, 0))
+            value = builder.shuffle_vector(value, undefined, broadcast)
             below = builder.bitcast(builder.icmp_unsigned("<", values, value), i64)
-            count = builder.trunc(builder.call(popcount64, [below]), i16)
-            builder.store(count, builder.gep(rank_data, [loop.index]), align=2)
-        return context.get_dummy_value()
+            rank = builder.call(popcount64, [below])
+            card = builder.load(builder.gep(source_data, [builder.add(at, loop.index)]))
+            card = context.cast(builder, card, source_type.dtype, items_type.dtype)
+            builder.store(card, builder.gep(items_data, [rank]))
+            builder.store(builder.or_(builder.load(filled), builder.shl(ir.Constant(i64, 1), rank)), filled)
+        return builder.load(filled)
 
-    return types.void(top, ranks, n), codegen
+    return types.uint64(top, source, at, items, n), codegen
 
 
 @njit
 def _rank_small(source, at, items, n, keys):
-    """`_rank_by_keys` for at most `SMALL_LIMIT` keys, on their top 16 bits; returns False,
-    having written nothing to ``items``, when two keys share those bits (about one pile of 50 in
-    52 cards), and the caller ranks them in full.
+    """`_rank_by_keys` for at most `SMALL_LIMIT` keys, on their top 16 bits; returns False when
+    two keys share those bits (about one pile of 50 in 52 cards), and the caller ranks them in
+    full (writing every card of ``items`` again).
 
     A key's rank is the number of keys below it, counted for every key at once by vector
-    compares (`_ranks16`), with no branch: the full keys' bucket ranking branches and chases
-    indices. Distinct top bits order the keys as the full keys do, and the ranks fill
-    ``0 .. n-1`` exactly when the top bits are distinct, which is the check. ``keys[n : n + 32]``
-    is scratch: the top bits (padded to 64 with the largest value, which is below no key), then
-    the ranks.
+    compares (`_place_by_top16`), with no branch: the full keys' bucket ranking branches and
+    chases indices. Distinct top bits order the keys as the full keys do, and the ranks fill
+    ``0 .. n-1`` exactly when the top bits are distinct, which is the check.
+    ``keys[n : n + 16]`` is scratch: the top bits, padded to 64 with the largest value (which
+    is below no key).
     """
+    if n == 0:
+        return True
     un = np.uint64(n)
     top = keys[un : un + np.uint64(16)].view(np.uint16)
-    ranks = keys[un + np.uint64(16) : un + np.uint64(32)].view(np.uint16)
     for k in range(SMALL_LIMIT):
         top[k] = 0xFFFF
     for k in range(un):
         top[k] = np.uint16(keys[k] >> _TOP16)
-    _ranks16(top, ranks, un)
-    filled = np.uint64(0)
-    for k in range(un):
-        filled |= np.uint64(1) << np.uint64(ranks[k])
-    if n > 0 and filled != ~np.uint64(0) >> np.uint64(64 - n):
-        return False
-    for k in range(un):
-        items[np.uint64(ranks[k])] = source[np.uint64(at) + k]
-    return True
+    return _place_by_top16(top, source, np.uint64(at), items, un) == ~np.uint64(0) >> np.uint64(64 - n)
 
 
 @njit
