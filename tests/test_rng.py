@@ -129,7 +129,7 @@ def test_keyed_shuffle_numba_equals_python(seed, game, number, counts):
 
 
 def _top16_tie(seed, game, number, deck):
-    """Whether two cards' keys share their top 16 bits (what `rng._rank_small` orders by)."""
+    """Whether two cards' keys share their top 16 bits (what `rng._placed_by_top16` orders by)."""
     stream, tops, seen = Stream(seed, game), set(), {}
     for card in deck:
         tops.add(rng.py_card_key(stream.deal_key, number, card, seen.get(card, 0)) >> 48)

@@ -153,7 +153,7 @@ def deal_key(seed, game):
 
 
 RANK_LIMIT = 256  # piles up to this size are ordered by ranks (`_rank_by_keys`), larger by buckets
-SMALL_LIMIT = 64  # piles up to this size are first ranked on their keys' top 16 bits (`_rank_small`)
+SMALL_LIMIT = 64  # piles up to this size are first ranked on their keys' top 16 bits (`_placed_by_top16`)
 _TOP16 = np.uint64(48)
 
 
@@ -178,7 +178,7 @@ def keyed_scratch(n_cards, n_types):
         words = (1 << _rank_bits(n_cards)) >> 6
         keys = max(keys, 2 * n_cards + 2 * words + (1 << _rank_bits(n_cards)))
     if n_cards <= SMALL_LIMIT:
-        keys = max(keys, n_cards + 16)  # (`_rank_small`'s top bits)
+        keys = max(keys, n_cards + 16)  # (room for 64 top bits, `_placed_by_top16`)
     return copies, keys
 
 
@@ -212,8 +212,14 @@ def keyed_shuffle(key, shuffle_number, items, n, n_types, copies, keys):
     if n <= RANK_LIMIT:
         for k in range(np.uint64(n)):  # ranks write into items: read the cards from a copy
             copies[np.uint64(n_types) + k] = items[k]
-        if n > SMALL_LIMIT or not _rank_small(copies, n_types, items, n, keys):
-            _rank_by_keys(copies, n_types, items, n, keys)
+        if 0 < n <= SMALL_LIMIT:
+            top = keys[np.uint64(n) : np.uint64(n) + np.uint64(16)].view(np.uint16)
+            _top16_slots(top)
+            for k in range(np.uint64(n)):
+                top[k] = np.uint16(keys[k] >> _TOP16)
+            if _placed_by_top16(top, copies, n_types, items, n):
+                return
+        _rank_by_keys(copies, n_types, items, n, keys)
     else:
         _sort_by_keys(items, n, n_types, copies, keys)
 
@@ -240,11 +246,17 @@ def keyed_deal(key, shuffle_number, deck, identities, items, n_types, copies, ke
     """
     base = key + (np.uint64(shuffle_number) << np.uint64(40)) * _GOLDEN
     n = deck.shape[0]
+    if 0 < n <= SMALL_LIMIT:  # the keys' top bits are enough, but for a tie among them
+        top = keys[n : n + 16].view(np.uint16)
+        _top16_slots(top)
+        for k in range(n):
+            top[k] = np.uint16(_mix(base + identities[k] * _GOLDEN) >> _TOP16)
+        if _placed_by_top16(top, deck, 0, items, n):
+            return
     for k in range(n):
         keys[k] = _mix(base + identities[k] * _GOLDEN)
     if n <= RANK_LIMIT:
-        if n > SMALL_LIMIT or not _rank_small(deck, 0, items, n, keys):
-            _rank_by_keys(deck, 0, items, n, keys)
+        _rank_by_keys(deck, 0, items, n, keys)
     else:
         for k in range(n):
             items[k] = deck[k]
@@ -261,10 +273,17 @@ def popcount(typingctx, x):
     return types.uint64(types.uint64), codegen
 
 
+def _splat(builder, value, vector_type):
+    """LLVM IR: a vector of ``vector_type`` with ``value`` in every lane."""
+    undefined = ir.Constant(vector_type, ir.Undefined)
+    value = builder.insert_element(undefined, value, ir.Constant(ir.IntType(32), 0))
+    return builder.shuffle_vector(value, undefined, ir.Constant(ir.VectorType(ir.IntType(32), vector_type.count), None))
+
+
 @intrinsic
 def _place_by_top16(typingctx, top, source, at, items, n):
     """``items[r] = source[at + k]`` for ``k < n``, where ``r`` counts the values of ``top[:64]``
-    (uint16) below ``top[k]``; returns the bits ``1 << r`` of every ``k`` ORed together, which
+    (uint16, `_top16_slots`) below ``top[k]``; returns the bits ``1 << r`` of every ``k`` ORed together, which
     are ``n`` distinct bits exactly when no two of ``top[:n]`` are equal (else ``items`` holds
     some cards twice and must be written again).
 
@@ -282,16 +301,12 @@ def _place_by_top16(typingctx, top, source, at, items, n):
         source_data = context.make_array(source_type)(context, builder, args[1]).data
         items_data = context.make_array(items_type)(context, builder, args[3]).data
         at = context.cast(builder, args[2], at_type, types.uint64)
+        n = context.cast(builder, args[4], n_type, types.uint64)
         values = builder.load(builder.bitcast(top_data, lanes.as_pointer()), align=2)
         popcount64 = builder.module.declare_intrinsic("llvm.ctpop", [i64])
-        undefined = ir.Constant(lanes, ir.Undefined)
-        broadcast = ir.Constant(ir.VectorType(ir.IntType(32), 64), None)
         filled = cgutils.alloca_once_value(builder, ir.Constant(i64, 0))
-        n = context.cast(builder, args[4], n_type, types.uint64)
         with cgutils.for_range(builder, n) as loop:
-            value = builder.load(builder.gep(top_data, [loop.index]), align=2)
-            value = builder.insert_element(undefined, value, ir.Constant(i64, 0))
-            value = builder.shuffle_vector(value, undefined, broadcast)
+            value = _splat(builder, builder.load(builder.gep(top_data, [loop.index]), align=2), lanes)
             below = builder.bitcast(builder.icmp_unsigned("<", values, value), i64)
             rank = builder.call(popcount64, [below])
             card = builder.load(builder.gep(source_data, [builder.add(at, loop.index)]))
@@ -303,28 +318,28 @@ def _place_by_top16(typingctx, top, source, at, items, n):
     return types.uint64(top, source, at, items, n), codegen
 
 
+@njit(inline="always")
+def _top16_slots(top):
+    """Fill the 64 uint16 slots ``top`` (``keys[n : n + 16]`` viewed so) with the largest value,
+    which is below no key, before the top 16 bits of ``n <= SMALL_LIMIT`` keys go in."""
+    for k in range(SMALL_LIMIT):
+        top[k] = 0xFFFF
+
+
 @njit
-def _rank_small(source, at, items, n, keys):
-    """`_rank_by_keys` for at most `SMALL_LIMIT` keys, on their top 16 bits; returns False when
-    two keys share those bits (about one pile of 50 in 52 cards), and the caller ranks them in
-    full (writing every card of ``items`` again).
+def _placed_by_top16(top, source, at, items, n):
+    """`_rank_by_keys` for ``0 < n <= SMALL_LIMIT`` keys, on their top 16 bits ``top[:n]``
+    (`_top16_slots`); returns False when two keys share those bits (about one pile of 50 in 52
+    cards), and the caller ranks the full keys (writing every card of ``items`` again).
 
     A key's rank is the number of keys below it, counted for every key at once by vector
     compares (`_place_by_top16`), with no branch: the full keys' bucket ranking branches and
     chases indices. Distinct top bits order the keys as the full keys do, and the ranks fill
-    ``0 .. n-1`` exactly when the top bits are distinct, which is the check.
-    ``keys[n : n + 16]`` is scratch: the top bits, padded to 64 with the largest value (which
-    is below no key).
+    ``0 .. n-1`` exactly when the top bits are distinct, which is the check. Only the top
+    bits are needed, so a deal computes the full keys only after a tie.
     """
-    if n == 0:
-        return True
-    un = np.uint64(n)
-    top = keys[un : un + np.uint64(16)].view(np.uint16)
-    for k in range(SMALL_LIMIT):
-        top[k] = 0xFFFF
-    for k in range(un):
-        top[k] = np.uint16(keys[k] >> _TOP16)
-    return _place_by_top16(top, source, np.uint64(at), items, un) == ~np.uint64(0) >> np.uint64(64 - n)
+    filled = _place_by_top16(top, source, np.uint64(at), items, np.uint64(n))
+    return filled == ~np.uint64(0) >> np.uint64(64 - n)
 
 
 @njit
