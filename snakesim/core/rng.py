@@ -282,10 +282,10 @@ def _splat(builder, value, vector_type):
 
 @intrinsic
 def _place_by_top16(typingctx, top, source, at, items, n):
-    """``items[r] = source[at + k]`` for ``k < n``, where ``r`` counts the values of ``top[:64]``
-    (uint16, `_top16_slots`) below ``top[k]``; returns the bits ``1 << r`` of every ``k`` ORed together, which
-    are ``n`` distinct bits exactly when no two of ``top[:n]`` are equal (else ``items`` holds
-    some cards twice and must be written again).
+    """``items[r] = source[at + k]`` for ``k < n``, where ``r`` counts the values of
+    ``top[:64]`` (uint16, `_top16_slots`) below ``top[k]``; returns the bits ``1 << r`` of every
+    ``k`` ORed together, which are ``n`` distinct bits exactly when no two of ``top[:n]`` are
+    equal (else ``items`` holds some cards twice and must be written again).
 
     A count is one 64-lane compare of all the values against ``top[k]`` and a popcount of its
     bit mask. (Vector IR, because the loop the compiler makes of the plain Python reduces
@@ -329,8 +329,8 @@ def _top16_slots(top):
 @njit
 def _placed_by_top16(top, source, at, items, n):
     """`_rank_by_keys` for ``0 < n <= SMALL_LIMIT`` keys, on their top 16 bits ``top[:n]``
-    (`_top16_slots`); returns False when two keys share those bits (about one pile of 50 in 52
-    cards), and the caller ranks the full keys (writing every card of ``items`` again).
+    (`_top16_slots`); returns False when two keys share those bits (one 52-card pile in 50),
+    and the caller ranks the full keys (writing every card of ``items`` again).
 
     A key's rank is the number of keys below it, counted for every key at once by vector
     compares (`_place_by_top16`), with no branch: the full keys' bucket ranking branches and
