@@ -16,6 +16,8 @@ import time
 
 import numba
 
+from snakesim.core.threads import max_threads, using_threads
+
 
 def load() -> str:
     """The one-minute load average, for the record."""
@@ -63,13 +65,13 @@ def per_round(a, b, fmt: str = "{:.2f}") -> str:
 
 
 def on_threads(threads, fn):
-    """Run ``fn`` with ``threads`` numba threads."""
-    numba.set_num_threads(threads)
-    return fn()
+    """Run ``fn`` with ``threads`` threads."""
+    with using_threads(threads):
+        return fn()
 
 
 def two_threads() -> int:
-    return min(2, numba.config.NUMBA_NUM_THREADS)
+    return min(2, max_threads())
 
 
 def print_table(title: str, rows: list[tuple[str, str, str]], before: str) -> None:

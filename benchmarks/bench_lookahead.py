@@ -18,11 +18,11 @@ import os
 import statistics
 import time
 
-import numba
 import numpy as np
 
 from snakesim.analysis.stats import paired_difference
 from snakesim.core.policies import encode_policies
+from snakesim.core.threads import max_threads, set_threads
 from snakesim.games import get_game
 
 GAMES = ("rainbow", "hisss")
@@ -36,7 +36,7 @@ def seats(spec, k: int, at: int = 0) -> np.ndarray:
 
 
 def timed(spec, table, games: int, threads: int) -> float:
-    numba.set_num_threads(threads)
+    set_threads(threads)
     start = time.perf_counter()
     spec.play_block(spec.rules(), 4, 1, 0, games, policies=table)
     return time.perf_counter() - start
@@ -60,7 +60,7 @@ def main() -> None:
     parser.add_argument("--edge-games", type=int, default=8_000, help="games for each win rate")
     parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args()
-    two = min(2, numba.config.NUMBA_NUM_THREADS)
+    two = min(2, max_threads())
     print(f"load average before: {os.getloadavg()[0]:.2f}; {os.cpu_count()} cores; {args.games:,} games per timing")
     print(f"{'':<18}{'1 thread games/s':>22}{f'{two} threads games/s':>24}{'2 / 1':>8}"
           f"{'expert wins':>14}{'edge over greedy (points)':>30}")  # fmt: skip
@@ -83,7 +83,7 @@ def main() -> None:
                 f"{wins.mean():>13.1%}{edge * 100:>+12.1f} [{low * 100:+.1f}, {high * 100:+.1f}]"
             )
         print(f"{game} greedy (for reference) wins {base.mean():.1%} at the same seats")
-    numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+    set_threads(None)
     print(f"load average after: {os.getloadavg()[0]:.2f}")
 
 

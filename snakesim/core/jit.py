@@ -1,6 +1,6 @@
 """The numba options every kernel uses, in one place.
 
-Two decorators:
+Three decorators:
 
 - :func:`njit` for the hot code (a game's turn loop, the random stream). It is compiled
   without numba's reference counting (``_nrt=False``): such code receives every array from
@@ -8,8 +8,10 @@ Two decorators:
   incref/decref pair around many array-argument calls inside branchy loops, which made the
   Fortune kernel 3-4 times slower (benchmarks/bench_fortune.py). A function that tries to
   allocate under this decorator fails to compile, so the rule cannot be broken silently.
-- :func:`njit_driver` for the functions that allocate scratch arrays and spread games over
-  threads with ``prange``; :func:`njit_alloc` for their helpers that only allocate.
+- :func:`njit_inner`: :func:`njit` for code that only other compiled code calls (a kernel's
+  helpers), compiled without the wrappers that let Python call it.
+- :func:`njit_alloc` for the block drivers, which allocate a block's scratch arrays and play
+  its games (``snakesim.core.threads`` spreads the blocks over threads), and their helpers.
 
 Both cache compiled code on disk (``cache=True``) and use ``error_model="numpy"`` (integer
 division without Python's zero check; the kernels never divide by zero).
@@ -116,16 +118,36 @@ def _cache_base() -> Path:
 
 def _compile(options: dict, fn):
     """``numba.njit(**options)(fn)``, cached in the folder of ``fn``'s module's fingerprint
-    (numba reads ``config.CACHE_DIR`` when a function is decorated)."""
+    (numba reads ``config.CACHE_DIR`` when a function is decorated), compiled for plain
+    argument types only (see :func:`_unliteral_calls`)."""
     source = getattr(sys.modules.get(fn.__module__), "__file__", None)
     if not options.get("cache") or source is None or not Path(source).is_file():  # (code typed in: no cache)
-        return numba.njit(**{**options, "cache": False})(fn)
+        return _unliteral_calls(numba.njit(**{**options, "cache": False})(fn))
     saved = numba.config.CACHE_DIR
     numba.config.CACHE_DIR = str(_cache_base() / source_fingerprint(Path(source).resolve()))
     try:
-        return numba.njit(**options)(fn)
+        return _unliteral_calls(numba.njit(**options)(fn))
     finally:
         numba.config.CACHE_DIR = saved
+
+
+def _unliteral_calls(dispatcher):
+    """Make calls from other compiled code compile ``dispatcher`` for plain types only.
+
+    A call whose argument is a constant (``f(board, 0)``) is typed with a literal
+    (``Literal[int](0)``), and numba compiled a separate copy of the callee, and of everything
+    it calls, for each such call: the Sssnake kernel compiled its placement code three times.
+    Here the callee is always compiled for the constants' plain types, and the calls match it.
+    """
+    compile_for = dispatcher.get_call_template
+
+    def get_call_template(args, kws):
+        return compile_for(
+            tuple(numba.types.unliteral(a) for a in args), {k: numba.types.unliteral(v) for k, v in kws.items()}
+        )
+
+    dispatcher.get_call_template = get_call_template
+    return dispatcher
 
 
 def _decorator(options: dict, fn):
@@ -140,11 +162,17 @@ def njit(fn=None, **extra):
     return _decorator({**JIT_OPTIONS, "_nrt": False, **extra}, fn)
 
 
-def njit_driver(fn=None, **extra):
-    """``numba.njit(parallel=True)`` for block drivers that allocate and use ``prange``."""
-    return _decorator({**JIT_OPTIONS, "parallel": True, **extra}, fn)
+def njit_inner(fn=None, **extra):
+    """:func:`njit` for code that only compiled code calls: no wrapper for calls from Python.
+
+    numba writes, for every function it compiles, the code that converts each argument from
+    a Python object and back; for a kernel's helpers, passed tuples of a dozen arrays, that
+    was a fifth of the kernel's compile time, for calls that never come. Calling such a
+    function from Python raises TypeError.
+    """
+    return _decorator({**JIT_OPTIONS, "_nrt": False, "no_cpython_wrapper": True, "no_cfunc_wrapper": True, **extra}, fn)
 
 
 def njit_alloc(fn=None, **extra):
-    """``numba.njit`` for a block driver's helpers that allocate its scratch (no ``prange``)."""
+    """``numba.njit`` for block drivers and their helpers, which allocate their scratch."""
     return _decorator({**JIT_OPTIONS, **extra}, fn)

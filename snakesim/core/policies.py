@@ -159,6 +159,17 @@ def policy_table(policies, players: int, default: int) -> np.ndarray:
     return np.ascontiguousarray(table)
 
 
+def thinks_ahead(table: np.ndarray, first_lookahead: int) -> bool:
+    """Whether a seat of the policy ``table`` thinks ahead (its code is ``first_lookahead``,
+    the game's first look-ahead policy, or above).
+
+    Where none does, the kernels pass None for the look-ahead's scratch, and numba drops the
+    look-ahead's branch (``if think is not None``) before compiling: a run of simple players
+    never waits for the look-ahead's code, about half of a game's kernel.
+    """
+    return bool((np.asarray(table)[:, CODE] >= first_lookahead).any())
+
+
 @njit(inline="always")  # asked at every decision
 def acting(state, policies, seat):
     """The policy code ``seat`` decides by this time: its own, or with its mistake rate (one

@@ -1,11 +1,11 @@
 """Fortune in numba: plays many games, each identical to ``reference.play`` for its (seed, i).
 
 The front (:func:`play_block`) checks nothing itself (the rules object is valid by
-construction), allocates the output columns and calls the private parallel kernel, which
-writes one row per game. Games are split into fixed blocks of indices across threads; each
-block allocates its scratch arrays once. A game's randomness comes only from its own deal key
-(keyed shuffles, coupled across decks: see ``snakesim.core.rng``), so the block layout and
-thread count cannot change a result.
+construction), allocates the output columns and has ``snakesim.core.threads`` call the
+kernel (`_play_rows`) on blocks of game indices across threads, each block with scratch arrays
+of its own; the kernel writes one row per game. A game's randomness comes only from its own
+deal key (keyed shuffles, coupled across decks: see ``snakesim.core.rng``), so the block
+layout and thread count cannot change a result.
 
 The draw pile and the discard pile share one array: cards are drawn from ``pile[top]``
 upwards, so ``pile[:top]`` is the discard pile in the order drawn, exactly the list the
@@ -25,13 +25,13 @@ from __future__ import annotations
 
 import functools
 
-import numba
 import numpy as np
 
 from snakesim.core.columns import allocate
-from snakesim.core.jit import njit, njit_driver
+from snakesim.core.jit import njit, njit_inner
 from snakesim.core.rng import Stream, deal_key, deck_identities, keyed_deal, keyed_scratch
 from snakesim.core.rules import seat_values
+from snakesim.core.threads import play_in_blocks
 from snakesim.games.fortune.reference import FortuneGame
 from snakesim.games.fortune.rules import (
     ALL_CUP,
@@ -65,7 +65,7 @@ AMOUNT_SHIFT = 13
 FAST_MAX_PLAYERS = 8  # the fast table has (2**players) * players rows per card
 
 
-@njit
+@njit_inner
 def _pay(coins, out_at, skip, alive, payer, amount, length):
     """Take up to ``amount`` from ``payer``; mark them out at 0. Returns the coins taken.
 
@@ -80,7 +80,7 @@ def _pay(coins, out_at, skip, alive, payer, amount, length):
     return paid
 
 
-@njit
+@njit_inner
 def _receive(coins, out_at, alive, payee, amount):
     if amount > 0:
         if coins[payee] == 0:
@@ -89,7 +89,7 @@ def _receive(coins, out_at, alive, payee, amount):
         coins[payee] += amount
 
 
-@njit
+@njit_inner
 def _transfer(coins, out_at, skip, alive, payer, payee, amount, length):
     """Move up to ``amount`` from ``payer`` to seat ``payee``; return the coins moved."""
     paid = _pay(coins, out_at, skip, alive, payer, amount, length)
@@ -97,7 +97,7 @@ def _transfer(coins, out_at, skip, alive, payer, payee, amount, length):
     return paid
 
 
-@njit
+@njit_inner
 def _left(coins, seat, n):
     s = seat + 1
     if s == n:
@@ -109,7 +109,7 @@ def _left(coins, seat, n):
     return s
 
 
-@njit
+@njit_inner
 def _right(coins, seat, n):
     s = seat - 1
     if s < 0:
@@ -132,7 +132,7 @@ def _neighbour(coins, seat, n, side, left, right):
     return right, left, right
 
 
-@njit(inline="always")
+@njit_inner
 def _primitive(op, seat, n, left, right, cup, coins, out_at, skip, alive, length):
     """Carry out one packed primitive (see `program`) for the drawer ``seat``; return the cup
     and the neighbours, found here when first needed (-1: not yet)."""
@@ -401,35 +401,31 @@ def _play_one(words, further, ops, table, advance, params, seed, game, scratch, 
     o_max_cup[row] = max_cup
 
 
-@njit_driver
-def _play_block(deck, codes, words, further, ops, table, advance, params, seed, first, out):
-    count = out[0].shape[0]
-    n = params[P_PLAYERS]
-    n_blocks = (count + BLOCK - 1) // BLOCK
-    identities = np.empty(deck.shape[0], np.uint64)  # (read only: shared by every block)
+def game_scratch(deck: np.ndarray, codes: np.ndarray, params: np.ndarray) -> tuple:
+    """A thread's scratch for `_play_rows` (made here, in numpy: compiled allocation code
+    would only lengthen the first compile)."""
+    n = int(params[P_PLAYERS])
+    identities = np.empty(len(deck), np.uint64)
     deck_identities(deck, identities)
-    for b in numba.prange(n_blocks):
-        scratch = (
-            np.empty(keyed_scratch(deck.shape[0], params[P_TYPES])[0], np.int64),  # keyed shuffle scratch
-            np.empty(keyed_scratch(deck.shape[0], params[P_TYPES])[1], np.uint64),
-            identities,
-            np.empty(deck.shape[0], np.int32),  # draw pile + discard pile (card codes)
-            np.empty(n, np.int64),  # coins
-            np.empty(n, np.int64),  # out_at
-            np.empty(n, np.bool_),  # skip
-            np.empty(1, np.int64),  # players in the game
-            np.empty(n, np.uint64),  # fast path: the table rows of the seats in the game
-            codes,
-        )
-        _play_rows(words, further, ops, table, advance, params, seed, first, scratch, out, b * BLOCK,
-                   min(count, (b + 1) * BLOCK))  # fmt: skip
+    sizes = keyed_scratch(len(deck), int(params[P_TYPES]))
+    return (
+        np.empty(sizes[0], np.int64),  # keyed shuffle scratch
+        np.empty(sizes[1], np.uint64),
+        identities,
+        np.empty(len(deck), np.int32),  # draw pile + discard pile (card codes)
+        np.empty(n, np.int64),  # coins
+        np.empty(n, np.int64),  # out_at
+        np.empty(n, np.bool_),  # skip
+        np.empty(1, np.int64),  # players in the game
+        np.empty(n, np.uint64),  # fast path: the table rows of the seats in the game
+        codes,
+    )
 
 
 @njit
 def _play_rows(words, further, ops, table, advance, params, seed, first, scratch, out, start, stop):
-    """`_play_one` for rows ``start .. stop - 1``: one call a block, the game inlined into its loop
-    (a call copies every array it is passed, and a game's are many; inlined into the parallel
-    driver itself, numba lost some of its writes to the columns)."""
+    """`_play_one` for rows ``start .. stop - 1``, the game inlined into its loop (a call copies
+    every array it is passed, and a game's are many); compiled without reference counting."""
     for row in range(start, stop):
         _play_one(words, further, ops, table, advance, params, seed, first + row, scratch, out, row)
 
@@ -625,17 +621,11 @@ def play_block(
     params = encode(rules, players, deck is not None, fast)
     codes = cards.astype(np.int32) << (params[P_INDEX_BITS] + ROW_BITS)
     table, advance = fast_table(rules, players)
-    _play_block(
-        cards,
-        codes,
-        words,
-        further,
-        ops,
-        table,
-        advance,
-        params,
-        np.uint64(seed),
-        np.int64(first),
-        tuple(out.values()),
-    )
+    columns = tuple(out.values())
+
+    def play(start, stop):  # (each thread its own scratch)
+        _play_rows(words, further, ops, table, advance, params, np.uint64(seed), np.int64(first),
+                   game_scratch(cards, codes, params), columns, np.int64(start), np.int64(stop))  # fmt: skip
+
+    play_in_blocks(play, count, BLOCK)
     return out

@@ -9,12 +9,20 @@ order the reference engine lists them (see its docstring), one row each:
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
 from snakesim.core.columns import allocate
-from snakesim.core.jit import njit, njit_driver
-from snakesim.core.policies import CODE, LOOKAHEAD_LANE, PLAYOUTS, acting, add_playout, pick_over_greedy, policy_table
+from snakesim.core.jit import njit, njit_inner
+from snakesim.core.policies import (
+    CODE,
+    LOOKAHEAD_LANE,
+    PLAYOUTS,
+    acting,
+    add_playout,
+    pick_over_greedy,
+    policy_table,
+    thinks_ahead,
+)
 from snakesim.core.rng import (
     below,
     deal_key,
@@ -25,6 +33,7 @@ from snakesim.core.rng import (
     seed_stream,
     shuffle,
 )
+from snakesim.core.threads import play_in_blocks
 from snakesim.games.hisss.rules import (
     CAP,
     DRAW,
@@ -50,7 +59,7 @@ P_PLAYERS, P_CLAIM_JOINED, P_PER_CARD, P_PER_SNAKE, P_PER_LONGEST, P_TIE_BREAK, 
 # P_START + seat: the points that seat starts with
 
 
-@njit
+@njit_inner
 def _add(pl, k, kind, s1, e1, s2, e2, new_end):
     pl[k, 0] = kind
     pl[k, 1] = s1
@@ -61,7 +70,7 @@ def _add(pl, k, kind, s1, e1, s2, e2, new_end):
     return k + 1
 
 
-@njit
+@njit_inner
 def _placements(kind, a, b, ends, middles, n_snakes, pl, fit, fits):
     """List every legal placement of a card (kind, colours a, b) into ``pl``; return how many.
 
@@ -107,7 +116,7 @@ def _placements(kind, a, b, ends, middles, n_snakes, pl, fit, fits):
     return k
 
 
-@njit
+@njit_inner
 def _score(pl, k, ends, lengths, claim_joined):
     """Greedy's key of placement ``k``: 2 takes a snake, 1 joins, 0 extends; then the size."""
     s = pl[k, 1]
@@ -122,7 +131,7 @@ def _score(pl, k, ends, lengths, claim_joined):
     return (2 if takes else 0) * 100_000 + lengths[s] + 1
 
 
-@njit
+@njit_inner
 def _remove(ends, lengths, middles, n_snakes, s):
     """Take snake ``s`` off the table: the last snake moves into its place."""
     last = n_snakes - 1
@@ -133,7 +142,7 @@ def _remove(ends, lengths, middles, n_snakes, s):
     return last
 
 
-@njit
+@njit_inner
 def _place(pl, k, ends, lengths, middles, n_snakes):
     """Make placement ``k``; return the table's new snake count."""
     s = pl[k, 1]
@@ -151,7 +160,7 @@ def _place(pl, k, ends, lengths, middles, n_snakes):
     return n_snakes
 
 
-@njit
+@njit_inner
 def _rank(params, cards, taken, longest, s):
     """Seat ``s``'s points, and its tie-break value (``HisssRules.rank``)."""
     points = params[P_START + s] + cards[s] * params[P_PER_CARD] + taken[s] * params[P_PER_SNAKE]
@@ -225,7 +234,7 @@ def _greedy(state, pl, k, ends, lengths, claim_joined):
     return -1  # unreachable: k >= 1
 
 
-@njit
+@njit_inner
 def _leaders(params, cards, taken, longest, n):
     """The seat with the most points, then the best tie-break, and how many seats tie with it."""
     best_seat = 0
@@ -241,7 +250,7 @@ def _leaders(params, cards, taken, longest, n):
     return best_seat, leaders
 
 
-@njit
+@njit_inner
 def _expert(state, look, params, policies, seat, i, k, pl, fan, n_cards, kinds, col_a, col_b, fits, ends, lengths,
             middles, n_snakes, cards, taken, longest, think):  # fmt: skip
     """The placement (of ``k`` listed in ``pl`` for card ``fan[i]``) a look-ahead seat makes
@@ -310,143 +319,168 @@ def _expert(state, look, params, policies, seat, i, k, pl, fan, n_cards, kinds, 
 
 
 @njit
-def _play_one(deck, kinds, col_a, col_b, fits, params, policies, seed, game, scratch, out, row):
-    """Play game ``game`` and write its results into row ``row`` of the ``out`` columns."""
-    n = params[P_PLAYERS]
-    presorted = params[P_PRESORTED]
-    state, look, copies, keys, identities, fan, ends, lengths, middles, pl, fit, cards, taken, longest, half_time, \
-        think = scratch  # fmt: skip
-    (o_outcome, o_winner, o_length, o_cards, o_snakes, o_longest, o_completed, o_table_cards, o_table_snakes,
-     o_lead_changes, o_comeback) = out  # fmt: skip
-    seed_stream(state, seed, game)
-    seed_lane(look, seed, game, LOOKAHEAD_LANE)  # the look-ahead policies' playouts
-    n_cards = deck.shape[0]
-    if presorted:
-        for i in range(n_cards):
-            fan[i] = deck[i]
-    else:  # coupled across decks: see snakesim.core.rng
-        keyed_deal(deal_key(seed, game), 0, deck, identities, fan, N_TYPES, copies, keys)
-    for s in range(n):
-        cards[s] = 0
-        taken[s] = 0
-        longest[s] = 0
-        half_time[s] = 0
-    completed = 0
-    leader = -1
-    lead_changes = 0
-    half = (n_cards - 1) // 2
-    n_snakes = 0
-    turns = 0
-    seat = 0
-    for i in range(n_cards):
-        forced = -1
-        if i > 0 and policies[seat, CODE] >= EXPERT:
-            card = fan[i]
-            k = _placements(kinds[card], col_a[card], col_b[card], ends, middles, n_snakes, pl, fit, fits)
-            if k > 0:
-                forced = _expert(state, look, params, policies, seat, i, k, pl, fan, n_cards, kinds, col_a, col_b, fits,
-                                 ends, lengths, middles, n_snakes, cards, taken, longest, think)  # fmt: skip
-        n_snakes, done = _turn(state, params, policies, forced, seat, fan[i], i == 0, kinds, col_a, col_b, fits, ends,
-                               lengths, middles, n_snakes, pl, fit, cards, taken, longest)  # fmt: skip
-        completed += done
-        if i > 0:
-            turns += 1
-            # A lead change: a seat, not the previous leader, alone at the top (score above 0).
-            top = -1
-            at_top = 0
-            first = -1
-            for s in range(n):
-                score = _rank(params, cards, taken, longest, s)[0]
-                if score > top:
-                    top = score
-                    at_top = 1
-                    first = s
-                elif score == top:
-                    at_top += 1
-            if at_top == 1 and first != leader and top > 0:
-                lead_changes += leader >= 0
-                leader = first
-            if turns == half:
-                for s in range(n):
-                    half_time[s] = _rank(params, cards, taken, longest, s)[0]
-            seat = seat + 1 if seat + 1 < n else 0
-    # Most points wins; ties go to the tie-break (the longest snake taken, by default); then a draw.
-    best_seat, leaders = _leaders(params, cards, taken, longest, n)
-    o_outcome[row] = WIN if leaders == 1 else DRAW
-    o_winner[row] = best_seat if leaders == 1 else -1
-    o_length[row] = turns
-    for s in range(n):
-        o_cards[row, s] = cards[s]
-        o_snakes[row, s] = taken[s]
-        o_longest[row, s] = longest[s]
-    o_completed[row] = completed
-    table_cards = 0
-    for s in range(n_snakes):
-        table_cards += lengths[s]
-    o_table_cards[row] = table_cards
-    o_table_snakes[row] = n_snakes
-    o_lead_changes[row] = lead_changes
-    # A comeback: the winner was alone in last place at half time.
-    comeback = 0
-    if leaders == 1:
-        low = half_time[0]
-        for s in range(n):
-            low = min(low, half_time[s])
-        at_low = 0
-        for s in range(n):
-            at_low += half_time[s] == low
-        comeback = at_low == 1 and half_time[best_seat] == low
-    o_comeback[row] = comeback
+def _play_rows(deck, kinds, col_a, col_b, fits, params, policies, seed, first, scratch, think, out, start, stop):
+    """Play games ``first + start .. first + stop - 1`` into rows ``start .. stop - 1`` of the
+    ``out`` columns (one function, so that the game is compiled once, not again in a loop's).
 
-
-@njit_driver
-def _play_block(deck, kinds, col_a, col_b, fits, params, policies, seed, first, out):
-    count = out[0].shape[0]
-    n = params[P_PLAYERS]
-    n_cards = deck.shape[0]
-    max_placements = 4 * n_cards + 2 * n_cards * n_cards
-    n_blocks = (count + BLOCK - 1) // BLOCK
-    for b in numba.prange(n_blocks):
-        identities = np.empty(n_cards, np.uint64)
-        deck_identities(deck, identities)
-        greedy = np.zeros((n, 3), np.int64)  # the players a look-ahead imagines
-        greedy[:, CODE] = GREEDY
-        think = (  # a look-ahead's shuffled fan and its playout's table and scores
-            np.empty(n_cards, np.int8),
-            np.empty((n_cards, 2), np.int64),
-            np.empty(n_cards, np.int64),
-            np.empty(n_cards, np.int64),
-            np.empty((max_placements, 6), np.int32),
-            np.empty(n_cards, np.int64),
-            np.empty(n, np.int64),
-            np.empty(n, np.int64),
-            np.empty(n, np.int64),
-            greedy,
-            np.empty(max_placements, np.int64),  # each placement's payoff in one imagined game
-            np.empty(N_TYPES, np.int64),  # cards left of each type
-            np.empty(max_placements, np.int64),  # each placement's payoffs minus greedy's, summed
-            np.empty(max_placements, np.int64),  # and their squares
-        )
-        scratch = (
-            np.empty(4, np.uint64),  # random stream state (decisions)
-            np.empty(4, np.uint64),  # the look-ahead's playouts (their own lane)
-            np.empty(keyed_scratch(n_cards, N_TYPES)[0], np.int64),  # keyed shuffle scratch
-            np.empty(keyed_scratch(n_cards, N_TYPES)[1], np.uint64),
+    ``think`` is the look-ahead's scratch (`think_scratch`), or None when no seat thinks
+    ahead: the look-ahead is then not even compiled."""
+    for row in range(start, stop):
+        game = first + row
+        n = params[P_PLAYERS]
+        presorted = params[P_PRESORTED]
+        (
+            state,
+            look,
+            copies,
+            keys,
             identities,
-            np.empty(n_cards, np.int8),  # the fan, in draw order
-            np.empty((n_cards, 2), np.int64),  # each snake's two ends
-            np.empty(n_cards, np.int64),  # each snake's cards
-            np.empty(n_cards, np.int64),  # each snake's middle sections
-            np.empty((max_placements, 6), np.int32),  # the legal placements of the drawn card
-            np.empty(n_cards, np.int64),  # which ends of each snake fit the drawn middle
-            np.empty(n, np.int64),  # cards taken per seat
-            np.empty(n, np.int64),  # snakes taken per seat
-            np.empty(n, np.int64),  # longest snake taken per seat
-            np.empty(n, np.int64),  # scores at half time
-            think,
-        )
-        for row in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
-            _play_one(deck, kinds, col_a, col_b, fits, params, policies, seed, first + row, scratch, out, row)
+            fan,
+            ends,
+            lengths,
+            middles,
+            pl,
+            fit,
+            cards,
+            taken,
+            longest,
+            half_time,
+        ) = scratch
+        (o_outcome, o_winner, o_length, o_cards, o_snakes, o_longest, o_completed, o_table_cards, o_table_snakes,
+         o_lead_changes, o_comeback) = out  # fmt: skip
+        seed_stream(state, seed, game)
+        seed_lane(look, seed, game, LOOKAHEAD_LANE)  # the look-ahead policies' playouts
+        n_cards = deck.shape[0]
+        if presorted:
+            for i in range(n_cards):
+                fan[i] = deck[i]
+        else:  # coupled across decks: see snakesim.core.rng
+            keyed_deal(deal_key(seed, game), 0, deck, identities, fan, N_TYPES, copies, keys)
+        for s in range(n):
+            cards[s] = 0
+            taken[s] = 0
+            longest[s] = 0
+            half_time[s] = 0
+        completed = 0
+        leader = -1
+        lead_changes = 0
+        half = (n_cards - 1) // 2
+        n_snakes = 0
+        turns = 0
+        seat = 0
+        for i in range(n_cards):
+            forced = -1
+            if think is not None and i > 0 and policies[seat, CODE] >= EXPERT:
+                card = fan[i]
+                k = _placements(kinds[card], col_a[card], col_b[card], ends, middles, n_snakes, pl, fit, fits)
+                if k > 0:
+                    forced = _expert(state, look, params, policies, seat, i, k, pl, fan, n_cards, kinds, col_a, col_b,
+                                     fits, ends, lengths, middles, n_snakes, cards, taken, longest, think)  # fmt: skip
+            n_snakes, done = _turn(state, params, policies, forced, seat, fan[i], i == 0, kinds, col_a, col_b, fits,
+                                   ends, lengths, middles, n_snakes, pl, fit, cards, taken, longest)  # fmt: skip
+            completed += done
+            if i > 0:
+                turns += 1
+                # A lead change: a seat, not the previous leader, alone at the top (score above 0).
+                top = -1
+                at_top = 0
+                top_seat = -1
+                for s in range(n):
+                    score = _rank(params, cards, taken, longest, s)[0]
+                    if score > top:
+                        top = score
+                        at_top = 1
+                        top_seat = s
+                    elif score == top:
+                        at_top += 1
+                if at_top == 1 and top_seat != leader and top > 0:
+                    lead_changes += leader >= 0
+                    leader = top_seat
+                if turns == half:
+                    for s in range(n):
+                        half_time[s] = _rank(params, cards, taken, longest, s)[0]
+                seat = seat + 1 if seat + 1 < n else 0
+        # Most points wins; ties go to the tie-break (the longest snake taken, by default); then a draw.
+        best_seat, leaders = _leaders(params, cards, taken, longest, n)
+        o_outcome[row] = WIN if leaders == 1 else DRAW
+        o_winner[row] = best_seat if leaders == 1 else -1
+        o_length[row] = turns
+        for s in range(n):
+            o_cards[row, s] = cards[s]
+            o_snakes[row, s] = taken[s]
+            o_longest[row, s] = longest[s]
+        o_completed[row] = completed
+        table_cards = 0
+        for s in range(n_snakes):
+            table_cards += lengths[s]
+        o_table_cards[row] = table_cards
+        o_table_snakes[row] = n_snakes
+        o_lead_changes[row] = lead_changes
+        # A comeback: the winner was alone in last place at half time.
+        comeback = 0
+        if leaders == 1:
+            low = half_time[0]
+            for s in range(n):
+                low = min(low, half_time[s])
+            at_low = 0
+            for s in range(n):
+                at_low += half_time[s] == low
+            comeback = at_low == 1 and half_time[best_seat] == low
+        o_comeback[row] = comeback
+
+
+def game_scratch(deck: np.ndarray, players: int) -> tuple:
+    """A thread's scratch for `_play_rows` (made here, in numpy: compiled allocation code
+    would only lengthen the first compile)."""
+    n_cards = len(deck)
+    identities = np.empty(n_cards, np.uint64)
+    deck_identities(deck, identities)
+    sizes = keyed_scratch(n_cards, N_TYPES)
+    return (
+        np.empty(4, np.uint64),  # random stream state (decisions)
+        np.empty(4, np.uint64),  # the look-ahead's playouts (their own lane)
+        np.empty(sizes[0], np.int64),  # keyed shuffle scratch
+        np.empty(sizes[1], np.uint64),
+        identities,
+        np.empty(n_cards, np.int8),  # the fan, in draw order
+        np.empty((n_cards, 2), np.int64),  # each snake's two ends
+        np.empty(n_cards, np.int64),  # each snake's cards
+        np.empty(n_cards, np.int64),  # each snake's middle sections
+        np.empty((max_placements(n_cards), 6), np.int32),  # the legal placements of the drawn card
+        np.empty(n_cards, np.int64),  # which ends of each snake fit the drawn middle
+        np.empty(players, np.int64),  # cards taken per seat
+        np.empty(players, np.int64),  # snakes taken per seat
+        np.empty(players, np.int64),  # longest snake taken per seat
+        np.empty(players, np.int64),  # scores at half time
+    )
+
+
+def max_placements(n_cards: int) -> int:
+    """The most legal placements a drawn card can have among the snakes of ``n_cards`` cards."""
+    return 4 * n_cards + 2 * n_cards * n_cards
+
+
+def think_scratch(players: int, n_cards: int) -> tuple:
+    """A look-ahead's shuffled fan and its playout's table and scores (`_expert`)."""
+    most = max_placements(n_cards)
+    greedy = np.zeros((players, 3), np.int64)  # the players a look-ahead imagines
+    greedy[:, CODE] = GREEDY
+    return (
+        np.empty(n_cards, np.int8),
+        np.empty((n_cards, 2), np.int64),
+        np.empty(n_cards, np.int64),
+        np.empty(n_cards, np.int64),
+        np.empty((most, 6), np.int32),
+        np.empty(n_cards, np.int64),
+        np.empty(players, np.int64),
+        np.empty(players, np.int64),
+        np.empty(players, np.int64),
+        greedy,
+        np.empty(most, np.int64),  # each placement's payoff in one imagined game
+        np.empty(N_TYPES, np.int64),  # cards left of each type
+        np.empty(most, np.int64),  # each placement's payoffs minus greedy's, summed
+        np.empty(most, np.int64),  # and their squares
+    )
 
 
 def encode(rules: HisssRules, players: int, presorted: bool = False) -> np.ndarray:
@@ -467,7 +501,7 @@ def encode(rules: HisssRules, players: int, presorted: bool = False) -> np.ndarr
 KINDS = np.array([card_kind(t) for t in range(N_TYPES)], np.int64)
 
 
-COLUMNS = (  # name, dtype, one per seat; the order _play_one unpacks them in
+COLUMNS = (  # name, dtype, one per seat; the order _play_rows unpacks them in
     ("outcome", np.int8, False),
     ("winner", np.int8, False),
     ("length", np.int32, False),
@@ -507,16 +541,16 @@ def play_block(
     """
     cards = rules.deck_cards() if deck is None else np.asarray(deck, dtype=np.int8)
     out = allocate(COLUMNS, count, players)
-    _play_block(
-        cards,
-        KINDS,
-        np.array([rules.colours_of(t)[0] for t in range(N_TYPES)], np.int64),
-        np.array([rules.colours_of(t)[1] for t in range(N_TYPES)], np.int64),
-        rules.fit_table(),
-        encode(rules, players, deck is not None),
-        policy_table(policies, players, GREEDY),
-        np.uint64(seed),
-        np.int64(first),
-        tuple(out.values()),
-    )
+    col_a = np.array([rules.colours_of(t)[0] for t in range(N_TYPES)], np.int64)
+    col_b = np.array([rules.colours_of(t)[1] for t in range(N_TYPES)], np.int64)
+    fits, params = rules.fit_table(), encode(rules, players, deck is not None)
+    table = policy_table(policies, players, GREEDY)
+    columns, thinks = tuple(out.values()), thinks_ahead(table, EXPERT)
+
+    def play(start, stop):  # (each thread its own scratch)
+        think = think_scratch(players, len(cards)) if thinks else None
+        _play_rows(cards, KINDS, col_a, col_b, fits, params, table, np.uint64(seed), np.int64(first),
+                   game_scratch(cards, players), think, columns, np.int64(start), np.int64(stop))  # fmt: skip
+
+    play_in_blocks(play, count, BLOCK)
     return out

@@ -12,12 +12,20 @@ The shuffled deck array doubles as the stock: the deal takes its first cards, th
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
 from snakesim.core.columns import allocate
-from snakesim.core.jit import njit, njit_driver
-from snakesim.core.policies import CODE, LOOKAHEAD_LANE, PLAYOUTS, acting, add_playout, pick_over_greedy, policy_table
+from snakesim.core.jit import njit, njit_inner
+from snakesim.core.policies import (
+    CODE,
+    LOOKAHEAD_LANE,
+    PLAYOUTS,
+    acting,
+    add_playout,
+    pick_over_greedy,
+    policy_table,
+    thinks_ahead,
+)
 from snakesim.core.rng import (
     below,
     deal_key,
@@ -30,6 +38,7 @@ from snakesim.core.rng import (
     shuffle,
 )
 from snakesim.core.rules import seat_values
+from snakesim.core.threads import play_in_blocks
 from snakesim.games.rainbow.rules import (
     BLOCKED_DRAW,
     BLOCKED_WIN,
@@ -53,7 +62,7 @@ BLOCK = 64  # games per scratch allocation; any value gives the same results
 P_PLAYERS, P_WILD, P_DRAW_PLAY, P_TURN_CAP, P_PRESORTED, P_HAND_SIZE = range(6)  # P_HAND_SIZE + seat: its hand
 
 
-@njit
+@njit_inner
 def _follow_ups(masks, hands, held, seat, card):
     """Cards left in ``seat``'s hand after playing ``card`` that could be played on it."""
     playable = masks[card] & held[seat]
@@ -64,7 +73,7 @@ def _follow_ups(masks, hands, held, seat, card):
     return total - ((playable >> card) & 1)
 
 
-@njit
+@njit_inner
 def _choose(state, masks, hands, held, seat, policy, wild, legal):
     """The symbol ``seat`` plays from the non-empty bit set ``legal`` by ``policy`` (``RANDOM``,
     else greedy). One random draw."""
@@ -101,14 +110,14 @@ def _choose(state, masks, hands, held, seat, policy, wild, legal):
     return -1  # unreachable: ``legal`` is not empty
 
 
-@njit
+@njit_inner
 def _take(hands, held, seat, card):
     """Add ``card`` to ``seat``'s hand."""
     hands[seat, card] += 1
     held[seat] |= 1 << card
 
 
-@njit
+@njit_inner
 def _give_up(hands, held, seat, card):
     """Remove ``card`` from ``seat``'s hand."""
     hands[seat, card] -= 1
@@ -197,7 +206,7 @@ def _turn(state, masks, params, policies, key, playout, forced, hands, held, tot
     return sp, se, pc, turns, drawn, reshuffles, passes, outcome, winner
 
 
-@njit
+@njit_inner
 def _copy_hands(hands, held, totals, to_hands, to_held, to_totals, n):
     for s in range(n):
         for c in range(N_SYMBOLS):
@@ -206,7 +215,7 @@ def _copy_hands(hands, held, totals, to_hands, to_held, to_totals, n):
         to_totals[s] = totals[s]
 
 
-@njit
+@njit_inner
 def _expert(state, look, masks, params, policies, key, seat, legal, hands, held, totals, stock, pile, copies, keys,
             sp, se, pc, turns, drawn, reshuffles, passes, think):  # fmt: skip
     """The card a look-ahead seat plays from ``legal`` (``reference.RainbowGame.look_ahead``).
@@ -297,108 +306,113 @@ def _expert(state, look, masks, params, policies, key, seat, legal, hands, held,
 
 
 @njit
-def _play_one(deck, masks, params, policies, seed, game, scratch, out, row):
-    """Play game ``game`` and write its results into row ``row`` of the ``out`` columns.
+def _play_rows(deck, masks, params, policies, seed, first, scratch, think, out, start, stop):
+    """Play games ``first + start .. first + stop - 1`` into rows ``start .. stop - 1`` of the
+    ``out`` columns (one function, so that the game is compiled once, not again in a loop's).
 
     ``masks[top]`` has bit ``c`` set when card ``c`` may be played on ``top``; ``held[s]`` has
-    bit ``c`` set while seat ``s`` holds a card ``c``.
+    bit ``c`` set while seat ``s`` holds a card ``c``. ``think`` is the look-ahead's scratch
+    (`think_scratch`), or None when no seat thinks ahead: the look-ahead is then not even
+    compiled.
     """
-    n, presorted = params[P_PLAYERS], params[P_PRESORTED]
-    state, look, copies, keys, identities, stock, pile, hands, totals, held, think = scratch
-    o_outcome, o_winner, o_length, o_hand, o_drawn, o_reshuffles = out
-    seed_stream(state, seed, game)  # the policies' decisions
-    seed_lane(look, seed, game, LOOKAHEAD_LANE)  # the look-ahead policies' playouts
-    key = deal_key(seed, game)  # the deal and reshuffles, coupled across decks (snakesim.core.rng)
-    n_cards = deck.shape[0]
-    if presorted:
-        for k in range(n_cards):
-            stock[k] = deck[k]
-    else:
-        keyed_deal(key, 0, deck, identities, stock, N_SYMBOLS, copies, keys)
-    hands[:, :] = 0
-    held[:] = 0
-    most = 0
-    for s in range(n):
-        totals[s] = params[P_HAND_SIZE + s]
-        most = max(most, totals[s])
-    dealt = 0
-    for r in range(most):  # one card at a time, clockwise from seat 0, to each seat not yet full
+    for row in range(start, stop):
+        game = first + row
+        n, presorted = params[P_PLAYERS], params[P_PRESORTED]
+        state, look, copies, keys, identities, stock, pile, hands, totals, held = scratch
+        o_outcome, o_winner, o_length, o_hand, o_drawn, o_reshuffles = out
+        seed_stream(state, seed, game)  # the policies' decisions
+        seed_lane(look, seed, game, LOOKAHEAD_LANE)  # the look-ahead policies' playouts
+        key = deal_key(seed, game)  # the deal and reshuffles, coupled across decks (snakesim.core.rng)
+        n_cards = deck.shape[0]
+        if presorted:
+            for k in range(n_cards):
+                stock[k] = deck[k]
+        else:
+            keyed_deal(key, 0, deck, identities, stock, N_SYMBOLS, copies, keys)
+        hands[:, :] = 0
+        held[:] = 0
+        most = 0
         for s in range(n):
-            if r < totals[s]:
-                _take(hands, held, s, stock[dealt])
-                dealt += 1
-    sp = dealt
-    se = n_cards
-    pc = 0  # cards on the pile; the top is pile[pc - 1]
-    turns = 0
-    drawn = 0
-    reshuffles = 0
-    passes = 0
-    outcome = -1
-    winner = -1
-    seat = 0
-    while outcome < 0:
-        forced = -1
-        if policies[seat, CODE] >= EXPERT:
-            legal = held[seat] & (masks[pile[pc - 1]] if pc > 0 else ANY_CARD)
-            if legal:
-                forced = _expert(state, look, masks, params, policies, key, seat, legal, hands, held, totals, stock,
-                                 pile, copies, keys, sp, se, pc, turns, drawn, reshuffles, passes, think)  # fmt: skip
-        sp, se, pc, turns, drawn, reshuffles, passes, outcome, winner = _turn(
-            state, masks, params, policies, key, False, forced, hands, held, totals, stock, pile, copies, keys,
-            sp, se, pc, seat, turns, drawn, reshuffles, passes,
-        )  # fmt: skip
-        seat = seat + 1 if seat + 1 < n else 0
-    o_outcome[row] = outcome
-    o_winner[row] = winner
-    o_length[row] = turns
-    for s in range(n):
-        o_hand[row, s] = totals[s]
-    o_drawn[row] = drawn
-    o_reshuffles[row] = reshuffles
+            totals[s] = params[P_HAND_SIZE + s]
+            most = max(most, totals[s])
+        dealt = 0
+        for r in range(most):  # one card at a time, clockwise from seat 0, to each seat not yet full
+            for s in range(n):
+                if r < totals[s]:
+                    _take(hands, held, s, stock[dealt])
+                    dealt += 1
+        sp = dealt
+        se = n_cards
+        pc = 0  # cards on the pile; the top is pile[pc - 1]
+        turns = 0
+        drawn = 0
+        reshuffles = 0
+        passes = 0
+        outcome = -1
+        winner = -1
+        seat = 0
+        while outcome < 0:
+            forced = -1
+            if think is not None and policies[seat, CODE] >= EXPERT:
+                legal = held[seat] & (masks[pile[pc - 1]] if pc > 0 else ANY_CARD)
+                if legal:
+                    forced = _expert(state, look, masks, params, policies, key, seat, legal, hands, held, totals,
+                                     stock, pile, copies, keys, sp, se, pc, turns, drawn, reshuffles, passes,
+                                     think)  # fmt: skip
+            sp, se, pc, turns, drawn, reshuffles, passes, outcome, winner = _turn(
+                state, masks, params, policies, key, False, forced, hands, held, totals, stock, pile, copies, keys,
+                sp, se, pc, seat, turns, drawn, reshuffles, passes,
+            )  # fmt: skip
+            seat = seat + 1 if seat + 1 < n else 0
+        o_outcome[row] = outcome
+        o_winner[row] = winner
+        o_length[row] = turns
+        for s in range(n):
+            o_hand[row, s] = totals[s]
+        o_drawn[row] = drawn
+        o_reshuffles[row] = reshuffles
 
 
-@njit_driver
-def _play_block(deck, masks, params, policies, seed, first, out):
-    count = out[0].shape[0]
-    n = params[P_PLAYERS]
-    n_blocks = (count + BLOCK - 1) // BLOCK
-    for b in numba.prange(n_blocks):
-        identities = np.empty(deck.shape[0], np.uint64)
-        deck_identities(deck, identities)
-        greedy = np.zeros((n, 3), np.int64)  # the players a look-ahead imagines
-        greedy[:, CODE] = GREEDY
-        think = (  # a look-ahead's re-deal (d_) and playout (p_) copies of the state
-            np.empty((n, N_SYMBOLS), np.int64),
-            np.empty(n, np.int64),
-            np.empty(n, np.int64),
-            np.empty(deck.shape[0], np.int8),
-            np.empty((n, N_SYMBOLS), np.int64),
-            np.empty(n, np.int64),
-            np.empty(n, np.int64),
-            np.empty(deck.shape[0], np.int8),
-            np.empty(deck.shape[0], np.int8),
-            greedy,
-            np.empty(N_SYMBOLS, np.int64),  # each legal card's payoff in one imagined game
-            np.empty(N_SYMBOLS, np.int64),  # unseen cards of each symbol
-            np.empty(N_SYMBOLS, np.int64),  # each card's payoffs minus greedy's card's, summed
-            np.empty(N_SYMBOLS, np.int64),  # and their squares
-        )
-        scratch = (
-            np.empty(4, np.uint64),  # random stream state (decisions)
-            np.empty(4, np.uint64),  # the look-ahead's playouts (their own lane)
-            np.empty(keyed_scratch(deck.shape[0], N_SYMBOLS)[0], np.int64),  # keyed shuffle scratch
-            np.empty(keyed_scratch(deck.shape[0], N_SYMBOLS)[1], np.uint64),
-            identities,
-            np.empty(deck.shape[0], np.int8),  # shuffled deck, then the stock
-            np.empty(deck.shape[0], np.int8),  # the pile, bottom first
-            np.empty((n, N_SYMBOLS), np.int64),  # hands: count of each symbol
-            np.empty(n, np.int64),  # cards in each hand
-            np.empty(n, np.int64),  # bit set of the symbols in each hand
-            think,
-        )
-        for row in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
-            _play_one(deck, masks, params, policies, seed, first + row, scratch, out, row)
+def game_scratch(deck: np.ndarray, players: int) -> tuple:
+    """A thread's scratch for `_play_rows` (made here, in numpy: compiled allocation code
+    would only lengthen the first compile)."""
+    identities = np.empty(len(deck), np.uint64)
+    deck_identities(deck, identities)
+    sizes = keyed_scratch(len(deck), N_SYMBOLS)
+    return (
+        np.empty(4, np.uint64),  # random stream state (decisions)
+        np.empty(4, np.uint64),  # the look-ahead's playouts (their own lane)
+        np.empty(sizes[0], np.int64),  # keyed shuffle scratch
+        np.empty(sizes[1], np.uint64),
+        identities,
+        np.empty(len(deck), np.int8),  # shuffled deck, then the stock
+        np.empty(len(deck), np.int8),  # the pile, bottom first
+        np.empty((players, N_SYMBOLS), np.int64),  # hands: count of each symbol
+        np.empty(players, np.int64),  # cards in each hand
+        np.empty(players, np.int64),  # bit set of the symbols in each hand
+    )
+
+
+def think_scratch(players: int, cards: int) -> tuple:
+    """A look-ahead's re-deal (``d_``) and playout (``p_``) copies of the state (`_expert`)."""
+    greedy = np.zeros((players, 3), np.int64)  # the players a look-ahead imagines
+    greedy[:, CODE] = GREEDY
+    return (
+        np.empty((players, N_SYMBOLS), np.int64),
+        np.empty(players, np.int64),
+        np.empty(players, np.int64),
+        np.empty(cards, np.int8),
+        np.empty((players, N_SYMBOLS), np.int64),
+        np.empty(players, np.int64),
+        np.empty(players, np.int64),
+        np.empty(cards, np.int8),
+        np.empty(cards, np.int8),
+        greedy,
+        np.empty(N_SYMBOLS, np.int64),  # each legal card's payoff in one imagined game
+        np.empty(N_SYMBOLS, np.int64),  # unseen cards of each symbol
+        np.empty(N_SYMBOLS, np.int64),  # each card's payoffs minus greedy's card's, summed
+        np.empty(N_SYMBOLS, np.int64),  # and their squares
+    )
 
 
 def legal_masks(rules: RainbowRules) -> np.ndarray:
@@ -419,7 +433,7 @@ def encode(rules: RainbowRules, players: int, presorted: bool = False) -> np.nda
     return params
 
 
-COLUMNS = (  # name, dtype, one per seat; the order _play_one unpacks them in
+COLUMNS = (  # name, dtype, one per seat; the order _play_rows unpacks them in
     ("outcome", np.int8, False),
     ("winner", np.int8, False),
     ("length", np.int32, False),
@@ -456,13 +470,17 @@ def play_block(
     """
     cards = rules.deck_cards() if deck is None else np.asarray(deck, dtype=np.int8)
     out = allocate(COLUMNS, count, players)
-    _play_block(
-        cards,
+    masks, params, table = (
         legal_masks(rules),
         encode(rules, players, deck is not None),
         policy_table(policies, players, GREEDY),
-        np.uint64(seed),
-        np.int64(first),
-        tuple(out.values()),
     )
+    columns, thinks = tuple(out.values()), thinks_ahead(table, EXPERT)
+
+    def play(start, stop):  # (each thread its own scratch)
+        think = think_scratch(players, len(cards)) if thinks else None
+        _play_rows(cards, masks, params, table, np.uint64(seed), np.int64(first), game_scratch(cards, players), think,
+                   columns, np.int64(start), np.int64(stop))  # fmt: skip
+
+    play_in_blocks(play, count, BLOCK)
     return out

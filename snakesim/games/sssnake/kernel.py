@@ -12,12 +12,20 @@ distance at a time on bit masks of a window around the box, which each board kee
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
 from snakesim.core.columns import allocate
-from snakesim.core.jit import njit, njit_alloc, njit_driver
-from snakesim.core.policies import CODE, LOOKAHEAD_LANE, PLAYOUTS, acting, add_playout, pick_over_greedy, policy_table
+from snakesim.core.jit import njit, njit_inner
+from snakesim.core.policies import (
+    CODE,
+    LOOKAHEAD_LANE,
+    PLAYOUTS,
+    acting,
+    add_playout,
+    pick_over_greedy,
+    policy_table,
+    thinks_ahead,
+)
 from snakesim.core.rng import (
     below,
     deal_key,
@@ -30,6 +38,7 @@ from snakesim.core.rng import (
     shuffle,
 )
 from snakesim.core.rules import seat_values
+from snakesim.core.threads import play_in_blocks
 from snakesim.games.sssnake.rules import (
     CARD_KEYS,
     CROSS,
@@ -74,24 +83,24 @@ C_MADE, C_REPLAY, C_ROLL, C_SEAT, C_NEXT, C_SCRIPT, C_FORCED, C_THINKS, C_PAUSE,
 N_COUNTS = 11
 
 
-@njit
+@njit_inner
 def _dx(d):
     return (d == 1) - (d == 3)
 
 
-@njit
+@njit_inner
 def _dy(d):
     return (d == 2) - (d == 0)
 
 
-@njit
+@njit_inner
 def _other_edge(mask, e):
     """The edge a free path with edge mask ``mask`` leads to from edge ``e``."""
     rest = mask ^ (1 << e)
     return 0 if rest == 1 else 1 if rest == 2 else 2 if rest == 4 else 3
 
 
-@njit
+@njit_inner
 def _follow(free, side, x, y, d, use, log, n_log):
     """Pass through free paths from ``(x, y, d)``; with ``use``, clear them (logged for undo).
 
@@ -116,7 +125,7 @@ def _follow(free, side, x, y, d, use, log, n_log):
         d = f
 
 
-@njit
+@njit_inner
 def _joined(ends):
     tx, ty, td = ends[1, 0], ends[1, 1], ends[1, 2]
     return ends[0, 0] == tx - _dx(td) and ends[0, 1] == ty - _dy(td) and ends[0, 2] == (td + 2) & 3
@@ -137,7 +146,7 @@ def _missing(occupied, free, ends, box, side, search):
     return _search_bits(occupied, free, ends, box, side, search[4], search[6], xb, yb, w, h)
 
 
-@njit
+@njit_inner
 def _mask_cells(occupied, free, side, masks, xb, yb, w, h):
     """The cells of the window from ``(xb, yb)``, ``w - 1`` wide and ``h`` high, as bits, ``w``
     a row: ``masks[0]`` the empty ones, ``masks[1 + f]`` those that moving ``f`` enters a free
@@ -166,7 +175,7 @@ def _mask_cells(occupied, free, side, masks, xb, yb, w, h):
         _put_bits(masks, 0, r * w, empty, w - 1)
 
 
-@njit
+@njit_inner
 def _put_bits(masks, k, i, value, n):
     """Or the ``n`` low bits of ``value`` (``n < 64``) into bits ``i ..`` of ``masks[k]``."""
     j, b = i >> 6, i & 63
@@ -175,7 +184,7 @@ def _put_bits(masks, k, i, value, n):
         masks[k, j + 1] |= value >> np.uint64(64 - b)
 
 
-@njit
+@njit_inner
 def _mask_cell(occupied, free, side, masks, xb, yb, w, x, y):
     """Bring cell ``(x, y)``'s bits in ``masks`` (see `_mask_cells`) up to date."""
     one = np.uint64(1)
@@ -192,7 +201,7 @@ def _mask_cell(occupied, free, side, masks, xb, yb, w, x, y):
     masks[5, word] = (masks[5, word] & keep) | (np.uint64(mask != 0) << bit)
 
 
-@njit
+@njit_inner
 def _mask_placement(occupied, free, side, masks, xb, yb, w, x, y, log, n_log):
     """Bring ``masks`` up to date for the cells a placement at ``(x, y)`` changed: that cell and
     the ``n_log`` free paths it used (logged by `_place`)."""
@@ -201,7 +210,7 @@ def _mask_placement(occupied, free, side, masks, xb, yb, w, x, y, log, n_log):
         _mask_cell(occupied, free, side, masks, xb, yb, w, log[i, 2], log[i, 3])
 
 
-@njit
+@njit_inner
 def _search_bits(occupied, free, ends, box, side, log, masks, xb, yb, w, h):
     """`_missing_cells` a whole distance at a time, on the bit masks ``masks`` (see
     `_mask_cells`) of a window from ``(xb, yb)`` (``w`` bits a row, ``h`` rows) holding the box
@@ -295,7 +304,7 @@ def _search_bits(occupied, free, ends, box, side, log, masks, xb, yb, w, h):
         k += 1
 
 
-@njit
+@njit_inner
 def _bit_index(bit):
     """The index of the single set bit of ``bit``."""
     return np.int64(popcount(bit - np.uint64(1)))
@@ -343,7 +352,7 @@ def _missing_cells(occupied, free, ends, box, side, search):
     return INF
 
 
-@njit
+@njit_inner
 def _free_mask(card, d, f):
     if card == CROSS:
         return (1 << ((d + 1) & 3)) | (1 << ((d + 3) & 3))
@@ -352,7 +361,7 @@ def _free_mask(card, d, f):
     return 0
 
 
-@njit
+@njit_inner
 def _sends(card, d, f):
     """Can ``card`` send an end moving ``d`` on in direction ``f``?"""
     if card == STRAIGHT or card == CROSS:
@@ -360,7 +369,7 @@ def _sends(card, d, f):
     return (f - d) & 1 == 1
 
 
-@njit
+@njit_inner
 def _place(occupied, free, ends, box, side, card, end, f, log):
     """Put ``card`` on the cell ``end`` points into, sending it in direction ``f``.
 
@@ -447,7 +456,7 @@ def _frame(board, s, side):
     _mask_cells(board[0][s], board[1][s], side, masks, window[0], window[1], w, h)
 
 
-@njit
+@njit_inner
 def _placed(board, s, side, x, y, log, n_log):
     """Seat ``s``'s board got a card at ``(x, y)`` (using the ``n_log`` free paths logged):
     bring its bit masks up to date, or frame them anew when the box comes within two cells of
@@ -460,7 +469,7 @@ def _placed(board, s, side, x, y, log, n_log):
     _mask_placement(board[0][s], board[1][s], side, board[6][s], xb, yb, w, x, y, log, n_log)
 
 
-@njit
+@njit_inner
 def _missing_on(board, s, side, search):
     """`_missing` of seat ``s``'s board, on its bit masks when it has them."""
     occupied, free, ends, box, window = board[0][s], board[1][s], board[2][s], board[3][s], board[7][s]
@@ -472,7 +481,7 @@ def _missing_on(board, s, side, search):
                         window[3])  # fmt: skip
 
 
-@njit(inline="always")
+@njit
 def _options(board, owner, side, cards, n_cards, opts, search, saved):
     """List the legal placements of ``cards[:n_cards]`` on ``owner``'s board into ``opts`` rows
     (card, end, f, missing).
@@ -507,14 +516,14 @@ def _options(board, owner, side, cards, n_cards, opts, search, saved):
     return k
 
 
-@njit
+@njit_inner
 def _forget(memo, seat):
     """``seat``'s board changed: its remembered search answers no longer hold."""
     for i in range(M_ANSWERS):
         memo[seat, i] = -1
 
 
-@njit
+@njit_inner
 def _pick_least(state, keys, n):
     """The index of the smallest of ``keys[:n]``; ties uniform (one draw)."""
     low = keys[0]
@@ -532,7 +541,7 @@ def _pick_least(state, keys, n):
     return -1
 
 
-@njit
+@njit_inner
 def _place_cards(state, policies, chooser, owner, cards, n_cards, board, side, scratch, ctx):
     """``reference.SssnakeGame.place_cards``: returns how many of ``cards`` fit nowhere
     (left at the front of ``cards``) and whether ``owner``'s snake got joined."""
@@ -570,21 +579,21 @@ def _place_cards(state, policies, chooser, owner, cards, n_cards, board, side, s
     return 0, False
 
 
-@njit
+@njit_inner
 def _simple(state, policies, chooser):
     """The policy ``chooser`` decides by now (``reference.SssnakeGame.simple_policy``)."""
     policy = acting(state, policies, chooser)
     return GREEDY if policy >= EXPERT else policy
 
 
-@njit
+@njit_inner
 def _note(ctx, choice):
     made, _, counts = ctx
     made[counts[C_MADE]] = choice
     counts[C_MADE] += 1
 
 
-@njit
+@njit_inner
 def _replayed(ctx):
     """The option a replayed decision takes (the script's), else -1."""
     _, script, counts = ctx
@@ -593,7 +602,7 @@ def _replayed(ctx):
     return -1
 
 
-@njit
+@njit_inner
 def _pauses(ctx, policies, chooser, k, choice):
     """Whether the turn stops at this decision for a look-ahead seat (in a turn, with more
     than one option): greedy's ``choice`` is kept for ``_look_ahead``, and the game replays
@@ -607,7 +616,7 @@ def _pauses(ctx, policies, chooser, k, choice):
     return False
 
 
-@njit
+@njit_inner
 def _best_missing(board, seat, card, side, scratch):
     """The fewest cards missing ``seat`` reaches by placing ``card`` (INF: it fits nowhere)."""
     opts, _, search, saved = scratch
@@ -620,7 +629,7 @@ def _best_missing(board, seat, card, side, scratch):
     return best
 
 
-@njit
+@njit_inner
 def _choose_gift(state, policies, seat, neighbour, drawn, m, board, side, scratch, gift_keys, tied, ctx):
     """``reference.SssnakeGame.choose_gift``: the index of the card ``seat`` gives away (a
     paused turn: see ``_pauses``)."""
@@ -633,7 +642,7 @@ def _choose_gift(state, policies, seat, neighbour, drawn, m, board, side, scratc
     return choice
 
 
-@njit
+@njit_inner
 def _own_gift(state, policies, seat, neighbour, drawn, m, board, side, scratch, gift_keys, tied):
     policy = _simple(state, policies, seat)
     if policy == RANDOM:
@@ -655,7 +664,7 @@ def _own_gift(state, policies, seat, neighbour, drawn, m, board, side, scratch, 
     return tied[_pick_least(state, gift_keys, n_tied)]
 
 
-@njit
+@njit_inner
 def _turn(state, dice, policies, params, faces, actions, stock, next_card, seat, board, spite, bufs, place_scratch,
           ctx):  # fmt: skip
     """``seat`` rolls, draws and does what the mark says (``reference.SssnakeGame.turn``).
@@ -735,7 +744,7 @@ def _turn(state, dice, policies, params, faces, actions, stock, next_card, seat,
     return next_card, discarded, winner
 
 
-@njit
+@njit_inner
 def _copy_board(board, to, n, side):
     """Copy ``board`` (occupied, free, ends, box, placed) into ``to``: first clearing ``to``'s
     used box and its margin, then copying ``board``'s."""
@@ -765,7 +774,7 @@ def _copy_board(board, to, n, side):
         t_placed[s] = placed[s]
 
 
-@njit
+@njit_inner
 def _save(board, spite, next_card, saved, n, side):
     """Keep the turn as it stands before its roll, for a look-ahead to imagine it."""
     s_board, s_spite, s_next = saved
@@ -775,8 +784,8 @@ def _save(board, spite, next_card, saved, n, side):
     s_next[0] = next_card
 
 
-@njit
-def _look_ahead(ctx, think, policies, seat, k):
+@njit_inner
+def _look_ahead(ctx, think, world, policies, seat, k):
     """The option a look-ahead seat takes among ``k`` (``reference.SssnakeGame.look_ahead``),
     greedy's being ``counts[C_GREEDY]``.
 
@@ -788,7 +797,7 @@ def _look_ahead(ctx, think, policies, seat, k):
     (``beats_greedy``): the one with the largest gain, the first listed on a tie.
     """
     made, _, counts = ctx
-    _, look, world, saved, imagined, i_ctx, greedy, got, unseen, d_stock, gain, squares = think
+    look, saved, imagined, i_ctx, greedy, got, unseen, d_stock, gain, squares = think
     params, faces, actions, stock = world
     s_board, s_spite, s_next = saved
     p_board, p_spite, p_bufs, p_scratch = imagined
@@ -839,7 +848,7 @@ def _look_ahead(ctx, think, policies, seat, k):
     return pick_over_greedy(gain, squares, g, k, playouts)
 
 
-@njit
+@njit_inner
 def _score(board, search, winner, seat, n, side):
     """An imagined game's score for ``seat``: 2 a win, 1 a share of a draw, else 0."""
     if winner >= 0:
@@ -862,135 +871,142 @@ def _score(board, search, winner, seat, n, side):
 
 
 @njit
-def _play_one(stock_cards, faces, actions, params, policies, seed, game, scratch, out, row):
-    """Play game ``game`` and write its results into row ``row`` of the ``out`` columns."""
+def _play_rows(stock_cards, faces, actions, params, policies, seed, first, scratch, think, out, start, stop):
+    """Play games ``first + start .. first + stop - 1`` into rows ``start .. stop - 1`` of the
+    ``out`` columns: one function, so that its code is compiled once, not once more for a
+    caller's loop.
+
+    ``think`` is the look-ahead's scratch (`think_scratch`), or None when no seat thinks
+    ahead: the look-ahead is then not even compiled."""
     n, presorted, side = params[P_PLAYERS], params[P_PRESORTED], params[P_SIDE]
-    state, dice, copies, keys, identities, stock, board, spite, bufs, place_scratch, ctx, think = scratch
+    state, dice, copies, keys, identities, stock, board, spite, bufs, place_scratch, ctx = scratch
     occupied, free, ends, box, placed, memo = board[0], board[1], board[2], board[3], board[4], board[5]
     drawn = bufs[0]
     o_outcome, o_winner, o_length, o_placed, o_missing, o_spite, o_discarded, o_stock_left, o_unused = out
-    seed_stream(state, seed, game)  # the policies' decisions
-    seed_lane(dice, seed, game, DICE_LANE)  # the die: its own stream, so decisions never shift it
-    seed_lane(think[1], seed, game, LOOKAHEAD_LANE)  # the look-ahead policies' imagined games
-    n_stock = stock_cards.shape[0]
-    if presorted:
-        for i in range(n_stock):
-            stock[i] = stock_cards[i]
-    else:  # coupled across decks: see snakesim.core.rng
-        keyed_deal(deal_key(seed, game), 0, stock_cards, identities, stock, N_CARD_TYPES, copies, keys)
-    # Every board starts as the large card, its top-left cell at (origin, origin), and two ends.
-    bx = by = params[P_ORIGIN]
-    for s in range(n):
-        for x in range(params[P_BLOCK_W]):
-            for y in range(params[P_BLOCK_H]):
-                occupied[s, (by + y) * side + bx + x] = 1
-        for e in range(2):
-            start = P_HEAD if e == 0 else P_TAIL
-            ends[s, e, 0] = bx + params[start]
-            ends[s, e, 1] = by + params[start + 1]
-            ends[s, e, 2] = params[start + 2]
-        box[s, 0] = bx
-        box[s, 1] = bx + params[P_BLOCK_W] - 1
-        box[s, 2] = by
-        box[s, 3] = by + params[P_BLOCK_H] - 1
-        placed[s] = 0
-        spite[s] = 0
-        _forget(memo, s)
-        _frame(board, s, side)
-    counts = ctx[2]
-    for i in range(N_COUNTS):
-        counts[i] = 0
-    counts[C_SEAT] = -1
-    counts[C_FORCED] = -1
-    for s in range(n):
-        if policies[s, CODE] >= EXPERT:
-            counts[C_THINKS] = 1
-    search = place_scratch[2]
-    discarded = 0
-    winner = -1
-    turns = 0
-    next_card = 0
-    for s in range(n):  # head starts, in seat order (reference.SssnakeGame.head_start)
-        m = min(params[P_HEAD_START + s], n_stock - next_card)
-        for i in range(m):
-            drawn[i] = stock[next_card + i]
-        next_card += m
-        counts[C_MADE] = 0
-        unplaced, joined = _place_cards(state, policies, s, s, drawn, m, board, side, place_scratch, ctx)
-        discarded += unplaced
-        if joined:
-            winner = s
-            break
-    seat = 0
-    saved = think[3]
-    while winner < 0 and next_card < n_stock:
-        turns += 1
-        if counts[C_THINKS]:  # the turn as it stands before its roll, for a look-ahead to imagine
-            _save(board, spite, next_card, saved, n, side)
-        while True:
-            after, lost, winner = _turn(state, dice, policies, params, faces, actions, stock, next_card, seat, board,
-                                        spite, bufs, place_scratch, ctx)  # fmt: skip
-            if not counts[C_PAUSE]:
-                break
-            # A look-ahead seat's decision: think, then replay the turn from its start with the
-            # decisions made so far and this one (replayed decisions draw nothing).
-            k, chooser, q = counts[C_PAUSE], counts[C_CHOOSER], counts[C_MADE]
-            counts[C_PAUSE] = 0
-            made, script, _ = ctx
-            choice = _look_ahead(ctx, think, policies, chooser, k)
-            for i in range(q):
-                script[i] = made[i]
-            script[q] = choice
-            counts[C_SCRIPT] = q + 1
-            counts[C_FORCED] = counts[C_ROLL]
-            _copy_board(saved[0], board, n, side)
-            for s in range(n):
-                spite[s] = saved[1][s]
+    for row in range(start, stop):
+        game = first + row
+        seed_stream(state, seed, game)  # the policies' decisions
+        seed_lane(dice, seed, game, DICE_LANE)  # the die: its own stream, so decisions never shift it
+        if think is not None:
+            seed_lane(think[0], seed, game, LOOKAHEAD_LANE)  # the look-ahead policies' imagined games
+        n_stock = stock_cards.shape[0]
+        if presorted:
+            for i in range(n_stock):
+                stock[i] = stock_cards[i]
+        else:  # coupled across decks: see snakesim.core.rng
+            keyed_deal(deal_key(seed, game), 0, stock_cards, identities, stock, N_CARD_TYPES, copies, keys)
+        # Every board starts as the large card, its top-left cell at (origin, origin), and two ends.
+        bx = by = params[P_ORIGIN]
+        for s in range(n):
+            for x in range(params[P_BLOCK_W]):
+                for y in range(params[P_BLOCK_H]):
+                    occupied[s, (by + y) * side + bx + x] = 1
+            for e in range(2):
+                start = P_HEAD if e == 0 else P_TAIL
+                ends[s, e, 0] = bx + params[start]
+                ends[s, e, 1] = by + params[start + 1]
+                ends[s, e, 2] = params[start + 2]
+            box[s, 0] = bx
+            box[s, 1] = bx + params[P_BLOCK_W] - 1
+            box[s, 2] = by
+            box[s, 3] = by + params[P_BLOCK_H] - 1
+            placed[s] = 0
+            spite[s] = 0
+            _forget(memo, s)
+            _frame(board, s, side)
+        counts = ctx[2]
+        for i in range(N_COUNTS):
+            counts[i] = 0
         counts[C_SEAT] = -1
-        next_card = after
-        discarded += lost
+        counts[C_FORCED] = -1
+        if think is not None:
+            for s in range(n):
+                if policies[s, CODE] >= EXPERT:
+                    counts[C_THINKS] = 1
+        search = place_scratch[2]
+        discarded = 0
+        winner = -1
+        turns = 0
+        next_card = 0
+        for s in range(n):  # head starts, in seat order (reference.SssnakeGame.head_start)
+            m = min(params[P_HEAD_START + s], n_stock - next_card)
+            for i in range(m):
+                drawn[i] = stock[next_card + i]
+            next_card += m
+            counts[C_MADE] = 0
+            unplaced, joined = _place_cards(state, policies, s, s, drawn, m, board, side, place_scratch, ctx)
+            discarded += unplaced
+            if joined:
+                winner = s
+                break
+        seat = 0
+        while winner < 0 and next_card < n_stock:
+            turns += 1
+            if think is not None and counts[C_THINKS]:  # the turn before its roll, for a look-ahead to imagine
+                _save(board, spite, next_card, think[1], n, side)
+            while True:
+                after, lost, winner = _turn(state, dice, policies, params, faces, actions, stock, next_card, seat,
+                                            board, spite, bufs, place_scratch, ctx)  # fmt: skip
+                if think is None or not counts[C_PAUSE]:
+                    break
+                # A look-ahead seat's decision: think, then replay the turn from its start with the
+                # decisions made so far and this one (replayed decisions draw nothing).
+                k, chooser, q = counts[C_PAUSE], counts[C_CHOOSER], counts[C_MADE]
+                counts[C_PAUSE] = 0
+                made, script, _ = ctx
+                choice = _look_ahead(ctx, think, (params, faces, actions, stock), policies, chooser, k)
+                for i in range(q):
+                    script[i] = made[i]
+                script[q] = choice
+                counts[C_SCRIPT] = q + 1
+                counts[C_FORCED] = counts[C_ROLL]
+                _copy_board(think[1][0], board, n, side)
+                for s in range(n):
+                    spite[s] = think[1][1][s]
+            counts[C_SEAT] = -1
+            next_card = after
+            discarded += lost
+            if winner >= 0:
+                break
+            seat = seat + 1 if seat + 1 < n else 0
+        fewest = INF
+        n_fewest = 0
+        fewest_seat = -1
+        for s in range(n):
+            miss = _missing_on(board, s, side, search)
+            o_missing[row, s] = miss
+            o_placed[row, s] = placed[s]
+            o_spite[row, s] = spite[s]
+            if miss < fewest:
+                fewest = miss
+                n_fewest = 1
+                fewest_seat = s
+            elif miss == fewest:
+                n_fewest += 1
         if winner >= 0:
-            break
-        seat = seat + 1 if seat + 1 < n else 0
-    fewest = INF
-    n_fewest = 0
-    first = -1
-    for s in range(n):
-        miss = _missing_on(board, s, side, search)
-        o_missing[row, s] = miss
-        o_placed[row, s] = placed[s]
-        o_spite[row, s] = spite[s]
-        if miss < fewest:
-            fewest = miss
-            n_fewest = 1
-            first = s
-        elif miss == fewest:
-            n_fewest += 1
-    if winner >= 0:
-        o_outcome[row] = JOINED
-        o_winner[row] = winner
-    elif n_fewest == 1:
-        o_outcome[row] = STOCK_WIN
-        o_winner[row] = first
-    else:
-        o_outcome[row] = STOCK_DRAW
-        o_winner[row] = -1
-    o_length[row] = turns
-    o_discarded[row] = discarded
-    o_stock_left[row] = n_stock - next_card
-    total_placed = 0
-    for s in range(n):
-        total_placed += placed[s]
-    o_unused[row] = next_card - total_placed - discarded  # drawn in the turn that joined a snake
-    # Clear the used part of every grid for the next game.
-    for s in range(n):
-        for y in range(box[s, 2] - 1, box[s, 3] + 2):
-            for x in range(box[s, 0] - 1, box[s, 1] + 2):
-                occupied[s, y * side + x] = 0
-                free[s, y * side + x] = 0
+            o_outcome[row] = JOINED
+            o_winner[row] = winner
+        elif n_fewest == 1:
+            o_outcome[row] = STOCK_WIN
+            o_winner[row] = fewest_seat
+        else:
+            o_outcome[row] = STOCK_DRAW
+            o_winner[row] = -1
+        o_length[row] = turns
+        o_discarded[row] = discarded
+        o_stock_left[row] = n_stock - next_card
+        total_placed = 0
+        for s in range(n):
+            total_placed += placed[s]
+        o_unused[row] = next_card - total_placed - discarded  # drawn in the turn that joined a snake
+        # Clear the used part of every grid for the next game.
+        for s in range(n):
+            for y in range(box[s, 2] - 1, box[s, 3] + 2):
+                for x in range(box[s, 0] - 1, box[s, 1] + 2):
+                    occupied[s, y * side + x] = 0
+                    free[s, y * side + x] = 0
 
 
-@njit_alloc
 def _grids(n, cells, origin):
     """Empty grids for n seats: occupied cells, free paths (edge masks), head and tail ends,
     used box (x0, x1, y0, y1; at the origin), cards placed on each snake, and the search
@@ -1001,82 +1017,76 @@ def _grids(n, cells, origin):
             np.zeros((n, MASK_ROWS, MASK_WORDS), np.uint64), np.full((n, 4), -1, np.int64))  # fmt: skip
 
 
-@njit_alloc
 def _turn_buffers():
     """A turn's cards drawn, gift keys, cards tied for a gift, gifts chosen."""
     return (np.empty(MAX_DRAW, np.int8), np.empty(MAX_DRAW, np.int64), np.empty(MAX_DRAW, np.int64),
             np.empty(MAX_DRAW, np.int8))  # fmt: skip
 
 
-@njit_alloc
 def _counters():
     """A turn's decisions made, its script (the decisions a replay repeats) and its counters."""
     return np.empty(MAX_DECISIONS, np.int64), np.empty(MAX_DECISIONS, np.int64), np.empty(N_COUNTS, np.int64)
 
 
-@njit_driver
-def _play_block(stock_cards, faces, actions, params, policies, seed, first, out):
-    count = out[0].shape[0]
-    n = params[P_PLAYERS]
-    side = params[P_SIDE]
-    cells = side * side
-    n_blocks = (count + BLOCK - 1) // BLOCK
-    for b in numba.prange(n_blocks):
-        search = (
-            np.zeros(cells, np.int32),  # the search's visit marks
-            np.empty(cells, np.int32),  # cards up to each visited cell
-            np.empty((cells, 2), np.int32),  # the search's queue of cells (x, y)
-            np.zeros(1, np.int64),  # the current visit mark
-            np.empty((stock_cards.shape[0] + 2, 4), np.int64),  # free paths used by a placement: c, mask, x, y
-            np.empty(1, np.int8),  # one card, for _best_missing
-            np.empty((MASK_ROWS, MASK_WORDS), np.uint64),  # the bit masks of _search_bits
-        )
-        place_scratch = (
-            np.empty((MAX_OPTIONS, 4), np.int64),  # legal placements: card, end, direction, missing
-            np.empty(MAX_OPTIONS, np.int64),  # their keys
-            search,
-            np.empty(10, np.int64),  # ends and box saved by _try
-        )
-        board = _grids(n, cells, params[P_ORIGIN])
-        identities = np.empty(stock_cards.shape[0], np.uint64)
-        deck_identities(stock_cards, identities)
-        state = np.empty(4, np.uint64)  # random stream state (decisions)
-        stock = np.empty(stock_cards.shape[0], np.int8)  # the stock, in draw order
-        greedy = np.zeros((n, 3), np.int64)  # the players a look-ahead imagines
-        for s in range(n):
-            greedy[s, CODE] = GREEDY
-        imagined_scratch = (np.empty((MAX_OPTIONS, 4), np.int64), np.empty(MAX_OPTIONS, np.int64), search,
-                            np.empty(10, np.int64))  # fmt: skip
-        think = (  # the look-ahead's: see _look_ahead
-            state,
-            np.empty(4, np.uint64),  # its own stream
-            (params, faces, actions, stock),
-            (_grids(n, cells, params[P_ORIGIN]), np.empty(n, np.int64), np.empty(1, np.int64)),  # a turn's start
-            (_grids(n, cells, params[P_ORIGIN]), np.empty(n, np.int64), _turn_buffers(), imagined_scratch),
-            _counters(),  # an imagined game's turn
-            greedy,
-            np.empty(MAX_OPTIONS, np.int64),  # each option's payoff in one imagined game
-            np.empty(N_CARD_TYPES, np.int64),  # cards not yet drawn, by type
-            np.empty(stock_cards.shape[0], np.int8),  # an imagined stock
-            np.empty(MAX_OPTIONS, np.int64),  # each option's payoffs minus greedy's, summed
-            np.empty(MAX_OPTIONS, np.int64),  # and their squares
-        )
-        scratch = (
-            state,
-            np.empty(4, np.uint64),  # the die's stream state
-            np.empty(keyed_scratch(stock_cards.shape[0], N_CARD_TYPES)[0], np.int64),  # keyed shuffle scratch
-            np.empty(keyed_scratch(stock_cards.shape[0], N_CARD_TYPES)[1], np.uint64),
-            identities,
-            stock,
-            board,
-            np.empty(n, np.int64),  # cards a neighbour put on each snake
-            _turn_buffers(),
-            place_scratch,
-            _counters(),  # the turn's decisions and counters
-            think,
-        )
-        for row in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
-            _play_one(stock_cards, faces, actions, params, policies, seed, first + row, scratch, out, row)
+def _place_scratch(cells, n_stock):
+    """A placement's scratch: its options and their keys, the search's, and `_try`'s."""
+    search = (
+        np.zeros(cells, np.int32),  # the search's visit marks
+        np.empty(cells, np.int32),  # cards up to each visited cell
+        np.empty((cells, 2), np.int32),  # the search's queue of cells (x, y)
+        np.zeros(1, np.int64),  # the current visit mark
+        np.empty((n_stock + 2, 4), np.int64),  # free paths used by a placement: c, mask, x, y
+        np.empty(1, np.int8),  # one card, for _best_missing
+        np.empty((MASK_ROWS, MASK_WORDS), np.uint64),  # the bit masks of _search_bits
+    )
+    return (
+        np.empty((MAX_OPTIONS, 4), np.int64),  # legal placements: card, end, direction, missing
+        np.empty(MAX_OPTIONS, np.int64),  # their keys
+        search,
+        np.empty(10, np.int64),  # ends and box saved by _try
+    )
+
+
+def game_scratch(stock_cards: np.ndarray, params: np.ndarray) -> tuple:
+    """A thread's scratch for `_play_rows` (made here, in numpy: compiled allocation code
+    would only lengthen the first compile)."""
+    n, cells, n_stock = int(params[P_PLAYERS]), int(params[P_SIDE]) ** 2, len(stock_cards)
+    identities = np.empty(n_stock, np.uint64)
+    deck_identities(stock_cards, identities)
+    sizes = keyed_scratch(n_stock, N_CARD_TYPES)
+    return (
+        np.empty(4, np.uint64),  # random stream state (decisions)
+        np.empty(4, np.uint64),  # the die's stream state
+        np.empty(sizes[0], np.int64),  # keyed shuffle scratch
+        np.empty(sizes[1], np.uint64),
+        identities,
+        np.empty(n_stock, np.int8),  # the stock, in draw order
+        _grids(n, cells, int(params[P_ORIGIN])),
+        np.empty(n, np.int64),  # cards a neighbour put on each snake
+        _turn_buffers(),
+        _place_scratch(cells, n_stock),
+        _counters(),  # the turn's decisions and counters
+    )
+
+
+def think_scratch(params: np.ndarray, n_stock: int) -> tuple:
+    """A look-ahead's scratch (see `_look_ahead`): its own stream, a turn's start, an imagined
+    game's boards, turn and placements, the players it imagines, and each option's payoffs."""
+    n, cells, origin = int(params[P_PLAYERS]), int(params[P_SIDE]) ** 2, int(params[P_ORIGIN])
+    greedy = np.zeros((n, 3), np.int64)  # the players a look-ahead imagines
+    greedy[:, CODE] = GREEDY
+    return (
+        np.empty(4, np.uint64),  # its own stream
+        (_grids(n, cells, origin), np.empty(n, np.int64), np.empty(1, np.int64)),  # a turn's start
+        (_grids(n, cells, origin), np.empty(n, np.int64), _turn_buffers(), _place_scratch(cells, n_stock)),
+        _counters(),  # an imagined game's turn
+        greedy,
+        np.empty(MAX_OPTIONS, np.int64),  # each option's payoff in one imagined game
+        np.empty(N_CARD_TYPES, np.int64),  # cards not yet drawn, by type
+        np.empty(n_stock, np.int8),  # an imagined stock
+        np.empty(MAX_OPTIONS, np.int64),  # each option's payoffs minus greedy's, summed
+        np.empty(MAX_OPTIONS, np.int64),  # and their squares
+    )
 
 
 def encode(rules: SssnakeRules, players: int, presorted: bool = False) -> np.ndarray:
@@ -1099,7 +1109,7 @@ def encode(rules: SssnakeRules, players: int, presorted: bool = False) -> np.nda
     return params
 
 
-COLUMNS = (  # name, dtype, one per seat; the order _play_one unpacks them in
+COLUMNS = (  # name, dtype, one per seat; the order _play_rows unpacks them in
     ("outcome", np.int8, False),
     ("winner", np.int8, False),
     ("length", np.int32, False),
@@ -1137,14 +1147,14 @@ def play_block(
     """
     cards = rules.deck_cards() if deck is None else np.asarray(deck, dtype=np.int8)
     out = allocate(COLUMNS, count, players)
-    _play_block(
-        cards,
-        rules.die_faces(),
-        rules.face_actions(),
-        encode(rules, players, deck is not None),
-        policy_table(policies, players, GREEDY),
-        np.uint64(seed),
-        np.int64(first),
-        tuple(out.values()),
-    )
+    faces, actions, params = rules.die_faces(), rules.face_actions(), encode(rules, players, deck is not None)
+    table = policy_table(policies, players, GREEDY)
+    columns, thinks = tuple(out.values()), thinks_ahead(table, EXPERT)
+
+    def play(start, stop):  # (each thread its own scratch)
+        think = think_scratch(params, len(cards)) if thinks else None
+        _play_rows(cards, faces, actions, params, table, np.uint64(seed), np.int64(first), game_scratch(cards, params),
+                   think, columns, np.int64(start), np.int64(stop))  # fmt: skip
+
+    play_in_blocks(play, count, BLOCK)
     return out
