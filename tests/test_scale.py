@@ -102,9 +102,9 @@ def test_dask_gives_the_threads_table_and_summary(dask_backend):
 
 
 def _numba_threads():
-    import numba
+    from snakesim.core.threads import get_threads, max_threads
 
-    return numba.config.NUMBA_NUM_THREADS, numba.get_num_threads()
+    return max_threads(), get_threads()
 
 
 def test_dask_workers_use_one_numba_thread(dask_backend):

@@ -150,6 +150,7 @@ def run(
     """
     from snakesim.analysis.stats import SUMMARY_META, summarize, summary_of
     from snakesim.core.backends import make_backend
+    from snakesim.core.compiling import spent as spent_compiling
     from snakesim.core.results import write_table
     from snakesim.core.runner import (
         max_threads,
@@ -172,7 +173,7 @@ def run(
     if progress is None:
         progress = sys.stderr.isatty()
     blocks = plan_blocks(0, n_games, chunk_size)
-    start = time.perf_counter()
+    start, compiling = time.perf_counter(), spent_compiling()
     try:
         if table_file is not None:
             df = simulate_spec(
@@ -205,7 +206,7 @@ def run(
                 err=True,
             )
         sys.exit(130)
-    elapsed = time.perf_counter() - start
+    elapsed = time.perf_counter() - start - (spent_compiling() - compiling)  # (play time only)
     resumed = store.resumed_games if store is not None else 0
     if table_file is not None:
         write_table(df, table_file)

@@ -20,10 +20,9 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterator, Sequence
 
-import numba
-
 from snakesim.core.defaults import BACKENDS
 from snakesim.core.errors import InputError
+from snakesim.core.threads import using_threads
 
 
 def max_local_workers() -> int:
@@ -32,7 +31,7 @@ def max_local_workers() -> int:
 
 
 class ThreadsBackend:
-    """Play blocks in this process on ``threads`` numba threads (all cores if None)."""
+    """Play blocks in this process on ``threads`` threads (all cores if None)."""
 
     name = "threads"
 
@@ -46,20 +45,18 @@ class ThreadsBackend:
         return None
 
     def warm_up(self, task: Callable, args: tuple) -> None:
-        """Nothing to prepare: the first block compiles the kernel."""
+        """Nothing to prepare: the runner has loaded or compiled the kernel in this process."""
 
     def map(self, task: Callable, blocks: Sequence[tuple[int, int, int]], args: tuple) -> Iterator[tuple[int, object]]:
-        from snakesim.core.runner import numba_threads
-
-        with numba_threads(self.threads):
+        with using_threads(self.threads):
             for index, start, count in blocks:
                 yield index, task(*args, start, count)
 
 
 def _on_worker(task: Callable, *args):
-    # One numba thread per task: the cluster runs one task per core already.
-    numba.set_num_threads(1)
-    return task(*args)
+    # One thread per task: the cluster runs one task per core already.
+    with using_threads(1):
+        return task(*args)
 
 
 class DaskBackend:

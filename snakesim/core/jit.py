@@ -109,7 +109,8 @@ def source_fingerprint(path: Path) -> str:
     return digest.hexdigest()[:16]
 
 
-def _cache_base() -> Path:
+def cache_base() -> Path:
+    """The folder under which numba caches compiled kernels (``NUMBA_CACHE_DIR``, else the user cache)."""
     return Path(
         os.environ.get("NUMBA_CACHE_DIR")
         or os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "snakesim", "numba")
@@ -124,7 +125,7 @@ def _compile(options: dict, fn):
     if not options.get("cache") or source is None or not Path(source).is_file():  # (code typed in: no cache)
         return _unliteral_calls(numba.njit(**{**options, "cache": False})(fn))
     saved = numba.config.CACHE_DIR
-    numba.config.CACHE_DIR = str(_cache_base() / source_fingerprint(Path(source).resolve()))
+    numba.config.CACHE_DIR = str(cache_base() / source_fingerprint(Path(source).resolve()))
     try:
         return _unliteral_calls(numba.njit(**options)(fn))
     finally:

@@ -11,16 +11,14 @@ different block sizes and for the Dask backend.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from importlib.metadata import version
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import numba
-
 from snakesim.core.backends import ThreadsBackend
 from snakesim.core.columns import allocate, row_bytes
+from snakesim.core.compiling import prepare
 from snakesim.core.defaults import DEFAULT_CHUNK, DEFAULT_SEED, MAX_CHUNK, MAX_GAMES  # noqa: F401 (re-exported)
 from snakesim.core.errors import InputError
 from snakesim.core.policies import encode_policies, resolve_policies
@@ -31,29 +29,10 @@ from snakesim.core.rng import MAX_SEED
 from snakesim.core.rules import Int, Rules
 from snakesim.core.store import BadBlock, RunStore
 from snakesim.core.tally import Tally, merge, table_columns, tally_columns
+from snakesim.core.threads import max_threads  # noqa: F401 (re-exported)
 
 if TYPE_CHECKING:
     import pandas as pd
-
-
-def max_threads() -> int:
-    """The most threads numba may use here (``NUMBA_NUM_THREADS``, by default the cores)."""
-    return numba.config.NUMBA_NUM_THREADS
-
-
-@contextmanager
-def numba_threads(threads: int | None) -> Iterator[None]:
-    """Use ``threads`` numba threads inside the block (all of them if None)."""
-    if threads is None:
-        yield
-        return
-    Int(1, max_threads()).check("threads", threads)
-    before = numba.get_num_threads()
-    numba.set_num_threads(threads)
-    try:
-        yield
-    finally:
-        numba.set_num_threads(before)
 
 
 def available_memory() -> int:
@@ -229,6 +208,8 @@ def play_blocks(
         pending = [b for b in blocks if b[0] not in results]
         args = (spec.name, rules, players, seed, codes, summary_only)
         already = sum(count for k, _, count in blocks if k in results)
+        if pending:  # the kernel loaded or compiled before the bar starts (and said so if it compiles)
+            prepare(spec, rules, players, seed, codes, notice=progress)
         with progress_bar(games, progress, desc=spec.name, initial=already) as bar:
             if pending:
                 backend.warm_up(play_task, args)

@@ -166,7 +166,7 @@ def _turn(state, masks, params, policies, key, playout, forced, hands, held, tot
         if sp == se:
             passes += 1
         else:
-            card = stock[sp]
+            card = np.int64(stock[sp])  # (cards as int64 everywhere: one compiled _take, _give_up)
             sp += 1
             _take(hands, held, seat, card)
             totals[seat] += 1
@@ -268,7 +268,7 @@ def _expert(state, look, masks, params, policies, key, seat, legal, hands, held,
             for s in range(n):
                 if s != seat:
                     for _ in range(totals[s]):
-                        _take(d_hands, d_held, s, d_stock[dealt])
+                        _take(d_hands, d_held, s, np.int64(d_stock[dealt]))
                         dealt += 1
             for k in range(dealt, m):
                 d_stock[k - dealt] = d_stock[k]
@@ -339,7 +339,7 @@ def _play_rows(deck, masks, params, policies, seed, first, scratch, think, out, 
         for r in range(most):  # one card at a time, clockwise from seat 0, to each seat not yet full
             for s in range(n):
                 if r < totals[s]:
-                    _take(hands, held, s, stock[dealt])
+                    _take(hands, held, s, np.int64(stock[dealt]))
                     dealt += 1
         sp = dealt
         se = n_cards

@@ -1,0 +1,120 @@
+"""Getting a game's kernel ready before a run is timed, and saying so when that means compiling.
+
+numba compiles a kernel for this machine the first time a run needs it and keeps it in its
+on-disk cache; later commands load it in a fraction of a second. :func:`prepare` loads or
+compiles it by playing one game before the run's games are counted, so that a run's time and
+games per second never include compilation. If that takes longer than loading from the cache
+can, one line on stderr says what is happening and about how long it takes: the time it took
+on this machine last time (kept beside numba's cache), else a typical figure.
+
+A kernel is specialised by what its seats need: a run where a seat thinks ahead
+(``expert``, ``oracle``) compiles the look-ahead's code as well, once.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import threading
+import time
+
+from snakesim.core.jit import cache_base
+
+# Seconds a first compile took on a 2-core machine of this project's usual kind (README,
+# Performance), with and without a seat that thinks ahead: the estimate before this machine
+# has compiled the kernel once.
+TYPICAL_SECONDS = {
+    ("fortune", False): 8,
+    ("rainbow", False): 8,
+    ("rainbow", True): 16,
+    ("hisss", False): 8,
+    ("hisss", True): 16,
+    ("sssnake", False): 18,
+    ("sssnake", True): 24,
+}
+NOTICE_AFTER_SECONDS = 0.6  # loading a cached kernel takes less
+_ready: set[tuple] = set()  # (game, thinks) kernels this process has loaded or compiled
+_spent = [0.0]  # seconds spent getting kernels ready in this process
+
+
+def spent() -> float:
+    """Seconds this process has spent loading or compiling kernels (to leave out of play time)."""
+    return _spent[0]
+
+
+def _times_file():
+    return cache_base() / "compile-seconds.json"
+
+
+def _remembered() -> dict:
+    try:
+        return json.loads(_times_file().read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+
+
+def estimate(game: str, thinks: bool) -> float:
+    """About how many seconds compiling ``game``'s kernel takes here."""
+    known = _remembered().get(f"{game}:{int(thinks)}")
+    if isinstance(known, int | float) and known > 0:
+        return float(known)
+    return float(TYPICAL_SECONDS.get((game, thinks), 15))
+
+
+def _remember(game: str, thinks: bool, seconds: float) -> None:
+    times = _remembered()
+    times[f"{game}:{int(thinks)}"] = round(seconds, 1)
+    try:
+        _times_file().parent.mkdir(parents=True, exist_ok=True)
+        _times_file().write_text(json.dumps(times, sort_keys=True), encoding="utf-8")
+    except OSError:
+        pass  # a read-only cache folder: the estimate stays the typical one
+
+
+def prepare(spec, rules, players: int, seed: int, codes=None, notice: bool = True) -> float:
+    """Load or compile the kernel that a run of ``spec`` with the per-seat policy ``codes``
+    needs, by playing its game 0 once; return the seconds it took (0 if already done here).
+
+    With ``notice``, a compile (anything slower than a cache load) is announced on stderr
+    while it happens.
+    """
+    from snakesim.core.policies import thinks_ahead
+
+    thinks = bool(spec.policies) and codes is not None and _thinks(spec, codes, thinks_ahead)
+    key = (spec.name, thinks)
+    if key in _ready:
+        return 0.0
+    said = threading.Event()
+
+    def announce() -> None:
+        title = spec.title.split(":")[0]
+        what = " and its look-ahead player" if thinks else ""
+        sys.stderr.write(f"compiling the {title} engine{what} for this machine, once: about {estimate(*key):.0f} s\n")
+        sys.stderr.flush()
+        said.set()
+
+    timer = threading.Timer(NOTICE_AFTER_SECONDS, announce) if notice else None
+    start = time.perf_counter()
+    if timer is not None:
+        timer.daemon = True
+        timer.start()
+    try:
+        spec.play_block(rules, players, seed, 0, 1, policies=codes)
+    finally:
+        if timer is not None:
+            timer.cancel()
+    seconds = time.perf_counter() - start
+    _ready.add(key)
+    _spent[0] += seconds
+    if seconds > NOTICE_AFTER_SECONDS:
+        _remember(*key, seconds)
+    return seconds
+
+
+def _thinks(spec, codes, thinks_ahead) -> bool:
+    from snakesim.core.policies import LOOKAHEAD_POLICIES, policy_table
+
+    first = min((spec.policies.index(p) for p in LOOKAHEAD_POLICIES if p in spec.policies), default=None)
+    if first is None:
+        return False
+    return thinks_ahead(policy_table(codes, len(codes), 0), first)

@@ -1,0 +1,107 @@
+"""What gets compiled, and when a run says so: the look-ahead only for seats that think ahead,
+one copy of each helper, blocks spread over threads, and the compile notice."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+import time
+
+import numpy as np
+import pytest
+
+from snakesim.core import compiling
+from snakesim.core.threads import play_in_blocks, using_threads
+
+LOOKAHEAD_GAMES = ("rainbow", "hisss", "sssnake")
+
+CHILD = """
+import importlib, sys
+from snakesim.games import get_game
+spec = get_game(sys.argv[1])
+spec.play_block(spec.rules(), 3, 1, 0, 5)
+kernel = importlib.import_module(f"snakesim.games.{sys.argv[1]}.kernel")
+print(len(kernel._look_ahead.signatures if sys.argv[1] == "sssnake" else kernel._expert.signatures))
+"""
+
+
+@pytest.mark.parametrize("game", LOOKAHEAD_GAMES)
+def test_simple_players_do_not_compile_the_look_ahead(game):
+    # A fresh process (this one may have run experts): greedy seats only, then is the
+    # look-ahead compiled? (None-typed scratch must prune its branch before typing.)
+    done = subprocess.run([sys.executable, "-c", CHILD, game], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "0"
+
+
+ONCE = """
+import importlib, sys
+from numba.core.registry import CPUDispatcher
+from snakesim.core.policies import encode_policies
+from snakesim.games import get_game
+spec = get_game(sys.argv[1])
+spec.play_block(spec.rules(), 3, 1, 0, 3, policies=encode_policies(spec, ["expert:2", "greedy", "random"]))
+spec.play_block(spec.rules(), 3, 1, 0, 3)
+kernel = importlib.import_module(f"snakesim.games.{sys.argv[1]}.kernel")
+for name, f in vars(kernel).items():
+    if isinstance(f, CPUDispatcher) and f.py_func.__module__ == kernel.__name__:
+        print(name, len(f.signatures))
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", LOOKAHEAD_GAMES)
+def test_each_helper_is_compiled_once(game, tmp_path):
+    # Calls with constant arguments (f(board, 0)) once compiled a copy of the callee per
+    # constant. A fresh cache, so that every helper is compiled here, not loaded.
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    done = subprocess.run([sys.executable, "-c", ONCE, game], capture_output=True, text=True, check=True, env=env)
+    counts = {name: int(n) for name, n in (line.split() for line in done.stdout.splitlines())}
+    assert counts.pop("_play_rows") == 2  # with and without the look-ahead
+    assert max(counts.values()) == 1, {name: n for name, n in counts.items() if n > 1}
+
+
+@pytest.mark.parametrize("threads", [1, 2, 3])
+def test_blocks_cover_every_game_once(threads):
+    seen = np.zeros(1000, np.int64)
+    lock = threading.Lock()
+
+    def play(start, stop):
+        with lock:
+            seen[start:stop] += 1
+
+    play_in_blocks(play, 1000, 64, threads)
+    assert (seen == 1).all()
+
+
+def test_an_error_in_a_block_is_raised():
+    def play(start, stop):
+        if start > 0:
+            raise ValueError("block failed")
+
+    with pytest.raises(ValueError, match="block failed"), using_threads(2):
+        play_in_blocks(play, 1000, 64)
+
+
+class _SlowSpec:
+    """A game whose kernel takes 0.3 s to get ready, as a compile would."""
+
+    name = "slowgame"
+    title = "Slowgame: a test"
+    policies = ()
+
+    def play_block(self, *args, **kwargs):
+        time.sleep(0.3)
+
+
+def test_a_compile_is_announced_and_counted_once(monkeypatch, capsys, tmp_path):
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(compiling, "NOTICE_AFTER_SECONDS", 0.05)
+    before = compiling.spent()
+    assert compiling.prepare(_SlowSpec(), None, 2, 1) >= 0.3
+    assert capsys.readouterr().err == "compiling the Slowgame engine for this machine, once: about 15 s\n"
+    assert compiling.spent() - before >= 0.3
+    assert compiling.estimate("slowgame", False) == pytest.approx(0.3, abs=0.2)  # remembered for next time
+    assert compiling.prepare(_SlowSpec(), None, 2, 1) == 0.0  # ready: nothing to do, nothing said
+    assert capsys.readouterr().err == ""
