@@ -24,15 +24,36 @@ def load() -> str:
     return f"{os.getloadavg()[0]:.2f}"
 
 
+def isa() -> str:
+    """The processor numba compiles for and its widest vector instructions (AVX-512, AVX2, ...).
+
+    ``NUMBA_CPU_NAME`` and ``NUMBA_CPU_FEATURES`` change it: ``NUMBA_CPU_NAME=haswell
+    NUMBA_CPU_FEATURES=`` compiles AVX2 code on a machine with AVX-512. (``NUMBA_CPU_NAME``
+    alone keeps this machine's features, AVX-512 included.)
+    """
+    from llvmlite import binding
+
+    name = numba.config.CPU_NAME or binding.get_host_cpu_name()
+    features = numba.config.CPU_FEATURES
+    if features is None:
+        features = binding.get_host_cpu_features().flatten()
+    if not features:  # the named processor's own features
+        own = {"haswell": "AVX2", "broadwell": "AVX2", "skylake": "AVX2", "znver1": "AVX2", "znver2": "AVX2",
+               "znver3": "AVX2", "x86-64": "SSE2"}  # fmt: skip
+        return f"{name}: {own.get(name, 'its own features')}"
+    widest = next((label for flag, label in (("+avx512f", "AVX-512"), ("+avx2", "AVX2")) if flag in features), "SSE")
+    return f"{name}: {widest}"
+
+
 def machine() -> str:
-    """A short description of this machine, for the record."""
+    """A short description of this machine and the instructions numba compiles for, for the record."""
     cpu = platform.processor() or platform.machine()
     try:
         with open("/proc/cpuinfo") as f:
             cpu = next(line.split(":", 1)[1].strip() for line in f if line.startswith("model name"))
     except (OSError, StopIteration):
         pass
-    return f"{cpu}, {os.cpu_count()} cores, numba {numba.__version__}"
+    return f"{cpu}, {os.cpu_count()} cores, numba {numba.__version__}, code for {isa()}"
 
 
 def timed(fn):
@@ -118,7 +139,7 @@ def kernel_vs_reference(title, kernel, reference, rules, players, policy_names, 
     print_table(f"{title}, {players} players; {repeats} interleaved rounds", rows, before)
 
 
-def arguments(doc, games, reference_games, repeats=5):
+def arguments(doc, games, reference_games, repeats=5, cold_repeats=None):
     """The command line every benchmark script takes."""
     import argparse
 
@@ -126,4 +147,6 @@ def arguments(doc, games, reference_games, repeats=5):
     parser.add_argument("--games", type=int, default=games, help="kernel games per timing")
     parser.add_argument("--reference-games", type=int, default=reference_games, help="reference engine games")
     parser.add_argument("--repeats", type=int, default=repeats, help="interleaved rounds; medians are printed")
+    if cold_repeats is not None:
+        parser.add_argument("--cold-repeats", type=int, default=cold_repeats, help="rounds with an empty cache")
     return parser.parse_args()

@@ -11,7 +11,13 @@ Target (issue 17): ``snakesim --help``, ``variants`` and a 1,000-game run each s
 0.5 s importing (numba's own start-up when the first kernel loads is counted too: it imports
 scipy.linalg then).
 
-    python benchmarks/bench_startup.py [--repeats 5]
+Then a new user's first command, ``snakesim run GAME -n 1000`` for each game, with an empty
+numba cache (a new folder each time: everything compiled) and again with that cache warm,
+interleaved by game, ``--cold-repeats`` times. Target (issue 27): under 10 s cold, on 2 cores.
+The instruction set numba compiled for is printed (``NUMBA_CPU_NAME`` and
+``NUMBA_CPU_FEATURES`` set it: ``NUMBA_CPU_NAME=haswell NUMBA_CPU_FEATURES=`` for AVX2 code).
+
+    python benchmarks/bench_startup.py [--repeats 5] [--cold-repeats 3]
 """
 
 from __future__ import annotations
@@ -20,8 +26,9 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 
-from _common import arguments, load, median_spread
+from _common import arguments, isa, load, median_spread
 
 COMMANDS = (("--help",), ("variants", "fortune"), ("run", "fortune", "--games", "1000"))
 
@@ -53,17 +60,37 @@ sys.stderr.write("\n" + json.dumps({"import": spent[0], "wall": time.perf_counte
 
 
 ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+GAMES = ("fortune", "rainbow", "hisss", "sssnake")
 
 
-def measure(command: tuple[str, ...]) -> dict:
+def measure(command: tuple[str, ...], env: dict | None = None) -> dict:
     done = subprocess.run(
-        [sys.executable, "-c", CHILD, *command], capture_output=True, text=True, check=False, timeout=600, env=ENV
-    )
+        [sys.executable, "-c", CHILD, *command], capture_output=True, text=True, check=False, timeout=600,
+        env={**ENV, **(env or {})},
+    )  # fmt: skip
     return json.loads(done.stderr.strip().splitlines()[-1])
 
 
+def first_commands(repeats: int) -> None:
+    """Each game's first ``run -n 1000`` with an empty cache, then warm; medians [min-max]."""
+    before = load()
+    cold: dict[str, list] = {g: [] for g in GAMES}
+    warm: dict[str, list] = {g: [] for g in GAMES}
+    for _ in range(repeats):
+        for game in GAMES:
+            with tempfile.TemporaryDirectory() as cache:
+                command = ("run", game, "-n", "1000")
+                cold[game].append(measure(command, {"NUMBA_CACHE_DIR": cache})["wall"])
+                warm[game].append(measure(command, {"NUMBA_CACHE_DIR": cache})["wall"])
+    print(f"\nFirst command, snakesim run GAME -n 1000, {repeats} rounds (load {before} -> {load()}; {isa()})")
+    print(f"  {'game':<10} {'empty cache (s)':>22} {'cache warm (s)':>22}")
+    for game in GAMES:
+        print(f"  {game:<10} {median_spread(cold[game], '{:.2f}'):>22} {median_spread(warm[game], '{:.2f}'):>22}")
+    print("  (target: under 10 s with an empty cache)")
+
+
 def main() -> None:
-    args = arguments(__doc__, games=0, reference_games=0, repeats=5)
+    args = arguments(__doc__, games=0, reference_games=0, repeats=5, cold_repeats=3)
     for command in COMMANDS:  # warm the numba cache, the bytecode and the file system once
         measure(command)
     before = load()
@@ -79,6 +106,7 @@ def main() -> None:
         walls = median_spread([r["wall"] for r in runs], "{:.3f}")
         print(f"  snakesim {' '.join(command):<25} {imports:>22} {walls:>22}")
     print("  (target: importing < 0.5 s for each)")
+    first_commands(args.cold_repeats)
 
 
 if __name__ == "__main__":
