@@ -13,7 +13,7 @@ Three decorators:
 - :func:`njit_alloc` for the block drivers, which allocate a block's scratch arrays and play
   its games (``snakesim.core.threads`` spreads the blocks over threads), and their helpers.
 
-Both cache compiled code on disk (``cache=True``) and use ``error_model="numpy"`` (integer
+All three cache compiled code on disk (``cache=True``) and use ``error_model="numpy"`` (integer
 division without Python's zero check; the kernels never divide by zero).
 
 numba's cache checks only the file that defines a kernel, not the functions it inlines from
