@@ -20,17 +20,17 @@ import time
 
 from snakesim.core.jit import cache_base
 
-# Seconds a first compile took on a 2-core machine of this project's usual kind (README,
-# Performance), with and without a seat that thinks ahead: the estimate before this machine
-# has compiled the kernel once.
+# About how long a first compile takes on the project's usual 2-core AMD machine, with and
+# without a seat that thinks ahead: 2.1 times what bench_startup measured on 2026-11-24 on a
+# faster one (README, Performance). Used until this machine has compiled the kernel once.
 TYPICAL_SECONDS = {
-    ("fortune", False): 8,
-    ("rainbow", False): 8,
-    ("rainbow", True): 16,
-    ("hisss", False): 8,
-    ("hisss", True): 16,
-    ("sssnake", False): 18,
-    ("sssnake", True): 24,
+    ("fortune", False): 9,
+    ("rainbow", False): 9,
+    ("rainbow", True): 19,
+    ("hisss", False): 9,
+    ("hisss", True): 19,
+    ("sssnake", False): 21,
+    ("sssnake", True): 26,
 }
 NOTICE_AFTER_SECONDS = 0.6  # loading a cached kernel takes less
 _ready: set[tuple] = set()  # (game, thinks) kernels this process has loaded or compiled
