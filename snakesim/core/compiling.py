@@ -78,9 +78,7 @@ def prepare(spec, rules, players: int, seed: int, codes=None, notice: bool = Tru
     With ``notice``, a compile (anything slower than a cache load) is announced on stderr
     while it happens.
     """
-    from snakesim.core.policies import thinks_ahead
-
-    thinks = bool(spec.policies) and codes is not None and _thinks(spec, codes, thinks_ahead)
+    thinks = bool(spec.policies) and codes is not None and _thinks(spec, codes)
     key = (spec.name, thinks)
     if key in _ready:
         return 0.0
@@ -111,8 +109,9 @@ def prepare(spec, rules, players: int, seed: int, codes=None, notice: bool = Tru
     return seconds
 
 
-def _thinks(spec, codes, thinks_ahead) -> bool:
-    from snakesim.core.policies import LOOKAHEAD_POLICIES, policy_table
+def _thinks(spec, codes) -> bool:
+    """Whether a seat of the policy table ``codes`` thinks ahead in ``spec``'s game."""
+    from snakesim.core.policies import LOOKAHEAD_POLICIES, policy_table, thinks_ahead
 
     first = min((spec.policies.index(p) for p in LOOKAHEAD_POLICIES if p in spec.policies), default=None)
     if first is None:
