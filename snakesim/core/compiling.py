@@ -82,14 +82,12 @@ def prepare(spec, rules, players: int, seed: int, codes=None, notice: bool = Tru
     key = (spec.name, thinks)
     if key in _ready:
         return 0.0
-    said = threading.Event()
 
     def announce() -> None:
         title = spec.title.split(":")[0]
         what = " and its look-ahead player" if thinks else ""
         sys.stderr.write(f"compiling the {title} engine{what} for this machine, once: about {estimate(*key):.0f} s\n")
         sys.stderr.flush()
-        said.set()
 
     timer = threading.Timer(NOTICE_AFTER_SECONDS, announce) if notice else None
     start = time.perf_counter()

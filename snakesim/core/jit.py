@@ -1,6 +1,6 @@
 """The numba options every kernel uses, in one place.
 
-Three decorators:
+Two decorators:
 
 - :func:`njit` for the hot code (a game's turn loop, the random stream). It is compiled
   without numba's reference counting (``_nrt=False``): such code receives every array from
@@ -10,10 +10,11 @@ Three decorators:
   allocate under this decorator fails to compile, so the rule cannot be broken silently.
 - :func:`njit_inner`: :func:`njit` for code that only other compiled code calls (a kernel's
   helpers), compiled without the wrappers that let Python call it.
-- :func:`njit_alloc` for the block drivers, which allocate a block's scratch arrays and play
-  its games (``snakesim.core.threads`` spreads the blocks over threads), and their helpers.
 
-All three cache compiled code on disk (``cache=True``) and use ``error_model="numpy"`` (integer
+No compiled code allocates: a kernel's scratch arrays are made in numpy by its Python front,
+one set per block of games (``snakesim.core.threads`` spreads the blocks over threads).
+
+Both cache compiled code on disk (``cache=True``) and use ``error_model="numpy"`` (integer
 division without Python's zero check; the kernels never divide by zero).
 
 numba's cache checks only the file that defines a kernel, not the functions it inlines from
@@ -172,8 +173,3 @@ def njit_inner(fn=None, **extra):
     function from Python raises TypeError.
     """
     return _decorator({**JIT_OPTIONS, "_nrt": False, "no_cpython_wrapper": True, "no_cfunc_wrapper": True, **extra}, fn)
-
-
-def njit_alloc(fn=None, **extra):
-    """``numba.njit`` for block drivers and their helpers, which allocate their scratch."""
-    return _decorator({**JIT_OPTIONS, **extra}, fn)

@@ -20,6 +20,8 @@ from contextlib import contextmanager
 
 import numba
 
+from snakesim.core.rules import Int
+
 _setting = {"threads": None}  # None: max_threads()
 
 
@@ -35,8 +37,6 @@ def get_threads() -> int:
 
 def set_threads(threads: int | None) -> None:
     """Use ``threads`` threads from now on (all of them if None); raises InputError if out of range."""
-    from snakesim.core.rules import Int  # (rules imports numpy only, but not at start-up)
-
     if threads is not None:
         Int(1, max_threads()).check("threads", threads)
     _setting["threads"] = threads
