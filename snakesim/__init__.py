@@ -109,7 +109,8 @@ def simulate(
     InputError
         For any unknown name or out-of-range value, before a game is played.
     """
-    from snakesim.core.runner import resolve_run, simulate_spec
+    from snakesim.core.arms import resolve_run
+    from snakesim.core.runner import simulate_spec
     from snakesim.games import get_game
 
     spec = get_game(game)
@@ -184,7 +185,7 @@ def compare(
 
 def _start(game, players, seed, variant, rules_file, deck_file, settings, policy, policies, options):
     """A search's game, starting rules and seats, checked before any game is played."""
-    from snakesim.core.runner import resolve_run
+    from snakesim.core.arms import resolve_run
     from snakesim.games import get_game
 
     spec = get_game(game)

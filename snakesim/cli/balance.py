@@ -46,8 +46,8 @@ def search_options(fn):
 def _start(game, players, seed, variant, settings, rules_file, deck_file, policy, policies, backend, threads,
            scheduler, workers, plot):  # fmt: skip
     """Everything a search needs, checked before any game is played (the --plot file's folder too)."""
+    from snakesim.core.arms import resolve_run
     from snakesim.core.backends import make_backend
-    from snakesim.core.runner import resolve_run
     from snakesim.games import get_game
 
     check_plot(plot)

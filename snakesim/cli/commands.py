@@ -149,13 +149,13 @@ def run(
       snakesim run fortune --backend dask --scheduler tcp://10.0.0.5:8786 --summary-only -n 1000000000
     """
     from snakesim.analysis.stats import SUMMARY_META, summarize, summary_of
+    from snakesim.core.arms import resolve_run
     from snakesim.core.backends import make_backend
     from snakesim.core.compiling import spent as spent_compiling
     from snakesim.core.results import write_table
     from snakesim.core.runner import (
         max_threads,
         plan_blocks,
-        resolve_run,
         run_metadata,
         simulate_spec,
         tally_spec,
@@ -276,10 +276,8 @@ def trace(game, players, seed, variant, settings, rules_file, deck_file, policy,
     """
     import numpy as np
 
+    from snakesim.core.arms import resolve_run
     from snakesim.core.policies import encode_policies
-    from snakesim.core.runner import (
-        resolve_run,
-    )
     from snakesim.games import get_game
 
     spec = get_game(game)

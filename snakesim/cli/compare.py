@@ -90,7 +90,7 @@ def compare(
     """
     from snakesim.analysis.compare import compare_variants
     from snakesim.core.backends import make_backend
-    from snakesim.core.results import check_writable
+    from snakesim.core.files import check_writable
     from snakesim.games import get_game
 
     spec = get_game(game)

@@ -37,8 +37,9 @@ def exact(
     import numpy as np
 
     from snakesim.analysis.stats import summarize
+    from snakesim.core.arms import resolve_run
     from snakesim.core.policies import encode_policies
-    from snakesim.core.runner import resolve_run, simulate_spec
+    from snakesim.core.runner import simulate_spec
     from snakesim.games import get_game
 
     spec = get_game(game)

@@ -17,7 +17,7 @@ __all__ = [
 
 def check_plot(plot) -> None:
     """A ``--plot`` file: a .png in a folder that can be written (checked before any game)."""
-    from snakesim.core.results import check_writable
+    from snakesim.core.files import check_writable
 
     if plot is None:
         return

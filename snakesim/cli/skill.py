@@ -62,8 +62,8 @@ def skill_command(
     """
     from snakesim.analysis.skill import skill
     from snakesim.analysis.sweep import parse_players
+    from snakesim.core.arms import resolve_run
     from snakesim.core.backends import make_backend
-    from snakesim.core.runner import resolve_run
     from snakesim.games import get_game
 
     spec = get_game(game)

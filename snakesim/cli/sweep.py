@@ -58,7 +58,7 @@ def sweep_command(
     """
     from snakesim.analysis.sweep import parse_axes, parse_players, sweep
     from snakesim.core.backends import make_backend
-    from snakesim.core.results import check_writable
+    from snakesim.core.files import check_writable
     from snakesim.games import get_game
 
     spec = get_game(game)

@@ -1,4 +1,7 @@
-"""Arms: the rule sets that a comparison, a sweep or a study plays side by side.
+"""A run's inputs, checked before any game is played: its rules (a variant, a rules file, a
+deck file, ``--set`` strings, options), its policies, its range of games, and the arms that a
+comparison, a sweep or a study plays side by side. Playing them is ``snakesim.core.runner``'s
+job; this module imports nothing that plays.
 
 An arm is any rule set with a label: a named variant, a rules TOML file, or inline options,
 and optionally its own policies. On the command line one ``--variant`` (``-v``) text is one
@@ -27,11 +30,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from snakesim.core.defaults import MAX_GAMES
 from snakesim.core.errors import InputError
 from snakesim.core.policies import resolve_policies
 from snakesim.core.registry import GameSpec
-from snakesim.core.rules import Rules, read_toml
-from snakesim.core.runner import check_run, resolve_rules
+from snakesim.core.rng import MAX_SEED
+from snakesim.core.rules import Int, Rules, read_toml
 
 POLICY_KEYS = ("policy", "policies")
 
@@ -192,3 +196,71 @@ def build_arms(
     if not out:
         raise InputError(where, "give at least one arm")
     return out
+
+
+def resolve_rules(
+    spec: GameSpec,
+    variant: str | None = None,
+    rules_file: str | Path | None = None,
+    settings: Iterable[str] = (),
+    options: Mapping[str, Any] | None = None,
+    deck_file: str | Path | None = None,
+) -> tuple[str, Rules]:
+    """Build the rules of a run, in order: variant, rules file, deck file, ``--set``, options.
+
+    Returns the variant's name (``standard`` unless one is given) and the checked rules.
+    """
+    file_variant, file_rules = (None, None)
+    if rules_file is not None:
+        base = spec.rules.variant(variant) if variant else None
+        file_variant, file_rules = spec.rules.from_toml(rules_file, base)
+        if variant and file_variant and variant != file_variant:
+            raise InputError(
+                "variant",
+                f"--variant {variant} conflicts with variant = {file_variant!r} in {rules_file}",
+            )
+    name = variant or file_variant or "standard"
+    rules = file_rules or spec.rules.variant(name)
+    if deck_file is not None:
+        rules = rules.with_deck_file(deck_file)
+    rules = rules.with_settings(settings).updated(options or {})
+    return name, rules
+
+
+def check_run(spec: GameSpec, rules: Rules, players: int, games: int, seed: int, first: int = 0) -> None:
+    """Raise InputError for a player count, game count, seed or first index out of range."""
+    spec.check(rules, players)
+    Int(1, MAX_GAMES).check("games", games)
+    Int(0, MAX_SEED).check("seed", seed)
+    Int(0, MAX_GAMES).check("first", first)
+
+
+def resolve_run(
+    spec: GameSpec,
+    players: int,
+    games: int = 1,
+    seed: int = 0,
+    first: int = 0,
+    variant: str | None = None,
+    rules_file: str | Path | None = None,
+    settings: Iterable[str] = (),
+    options: Mapping[str, Any] | None = None,
+    deck_file: str | Path | None = None,
+    policy: str | None = None,
+    policies: str | Sequence[str] | None = None,
+) -> tuple[str, Rules, tuple[str, ...]]:
+    """Everything a run needs checked before a game is played.
+
+    ``variant`` may be any arm (see the module docstring): a variant's name, a rules file, or
+    ``LABEL=BASE,NAME=VALUE,...``; the other settings then apply after its own.
+
+    Returns the variant's name, the rules and each seat's policy (empty for a game without
+    choices); raises InputError for any bad value.
+    """
+    if variant is not None and names_an_arm(spec, variant):
+        shared = Shared(rules_file, deck_file, tuple(settings), options, policy, policies)
+        arm = build_arm(spec, players, games, seed, parse_arm(spec, variant), shared, first)
+        return arm.label, arm.rules, arm.seats
+    name, rules = resolve_rules(spec, variant, rules_file, settings, options, deck_file)
+    check_run(spec, rules, players, games, seed, first)
+    return name, rules, resolve_policies(spec, players, policy, policies)

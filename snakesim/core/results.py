@@ -6,8 +6,10 @@ seed, games, package version) travels in ``DataFrame.attrs`` and, on disk, in th
 schema metadata (key ``snakesim``) or a ``.meta.json`` file beside a CSV, which holds the
 CSV's checksum so that the pair is read together or refused.
 
-Files are written to a temporary name in the same folder, fsynced and renamed into place, so a
-failed or interrupted write never leaves a half-written table.
+Files are written to a temporary name in the same folder, fsynced and renamed into place
+(``snakesim.core.files``), so a failed or interrupted write never leaves a half-written table.
+A run folder's blocks are read through ``snakesim.core.store``, which does not import this
+module.
 """
 
 from __future__ import annotations
@@ -15,14 +17,15 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from snakesim.core.errors import InputError
+from snakesim.core.files import atomic_write, atomic_write_all, check_writable
 from snakesim.core.registry import GameSpec
+from snakesim.core.store import RunStore
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -82,19 +85,6 @@ def check_output_path(path: str | os.PathLike) -> Path:
     return path
 
 
-def check_writable(folder: str | os.PathLike, field: str = "--out") -> None:
-    """InputError (naming ``field``) unless ``folder`` exists or can be made, and can be written in."""
-    folder = Path(folder).absolute()
-    while not folder.exists():
-        if folder.is_symlink():
-            raise InputError(field, f"{str(folder)!r} is a broken symbolic link")
-        folder = folder.parent
-    if not folder.is_dir():
-        raise InputError(field, f"cannot make a folder inside {str(folder)!r}: it is a file")
-    if not os.access(folder, os.W_OK):
-        raise InputError(field, f"cannot write in {str(folder)!r}: permission denied")
-
-
 def write_table(df: pd.DataFrame, path: str | os.PathLike) -> Path:
     """Write ``df`` (with its ``attrs`` metadata) to Parquet or CSV, atomically."""
     import pyarrow as pa
@@ -143,8 +133,6 @@ def read_table(path: str | os.PathLike) -> pd.DataFrame:
 
     path = Path(path)
     if path.is_dir():
-        from snakesim.core.store import RunStore
-
         return RunStore.open(path).read_table()
     if path.suffix.lower() == ".parquet":
         table = pq.read_table(path)
@@ -172,49 +160,3 @@ def _file_sha256(path) -> str:
 
 def _meta_path(path: Path) -> Path:
     return path.with_name(path.name + ".meta.json")
-
-
-def current_umask() -> int:
-    """The process's umask (reading it means setting it, so it is set back at once)."""
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
-def fsync_path(path: str | os.PathLike, directory: bool = False) -> None:
-    """Flush a file (or a folder's entries) to disk."""
-    fd = os.open(path, os.O_RDONLY | (os.O_DIRECTORY if directory else 0))
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
-def atomic_write(path: Path, write) -> None:
-    """Call ``write(tmp)`` on a temporary file beside ``path``, fsync it, rename it to ``path``
-    and fsync the folder, so that after a crash ``path`` is either the old file or the new."""
-    atomic_write_all([(path, write)])
-
-
-def atomic_write_all(files) -> None:
-    """Write several files as one: every ``(path, write)`` pair's temporary file is written and
-    fsynced before any is renamed into place, so a failed write replaces nothing.
-
-    Temporary names carry the writer's pid (``.NAME.PID.XXXX.tmp``)."""
-    temps = []
-    try:
-        for path, write in files:
-            fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp", dir=path.parent)
-            os.close(fd)
-            temps.append(tmp)
-            write(tmp)
-            os.chmod(tmp, 0o666 & ~current_umask())  # mkstemp makes 0600; give the file the usual mode
-            fsync_path(tmp)
-        for (path, _), tmp in zip(files, temps, strict=True):
-            os.replace(tmp, path)
-    except BaseException:
-        for tmp in temps:
-            Path(tmp).unlink(missing_ok=True)
-        raise
-    for folder in {path.parent for path, _ in files}:
-        fsync_path(folder, directory=True)

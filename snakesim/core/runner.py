@@ -1,6 +1,6 @@
-"""Run many games: resolve the rules, split the game indices into blocks, play each block
-with the game's numba kernel on a backend (numba threads here, or a Dask cluster), and build
-the table, or only the summary's sums.
+"""Play a run whose inputs are checked (``snakesim.core.arms`` resolves them): split the game
+indices into blocks, play each block with the game's numba kernel on a backend (threads here,
+or a Dask cluster), and build the table, or only the summary's sums.
 
 Blocks exist for the progress bar, for memory, for spreading work over a cluster and for
 resuming a run; they cannot change a result, because game ``i`` draws only from its own
@@ -11,21 +11,20 @@ different block sizes and for the Dask backend.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable
 from importlib.metadata import version
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from snakesim.core.arms import check_run
 from snakesim.core.backends import ThreadsBackend
 from snakesim.core.columns import allocate, row_bytes
 from snakesim.core.compiling import prepare
 from snakesim.core.defaults import DEFAULT_CHUNK, DEFAULT_SEED, MAX_CHUNK, MAX_GAMES  # noqa: F401 (re-exported)
 from snakesim.core.errors import InputError
-from snakesim.core.policies import encode_policies, resolve_policies
+from snakesim.core.policies import encode_policies
 from snakesim.core.progress import progress_bar
 from snakesim.core.registry import GameSpec
 from snakesim.core.results import build_table
-from snakesim.core.rng import MAX_SEED
 from snakesim.core.rules import Int, Rules
 from snakesim.core.store import BadBlock, RunStore
 from snakesim.core.tally import Tally, merge, table_columns, tally_columns
@@ -64,76 +63,6 @@ def check_table_memory(spec: GameSpec, players: int, games: int, field: str = "-
             f"a per-game table of {games:,} games needs about {need / 2**30:,.1f} GiB, more than the "
             f"{have / 2**30:,.1f} GiB available; use --summary-only, or --out DIR to keep the table on disk in blocks",
         )
-
-
-def resolve_rules(
-    spec: GameSpec,
-    variant: str | None = None,
-    rules_file: str | Path | None = None,
-    settings: Iterable[str] = (),
-    options: Mapping[str, Any] | None = None,
-    deck_file: str | Path | None = None,
-) -> tuple[str, Rules]:
-    """Build the rules of a run, in order: variant, rules file, deck file, ``--set``, options.
-
-    Returns the variant's name (``standard`` unless one is given) and the checked rules.
-    """
-    file_variant, file_rules = (None, None)
-    if rules_file is not None:
-        base = spec.rules.variant(variant) if variant else None
-        file_variant, file_rules = spec.rules.from_toml(rules_file, base)
-        if variant and file_variant and variant != file_variant:
-            raise InputError(
-                "variant",
-                f"--variant {variant} conflicts with variant = {file_variant!r} in {rules_file}",
-            )
-    name = variant or file_variant or "standard"
-    rules = file_rules or spec.rules.variant(name)
-    if deck_file is not None:
-        rules = rules.with_deck_file(deck_file)
-    rules = rules.with_settings(settings).updated(options or {})
-    return name, rules
-
-
-def check_run(spec: GameSpec, rules: Rules, players: int, games: int, seed: int, first: int = 0) -> None:
-    """Raise InputError for a player count, game count, seed or first index out of range."""
-    spec.check(rules, players)
-    Int(1, MAX_GAMES).check("games", games)
-    Int(0, MAX_SEED).check("seed", seed)
-    Int(0, MAX_GAMES).check("first", first)
-
-
-def resolve_run(
-    spec: GameSpec,
-    players: int,
-    games: int = 1,
-    seed: int = 0,
-    first: int = 0,
-    variant: str | None = None,
-    rules_file: str | Path | None = None,
-    settings: Iterable[str] = (),
-    options: Mapping[str, Any] | None = None,
-    deck_file: str | Path | None = None,
-    policy: str | None = None,
-    policies: str | Sequence[str] | None = None,
-) -> tuple[str, Rules, tuple[str, ...]]:
-    """Everything a run needs checked before a game is played.
-
-    ``variant`` may be any arm (``snakesim.core.arms``): a variant's name, a rules file, or
-    ``LABEL=BASE,NAME=VALUE,...``; the other settings then apply after its own.
-
-    Returns the variant's name, the rules and each seat's policy (empty for a game without
-    choices); raises InputError for any bad value.
-    """
-    from snakesim.core.arms import Shared, build_arm, names_an_arm, parse_arm  # (arms builds on this module)
-
-    if variant is not None and names_an_arm(spec, variant):
-        shared = Shared(rules_file, deck_file, tuple(settings), options, policy, policies)
-        arm = build_arm(spec, players, games, seed, parse_arm(spec, variant), shared, first)
-        return arm.label, arm.rules, arm.seats
-    name, rules = resolve_rules(spec, variant, rules_file, settings, options, deck_file)
-    check_run(spec, rules, players, games, seed, first)
-    return name, rules, resolve_policies(spec, players, policy, policies)
 
 
 def plan_blocks(first: int, games: int, block_size: int) -> list[tuple[int, int, int]]:

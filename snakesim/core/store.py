@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from snakesim.core.errors import InputError
-from snakesim.core.results import atomic_write, check_writable
+from snakesim.core.files import atomic_write, check_writable
 from snakesim.core.tally import Tally
 
 if TYPE_CHECKING:

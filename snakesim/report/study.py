@@ -81,14 +81,14 @@ from snakesim.analysis.compare import compare_tables
 from snakesim.analysis.skill import NOVICE, check_skill, skill
 from snakesim.analysis.sweep import parse_axes, parse_players, plan_sweep, sweep
 from snakesim.analysis.tune import check_tune, tune
-from snakesim.core.arms import Shared, build_arms
+from snakesim.core.arms import Shared, build_arms, resolve_run
 from snakesim.core.backends import ThreadsBackend
 from snakesim.core.errors import InputError
+from snakesim.core.files import check_writable, current_umask, fsync_path
 from snakesim.core.policies import DEFAULT_PLAYOUTS
-from snakesim.core.results import check_writable, current_umask, fsync_path
 from snakesim.core.rng import MAX_SEED
 from snakesim.core.rules import Int, describe_changes, inline, read_toml
-from snakesim.core.runner import DEFAULT_CHUNK, resolve_run, simulate_spec
+from snakesim.core.runner import DEFAULT_CHUNK, simulate_spec
 from snakesim.games import get_game
 from snakesim.report.figures import (
     balance_figure,
