@@ -82,3 +82,40 @@ def test_api_summarize_is_tidy(base, tmp_path):
     pd.testing.assert_frame_equal(snakesim.summarize(back), table)
     with pytest.raises(InputError, match="table: it has no run metadata"):
         snakesim.summarize(pd.DataFrame({"winner": [0]}))
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_games_are_reported_as_they_finish_inside_a_block(threads):
+    # One block of 6000 games, reported in pieces as its threads finish them: a bar moves
+    # during a long block, and the pieces add up to the block.
+    from snakesim.core.runner import play_blocks
+    from snakesim.core.threads import using_threads
+    from snakesim.games import get_game
+
+    spec, pieces = get_game("fortune"), []
+    with using_threads(min(threads, max_threads())):
+        play_blocks(spec, spec.rules(), 3, 6000, 5, 0, 6000, on_games=pieces.append)
+    assert len(pieces) > 1 and sum(pieces) == 6000
+
+
+def test_a_backend_that_does_not_report_counts_whole_blocks():
+    from snakesim.core.runner import play_blocks, play_task
+    from snakesim.games import get_game
+
+    class Blocks:  # a backend like Dask's: results come back a block at a time
+        def warm_up(self, task, args):
+            pass
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+        def map(self, task, blocks, args):
+            for index, start, count in blocks:
+                yield index, play_task(*args, start, count)
+
+    spec, pieces = get_game("fortune"), []
+    play_blocks(spec, spec.rules(), 3, 2500, 5, 0, 1000, backend=Blocks(), on_games=pieces.append)
+    assert pieces == [1000, 1000, 500]

@@ -156,3 +156,36 @@ def test_a_study_takes_policies_with_parameters(tmp_path):
     assert "expert:2,greedy:0.3" in report
     path.write_text(path.read_text().replace("greedy:0.3", "greedy:3"))
     one_line(invoke("study", path, "--out", tmp_path / "bad"), "greedy:RATE takes a mistake rate from 0 to 1")
+
+
+def test_the_skill_bar_weighs_each_lineup_by_what_its_games_cost(monkeypatch):
+    # A look-ahead player's game costs hundreds of greedy ones, so the bar counts work: the
+    # updates add up to its total exactly, and the expert's games weigh far more.
+    import snakesim.analysis.skill as skill_module
+
+    bars = []
+
+    class Bar:
+        def __init__(self, total, enabled, desc):
+            self.total, self.updates = total, []
+            bars.append(self)
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+        def update(self, n):
+            self.updates.append(n)
+
+    monkeypatch.setattr(skill_module, "work_bar", Bar)
+    costs = {}
+    measure = skill_module._cost
+    monkeypatch.setattr(skill_module, "_cost", lambda *a: costs.setdefault(a[-2:], measure(*a)))
+    spec = get_game("rainbow")
+    skill(spec, spec.rules(), [2], games=200, seed=4, playouts=16, progress=True)
+    (bar,) = bars
+    assert sum(bar.updates) == bar.total and all(isinstance(n, int) for n in bar.updates)
+    assert bar.total == sum(100 * sum(seats) for seats in costs.values())
+    assert min(costs["greedy", "expert:16"]) > 10 * max(costs["greedy", "greedy"])

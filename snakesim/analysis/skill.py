@@ -27,8 +27,15 @@ from snakesim.analysis.stats import LEVEL, paired_difference, wilson
 from snakesim.core import compiling
 from snakesim.core.defaults import NOVICE
 from snakesim.core.errors import InputError
-from snakesim.core.policies import DEFAULT_PLAYOUTS, MAX_PLAYOUTS, MISTAKE_POLICIES, parse_policy
-from snakesim.core.progress import progress_bar
+from snakesim.core.policies import (
+    DEFAULT_PLAYOUTS,
+    LOOKAHEAD_POLICIES,
+    MAX_PLAYOUTS,
+    MISTAKE_POLICIES,
+    encode_policies,
+    parse_policy,
+)
+from snakesim.core.progress import seconds_per_game, work_bar
 from snakesim.core.registry import GameSpec
 from snakesim.core.rules import Int, Rules
 from snakesim.core.runner import DEFAULT_CHUNK, play_blocks
@@ -137,11 +144,18 @@ def skill(
     check_skill(spec, rules, players, games, playouts, novice)
     pairs = lineups(spec, playouts, novice) if spec.policies else []
     rows, shares = [], []
-    total = sum(len(pairs) * (games // n) * n for n in players)
-    with progress_bar(total, progress, desc=f"{spec.name} skill") as bar:
+    # Each line-up's games weigh what they cost, seat by seat, so the bar's time left holds
+    # although an expert's game costs hundreds of greedy ones (measured only for a bar).
+    cost = {(n, pair): _cost(spec, rules, n, games // n, seed, first, *pair) if progress else (1,) * n
+            for n in players for pair in pairs}  # fmt: skip
+    total = sum(sum(seats) * (games // n) for (n, _), seats in cost.items())
+    with work_bar(total, progress, desc=f"{spec.name} skill") as bar:
         for n in players:
             per = games // n
-            wins = {pair: _odd_seat_wins(spec, rules, n, per, seed, first, *pair, backend, bar) for pair in pairs}
+            wins = {
+                pair: _odd_seat_wins(spec, rules, n, per, seed, first, *pair, backend, bar, cost[n, pair])
+                for pair in pairs
+            }
             for field, player in pairs:
                 w = wins[(field, player)]
                 base = wins[(field, field)]
@@ -171,17 +185,34 @@ def skill(
     return SkillResult(table, shares, summary)
 
 
-def _odd_seat_wins(spec, rules, n, per, seed, first, field, player, backend, bar) -> np.ndarray:
+def _seats(n: int, field: str, player: str, seat: int) -> tuple[str, ...]:
+    return tuple(player if s == seat else field for s in range(n))
+
+
+def _cost(spec, rules, n, per, seed, first, field, player) -> tuple[int, ...]:
+    """Nanoseconds per game of this line-up with the odd player at each seat (a look-ahead
+    player's game can cost twice as much from the first seat as from the others), from a few
+    of those games; each kernel is loaded first, so a compile is announced here, before the
+    bar. Whole units, so that the bar's updates add up to its total exactly."""
+    seconds = []
+    thinks = player.partition(":")[0] in LOOKAHEAD_POLICIES
+    for seat in range(n if thinks else 1):  # (a cheap line-up: one seat is plenty)
+        codes = encode_policies(spec, _seats(n, field, player, seat))
+        compiling.prepare(spec, rules, n, seed, codes, notice=True)
+        seconds.append(seconds_per_game(spec, rules, n, seed, first + seat * per, codes))
+    return tuple(max(1, round(1e9 * seconds[seat % len(seconds)])) for seat in range(n))
+
+
+def _odd_seat_wins(spec, rules, n, per, seed, first, field, player, backend, bar, cost) -> np.ndarray:
     """Per game, whether the odd player won: ``per`` games with it at each seat in turn."""
     out = []
     for seat in range(n):
-        seats = tuple(player if s == seat else field for s in range(n))
         blocks = play_blocks(
-            spec, rules, n, per, seed, first + seat * per, DEFAULT_CHUNK, False, seats, backend,
-            keep=lambda columns, start: columns["winner"],
+            spec, rules, n, per, seed, first + seat * per, DEFAULT_CHUNK, False, _seats(n, field, player, seat),
+            backend, keep=lambda columns, start: columns["winner"],
+            on_games=lambda games, weight=cost[seat]: bar.update(games * weight),
         )  # fmt: skip
         out.append(np.concatenate(blocks) == seat)
-        bar.update(per)
     return np.concatenate(out)
 
 

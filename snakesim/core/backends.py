@@ -34,6 +34,7 @@ class ThreadsBackend:
     """Play blocks in this process on ``threads`` threads (all cores if None)."""
 
     name = "threads"
+    live = True  # its kernels report games as they finish (threads.reporting), block by block
 
     def __init__(self, threads: int | None = None):
         self.threads = threads
@@ -72,6 +73,7 @@ class DaskBackend:
     """
 
     name = "dask"
+    live = False  # games are counted when a task's block comes back
 
     def __init__(self, scheduler: str | None = None, workers: int | None = None):
         if scheduler is not None and workers is not None:

@@ -28,7 +28,7 @@ from snakesim.core.results import build_table
 from snakesim.core.rules import Int, Rules
 from snakesim.core.store import BadBlock, RunStore
 from snakesim.core.tally import Tally, merge, table_columns, tally_columns
-from snakesim.core.threads import max_threads  # noqa: F401 (re-exported)
+from snakesim.core.threads import max_threads, reporting  # noqa: F401 (max_threads re-exported)
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -101,6 +101,7 @@ def play_blocks(
     summary_only: bool = False,
     store: RunStore | None = None,
     keep: Callable | None = None,
+    on_games: Callable[[int], None] | None = None,
 ) -> list:
     """Play games ``first .. first+games-1`` in blocks of ``chunk_size``; return each block's
     columns (the kernel's arrays; or, with ``summary_only``, its tally) in block order.
@@ -140,16 +141,24 @@ def play_blocks(
         if pending:  # the kernel loaded or compiled before the bar starts (and said so if it compiles)
             prepare(spec, rules, players, seed, codes, notice=progress)
         with progress_bar(games, progress, desc=spec.name, initial=already) as bar:
+
+            def done(count: int) -> None:
+                bar.update(count)
+                if on_games is not None:
+                    on_games(count)
+
+            live = getattr(backend, "live", False)  # games counted as they finish, not per block
             if pending:
                 backend.warm_up(play_task, args)
-                with backend:
+                with backend, reporting(done if live else None):
                     for index, result in backend.map(play_task, pending, args):
                         start, count = blocks[index][1], blocks[index][2]
                         if store is not None:  # (a block's file holds its table)
                             table = result if summary_only else build_table(spec, result, seed, start, {})
                             store.write(index, start, count, table)
                         results[index] = keep(result, start)
-                        bar.update(count)
+                        if not live:
+                            done(count)
     finally:
         if store is not None:
             store.close()

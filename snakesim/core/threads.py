@@ -23,6 +23,7 @@ import numba
 from snakesim.core.rules import Int
 
 _setting = {"threads": None}  # None: max_threads()
+_caller = threading.local()  # .report: what the calling thread's play_in_blocks reports to
 
 
 def max_threads() -> int:
@@ -56,6 +57,19 @@ def using_threads(threads: int | None) -> Iterator[None]:
         _setting["threads"] = before
 
 
+@contextmanager
+def reporting(done: Callable[[int], None] | None) -> Iterator[None]:
+    """Inside the block, :func:`play_in_blocks` calls ``done(games)`` as each of its blocks
+    finishes (one call at a time, from whichever thread played it), so a progress bar moves
+    while one long call of a kernel plays. The setting is the calling thread's own."""
+    before = getattr(_caller, "report", None)
+    _caller.report = done
+    try:
+        yield
+    finally:
+        _caller.report = before
+
+
 def play_in_blocks(play: Callable[[int, int], None], count: int, block: int, threads: int | None = None) -> None:
     """Call ``play(start, stop)`` for blocks of ``range(count)`` on ``threads`` threads
     (:func:`get_threads` if None).
@@ -64,15 +78,18 @@ def play_in_blocks(play: Callable[[int, int], None], count: int, block: int, thr
     a thread's share, so that a call from Python is rare beside its games. Each thread takes
     the next block not yet taken, so a thread that drew long games does fewer. An exception in
     any thread stops the others after their current block and is raised here; so is a Ctrl-C
-    in the calling thread.
+    in the calling thread. Finished blocks are reported as :func:`reporting` asks.
     """
     threads = threads or get_threads()
+    report = getattr(_caller, "report", None)
     block = max(block, -(-count // (8 * threads * block)) * block)
     n_blocks = (count + block - 1) // block
     threads = min(threads, n_blocks)
     if threads <= 1:
         for b in range(n_blocks):
             play(b * block, min(count, (b + 1) * block))
+            if report is not None:
+                report(min(count, (b + 1) * block) - b * block)
         return
     lock = threading.Lock()
     state = {"next": 0, "error": None}
@@ -86,6 +103,9 @@ def play_in_blocks(play: Callable[[int, int], None], count: int, block: int, thr
                 state["next"] = b + 1
             try:
                 play(b * block, min(count, (b + 1) * block))
+                if report is not None:
+                    with lock:
+                        report(min(count, (b + 1) * block) - b * block)
             except BaseException as err:  # handed to the calling thread
                 with lock:
                     state["error"] = state["error"] or err
