@@ -1,5 +1,6 @@
 """What gets compiled, and when a run says so: the look-ahead only for seats that think ahead,
-one copy of each helper, blocks spread over threads, and the compile notice."""
+one copy of each helper, a cached kernel that runs in the next process, blocks spread over
+threads, and the compile notice."""
 
 from __future__ import annotations
 
@@ -60,6 +61,27 @@ def test_each_helper_is_compiled_once(game, tmp_path):
     counts = {name: int(n) for name, n in (line.split() for line in done.stdout.splitlines())}
     assert counts.pop("_play_rows") == 2  # with and without the look-ahead
     assert max(counts.values()) == 1, {name: n for name, n in counts.items() if n > 1}
+
+
+GAMES = """
+import sys
+import numpy as np
+from snakesim.core.policies import encode_policies
+from snakesim.games import get_game
+spec = get_game(sys.argv[1])
+columns = spec.play_block(spec.rules(), 3, 7, 0, 500, policies=encode_policies(spec, ["greedy:0.3"] * 3))
+print(sorted((name, int(np.asarray(values, np.int64).sum())) for name, values in columns.items()))
+"""
+
+
+def test_a_kernel_loaded_from_the_cache_plays_the_same_games(tmp_path):
+    # The helpers (njit_inner) are compiled to IR only, for the kernel to link in; the kernel
+    # written to numba's cache by one process must run, and play the same games, in the next.
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    runs = [subprocess.run([sys.executable, "-c", GAMES, "hisss"], capture_output=True, text=True, env=env)
+            for _ in range(2)]  # fmt: skip
+    assert [r.returncode for r in runs] == [0, 0], runs[-1].stderr[-2000:]
+    assert runs[0].stdout == runs[1].stdout and "length" in runs[0].stdout
 
 
 @pytest.mark.parametrize("threads", [1, 2, 3])

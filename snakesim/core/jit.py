@@ -9,12 +9,14 @@ Two decorators:
   Fortune kernel 3-4 times slower (benchmarks/bench_fortune.py). A function that tries to
   allocate under this decorator fails to compile, so the rule cannot be broken silently.
 - :func:`njit_inner`: :func:`njit` for code that only other compiled code calls (a kernel's
-  helpers), compiled without the wrappers that let Python call it.
+  helpers), compiled without the wrappers that let Python call it, and only as far as LLVM
+  IR for its callers to link in (:func:`_link_only_helpers`); not cached on its own, since
+  the cached kernel that calls it holds its code.
 
 No compiled code allocates: a kernel's scratch arrays are made in numpy by its Python front,
 one set per block of games (``snakesim.core.threads`` spreads the blocks over threads).
 
-Both cache compiled code on disk (``cache=True``) and use ``error_model="numpy"`` (integer
+:func:`njit` caches compiled code on disk (``cache=True``); both use ``error_model="numpy"`` (integer
 division without Python's zero check; the kernels never divide by zero).
 
 numba's cache checks only the file that defines a kernel, not the functions it inlines from
@@ -152,6 +154,57 @@ def _unliteral_calls(dispatcher):
     return dispatcher
 
 
+def _link_only_helpers() -> None:
+    """Make numba stop at LLVM IR for snakesim's wrapper-less helpers (:func:`njit_inner`).
+
+    numba finalises the library of every function it compiles: it links in its callees'
+    optimised IR, optimises the whole module again at O3 and generates its machine code. A
+    helper's machine code never runs (nothing outside compiled code can call it) and each of
+    its callers links and optimises its IR again, so a kernel whose helpers call helpers four
+    levels deep was optimised and code-generated up to four times over: 6 of the Sssnake
+    kernel's 11 s of compiling. Here a helper's library only links its callees' IR (kept for
+    its callers); the kernel that Python calls optimises and generates the whole tree once.
+    Only snakesim's own functions without a Python wrapper are treated so; if numba's
+    internals ever differ from what this expects, nothing is changed.
+    """
+    from numba import _dynfunc
+    from numba.core import codegen, cpu
+
+    library_class, context_class = codegen.CPUCodeLibrary, cpu.CPUContext
+    needs = ("finalize", "_get_module_for_linking", "_raise_if_finalized", "_ensure_finalized")
+    if not all(hasattr(library_class, name) for name in needs):
+        return
+    get_executable, finalize = context_class.get_executable, library_class.finalize
+
+    def link_only_executable(self, library, fndesc, env):
+        # (A library loaded from the cache is finalised already, and its wrapper is in its
+        # object code, not in its module: it is never a helper being compiled.)
+        if not library._finalized and fndesc.modname.startswith(f"{PACKAGE.name}."):
+            try:
+                library._final_module.get_function(fndesc.llvm_cpython_wrapper_name)
+            except NameError:  # no wrapper: a helper that only compiled code calls
+                library._snakesim_link_only = True
+                name = fndesc.qualname.split(".")[-1]
+                return _dynfunc.make_function(fndesc.lookup_module(), name, "link only", 0, env, (library,))
+        return get_executable(self, library, fndesc, env)
+
+    def link_only_finalize(self):
+        if not getattr(self, "_snakesim_link_only", False):
+            return finalize(self)
+        self._raise_if_finalized()
+        for library in dict.fromkeys(self._linking_libraries):  # (in order, once each)
+            self._reload_init.update(library._reload_init)
+            self._final_module.link_in(library._get_module_for_linking(), preserve=True)
+        self._final_module.verify()
+        self._finalized = True
+
+    context_class.get_executable = link_only_executable
+    library_class.finalize = link_only_finalize
+
+
+_link_only_helpers()
+
+
 def _decorator(options: dict, fn):
     return functools.partial(_compile, options) if fn is None else _compile(options, fn)
 
@@ -172,4 +225,5 @@ def njit_inner(fn=None, **extra):
     was a fifth of the kernel's compile time, for calls that never come. Calling such a
     function from Python raises TypeError.
     """
-    return _decorator({**JIT_OPTIONS, "_nrt": False, "no_cpython_wrapper": True, "no_cfunc_wrapper": True, **extra}, fn)
+    options = {**JIT_OPTIONS, "cache": False, "_nrt": False, "no_cpython_wrapper": True, "no_cfunc_wrapper": True}
+    return _decorator({**options, **extra}, fn)
