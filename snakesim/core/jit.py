@@ -8,6 +8,7 @@ Two decorators:
   incref/decref pair around many array-argument calls inside branchy loops, which made the
   Fortune kernel 3-4 times slower (benchmarks/bench_fortune.py). A function that tries to
   allocate under this decorator fails to compile, so the rule cannot be broken silently.
+  Calls from other compiled code go to a twin compiled as :func:`njit_inner`.
 - :func:`njit_inner`: :func:`njit` for code that only other compiled code calls (a kernel's
   helpers), compiled without the wrappers that let Python call it, and only as far as LLVM
   IR for its callers to link in (:func:`_link_only_helpers`); not cached on its own, since
@@ -16,8 +17,8 @@ Two decorators:
 No compiled code allocates: a kernel's scratch arrays are made in numpy by its Python front,
 one set per block of games (``snakesim.core.threads`` spreads the blocks over threads).
 
-:func:`njit` caches compiled code on disk (``cache=True``); both use ``error_model="numpy"`` (integer
-division without Python's zero check; the kernels never divide by zero).
+:func:`njit` caches compiled code on disk (``cache=True``); both use ``error_model="numpy"``
+(integer division without Python's zero check; the kernels never divide by zero).
 
 numba's cache checks only the file that defines a kernel, not the functions it inlines from
 other files: after an edit to ``rng.py`` a cached kernel would still run the old generator.
@@ -36,6 +37,7 @@ import sys
 from pathlib import Path
 
 import numba
+from numba.core.registry import CPUDispatcher
 
 PACKAGE = Path(__file__).resolve().parents[1]
 
@@ -210,11 +212,33 @@ def _decorator(options: dict, fn):
 
 
 JIT_OPTIONS = {"cache": True, "nogil": True, "error_model": "numpy"}
+# A helper's options: no wrappers for calls from Python, compiled to IR only, so not cached.
+INNER_OPTIONS = {"cache": False, "no_cpython_wrapper": True, "no_cfunc_wrapper": True}
+
+
+class _Twinned(CPUDispatcher):
+    """A dispatcher whose calls from other compiled code go to its twin, a helper compiled to
+    IR only (:func:`njit_inner`); calls from Python compile and run the dispatcher itself."""
+
+    @property
+    def _numba_type_(self):
+        return numba.types.Dispatcher(getattr(self, "inner", self))
 
 
 def njit(fn=None, **extra):
-    """``numba.njit`` for hot code that allocates nothing (no reference counting)."""
-    return _decorator({**JIT_OPTIONS, "_nrt": False, **extra}, fn)
+    """``numba.njit`` for hot code that allocates nothing (no reference counting).
+
+    Python calls the function itself (compiled with its wrappers, and cached); compiled code
+    calls its twin (``.inner``, compiled as :func:`njit_inner`), so a function that tests or
+    the Python front call, and kernels call too, costs a kernel's compile no more than a helper.
+    """
+    if fn is None:
+        return functools.partial(njit, **extra)
+    options = {**JIT_OPTIONS, "_nrt": False, **extra}
+    dispatcher = _compile(options, fn)
+    dispatcher.__class__ = _Twinned
+    dispatcher.inner = _compile({**options, **INNER_OPTIONS}, fn)
+    return dispatcher
 
 
 def njit_inner(fn=None, **extra):
@@ -225,5 +249,4 @@ def njit_inner(fn=None, **extra):
     was a fifth of the kernel's compile time, for calls that never come. Calling such a
     function from Python raises TypeError.
     """
-    options = {**JIT_OPTIONS, "cache": False, "_nrt": False, "no_cpython_wrapper": True, "no_cfunc_wrapper": True}
-    return _decorator({**options, **extra}, fn)
+    return _decorator({**JIT_OPTIONS, "_nrt": False, **INNER_OPTIONS, **extra}, fn)
