@@ -32,13 +32,14 @@ class Recorder(tqdm):
     records: list
 
     def __init__(self, *args, **kwargs):
-        kwargs.update(file=io.StringIO(), delay=0, mininterval=0.1)
+        kwargs.update(file=io.StringIO(), delay=0, mininterval=0.1)  # (smoothing: as the bar it stands for)
         super().__init__(*args, **kwargs)
         self.records = []
 
     def update(self, n=1):
         super().update(n)
-        rate = self.format_dict["rate"]
+        shown = self.format_dict
+        rate = shown["rate"] or (self.n / shown["elapsed"] if shown["elapsed"] > 0 else None)  # (as tqdm shows it)
         left = (self.total - self.n) / rate if rate else None
         self.records.append((time.perf_counter(), self.n / self.total, left))
 
@@ -49,7 +50,8 @@ def run(game: str, players: list[int], games: int, weighted: bool) -> tuple[list
     bars = []
 
     def recording_bar(total, enabled, desc):
-        bars.append(Recorder(total=total, desc=desc))
+        # The work bar's average rate (smoothing=0), or tqdm's default for a bar over games.
+        bars.append(Recorder(total=total, desc=desc, smoothing=0 if weighted else 0.3))
         return bars[-1]
 
     skill_module.work_bar = recording_bar

@@ -53,6 +53,7 @@ def work_bar(total: float, enabled: bool, desc: str) -> tqdm:
         file=sys.stderr,
         dynamic_ncols=True,
         bar_format="{l_bar}{bar}| [{elapsed}<{remaining}]",
+        smoothing=0,  # the run's average rate: the work is weighed, and it comes in bursts
     )
 
 
