@@ -6,6 +6,8 @@ import json
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import snakesim
 from snakesim.analysis.balance import clearly_better, moves, seat_rates
@@ -144,3 +146,52 @@ def test_plots_are_written(tmp_path):
     r = invoke("balance", "fortune", "--handicap", "start_coins", "--plot", tmp_path / "b.txt")
     assert r.exit_code == 2 and "--plot: expected a file ending in .png" in r.stderr
     assert not (tmp_path / "b.txt").exists()
+
+
+def test_the_tune_band_is_solved_exactly_between_integers():
+    # The case: 12 coins give a median of 54 [53, 54], 13 give 61 [61, 61]; a target
+    # of 60 is met at 12 + 6/7, on the band's edge, which a grid over 5..40 stepped over.
+    from snakesim.analysis.tune import _band_segment, _interpolate
+
+    assert _band_segment(53, 61, 54, 61, 60) == pytest.approx((6 / 7, 7 / 8), abs=1e-12)
+    assert _band_segment(53, 61, 54, 61, 70) is None
+    estimate, interval = _interpolate({11: (47, 47, 47), 12: (54, 53, 54), 13: (61, 61, 61), 14: (69, 68, 69)}, 60)
+    assert estimate == pytest.approx(12 + 6 / 7, abs=1e-12)
+    assert interval == pytest.approx([12 + 6 / 7, 12.875], abs=1e-12)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.floats(-50, 50), st.floats(0, 5), st.floats(0, 5)), min_size=2, max_size=5),
+       st.floats(0, 1))  # fmt: skip
+def test_the_tune_band_holds_its_estimate(points, where):
+    # Any intervals that hold their estimates, any target between two of them: the band
+    # (without the final guard) holds the interpolated value, up to rounding.
+    from snakesim.analysis.tune import _band, _interpolate
+
+    figures = {x: (v, v - below, v + above) for x, (v, below, above) in enumerate(points)}
+    values = [v for v, _, _ in figures.values()]
+    goal = min(values) + where * (max(values) - min(values))
+    estimate, interval = _interpolate(figures, goal)
+    assert estimate is not None or min(values) == max(values)
+    if estimate is not None:
+        band = _band(sorted(figures), [f[1] for f in figures.values()], [f[2] for f in figures.values()], goal)
+        assert band is not None and band[0] - 1e-9 <= estimate <= band[1] + 1e-9, (band, estimate)
+        assert interval[0] <= estimate <= interval[1]
+
+
+@pytest.mark.parametrize(
+    "target,vary",
+    [
+        ("length.mean=100", "start_coins=5:40"),
+        ("length.median=60", "start_coins=5:40"),
+        ("length.p95=200", "start_coins=5:40"),
+        ("win_rate.1=0.3", "start_coins.1=5:35"),
+        ("means.max_cup=30", "start_coins=5:40"),
+        ("unfinished_rate=0.05", "turn_cap=50:400"),
+    ],
+)
+def test_every_kind_of_tune_target_gets_an_interval_holding_its_estimate(target, vary):
+    r = snakesim.tune("fortune", 3, target, vary, games=2000, max_games=8000, confirm_games=2000)
+    low, high = r.summary["interval"]
+    assert r.summary["estimate"] is not None and low is not None, r.summary  # (each target is inside its range)
+    assert low <= r.summary["estimate"] <= high, (target, r.summary)

@@ -238,16 +238,57 @@ def tune(
 
 def _interpolate(figures: dict[int, tuple[float, float, float]], goal: float) -> tuple[float | None, list]:
     """The option value where the metric, joined linearly between the integers played, meets
-    ``goal``, and the range of values where ``goal`` lies inside the confidence band."""
-    xs = np.array(sorted(figures), dtype=np.float64)
-    values, lows, highs = (np.array([figures[int(x)][k] for x in xs]) for k in range(3))
+    ``goal``, and the values whose test does not reject it: the hull of every ``x`` where
+    ``goal`` lies inside the confidence band, itself joined linearly between the integers.
+
+    The band is solved exactly on each segment between neighbouring integers (two linear
+    inequalities in the segment's fraction), not on a grid: a grid could step over the
+    estimate, which lies on the band's edge when an integer's interval is a single value (a
+    median of whole turns is). Every interval holds its own estimate (a one-sided interval is
+    widened to it), so the band holds the interpolated metric and the answer holds the
+    estimate.
+    """
+    xs = sorted(figures)
+    values = [figures[x][0] for x in xs]
+    lows = [min(figures[x][1], figures[x][0]) for x in xs]
+    highs = [max(figures[x][2], figures[x][0]) for x in xs]
     estimate = None
     for k in range(len(xs) - 1):
         v0, v1 = values[k], values[k + 1]
         if v0 != v1 and min(v0, v1) <= goal <= max(v0, v1):
-            estimate = float(xs[k] + (goal - v0) / (v1 - v0))
+            estimate = float(xs[k] + (goal - v0) / (v1 - v0) * (xs[k + 1] - xs[k]))
             break
-    grid = np.linspace(xs[0], xs[-1], 2001)
-    low, high = (np.interp(grid, xs, v) for v in (lows, highs))
-    inside = grid[(low <= goal) & (goal <= high)]
-    return estimate, ([float(inside.min()), float(inside.max())] if inside.size else [None, None])
+    inside = list(_band(xs, lows, highs, goal) or ())
+    if estimate is not None:
+        inside.append(estimate)  # (inside already, up to rounding at the band's edge)
+    return estimate, ([float(min(inside)), float(max(inside))] if inside else [None, None])
+
+
+def _band(xs: list[int], lows: list[float], highs: list[float], goal: float) -> tuple[float, float] | None:
+    """The hull of the ``x`` where ``goal`` lies between ``lows`` and ``highs``, both joined
+    linearly between the integers ``xs``; None if there is none."""
+    inside: list[float] = []
+    for k in range(len(xs) - 1):
+        part = _band_segment(lows[k], lows[k + 1], highs[k], highs[k + 1], goal)
+        if part is not None:
+            inside += [xs[k] + t * (xs[k + 1] - xs[k]) for t in part]
+    if len(xs) == 1 and lows[0] <= goal <= highs[0]:
+        inside = [float(xs[0])]
+    return (min(inside), max(inside)) if inside else None
+
+
+def _band_segment(low0: float, low1: float, high0: float, high1: float, goal: float) -> tuple[float, float] | None:
+    """The fractions ``t`` in [0, 1] where ``low(t) <= goal <= high(t)``, with ``low`` and
+    ``high`` linear from their values at 0 to those at 1: an interval ``(from, to)``, or None."""
+    start, stop = 0.0, 1.0
+    for a, b in ((low0 - goal, low1 - goal), (goal - high0, goal - high1)):  # each must be <= 0
+        if a <= 0 and b <= 0:
+            continue
+        if a > 0 and b > 0:
+            return None
+        cross = a / (a - b)  # where a + (b - a) t = 0
+        if a > 0:
+            start = max(start, cross)
+        else:
+            stop = min(stop, cross)
+    return (start, stop) if start <= stop else None
