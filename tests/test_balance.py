@@ -95,11 +95,13 @@ def test_balance_and_tune_json():
     assert out.exit_code == 0, out.stderr
     data = json.loads(out.stdout)
     assert len(data["values"]) == 3 and len(data["win_rate"]) == 3 and len(data["win_ci"]) == 3
+    assert data["policies"] == [] and data["level"] == 0.95  # (Fortune's players make no choices)
     assert data["values"][0] == data["values"][2] and data["before"]["win_rate"][1] < data["after"]["win_rate"][1]
     assert data["path"][0]["values"] == [20, 17, 20]
     out = invoke("tune", "fortune", "--target", "length.mean=80", "--vary", "start_coins=5:40", "-n", 2000,
                  "--max-games", 8000, "--confirm-games", 2000, "--json")  # fmt: skip
     data = json.loads(out.stdout)
+    assert data["policies"] == [] and data["level"] == 0.95
     assert 5 <= data["value"] <= 40 and data["metric"]["ci"][0] <= data["metric"]["value"] <= data["metric"]["ci"][1]
     text = invoke("tune", "fortune", "--target", "length.mean=80", "--vary", "start_coins=5:40", "-n", 2000,
                   "--max-games", 8000, "--confirm-games", 2000).stdout  # fmt: skip

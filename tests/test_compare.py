@@ -1,6 +1,7 @@
 """Variant comparison: common random numbers really pair the games; every game works."""
 
 import json
+import re
 
 import numpy as np
 import pytest
@@ -89,11 +90,19 @@ def test_cli_compare_text_and_json():
     r = runner.invoke(cli, ["compare", "fortune", "-p", "3", "-n", "3000", "-v", "standard", "-v", "one-snake"])
     assert r.exit_code == 0, r.output
     assert "baseline: standard" in r.stdout and "length (cards drawn)" in r.stdout and "p(Holm)" in r.stdout
+    # Every assumption is printed: the values' level, and each difference's own (Holm) level.
+    assert "values with their 95% intervals" in r.stdout and "policies by seat" not in r.stdout  # (no choices)
+    levels = re.findall(r"\] at (\d+(?:\.\d+)?)%  p\(Holm\)", r.stdout)
+    assert len(levels) >= 5 and all(95 <= float(x) < 100 for x in levels), levels
+    mix = ["-v", "standard", "-v", "mix=standard,policy=random"]
+    r = runner.invoke(cli, ["compare", "rainbow", "-p", "2", "-n", "500", *mix])
+    assert "policies by seat: standard: greedy, greedy; mix: random, random" in r.stdout, r.stdout
     r = runner.invoke(
         cli, ["compare", "hisss", "-p", "3", "-n", "2000", "-v", "standard", "-v", "claim-joined", "--json"]
     )
     s = json.loads(r.stdout)
     assert s["variants"] == ["standard", "claim-joined"] and s["options"]["claim-joined"]["claim_joined"] is True
+    assert s["level"] == 0.95 and s["policies"] == {"standard": ["greedy"] * 3, "claim-joined": ["greedy"] * 3}
     assert {row["metric"] for row in s["rows"]} >= {"seat 0 wins", "margin (cards)"}
     r = runner.invoke(cli, ["compare", "fortune", "-v", "standard", "-v", "nope"])
     assert r.exit_code == 2 and "variant: unknown variant 'nope'" in r.stderr

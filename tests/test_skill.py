@@ -89,7 +89,7 @@ def test_a_game_without_choices_is_pure_luck():
 def test_skill_command_prints_and_writes_json(tmp_path):
     r = invoke("skill", "hisss", "--players", 2, "--games", 200, "--playouts", 2, "--plot", tmp_path / "s.png")
     assert r.exit_code == 0, r.output
-    for words in ("luck or skill?", "expert:2", "oracle:2", "greedy:0.3", "skill share", "2 players:"):
+    for words in ("luck or skill?", "expert:2", "oracle:2", "greedy:0.3", "skill share", "2 players:", "95% interval"):
         assert words in r.stdout
     assert (tmp_path / "s.png").stat().st_size > 0
     r = invoke("skill", "rainbow", "--players", 2, "--games", 100, "--playouts", 2, "--novice", 0, "--json")

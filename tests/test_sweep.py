@@ -63,6 +63,11 @@ def test_cli_sweep_plot_and_json(tmp_path):
     r = runner.invoke(cli, ["sweep", "hisss", "-p", "3", "--set", "claim_joined=false,true", "-n", "800", "--json"])
     s = json.loads(r.stdout)
     assert s["axes"] == ["claim_joined"] and len(s["rows"]) == 2 * 6
+    assert s["level"] == 0.95 and s["policies"] == {"3": ["greedy"] * 3}
+    assert (
+        "policies by seat: greedy, greedy | greedy, greedy, greedy"
+        in runner.invoke(cli, ["sweep", "rainbow", "-p", "2..3", "--set", "hand_size=4,7", "-n", "300"]).stdout
+    )
 
 
 @pytest.mark.parametrize(

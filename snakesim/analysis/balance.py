@@ -287,6 +287,7 @@ def balance(
         "values": list(current),
         "range": [low, high],
         "tolerance": tolerance,
+        "policies": list(seats),  # (each seat's player; empty for a game without choices)
         "level": level,
         "status": status,
         "message": message,

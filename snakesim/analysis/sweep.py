@@ -129,23 +129,27 @@ def sweep(
         One row per point and metric: ``players``, one column per swept option,
         ``rules_hash`` (of the point's complete rules), ``metric``, ``value``, ``low``,
         ``high``. Metrics: ``length`` (mean), ``seat 0 wins``, ``first-player advantage``,
-        ``draw``, ``unfinished``, ``seat balance p``.
+        ``draw``, ``unfinished``, ``seat balance p``. ``attrs`` holds the game, variant, games
+        per point, seed, swept options, the intervals' ``level`` and each player count's
+        ``policies`` (by seat).
     """
     import pandas as pd
 
     names = list(parse_axes(settings)[1])
     if runs is None:
         runs = plan_sweep(spec, players, settings, games, seed, variant, policy)
-    rows = []
+    rows, policies = [], {}
     with backend or ThreadsBackend(threads) as engine:
         for n, name, rules, seats in runs:
             df = simulate_spec(spec, rules, n, games, seed, name, 0, threads, DEFAULT_CHUNK, progress, seats, engine)
+            policies[str(n)] = list(seats)
             swept = {k: _value_of(rules, k) for k in names}
             point = {"players": n, **swept, "rules_hash": rules.rules_hash()}
             for metric, value, low, high in _point_metrics(spec, df, n, level):
                 rows.append({**point, "metric": metric, "value": value, "low": low, "high": high})
     out = pd.DataFrame(rows)
-    out.attrs.update(game=spec.name, variant=variant or "standard", games=games, seed=seed, axes=names)
+    out.attrs.update(game=spec.name, variant=variant or "standard", games=games, seed=seed, axes=names, level=level,
+                     policies=policies)  # fmt: skip
     return out
 
 

@@ -230,6 +230,7 @@ def tune(
         "neighbours": [{"value": x, "metric": figures[x][0], "ci": [figures[x][1], figures[x][2]]} for x in near],
         "search": {"games_per_value": count, "values_played": len(path), "games_played": search.played, "seed": seed,
                    "first": first},
+        "policies": list(seats),  # (each seat's player; empty for a game without choices)
         "level": level,
         "elapsed_s": time.perf_counter() - started - (compiling.spent() - compiled),  # (compiling left out)
     }  # fmt: skip

@@ -89,6 +89,7 @@ def compare(
       snakesim compare fortune -v standard -v rejoin --games 10000000 --backend dask --workers 8
     """
     from snakesim.analysis.compare import compare_variants
+    from snakesim.analysis.stats import LEVEL
     from snakesim.core.backends import make_backend
     from snakesim.core.files import check_writable
     from snakesim.games import get_game
@@ -120,6 +121,8 @@ def compare(
         meta = {"game": spec.name, "players": players, "games": n_games, "seed": seed, "variants": list(runs)}
         meta["options"] = {name: run["options"] for name, run in runs.items()}
         meta["rules_hash"] = {name: run["rules_hash"] for name, run in runs.items()}
+        meta["policies"] = {name: run["policies"] for name, run in runs.items()}  # (by seat; empty: no choices)
+        meta["level"] = LEVEL  # (the values' intervals; each difference's is its row's diff_level)
         if stopping:
             meta.update(games=stopping["games"], stopping=stopping)
         click.echo(to_json({**meta, "rows": records(table)}))
@@ -129,6 +132,11 @@ def compare(
         f"{players} players, {played:,} games per arm, seed {seed}: game i is dealt from the same keyed "
         "shuffle in every arm (paired)"
     )
+    seats = {name: ", ".join(run["policies"]) for name, run in table.attrs["runs"].items() if run["policies"]}
+    if len(set(seats.values())) == 1:
+        header += f"\npolicies by seat: {next(iter(seats.values()))} (every arm)"
+    elif seats:
+        header += "\npolicies by seat: " + "; ".join(f"{name}: {who}" for name, who in seats.items())
     click.echo(format_comparison(table, spec.title, header))
     if plot is not None:
         click.echo(f"\nfigures written to {plot}/ (win-rates.png, length.png, scores.png)")

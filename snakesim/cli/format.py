@@ -127,17 +127,22 @@ def _diff(kind: str, x: float) -> str:
     return f"{100 * x:+.2f} pp" if kind == "rate" else f"{x:+,.3f}"
 
 
-def format_comparison(table, title: str, header: str, alpha: float = 0.05) -> str:
+def _level(level: float) -> str:
+    """A confidence level as a person reads it: 95%, 99.29%."""
+    return f"{100 * level:.4g}%"
+
+
+def format_comparison(table, title: str, header: str, alpha: float = 0.05, level: float = 0.95) -> str:
     """The comparison shown by ``snakesim compare``: per metric, each variant's value with its
     interval, and its paired difference from the baseline with the Holm-adjusted p-value."""
     variants = list(dict.fromkeys(table["variant"]))
     lines = [
         title,
         header,
-        f"baseline: {variants[0]}; * marks a difference significant at {alpha:g} after Holm's adjustment over every "
-        "difference tested; each difference's interval is drawn at its Holm step's level, so it excludes 0 exactly "
-        "when starred; (exact): McNemar's exact test, for few discordant games; pairing xR: the paired interval is "
-        "R times as wide as independent runs' would be",
+        f"baseline: {variants[0]}; values with their {_level(level)} intervals; * marks a difference significant at "
+        f"{alpha:g} after Holm's adjustment over every difference tested; each difference's interval is drawn at its "
+        "Holm step's level (printed after it), so it excludes 0 exactly when starred; (exact): McNemar's exact test, "
+        "for few discordant games; pairing xR: the paired interval is R times as wide as independent runs' would be",
         "",
     ]
     width = max(len(m) for m in table["metric"]) + 2
@@ -151,7 +156,7 @@ def format_comparison(table, title: str, header: str, alpha: float = 0.05) -> st
                 star = " *" if r["p_holm"] < alpha else ""
                 text += (
                     f"   diff {_diff(r['kind'], r['diff'])} [{_diff(r['kind'], r['diff_low'])}, "
-                    f"{_diff(r['kind'], r['diff_high'])}]  p(Holm) {r['p_holm']:.3g}{star}"
+                    f"{_diff(r['kind'], r['diff_high'])}] at {_level(r['diff_level'])}  p(Holm) {r['p_holm']:.3g}{star}"
                 )
                 if r["test"] == "exact McNemar":
                     text += " (exact)"

@@ -92,7 +92,8 @@ def format_skill(result: SkillResult, title: str) -> str:
         f"{s['games']:,} games per line-up and player count, the odd player at each seat in turn; "
         f"{s['elapsed_s']:.1f} s",
         "",
-        f"{'players':>7}  {'field':<8}{'player':<14}{'wins':>7}  {'edge over a field player (points)':<36}",
+        f"{'players':>7}  {'field':<8}{'player':<14}{'wins':>7}  "
+        f"{'edge over a field player (points, ' + format(s['level'], '.0%') + ' interval)':<36}",
     ]
     for row in result.table.itertuples():
         edge = (
@@ -113,6 +114,7 @@ def format_skill(result: SkillResult, title: str) -> str:
     lines += [
         "",
         "skill share: the expert's edge over the oracle's (how much of what seeing every card is worth thinking",
-        "ahead captures); the verdict reads the expert's edge relative to a careful player's fair share.",
+        "ahead captures), with its " + format(s["level"], ".0%") + " interval; the verdict reads the expert's edge",
+        "relative to a careful player's fair share.",
     ]
     return "\n".join(lines)

@@ -81,7 +81,12 @@ def sweep_command(
         click.echo(to_json({**table.attrs, "rows": records(table)}))
         return
     wide = table.pivot_table(index=["players", *axes], columns="metric", values="value", sort=False).reset_index()
-    click.echo(f"{spec.title}\n{n_games:,} games per point, seed {seed}\n")
+    seats = {", ".join(p) for p in table.attrs["policies"].values() if p}
+    who = f"; policies by seat: {' | '.join(sorted(seats))}" if seats else ""
+    click.echo(
+        f"{spec.title}\n{n_games:,} games per point, seed {seed}{who}\n"
+        f"values only: each comes with its {table.attrs['level']:.0%} interval in --json\n"
+    )
     click.echo(wide.to_string(index=False, float_format=lambda v: f"{v:.4g}"))
     if plot is not None:
         click.echo(f"\nfigure written to {plot}")
