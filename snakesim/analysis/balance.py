@@ -8,8 +8,15 @@ imbalance ``sum((rate_k - mean rate)**2)`` by more than its paired noise allows 
 test at the confidence level, Bonferroni over the moves tried). When no move is clearly
 better the search plays twice the games and looks again, until every seat's deviation from
 the mean rate has an interval inside ``±tolerance`` (simultaneous over the seats), or the
-budget is spent. The answer is then played on fresh games, with the starting values on the
-same fresh games for the before-and-after comparison.
+budget is spent. When every single step is surely worse, two-step moves are screened on the
+first games and the most promising played on the last, before the search stops.
+
+Since the search moves only on a clear win, where it stops need not be the best it saw: the
+answer is the best by estimate of every candidate played on the search's last games, and
+the candidates it is not clearly better than (paired, Bonferroni over them all) are named as
+as good. The answer and the runner-up are then played on fresh games, with the starting
+values on the same fresh games for the before-and-after comparison; when the fresh games show
+every seat inside the tolerance (simultaneous intervals), the verdict says so.
 
 Equal chances mean equal win rates among the seats: with draws in the game every seat's
 target is ``(1 - draw rate) / n``, not ``1/n``.
@@ -36,6 +43,7 @@ if TYPE_CHECKING:
 
 
 MAX_MOVES = 500  # a guard: every move lowers the imbalance, so a search ends long before
+TWO_STEP_FINALISTS = 3  # two-step moves screened on the first games, then played on the last
 
 
 @dataclass(frozen=True)
@@ -86,6 +94,19 @@ def clearly_better(new: SeatRates, old: SeatRates, tries: int, level: float = LE
     d = new.influence - old.influence
     se = float(d.std(ddof=1)) / np.sqrt(d.size)
     return se == 0.0 or diff < -stats.norm.ppf(1 - (1 - level) / max(tries, 1)) * se
+
+
+def two_step_moves(values: tuple[int, ...], low: int, high: int) -> list[tuple[int, ...]]:
+    """Two steps from ``values`` (:func:`moves` of a move) that no single step reaches."""
+    near = set(moves(values, low, high)) | {values}
+    out = dict.fromkeys(m2 for m in moves(values, low, high) for m2 in moves(m, low, high) if m2 not in near)
+    return list(out)
+
+
+def as_good_as(best: SeatRates, others: list[SeatRates], level: float = LEVEL) -> list[SeatRates]:
+    """The candidates that ``best`` (played on the same games) is not clearly better than:
+    paired one-sided tests, Bonferroni over all of them."""
+    return [ev for ev in others if not clearly_better(best, ev, len(others), level)]
 
 
 def moves(values: tuple[int, ...], low: int, high: int) -> list[tuple[int, ...]]:
@@ -238,6 +259,7 @@ def balance(
         now = rate(current, count)
         note(now, True)
         settled = False  # every move from here was surely worse: only the answer's figures need more games
+        two_steps_tried = False
         for _ in range(MAX_MOVES):
             tried = [] if settled else [rate(m, count) for m in moves(current, low, high) if playable(m)]
             for ev in tried:
@@ -247,14 +269,38 @@ def balance(
                 current, now = best.values, best
                 path[-len(tried) + tried.index(best)]["moved"] = True
                 continue
-            if now.within(tolerance) or count >= max_games:
+            if now.within(tolerance):
                 break
             settled = settled or (bool(tried) and all(clearly_better(now, ev, len(tried), level) for ev in tried))
-            if settled and now.beyond(tolerance):
-                break  # no move can help and the verdict is sure: more games would change nothing
+            stopping = count >= max_games or (settled and now.beyond(tolerance))  # (then more games change nothing)
+            if stopping and not two_steps_tried:
+                # No single step is better: before stopping, screen the two-step moves on the
+                # first games, play the most promising on these, and move if one is clearly better.
+                two_steps_tried = True
+                screened = [rate(m, games) for m in two_step_moves(current, low, high) if playable(m)]
+                finalists = sorted(screened, key=lambda ev: ev.imbalance)[:TWO_STEP_FINALISTS]
+                far = [rate(ev.values, count) for ev in finalists]
+                for ev in far:
+                    note(ev, False)
+                best = min(far, key=lambda ev: ev.imbalance, default=None)
+                if best is not None and clearly_better(best, now, len(screened), level):
+                    current, now, settled = best.values, best, False
+                    path[-len(far) + far.index(best)]["moved"] = True
+                    continue
+            if stopping:
+                break
             count = min(2 * count, max_games)
             now = rate(current, count)
             note(now, True)
+        # The answer: the best by estimate of every candidate played on the search's last games
+        # (the search moves only on a clear win, so where it stopped need not be the best it
+        # saw), with those it is not clearly better than, and the runner-up.
+        last = sorted({tuple(p["values"]) for p in path if p["games"] == count} | {current})
+        final = sorted((rate(v, count) for v in last), key=lambda ev: (ev.imbalance, ev.values))
+        settled = settled and final[0].values == current  # (known only where the search stood)
+        now, current = final[0], final[0].values
+        ties = as_good_as(now, final[1:], level)
+        runner_up = final[1] if len(final) > 1 else None
         search.close()
         step = _step_effects(path, current, players)
         status, message = _verdict(now, tolerance, handicap, low, high, step, settled)
@@ -262,8 +308,24 @@ def balance(
         confirm = confirm_games or max(count, 100_000)
         fresh = SameGames(spec, players, seed, first + count, seats, backend, progress)
         before = _confirmed(fresh.games(rules_of(base), confirm), players, level)
-        after = _confirmed(fresh.games(rules_of(current), confirm), players, level)
+        after_games = fresh.games(rules_of(current), confirm)
+        after = _confirmed(after_games, players, level)
+        second = None
+        if runner_up is not None:
+            second = {"values": list(runner_up.values),
+                      **_confirmed(fresh.games(rules_of(runner_up.values), confirm), players, level)}  # fmt: skip
         fresh.close()
+        on_fresh = seat_rates(current, win_matrix(after_games, players), level)
+        fresh_worst = float(np.abs(on_fresh.deviation).max())
+        if on_fresh.within(tolerance):  # the verdict that counts: games the search never saw
+            status = "balanced"
+            message = (
+                f"{handicap} = {list(current)} puts every seat within {points(tolerance)} of the mean seat on "
+                f"{confirm:,} fresh games (simultaneous {level:.0%} intervals; largest deviation {points(fresh_worst)})"
+            )
+        else:
+            message += f"; on {confirm:,} fresh games a seat is {points(fresh_worst)} from the mean seat at most"
+            message += f", which they cannot show inside {points(tolerance)}" if fresh_worst <= tolerance else ""
         novice = None
         if novices is not None and spec.policies:
             with_mistakes = novice_seats(spec, seats, players, novices)
@@ -296,6 +358,12 @@ def balance(
                    "first": first},
         "confirm": {"first": first + count, "games": confirm, "games_played": fresh.played},
         "novices": novice,
+        "as_good": [{"values": list(ev.values), "imbalance": ev.imbalance,
+                     "max_deviation": float(np.abs(ev.deviation).max())} for ev in ties],
+        "recommended": {"values": list(current), "imbalance": now.imbalance,
+                        "max_deviation": float(np.abs(now.deviation).max()), "games": now.games},
+        "runner_up": second,
+        "fresh_max_deviation": fresh_worst,
         "win_rate": after["win_rate"],
         "win_ci": after["win_ci"],
         "before": before,

@@ -141,6 +141,14 @@ def format_balance(result: BalanceResult, title: str, who: str) -> str:
         "",
         f"recommended: {name} = {inline(result.values)}   " + _origin(result),
         f"  as an option: --set {name}={inline(result.values).replace(' ', '')}",
+        "  the best by estimate of every candidate played on the search's last games"
+        + (
+            "; as good there (not clearly worse, paired tests over them all): "
+            + ", ".join(inline(c["values"]) for c in s["as_good"][:5])
+            + (f" and {len(s['as_good']) - 5} more (--json)" if len(s["as_good"]) > 5 else "")
+            if s["as_good"]
+            else ""
+        ),
         "",
         f"confirmed on {confirm['games']:,} fresh games (games {confirm['first']:,} to "
         f"{confirm['first'] + confirm['games'] - 1:,}, not used by the search), 95% intervals:",
@@ -156,6 +164,12 @@ def format_balance(result: BalanceResult, title: str, who: str) -> str:
     rows.append(("largest seat gap", *(f"{c['gap'][0] * 100:.2f} points [{c['gap'][1] * 100:.2f}, "
                                        f"{c['gap'][2] * 100:.2f}]" for c in (before, after))))  # fmt: skip
     lines += [f"  {label:<30}{b:<30}{a}" for label, b, a in rows]
+    if s["runner_up"] is not None:
+        r = s["runner_up"]
+        lines.append(
+            f"  runner-up {name} = {inline(r['values'])} on the same fresh games: largest seat gap "
+            f"{r['gap'][0] * 100:.2f} points {_gap(r)}"
+        )
     if s["novices"] is not None:
         n = s["novices"]
         lines += ["", f"{n['message']} (95% intervals: {_gap(n['after'])} with it, {_gap(n['before'])} without)"]
