@@ -324,8 +324,11 @@ def balance(
                 f"{confirm:,} fresh games (simultaneous {level:.0%} intervals; largest deviation {points(fresh_worst)})"
             )
         else:
-            message += f"; on {confirm:,} fresh games a seat is {points(fresh_worst)} from the mean seat at most"
-            message += f", which they cannot show inside {points(tolerance)}" if fresh_worst <= tolerance else ""
+            message += f"; on {confirm:,} fresh games this answer leaves a seat {points(fresh_worst)} off"
+            if fresh_worst <= tolerance:
+                message += f", which they cannot show inside {points(tolerance)}"
+            elif on_fresh.beyond(tolerance):
+                message += f", surely more than {points(tolerance)}"
         novice = None
         if novices is not None and spec.policies:
             with_mistakes = novice_seats(spec, seats, players, novices)
