@@ -217,7 +217,7 @@ def test_the_tune_band_holds_its_estimate(points, where):
 
     figures = {x: (v, v - below, v + above) for x, (v, below, above) in enumerate(points)}
     values = [v for v, _, _ in figures.values()]
-    goal = min(values) + where * (max(values) - min(values))
+    goal = min(max(min(values) + where * (max(values) - min(values)), min(values)), max(values))  # (rounding)
     estimate, interval = _interpolate(figures, goal)
     assert estimate is not None or min(values) == max(values)
     if estimate is not None:
