@@ -130,3 +130,14 @@ def test_a_compile_is_announced_and_counted_once(monkeypatch, capsys, tmp_path):
     assert compiling.estimate("slowgame", False) == pytest.approx(0.3, abs=0.2)  # remembered for next time
     assert compiling.prepare(_SlowSpec(), None, 2, 1) == 0.0  # ready: nothing to do, nothing said
     assert capsys.readouterr().err == ""
+
+
+def test_a_helper_called_from_python_says_why_it_cannot_be():
+    # A helper (njit_inner) has no wrapper for calls from Python: numba would jump to an empty
+    # address. It says so instead; compiled code still calls it (every game's tests).
+    from snakesim.games.sssnake import kernel
+
+    with pytest.raises(TypeError, match="_dx is a helper that only compiled code calls"):
+        kernel._dx(1)
+    with pytest.raises(TypeError, match="helper"):
+        kernel._options.inner(None)  # (the twin through which kernels call an njit function)

@@ -207,13 +207,20 @@ def _link_only_helpers() -> None:
 _link_only_helpers()
 
 
-def _decorator(options: dict, fn):
-    return functools.partial(_compile, options) if fn is None else _compile(options, fn)
-
-
 JIT_OPTIONS = {"cache": True, "nogil": True, "error_model": "numpy"}
 # A helper's options: no wrappers for calls from Python, compiled to IR only, so not cached.
 INNER_OPTIONS = {"cache": False, "no_cpython_wrapper": True, "no_cfunc_wrapper": True}
+
+
+class _Helper(CPUDispatcher):
+    """A helper's dispatcher (:func:`njit_inner`): compiled code calls it; Python cannot, since
+    it has no wrapper (numba would jump to an empty address and crash the process)."""
+
+    def __call__(self, *args, **kwargs):
+        raise TypeError(
+            f"{self.py_func.__qualname__} is a helper that only compiled code calls (njit_inner); "
+            "call it from a compiled function, or compile it with njit"
+        )
 
 
 class _Twinned(CPUDispatcher):
@@ -237,7 +244,12 @@ def njit(fn=None, **extra):
     options = {**JIT_OPTIONS, "_nrt": False, **extra}
     dispatcher = _compile(options, fn)
     dispatcher.__class__ = _Twinned
-    dispatcher.inner = _compile({**options, **INNER_OPTIONS}, fn)
+    dispatcher.inner = _helper(_compile({**options, **INNER_OPTIONS}, fn))
+    return dispatcher
+
+
+def _helper(dispatcher):
+    dispatcher.__class__ = _Helper
     return dispatcher
 
 
@@ -249,4 +261,6 @@ def njit_inner(fn=None, **extra):
     was a fifth of the kernel's compile time, for calls that never come. Calling such a
     function from Python raises TypeError.
     """
-    return _decorator({**JIT_OPTIONS, "_nrt": False, **INNER_OPTIONS, **extra}, fn)
+    if fn is None:
+        return functools.partial(njit_inner, **extra)
+    return _helper(_compile({**JIT_OPTIONS, "_nrt": False, **INNER_OPTIONS, **extra}, fn))
