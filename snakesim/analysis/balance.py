@@ -8,8 +8,9 @@ imbalance ``sum((rate_k - mean rate)**2)`` by more than its paired noise allows 
 test at the confidence level, Bonferroni over the moves tried). When no move is clearly
 better the search plays twice the games and looks again, until every seat's deviation from
 the mean rate has an interval inside ``±tolerance`` (simultaneous over the seats), or the
-budget is spent. When every single step is surely worse, two-step moves are screened on the
-first games and the most promising played on the last, before the search stops.
+budget is spent. Before it stops without a clear step (at the budget, or when every single
+step is surely worse), two-step moves are screened on the first games and the three most
+promising played on the last; it moves if one of them is clearly better.
 
 Since the search moves only on a clear win, where it stops need not be the best it saw: the
 answer is the best by estimate of every candidate played on the search's last games, and
