@@ -25,6 +25,7 @@ import numpy as np
 
 from snakesim.analysis.stats import (
     LEVEL,
+    betting_sequence,
     holm,
     km_quantile,
     mean_interval,
@@ -282,7 +283,7 @@ def compare_variants(
             if precision is None:
                 out = compare_tables(spec, tables)
                 break
-            sequences = confidence_sequences(spec, tables, precise, games)
+            sequences = confidence_sequences(spec, tables, precise, games, precision=precision)
             widest = float(sequences["half_width"].max())
             if widest <= precision or played >= cap:
                 out = compare_tables(spec, tables)
@@ -308,17 +309,25 @@ def _check_precise(precise) -> tuple[str, ...]:
 
 
 def confidence_sequences(
-    spec: GameSpec, tables: dict[str, pd.DataFrame], precise=("rates",), games_opt: int = 1000, level: float = LEVEL
+    spec: GameSpec,
+    tables: dict[str, pd.DataFrame],
+    precise=("rates",),
+    games_opt: int = 1000,
+    level: float = LEVEL,
+    precision: float | None = None,
 ) -> pd.DataFrame:
     """Anytime-valid intervals for the rows ``--precision`` watches, after the games so far.
 
-    ``precise`` chooses them: ``rates`` (every seat's win rate in every variant: exact,
-    1/2-sub-Gaussian), ``differences`` (every paired difference of a rate from the baseline:
-    exact, 1-sub-Gaussian; a difference that is zero in every game needs no pinning) and
-    ``length`` (each variant's mean length, in its own unit: asymptotic). Each
-    is a confidence sequence (:func:`snakesim.analysis.stats.normal_mixture_half_width`), so the
-    interval at whatever block the run stops is still a ``level`` interval, however many blocks
-    were looked at; the Bonferroni split over the rows makes them hold together.
+    ``precise`` chooses them: ``rates`` (every seat's win rate in every variant) and
+    ``differences`` (every paired difference of a rate from the baseline; one that is zero in
+    every game needs no pinning), both exact and variance-adaptive
+    (:func:`snakesim.analysis.stats.betting_sequence`, on the blocks of ``games_opt`` games the
+    run looked after, its bets tuned for the half-width ``precision``), and ``length`` (each
+    variant's mean length, in its own unit: the normal mixture with the sample's standard
+    deviation, asymptotic, :func:`snakesim.analysis.stats.normal_mixture_half_width`). Each is
+    a confidence sequence, so the interval at whatever block the run stops is still a
+    ``level`` interval, however many blocks were looked at; the Bonferroni split over the rows
+    makes them hold together.
 
     Returns
     -------
@@ -331,26 +340,37 @@ def confidence_sequences(
     players = players_of(tables[names[0]])
     metrics = {name: per_game_metrics(spec, df, players) for name, df in tables.items()}
     length = f"length ({spec.length_unit})"
-    rows = []  # (variant, metric, per-game values, sd or None for the sample's)
+    rows = []  # (variant, metric, per-game values, kind: rate, difference or mean)
     for name in names:
         if "rates" in precise:
-            rows += [(name, f"seat {s} wins", metrics[name][f"seat {s} wins"][1], 0.5) for s in range(players)]
+            rows += [(name, f"seat {s} wins", metrics[name][f"seat {s} wins"][1], "rate") for s in range(players)]
         if "length" in precise:
-            rows.append((name, length, metrics[name][length][1], None))
+            rows.append((name, length, metrics[name][length][1], "mean"))
         if "differences" in precise and name != names[0]:
             for metric, (kind, base) in metrics[names[0]].items():
                 if kind == "rate":  # in the unit of --precision: a probability
                     d = metrics[name][metric][1].astype(np.float64) - base.astype(np.float64)
-                    rows.append((name, f"{metric} (difference)", d, 1.0))
+                    rows.append((name, f"{metric} (difference)", d, "difference"))
     alpha = (1 - level) / len(rows)
     out = []
-    for name, metric, values, sd in rows:
+    for name, metric, values, kind in rows:
         values = np.asarray(values, dtype=np.float64)
-        constant = values.size < 2 or values.min() == values.max()  # a structural zero difference: nothing to pin
-        sd = 0.0 if constant else (float(values.std(ddof=1)) if sd is None else sd)
-        half = normal_mixture_half_width(values.size, sd, alpha, games_opt)
         mean = float(values.mean())
-        out.append({"variant": name, "metric": metric, "value": mean, "low": mean - half, "high": mean + half,
+        if kind == "mean" or (kind == "difference" and (values.size < 2 or values.min() == values.max())):
+            # (a difference that is zero in every game is structural: nothing to pin)
+            sd = 0.0 if values.size < 2 or values.min() == values.max() else float(values.std(ddof=1))
+            half = normal_mixture_half_width(values.size, sd, alpha, games_opt)
+            low, high = mean - half, mean + half
+        else:  # 0/1, or -1/0/1 read as 0, 1/2, 1: counts per block of the run
+            x = values if kind == "rate" else (values + 1.0) / 2.0
+            support = np.array([0.0, 0.5, 1.0])
+            blocks = [x[k : k + games_opt] for k in range(0, x.size, max(games_opt, 1))]
+            counts = np.array([[np.sum(b == s) for s in support] for b in blocks])
+            scale = 1.0 if kind == "rate" else 2.0
+            target = None if precision is None else precision / scale
+            low, high = (scale * v - (scale - 1.0) for v in betting_sequence(counts, support, alpha, target))
+            half = max(mean - low, high - mean)
+        out.append({"variant": name, "metric": metric, "value": mean, "low": low, "high": high,
                     "half_width": half})  # fmt: skip
     return pd.DataFrame(out)
 
