@@ -119,6 +119,10 @@ def test_tune_finds_the_symmetric_value_and_a_target_read_off_the_game():
     r = snakesim.tune("fortune", 2, "win_rate.1=0.5", "start_coins.1=5:35", **SMALL)
     assert r.best in (19, 20, 21) and r.status in ("met", "nearest"), r.message
     assert r.summary["interval"][0] is not None and r.summary["interval"][0] <= 21 and r.summary["interval"][1] >= 19
+    # The runner-up (the next nearest on the search's games) is confirmed on the same fresh games.
+    runner_up = r.summary["runner_up"]
+    assert runner_up["value"] != r.best and abs(runner_up["value"] - r.best) <= 2, runner_up
+    assert runner_up["ci"][0] <= runner_up["metric"] <= runner_up["ci"][1] and r.best not in r.summary["as_good"]
     # The median length at 13 coins, from other games (seed 2), is the target: the answer is 13.
     median = metric_value(SameGames(get_game("fortune"), 4, 2).games(get_game("fortune").rules(start_coins=13), 20_000),
                           "length.median")[0]  # fmt: skip

@@ -9,7 +9,8 @@ holds the target the search plays twice the games and looks again (up to the bud
 which the point estimate decides and the path says so). The answer is the integer whose
 metric is nearest the target, with its neighbours' figures, the value interpolated between
 the two integers around the target with an interval (where the metric's confidence band
-crosses the target), and a confirmation on fresh games.
+crosses the target), and a confirmation on fresh games of the answer and of the runner-up (the
+next nearest), with the other values whose interval holds the target named as as good.
 """
 
 from __future__ import annotations
@@ -206,9 +207,15 @@ def tune(
                     else f"; no integer reaches {goal:g} exactly"
                 )
             )
+        # The runner-up (the next nearest on the same games) is confirmed on the same fresh
+        # games; "as good" are the other values whose interval holds the target.
+        ranked = sorted(near, key=lambda x: (abs(figures[x][0] - goal), x))
+        runner_up = ranked[1] if len(ranked) > 1 else None
+        as_good = [x for x in ranked[1:] if figures[x][1] <= goal <= figures[x][2]]
         confirm = confirm_games or max(count, 100_000)
         fresh = SameGames(spec, players, seed, first + count, seats, backend, progress)
         confirmed = metric_value(fresh.games(rules_at(best), confirm), metric, level)
+        second = None if runner_up is None else metric_value(fresh.games(rules_at(runner_up), confirm), metric, level)
         fresh.close()
     rows = [{"games": count, "value": x, "metric": figures[x][0], "low": figures[x][1], "high": figures[x][2],
              "fresh": False} for x in near]  # fmt: skip
@@ -228,6 +235,9 @@ def tune(
         "interval": interval,
         "metric": {"value": confirmed[0], "ci": [confirmed[1], confirmed[2]], "games": confirm, "first": first + count},
         "neighbours": [{"value": x, "metric": figures[x][0], "ci": [figures[x][1], figures[x][2]]} for x in near],
+        "as_good": as_good,
+        "runner_up": None if second is None else {"value": runner_up, "metric": second[0],
+                                                  "ci": [second[1], second[2]]},
         "search": {"games_per_value": count, "values_played": len(path), "games_played": search.played, "seed": seed,
                    "first": first},
         "policies": list(seats),  # (each seat's player; empty for a game without choices)

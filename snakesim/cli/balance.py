@@ -266,4 +266,13 @@ def format_tune(result: TuneResult, title: str, who: str) -> str:
         f"{option} = {result.best} gives {metric} {m['value']:.5g} [{m['ci'][0]:.5g}, {m['ci'][1]:.5g}]; "
         f"the target is {inside} the interval",
     ]
+    if s["runner_up"] is not None:
+        r = s["runner_up"]
+        lines.append(
+            f"  runner-up {option} = {r['value']} on the same fresh games: {metric} {r['metric']:.5g} "
+            f"[{r['ci'][0]:.5g}, {r['ci'][1]:.5g}]"
+        )
+    if s["as_good"]:
+        good = ", ".join(map(str, s["as_good"]))
+        lines.append(f"  as good on the search's games (their interval holds the target too): {good}")
     return "\n".join(lines)
