@@ -10,8 +10,8 @@ from snakesim.core.errors import InputError
 from snakesim.core.rules import describe_changes
 
 __all__ = [
-    "check_plot", "describe_changes", "format_comparison", "format_summary", "format_table", "interval", "pct",
-    "records", "save_plot", "to_json",
+    "check_plot", "describe_changes", "format_comparison", "format_summary", "format_table", "interval",
+    "level_text", "pct", "records", "save_plot", "to_json",
 ]  # fmt: skip
 
 
@@ -127,7 +127,7 @@ def _diff(kind: str, x: float) -> str:
     return f"{100 * x:+.2f} pp" if kind == "rate" else f"{x:+,.3f}"
 
 
-def _level(level: float) -> str:
+def level_text(level: float) -> str:
     """A confidence level as a person reads it: 95%, 99.29%."""
     return f"{100 * level:.4g}%"
 
@@ -139,10 +139,11 @@ def format_comparison(table, title: str, header: str, alpha: float = 0.05, level
     lines = [
         title,
         header,
-        f"baseline: {variants[0]}; values with their {_level(level)} intervals; * marks a difference significant at "
-        f"{alpha:g} after Holm's adjustment over every difference tested; each difference's interval is drawn at its "
-        "Holm step's level (printed after it), so it excludes 0 exactly when starred; (exact): McNemar's exact test, "
-        "for few discordant games; pairing xR: the paired interval is R times as wide as independent runs' would be",
+        f"baseline: {variants[0]}; values with their {level_text(level)} intervals; * marks a difference "
+        f"significant at {alpha:g} after Holm's adjustment over every difference tested; each difference's interval "
+        "is drawn at its Holm step's level (printed after it), so it excludes 0 exactly when starred; (exact): "
+        "McNemar's exact test, for few discordant games; pairing xR: the paired interval is R times as wide as "
+        "independent runs' would be",
         "",
     ]
     width = max(len(m) for m in table["metric"]) + 2
@@ -156,7 +157,8 @@ def format_comparison(table, title: str, header: str, alpha: float = 0.05, level
                 star = " *" if r["p_holm"] < alpha else ""
                 text += (
                     f"   diff {_diff(r['kind'], r['diff'])} [{_diff(r['kind'], r['diff_low'])}, "
-                    f"{_diff(r['kind'], r['diff_high'])}] at {_level(r['diff_level'])}  p(Holm) {r['p_holm']:.3g}{star}"
+                    f"{_diff(r['kind'], r['diff_high'])}] at {level_text(r['diff_level'])}  "
+                    f"p(Holm) {r['p_holm']:.3g}{star}"
                 )
                 if r["test"] == "exact McNemar":
                     text += " (exact)"

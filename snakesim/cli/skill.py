@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import click
 
 from snakesim.cli import cli, options
-from snakesim.cli.format import check_plot, pct, records, save_plot, to_json
+from snakesim.cli.format import check_plot, level_text, pct, records, save_plot, to_json
 from snakesim.core.defaults import DEFAULT_PLAYOUTS, NOVICE
 
 if TYPE_CHECKING:
@@ -93,7 +93,7 @@ def format_skill(result: SkillResult, title: str) -> str:
         f"{s['elapsed_s']:.1f} s",
         "",
         f"{'players':>7}  {'field':<8}{'player':<14}{'wins':>7}  "
-        f"{'edge over a field player (points, ' + format(s['level'], '.0%') + ' interval)':<36}",
+        f"{'edge over a field player (points, ' + level_text(s['level']) + ' interval)':<36}",
     ]
     for row in result.table.itertuples():
         edge = (
@@ -114,7 +114,7 @@ def format_skill(result: SkillResult, title: str) -> str:
     lines += [
         "",
         "skill share: the expert's edge over the oracle's (how much of what seeing every card is worth thinking",
-        "ahead captures), with its " + format(s["level"], ".0%") + " interval; the verdict reads the expert's edge",
+        "ahead captures), with its " + level_text(s["level"]) + " interval; the verdict reads the expert's edge",
         "relative to a careful player's fair share.",
     ]
     return "\n".join(lines)

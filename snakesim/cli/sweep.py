@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from snakesim.cli import cli, options
-from snakesim.cli.format import records, save_plot, to_json
+from snakesim.cli.format import level_text, records, save_plot, to_json
 from snakesim.core.errors import InputError
 
 
@@ -85,7 +85,7 @@ def sweep_command(
     who = f"; policies by seat: {' | '.join(sorted(seats))}" if seats else ""
     click.echo(
         f"{spec.title}\n{n_games:,} games per point, seed {seed}{who}\n"
-        f"values only: each comes with its {table.attrs['level']:.0%} interval in --json\n"
+        f"values only: each comes with its {level_text(table.attrs['level'])} interval in --json\n"
     )
     click.echo(wide.to_string(index=False, float_format=lambda v: f"{v:.4g}"))
     if plot is not None:
