@@ -17,6 +17,7 @@ p-values of all comparisons made are adjusted together by Holm's method.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -25,6 +26,7 @@ import numpy as np
 
 from snakesim.analysis.stats import (
     LEVEL,
+    betting_pieces,
     betting_sequence,
     holm,
     km_quantile,
@@ -321,8 +323,9 @@ def confidence_sequences(
     ``precise`` chooses them: ``rates`` (every seat's win rate in every variant) and
     ``differences`` (every paired difference of a rate from the baseline; one that is zero in
     every game needs no pinning), both exact and variance-adaptive
-    (:func:`snakesim.analysis.stats.betting_sequence`, on the blocks of ``games_opt`` games the
-    run looked after, its bets tuned for the half-width ``precision``), and ``length`` (each
+    (:func:`snakesim.analysis.stats.betting_sequence`, its bets changing on pieces of the games
+    that grow to the ``games_opt`` the run looks after, and tuned for the half-width
+    ``precision``), and ``length`` (each
     variant's mean length, in its own unit: the normal mixture with the sample's standard
     deviation, asymptotic, :func:`snakesim.analysis.stats.normal_mixture_half_width`). Each is
     a confidence sequence, so the interval at whatever block the run stops is still a
@@ -364,8 +367,8 @@ def confidence_sequences(
         else:  # 0/1, or -1/0/1 read as 0, 1/2, 1: counts per block of the run
             x = values if kind == "rate" else (values + 1.0) / 2.0
             support = np.array([0.0, 0.5, 1.0])
-            blocks = [x[k : k + games_opt] for k in range(0, x.size, max(games_opt, 1))]
-            counts = np.array([[np.sum(b == s) for s in support] for b in blocks])
+            edges = betting_pieces(x.size, games_opt)
+            counts = np.array([[np.sum(x[a:b] == s) for s in support] for a, b in itertools.pairwise(edges)])
             scale = 1.0 if kind == "rate" else 2.0
             target = None if precision is None else precision / scale
             low, high = (scale * v - (scale - 1.0) for v in betting_sequence(counts, support, alpha, target))

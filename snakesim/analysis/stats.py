@@ -345,6 +345,25 @@ BETTING_GRID = 4001  # candidate means on [0, 1] (the interval is widened by one
 BETTING_CAP = 0.5  # a bet risks at most half the capital on one game (c of Waudby-Smith & Ramdas)
 
 
+def betting_pieces(games: int, look: int) -> np.ndarray:
+    """Where :func:`betting_sequence` may change its bet, for ``games`` games looked at every
+    ``look``: pieces of 100 games at first, then a sixteenth of the games before them, cut at
+    every look. The edges depend on the games' positions only, never on their outcomes, and
+    are the same at every look, so the bets stay predictable and one sequence is watched.
+
+    Returns
+    -------
+    numpy.ndarray
+        Increasing edges from 0 to ``games``.
+    """
+    look = max(int(look), 1)
+    edges = [0]
+    while edges[-1] < games:
+        at = edges[-1]
+        edges.append(min(games, at + max(100, at // 16), (at // look + 1) * look))
+    return np.array(edges)
+
+
 def betting_sequence(
     counts: np.ndarray, support: np.ndarray, alpha: float, target: float | None = None
 ) -> tuple[float, float]:
@@ -359,13 +378,19 @@ def betting_sequence(
     the ``m`` whose capital never did, at any block's end (the running intersection), so it
     stays valid however often it was looked at.
 
-    It adapts to the variance: the bets scale with ``1/sigma`` (the sample variance of the
-    earlier blocks, shrunk towards 1/4), so a rate near 2% gets an interval about as narrow as
-    its own standard deviation allows, not a bound for 50%. A bet is fixed within a block
-    (chosen from the earlier blocks only, so it stays predictable), which lets a block be
-    summed from its counts. It is tuned for the end of the block or, with ``target`` (the
+    It adapts to the variance. The bet on candidate ``m`` scales with ``1/sqrt(v(m))``, where
+    ``v(m)`` is the variance the observations would have if their mean were ``m``: the
+    Bernoulli shape ``m (1 - m)`` scaled by how the earlier blocks' sample variance (shrunk
+    towards 1/4) compares with it. For a rate this is the likelihood-ratio bet that rejects
+    ``m`` soonest, so a rate near 2% gets an interval about as narrow as its own standard
+    deviation allows, on both sides (a rare rate's lower candidates vary less than its upper
+    ones), not a bound for 50%. A bet is fixed within a block (chosen from the earlier blocks
+    only, so it stays predictable), which lets a block be summed from its counts: the caller
+    splits the games with :func:`betting_pieces`, small at first, so that the first games'
+    bets are not blind. A bet is tuned for the end of the block or, with ``target`` (the
     half-width the run stops at), for the number of games that half-width should take, which
-    makes the interval at the stop about 1.3 times the fixed-size one for the same games.
+    makes the interval at the stop about 1.3 to 1.4 times the fixed-size one for the same
+    games (1.39 = sqrt(2 log(2/alpha)) / z is what a bet tuned for one number of games gives).
 
     Returns
     -------
@@ -388,7 +413,8 @@ def betting_sequence(
         mean = (0.5 + total) / (n + 1.0)
         variance = (0.25 + squares - 2.0 * mean * total + n * mean * mean) / (n + 1.0)
         tuned = n + size if target is None else max(n + size, 2.0 * np.log(2.0 / alpha) * variance / target**2)
-        bet = np.sqrt(2.0 * np.log(2.0 / alpha) / (variance * tuned))
+        shape = variance / (mean * (1.0 - mean))  # 1 for a rate; less when draws count 1/2
+        bet = np.sqrt(2.0 * np.log(2.0 / alpha) / (np.maximum(m * (1.0 - m) * shape, 1e-12) * tuned))
         bet_up, bet_down = np.minimum(bet, cap_up), np.minimum(bet, cap_down)
         for x, k in zip(support, block, strict=True):
             if k:
