@@ -3,6 +3,8 @@
 import numpy as np
 import pytest
 
+from snakesim.core.columns import identical
+
 # Policy mixes for games with choices, by number of seats (codes: 0 random, 1 greedy).
 MIXES = {
     "all-random": lambda n: [0] * n,
@@ -17,6 +19,9 @@ def sizes(fast: int, full: int) -> list:
     return [pytest.param(fast, id=f"{fast}-games"), pytest.param(full, id=f"{full}-games", marks=pytest.mark.slow)]
 
 
+same = identical  # (the check `snakesim trace` makes too)
+
+
 def assert_identical(kernel, reference, rules, players, seed, first, count, policies=None):
     """Play games ``first .. first+count-1`` with both engines; every column must agree."""
     codes = None if policies is None else np.array(policies, np.int64)  # codes, or a policy table
@@ -24,7 +29,7 @@ def assert_identical(kernel, reference, rules, players, seed, first, count, poli
     for row in range(count):
         record, _ = reference.play(rules, players, seed, first + row, policies=policies)
         for key, value in record.items():
-            assert np.array_equal(np.asarray(value), out[key][row]), (
+            assert same(value, out[key][row]), (
                 f"{key} differs in game {first + row} (seed {seed}, {players} players, policies {policies}): "
                 f"reference {value}, kernel {out[key][row]}"
             )

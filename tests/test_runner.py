@@ -38,7 +38,10 @@ def test_other_seed_other_games(base):
 def test_table_columns_and_metadata(base):
     expected = ["game", "outcome", "winner", "length"]  # (the seed is in attrs: the same in every row)
     expected += [f"coins_{s}" for s in range(4)] + [f"out_at_{s}" for s in range(4)] + ["reshuffles", "max_cup"]
+    expected += ["lead_changes", "decided", "comeback", "deficit", "leader_q1", "leader_q2", "leader_q3"]
+    expected += ["tie_break", "out_share"]  # (the feel figures: not recorded here, without feel = true)
     assert list(base.columns) == expected
+    assert (base["lead_changes"] == -1).all() and base["out_share"].isna().all()
     assert base.attrs["game"] == "fortune" and base.attrs["players"] == 4 and base.attrs["seed"] == 17
     assert base.attrs["variant"] == "standard" and base.attrs["options"]["start_coins"] == 20
     assert base.attrs["version"] == snakesim.__version__

@@ -90,11 +90,17 @@ def per_game_metrics(spec: GameSpec, df: pd.DataFrame, players: int) -> dict[str
     # First-player advantage: seat 0's wins above a fair share of the games somebody won.
     metrics["first-player advantage"] = ("mean", (winner == 0) - (winner >= 0) / players)
     metrics[f"length ({spec.length_unit})"] = ("mean", df["length"].to_numpy())
-    # Where a game records them: how often the lead changed hands, and comebacks.
-    if "lead_changes" in df:
+    # The game-feel figures (snakesim.core.feel), where the games recorded them; over all games,
+    # so that every arm's values stay paired game by game (a game without a winner counts as
+    # decided only at the end, with no comeback).
+    if "lead_changes" in df and (df["lead_changes"].to_numpy() >= 0).all():
         metrics["lead changes"] = ("mean", df["lead_changes"].to_numpy())
-    if "comeback" in df:
-        metrics["comeback (winner last at half time)"] = ("rate", df["comeback"].to_numpy() == 1)
+        decided = df["decided"].to_numpy()
+        metrics["winner leads for good after (share of the game)"] = ("mean", np.where(np.isnan(decided), 1.0, decided))
+        metrics["comeback (winner behind at half time)"] = ("rate", df["comeback"].to_numpy() == 1)
+        metrics["won on the tie-break"] = ("rate", df["tie_break"].to_numpy() == 1)
+        if "out_share" in df:
+            metrics["time seats spend out of the game"] = ("mean", df["out_share"].to_numpy())
     if spec.score is not None:
         column, sign = spec.score
         scores = np.sort(sign * df[[f"{column}_{s}" for s in range(players)]].to_numpy(), axis=1)

@@ -183,8 +183,60 @@ def summary_of(t: Tally, outcome_labels, meta: dict, level: float = LEVEL) -> di
         "outcomes": outcomes,
         "length": _length_summary(t, mean, low, high),
         # Every other column's mean over all games: scores (cards_0, coins_2, ...) and counts.
-        "means": {name: total / n for name, total in t.sums.items()},
+        "means": {name: total / n for name, total in t.sums.items() if not name.startswith("feel.")},
+        **({"feel": feel_summary(t.sums, t.squares, level)} if "feel.games" in t.sums else {}),
     }
+
+
+def _sum_interval(total: int, squares: int, n: int, level: float, scale: float = 1.0) -> dict:
+    """Mean and t interval of ``n`` values from their exact sum and sum of squares."""
+    if n == 0:
+        return {"mean": float("nan"), "ci": [float("nan"), float("nan")], "games": 0}
+    mean = total / n / scale
+    half = 0.0
+    if n > 1:
+        sd = np.sqrt(max(n * squares - total * total, 0) / (n * (n - 1))) / scale
+        half = float(t_quantile(0.5 + level / 2, n - 1) * sd / np.sqrt(n))
+    return {"mean": mean, "ci": [mean - half, mean + half], "games": n}
+
+
+def _share(k: int, n: int, level: float) -> dict:
+    if n == 0:
+        return {"rate": float("nan"), "ci": [float("nan"), float("nan")], "games": 0}
+    return {"rate": k / n, "ci": list(wilson(k, n, level)), "games": n}
+
+
+def feel_summary(sums: dict, squares: dict, level: float = LEVEL) -> dict:
+    """The game-feel figures of a run (``snakesim.core.feel``) from its tally's ``feel.*`` sums.
+
+    Returns
+    -------
+    dict
+        ``lead_changes`` (mean per game), and over the games with a winner ``decided`` (mean
+        share of the game after which the winner led alone to the end), ``deficit`` (mean
+        largest deficit the winner overcame), ``comeback`` and ``tie_break`` (shares);
+        ``winner_known`` for each quarter "1/4", "1/2", "3/4": the share of games whose sole
+        leader then went on to win, among the games with one; ``out_share`` where recorded.
+        Means carry t intervals and shares Wilson intervals at ``level``, with their ``games``.
+    """
+    from snakesim.core.feel import FIXED, QUARTERS
+
+    games, won = sums["feel.games"], sums["feel.won"]
+    pair = lambda key, n, scale=1.0: _sum_interval(sums[key], squares[key], n, level, scale)  # noqa: E731
+    out = {
+        "lead_changes": pair("feel.lead_changes", games),
+        "decided": pair("feel.decided", won, FIXED),
+        "deficit": pair("feel.deficit", won),
+        "comeback": _share(sums["feel.comeback"], won, level),
+        "tie_break": _share(sums["feel.tie_break"], won, level),
+        "winner_known": {
+            f"{k}/4" if k != 2 else "1/2": _share(sums[f"feel.held_q{k}"], sums[f"feel.led_q{k}"], level)
+            for k in QUARTERS
+        },
+    }
+    if "feel.out_share" in sums:
+        out["out_share"] = pair("feel.out_share", games, FIXED)
+    return out
 
 
 def _length_summary(t: Tally, mean: float, low: float, high: float) -> dict:

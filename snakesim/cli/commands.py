@@ -214,7 +214,9 @@ def run(
         summary.update(elapsed_s=elapsed, version=version("snakesim"), out=out, backend=backend, resumed_games=resumed)
         click.echo(to_json(summary))
         return
-    click.echo(format_summary(summary, spec.title, spec.length_unit, rules.changes(), seats))
+    click.echo(format_summary(summary, spec.title, spec.length_unit, rules.changes(), seats, spec.standing_unit))
+    if "feel" not in summary and getattr(rules, "feel", None) is False:
+        click.echo("\ngame feel (lead changes, comebacks, when the winner is known): add --set feel=true (slower)")
     if backend == "dask":
         where = f"the Dask cluster at {scheduler}" if scheduler else f"{workers or os.cpu_count()} Dask workers"
     else:
@@ -274,9 +276,9 @@ def trace(game, players, seed, variant, settings, rules_file, deck_file, policy,
       snakesim trace fortune --players 4 --seed 1 --game 42
       snakesim trace fortune -p 2 --variant rejoin --set start_coins=3 --game 7
     """
-    import numpy as np
 
     from snakesim.core.arms import resolve_run
+    from snakesim.core.columns import identical
     from snakesim.core.policies import encode_policies
     from snakesim.games import get_game
 
@@ -293,7 +295,7 @@ def trace(game, players, seed, variant, settings, rules_file, deck_file, policy,
     click.echo("\n".join(log))
     if check:
         kernel = spec.play_block(rules, players, seed, index, 1, policies=codes)
-        same = all(np.array_equal(np.asarray(value), kernel[key][0]) for key, value in record.items())
+        same = all(identical(value, kernel[key][0]) for key, value in record.items())
         if not same:
             raise click.ClickException("the kernel played this game differently from the reference engine (a bug)")
         click.echo("\nkernel check: the numba kernel played the identical game")

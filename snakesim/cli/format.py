@@ -66,7 +66,9 @@ def records(table) -> list[dict]:
     return table.to_dict(orient="records")
 
 
-def format_summary(s: dict, title: str, length_unit: str, changes: dict, policies=()) -> str:
+def format_summary(
+    s: dict, title: str, length_unit: str, changes: dict, policies=(), standing_unit: str = "points"
+) -> str:
     """The run summary shown by ``snakesim run``."""
     level = round(100 * s["level"])
     games = s["games"]
@@ -100,7 +102,39 @@ def format_summary(s: dict, title: str, length_unit: str, changes: dict, policie
             f"median {n['median']:g}, 95th percentile {n['p95']:g}, max {n['max']:,}"
         )
     lines += ["", text]
+    if "feel" in s:
+        lines += ["", *format_feel(s["feel"], standing_unit, level)]
     return "\n".join(lines)
+
+
+def format_feel(f: dict, standing_unit: str, level: int) -> list[str]:
+    """The game-feel lines of a run summary (``snakesim.analysis.stats.feel_summary``), in words."""
+    won = f["comeback"]["games"]
+    lead, decided, deficit = f["lead_changes"], f["decided"], f["deficit"]
+    rows = [
+        ("lead changes per game", f"{lead['mean']:.2f}", lead["ci"], ".2f"),
+        (
+            "the winner leads for good after",
+            f"{pct(decided['mean'])} of the game",
+            decided["ci"],
+            "%",
+        ),
+        ("the winner was behind at half time", pct(f["comeback"]["rate"]), f["comeback"]["ci"], "%"),
+        (f"the winner's worst deficit ({standing_unit})", f"{deficit['mean']:.2f}", deficit["ci"], ".2f"),
+    ]
+    if f["tie_break"]["rate"] > 0:
+        rows.append(("won on the tie-break", pct(f["tie_break"]["rate"]), f["tie_break"]["ci"], "%"))
+    for when, share in f["winner_known"].items():
+        rows.append((f"the leader {when} of the way in wins", pct(share["rate"]), share["ci"], "%"))
+    if "out_share" in f:
+        out = f["out_share"]
+        rows.append(("time seats spend out of the game", pct(out["mean"]), out["ci"], "%"))
+    width = max(len(r[0]) for r in rows)
+    lines = [f"game feel ({level}% intervals; the winner's figures over the {won:,} games with one):"]
+    for label, value, ci, kind in rows:
+        bounds = interval(ci) if kind == "%" else f"[{ci[0]:{kind}}, {ci[1]:{kind}}]"
+        lines.append(f"  {label:{width}}  {value}  {bounds}")
+    return lines
 
 
 def _length(x: float) -> str:

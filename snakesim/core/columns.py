@@ -27,3 +27,10 @@ def game_columns(columns) -> tuple[str, ...]:
 def row_bytes(columns, players: int) -> int:
     """Bytes one game takes in a results table: its columns plus the ``game`` index."""
     return 8 + sum(np.dtype(dtype).itemsize * (players if per_seat else 1) for _, dtype, per_seat in columns)
+
+
+def identical(value, kernel_value) -> bool:
+    """A reference engine's value equals the kernel's: exactly, and NaN for NaN (a figure a
+    game did not record)."""
+    value = np.asarray(value)
+    return bool(np.array_equal(value, kernel_value, equal_nan=value.dtype.kind == "f"))

@@ -60,6 +60,9 @@ class GameSpec:
         ``(rules, players, max_states, policies=None) -> markov.Solution``: the exact solution
         for small configurations (outcome labels ``("win", seat)`` and ``"draw"``; ``policies``
         the per-seat codes), where the game has one.
+    standing_unit : str
+        What a seat's standing counts, for the game-feel figures (``snakesim.core.feel``):
+        the unit of the winner's largest deficit ("coins", "cards in hand", "points").
     """
 
     name: str
@@ -79,6 +82,7 @@ class GameSpec:
     check_setup: Callable | None = None
     exact: Callable | None = None
     score: tuple[str, int] | None = None
+    standing_unit: str = "points"
 
     def check_players(self, players: int) -> int:
         """Return ``players`` if this game allows it, else raise InputError."""

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from snakesim.core import feel
 from snakesim.core.registry import GameSpec
 
 
@@ -41,8 +42,8 @@ class Tally:
             [a + b for a, b in zip(self.outcomes, other.outcomes, strict=True)],
             [a + b for a, b in zip(self.wins, other.wins, strict=True)],
             _add_histograms(self.lengths, other.lengths),
-            {k: self.sums[k] + other.sums[k] for k in self.sums},
-            {k: self.squares[k] + other.squares[k] for k in self.squares},
+            _add_sums(self.sums, other.sums),
+            _add_sums(self.squares, other.squares),
             _add_histograms(self.censored, other.censored),
         )
 
@@ -56,6 +57,11 @@ class Tally:
     def from_dict(cls, data: dict) -> Tally:
         histogram = lambda pairs: {int(v): int(k) for v, k in pairs}  # noqa: E731
         return cls(**{**data, "lengths": histogram(data["lengths"]), "censored": histogram(data["censored"])})
+
+
+def _add_sums(a: dict[str, int], b: dict[str, int]) -> dict[str, int]:
+    """Sums by name; a name one block lacks counts 0 there (a block without feel figures)."""
+    return {k: a.get(k, 0) + b.get(k, 0) for k in {**a, **b}}
 
 
 def _add_histograms(a: dict[int, int], b: dict[int, int]) -> dict[int, int]:
@@ -85,9 +91,14 @@ def tally_columns(spec: GameSpec, columns: dict[str, np.ndarray], players: int) 
             sums[f"{name}_{seat}"] = _ints(values)
             squares[f"{name}_{seat}"] = _ints(values * values)
     for name in spec.game_columns:
+        if name in feel.NAMES:
+            continue  # (tallied below, over the games each figure is about)
         values = columns[name].astype(np.int64)
         sums[name] = _ints(values)
         squares[name] = _ints(values * values)
+    feel_sums, feel_squares = feel.tally(columns)
+    sums.update(feel_sums)
+    squares.update(feel_squares)
     return Tally(
         games=len(winner),
         outcomes=np.bincount(columns["outcome"].astype(np.int64), minlength=len(spec.outcomes)).tolist(),

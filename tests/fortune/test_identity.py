@@ -30,6 +30,13 @@ def test_identical_with_start_coins_per_seat(variant, players):
     )
 
 
+@pytest.mark.parametrize("variant", list(FortuneRules.VARIANTS))
+@pytest.mark.parametrize("players", (2, 4, 6))
+def test_identical_with_the_feel_figures(variant, players):
+    rules = FortuneRules.variant(variant).updated({"feel": True})
+    assert_identical(kernel, reference, rules, players, 11, players * 1000, 150)
+
+
 SIDE = st.sampled_from(["left", "right"])
 PRIMITIVE = st.one_of(
     st.fixed_dictionaries({"cup": st.integers(0, 4)}),
@@ -56,6 +63,7 @@ def random_rules(draw):
     snakes = draw(st.integers(0 if sum(deck.values()) else 1, 3))
     effects = {name: draw(EFFECT) for name in (*deck, "SNAKE") if draw(st.booleans()) or name in new}
     options = {"start_coins": draw(st.integers(1, 25)), "snakes": snakes, "turn_cap": draw(st.integers(1, 400))}
+    options["feel"] = draw(st.booleans())
     return FortuneRules().updated({**options, "deck": deck, "effects": effects})
 
 

@@ -10,6 +10,7 @@ import pytest
 
 from snakesim.games.fortune import kernel, reference
 from snakesim.games.fortune.rules import DRAW, UNFINISHED, WIN, Card, FortuneRules
+from tests.identity import same
 
 L, P, OR, F = Card.LEAVES, Card.POPPIES, Card.ORCHIDS, Card.FOUNTAIN
 SU, ST, H, R = Card.SUNS, Card.STARS, Card.HEARTS, Card.RAIN
@@ -22,7 +23,7 @@ def play(cards, players, variant="standard", **options):
     record, log = reference.play(rules, players, seed=3, game=0, trace=True, deck=cards)
     k = kernel.play_block(rules, players, 3, 0, 1, deck=np.array(cards, dtype=np.int8))
     for key, value in record.items():
-        assert np.array_equal(np.asarray(value), k[key][0]), (key, value, k[key][0])
+        assert same(value, k[key][0]), (key, value, k[key][0])
     return record, log
 
 
@@ -236,3 +237,29 @@ def test_start_coins_per_seat():
     assert rec["outcome"] == WIN and rec["winner"] == 2 and rec["length"] == 4
     assert rec["coins"] == [0, 0, 10] and rec["out_at"] == [1, 4, -1]
     assert "[1, 3, 6] coins" in log[0]
+
+
+def test_the_feel_figures_of_a_comeback_by_hand():
+    # 3 coins each. Seat 0 LEAVES [2,3]; seat 1 SUNS from seat 0 [1,4]; seat 0 SUNS [2,3]; seat 1
+    # LEAVES [2,2]; seat 0 STARS: seat 1 pays its last 2 and is out; seat 0 takes the cup (2): [6,0].
+    # Sole leaders after steps 0..5: none, 1, 1, 1, none, 0: one lead change, and seat 0 leads only
+    # at the end. At half time (step 2) it was 3 behind, its worst; the leader at every quarter
+    # (steps 1, 2, 3) was seat 1, who lost. Seat 1 sat out 1 of 2 x 5 seat-steps.
+    rec, _ = play([L, SU, SU, L, ST], 2, start_coins=3, feel=True)
+    assert rec["winner"] == 0 and rec["length"] == 5 and rec["coins"] == [6, 0]
+    assert rec["lead_changes"] == 1 and rec["decided"] == 1.0 and rec["tie_break"] == 0
+    assert rec["comeback"] == 1 and rec["deficit"] == 3
+    assert (rec["leader_q1"], rec["leader_q2"], rec["leader_q3"]) == (1, 1, 1)
+    assert rec["out_share"] == 0.1
+
+
+def test_the_feel_figures_of_a_runaway_leader_by_hand():
+    # 2 coins each (see test_left_skips_players_who_are_out): [3,1,2], [3,0,2], [3,0,1], [6,0,0].
+    # Seat 0 leads alone from step 1: decided at 1/4, no change, never behind; seats out after
+    # steps 2, 3, 4 (one, one, two): 4 of 3 x 4 seat-steps. Without feel=true nothing is recorded.
+    rec, _ = play([SU, L, L, ST], 3, start_coins=2, feel=True)
+    assert rec["lead_changes"] == 0 and rec["decided"] == 0.25 and rec["comeback"] == 0 and rec["deficit"] == 0
+    assert (rec["leader_q1"], rec["leader_q2"], rec["leader_q3"]) == (0, 0, 0)
+    assert rec["out_share"] == 4 / 12
+    plain, _ = play([SU, L, L, ST], 3, start_coins=2)
+    assert plain["lead_changes"] == -1 and np.isnan(plain["decided"]) and np.isnan(plain["out_share"])

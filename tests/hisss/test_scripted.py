@@ -9,6 +9,7 @@ import numpy as np
 from snakesim.core.rng import Stream
 from snakesim.games.hisss import kernel, reference
 from snakesim.games.hisss.rules import FIRST_MIDDLE, GREEDY, N_END_TYPES, PAIRS, WIN, HisssRules
+from tests.identity import same
 
 R, O, Y, G, B, P, RAINBOW = range(7)  # noqa: E741 (the colour letters of the trace)
 
@@ -33,7 +34,7 @@ def play(cards, players=2, policies=None, **options):
     record = g.play_game()
     k = kernel.play_block(rules, players, 4, 0, 1, policies=np.array(policies, np.int8), deck=np.array(cards))
     for key, value in record.items():
-        assert np.array_equal(np.asarray(value), k[key][0]), (key, value, k[key][0])
+        assert same(value, k[key][0]), (key, value, k[key][0])
     return record, g.log
 
 
@@ -112,21 +113,40 @@ def test_a_tie_on_cards_and_longest_snake_is_a_draw():
     assert rec["outcome"] == 1 and rec["winner"] == -1
 
 
-def test_lead_change_and_comeback():
-    # 9 cards, 8 turns, half time after turn 4. Seat 0 completes H:R R-O T:O on turn 3 (3 cards)
-    # and leads; at half time seat 1 has nothing, alone in last place. Seat 1 then builds
-    # G-B B-P, heads it, and completes it with T:P on the last turn: 4 cards, the lead and the
-    # win. One lead change (seat 0 -> seat 1) and a comeback.
+def test_the_feel_figures_of_a_comeback_by_hand():
+    # 9 cards, 8 turns (seat 0 plays turns 1, 3, 5, 7). Seat 0 completes H:R R-O T:O on turn 3
+    # (3 points) and leads alone from step 3; at half time (step 4) seat 1 has nothing. Seat 1
+    # then builds G-B B-P, heads it, and completes it with T:P on the last turn: 4 points, the
+    # lead and the win. Points after steps 0..8: [0,0] x3, [3,0] x5, [3,4]: one lead change
+    # (seat 0 -> seat 1), known only at the end, 3 behind at worst, a comeback; the sole
+    # leaders at steps 2, 4, 6 are none, 0, 0.
     cards = [
         middle(R, O), head(R), middle(G, B), tail(O), middle(B, P),  # turns 1-4
         middle(R, O), head(G), middle(O, Y), tail(P),  # turns 5-8
     ]  # fmt: skip
-    rec, _ = play(cards)
-    assert rec["cards"] == [3, 4] and rec["winner"] == 1
-    assert rec["lead_changes"] == 1 and rec["comeback"] == 1
-    # Stop before the last card: seat 0 keeps the lead and wins, no change, no comeback.
-    rec, _ = play(cards[:-1])
-    assert rec["winner"] == 0 and rec["lead_changes"] == 0 and rec["comeback"] == 0
+    rec, _ = play(cards, feel=True)
+    assert rec["cards"] == [3, 4] and rec["winner"] == 1 and rec["length"] == 8
+    assert rec["lead_changes"] == 1 and rec["decided"] == 1.0 and rec["tie_break"] == 0
+    assert rec["comeback"] == 1 and rec["deficit"] == 3
+    assert (rec["leader_q1"], rec["leader_q2"], rec["leader_q3"]) == (-1, 0, 0)
+    # Stop before the last card: seat 0 leads alone from step 3 of 7 and wins; no change, no
+    # comeback, never behind.
+    rec, _ = play(cards[:-1], feel=True)
+    assert rec["winner"] == 0 and rec["lead_changes"] == 0 and rec["comeback"] == 0 and rec["deficit"] == 0
+    assert rec["decided"] == 3 / 7 and (rec["leader_q1"], rec["leader_q2"], rec["leader_q3"]) == (-1, 0, 0)
+
+
+def test_a_win_on_the_tie_break_is_counted():
+    # Most snakes wins (ties: the longest). Seat 0 completes H:R R-O O-Y T:Y on turn 5, seat 1
+    # H:G G-B T:B on turn 6: one snake each, and seat 0's is longer. Snakes after steps 0..6:
+    # [0,0] x5, [1,0], [1,1]: seat 0 wins but is not alone on top at the end, so the tie-break
+    # decided (decided 1.0); never behind, no lead change, no sole leader at steps 1, 3, 4.
+    cards = [middle(R, O), head(R), head(G), middle(O, Y), middle(G, B), tail(Y), tail(B)]
+    rec, _ = play(cards, points_per_card=0, points_per_snake=1, feel=True)
+    assert rec["snakes"] == [1, 1] and rec["longest"] == [4, 3] and rec["winner"] == 0
+    assert rec["tie_break"] == 1 and rec["decided"] == 1.0 and rec["lead_changes"] == 0
+    assert rec["comeback"] == 0 and rec["deficit"] == 0
+    assert (rec["leader_q1"], rec["leader_q2"], rec["leader_q3"]) == (-1, -1, -1)
 
 
 # ------------------------------------------------------------------ matching and scoring as data

@@ -32,7 +32,7 @@ def test_reference_and_kernel_identical(variant, mix, games):
         assert_identical(
             kernel,
             reference,
-            RainbowRules.variant(variant),
+            RainbowRules.variant(variant).updated({"feel": True}),  # (off: the random rules below)
             players,
             77 + players,
             players * 10**5,
@@ -68,6 +68,7 @@ def random_setups(draw):
         wild=draw(st.dictionaries(symbol, follow, max_size=3)),
         draw_play=draw(st.sampled_from(DRAW_PLAY)),
         turn_cap=draw(st.integers(1, 300)),
+        feel=draw(st.booleans()),
         deck=deck,
         colours={s: draw(st.sampled_from(cycle)) for s in SYMBOLS},
     )

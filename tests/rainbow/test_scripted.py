@@ -10,6 +10,7 @@ from snakesim.core.rng import Stream
 from snakesim.games.fortune.rules import Card
 from snakesim.games.rainbow import kernel, reference
 from snakesim.games.rainbow.rules import BLOCKED_DRAW, BLOCKED_WIN, GREEDY, RANDOM, WIN, RainbowRules
+from tests.identity import same
 
 LEAVES, POPPIES, SUNS, STARS, HEARTS = Card.LEAVES, Card.POPPIES, Card.SUNS, Card.STARS, Card.HEARTS
 RAIN, RIVER, CROSSES, SNAKE = Card.RAIN, Card.RIVER, Card.CROSSES, Card.SNAKE
@@ -36,7 +37,7 @@ def play(cards, players, policies=None, **options):
         deck=np.array(cards, np.int8),
     )
     for key, value in record.items():
-        assert np.array_equal(np.asarray(value), k[key][0]), (key, value, k[key][0])
+        assert same(value, k[key][0]), (key, value, k[key][0])
     return record, moves
 
 
@@ -138,3 +139,17 @@ def test_hand_size_per_seat_deals_round_by_round():
     record, _ = play([HEARTS, LEAVES, RAIN, SUNS, STARS], 2, hand_size=[1, 3])
     assert record["outcome"] == WIN and record["winner"] == 0 and record["length"] == 1
     assert list(record["hand"]) == [0, 3] and record["drawn"] == 0
+
+
+def test_the_feel_figures_by_hand():
+    # Seat 0 {HEARTS, RAIN}, seat 1 {SUNS, POPPIES}. Seat 0 plays HEARTS: cards in hand 1, 2 (seat
+    # 0 leads alone); seat 1 plays POPPIES: 1, 1 (a tie); seat 0 cannot play on POPPIES and draws
+    # RIVER: 2, 1 (seat 1 leads: one lead change); seat 1 plays SUNS and wins. Standings are minus
+    # the cards in hand: seat 1 leads alone from step 3 of 4, was 1 behind at worst (step 1), level
+    # at half time (step 2: no comeback); the sole leaders at steps 1, 2, 3 are 0, none, 1.
+    rec, moves = play([HEARTS, SUNS, RAIN, POPPIES, RIVER, LEAVES], 2, hand_size=2, feel=True)
+    assert moves == ["plays HEARTS", "plays POPPIES", "draws RIVER", "plays SUNS"]
+    assert rec["winner"] == 1 and rec["length"] == 4
+    assert rec["lead_changes"] == 1 and rec["decided"] == 0.75 and rec["tie_break"] == 0
+    assert rec["comeback"] == 0 and rec["deficit"] == 1
+    assert (rec["leader_q1"], rec["leader_q2"], rec["leader_q3"]) == (0, -1, 1)

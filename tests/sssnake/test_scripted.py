@@ -21,6 +21,7 @@ from snakesim.games.sssnake.rules import (
     STRAIGHT,
     SssnakeRules,
 )
+from tests.identity import same
 from tests.sssnake.boards import AROUND, board
 
 ONLY = {1: {"1": 1, "2": 0, "3": 0}, 2: {"1": 0, "2": 1, "3": 0}, 3: {"1": 0, "2": 0, "3": 1}}
@@ -34,7 +35,7 @@ def both(face, stock, policies, players=2, seed=0, **options):
     record, _ = reference.play(rules, players, seed, 0, policies=policies, deck=stock)
     out = kernel.play_block(rules, players, seed, 0, 1, policies=np.array(policies, np.int8), deck=stock)
     for key, value in record.items():
-        assert np.array_equal(np.asarray(value), out[key][0]), key
+        assert same(value, out[key][0]), key
     return record
 
 
@@ -136,7 +137,7 @@ def play_with(die, faces, stock, policies, players=2, seed=0):
     record, log = reference.play(rules, players, seed, 0, policies=policies, deck=stock, trace=True)
     out = kernel.play_block(rules, players, seed, 0, 1, policies=np.array(policies, np.int8), deck=stock)
     for key, value in record.items():
-        assert np.array_equal(np.asarray(value), out[key][0]), key
+        assert same(value, out[key][0]), key
     return record, log
 
 

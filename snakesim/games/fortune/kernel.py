@@ -27,6 +27,7 @@ import functools
 
 import numpy as np
 
+from snakesim.core import feel, feel_record
 from snakesim.core.columns import allocate
 from snakesim.core.jit import njit, njit_inner
 from snakesim.core.rng import Stream, deal_key, deck_identities, keyed_deal, keyed_scratch
@@ -51,7 +52,7 @@ from snakesim.games.fortune.rules import (
 
 BLOCK = 256  # games per scratch allocation; any value gives the same results
 # Positions in the params array built by `encode`.
-P_PLAYERS, P_TURN_CAP, P_PRESORTED, P_TYPES, P_FAST, P_LANE, P_INDEX_BITS, P_START_COINS = range(8)
+P_PLAYERS, P_TURN_CAP, P_PRESORTED, P_TYPES, P_FAST, P_LANE, P_INDEX_BITS, P_FEEL, P_START_COINS = range(9)
 # (P_START_COINS + seat: its coins)
 # Columns of the fast path's table (see `fast_table`).
 F_NEED, F_DELTA, F_CUP, F_UNIT = range(4)
@@ -267,8 +268,10 @@ def _play_one(words, further, ops, table, advance, params, seed, game, scratch, 
         high |= np.uint64(1) << (lane * np.uint64(s) + lane - np.uint64(1))
     lane_mask = (np.uint64(1) << (lane - np.uint64(1))) - np.uint64(1)  # (below the guard bit)
     card_shift = index_bits + _ROW_BITS
-    copies, keys, identities, pile, coins, out_at, skip, alive, rows, codes = scratch
-    o_outcome, o_winner, o_length, o_coins, o_out_at, o_reshuffles, o_max_cup = out
+    copies, keys, identities, pile, coins, out_at, skip, alive, rows, codes, tops, deficits = scratch
+    (o_outcome, o_winner, o_length, o_coins, o_out_at, o_reshuffles, o_max_cup,
+     o_lead_changes, o_decided, o_comeback, o_deficit, o_q1, o_q2, o_q3, o_tie_break, o_out_share) = out  # fmt: skip
+    with_feel = params[P_FEEL]  # (then never the fast path: every card's standings are recorded)
     key = deal_key(seed, game)  # Fortune has no choices: the deal is all its randomness
     n_cards = codes.shape[0]
     if presorted:
@@ -289,6 +292,9 @@ def _play_one(words, further, ops, table, advance, params, seed, game, scratch, 
     seat = 0
     outcome = -1
     winner = -1
+    out_steps = 0
+    if with_feel:
+        feel_record.record(coins, 1, n, 0, tops, deficits)
     while outcome < 0:
         if skip[seat]:
             skip[seat] = False
@@ -383,12 +389,13 @@ def _play_one(words, further, ops, table, advance, params, seed, game, scratch, 
                 coins[winner] += cup
                 cup = 0
                 outcome = WIN
-                break
-            if alive[0] == 0:
+            elif alive[0] == 0:
                 outcome = DRAW
-                break
-            if length >= turn_cap:
+            elif length >= turn_cap:
                 outcome = UNFINISHED
+            if with_feel:
+                out_steps += feel_record.record(coins, 1, n, length, tops, deficits)
+            if outcome >= 0:
                 break
         seat = _left(coins, seat, n)
     o_outcome[row] = outcome
@@ -399,6 +406,13 @@ def _play_one(words, further, ops, table, advance, params, seed, game, scratch, 
         o_out_at[row, s] = out_at[s]
     o_reshuffles[row] = reshuffles
     o_max_cup[row] = max_cup
+    feel_columns = (o_lead_changes, o_decided, o_comeback, o_deficit, o_q1, o_q2, o_q3, o_tie_break)
+    if with_feel:
+        feel_record.write(feel_columns, row, feel_record.summarise(tops, deficits, length, winner))
+        o_out_share[row] = out_steps / (n * length) if length > 0 else 0.0
+    else:
+        feel_record.write(feel_columns, row, feel.NOT_RECORDED)
+        o_out_share[row] = np.nan
 
 
 def game_scratch(deck: np.ndarray, codes: np.ndarray, params: np.ndarray) -> tuple:
@@ -419,6 +433,7 @@ def game_scratch(deck: np.ndarray, codes: np.ndarray, params: np.ndarray) -> tup
         np.empty(1, np.int64),  # players in the game
         np.empty(n, np.uint64),  # fast path: the table rows of the seats in the game
         codes,
+        *feel_record.scratch(int(params[P_TURN_CAP]) if params[P_FEEL] else 0, n),
     )
 
 
@@ -572,7 +587,8 @@ def encode(rules: FortuneRules, players: int, presorted: bool = False, fast: boo
     params[P_PRESORTED] = presorted
     params[P_TYPES] = len(rules.effects)  # (the kernel could read it off its tables: measured 4% slower)
     params[P_LANE] = lane_bits(rules, players)
-    params[P_FAST] = fast and params[P_LANE] > 0
+    params[P_FEEL] = rules.feel
+    params[P_FAST] = fast and params[P_LANE] > 0 and not rules.feel
     params[P_INDEX_BITS] = index_bits(players)
     return params
 
@@ -585,6 +601,8 @@ COLUMNS = (  # name, dtype, one per seat; the order _play_one unpacks them in
     ("out_at", np.int32, True),
     ("reshuffles", np.int32, False),
     ("max_cup", np.int32, False),
+    *feel.COLUMNS,
+    feel.OUT_SHARE,
 )
 
 

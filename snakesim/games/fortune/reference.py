@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from snakesim.core import feel
 from snakesim.core.rng import Stream
 from snakesim.core.rules import seat_text, seat_values
 from snakesim.games.fortune.rules import DRAW, OUTCOMES, UNFINISHED, WIN, FortuneRules
@@ -72,6 +73,8 @@ class FortuneGame:
         self.winner = -1
         self.final_cup = 0
         self.log: list[str] | None = [] if trace else None
+        # The standings (coins) after the deal and each card, for the feel figures.
+        self.history: list[list[int]] | None = [list(self.coins)] if rules.feel else None
 
     # ------------------------------------------------------------------ who is where
     def in_game(self, seat: int) -> bool:
@@ -228,7 +231,10 @@ class FortuneGame:
                 f"{self.length:5d} seat {seat} draws {self.names[card]:<8} {note:<50} "
                 f"coins {' '.join(f'{c:3d}' for c in self.coins)}  cup {self.cup}"
             )
-            if self.finish():
+            ended = self.finish()
+            if self.history is not None:
+                self.history.append(list(self.coins))
+            if ended:
                 return
         self.turn = self.left_of(seat)
 
@@ -248,7 +254,15 @@ class FortuneGame:
             "out_at": list(self.out_at),
             "reshuffles": self.reshuffles,
             "max_cup": self.max_cup,
+            **self.feel(),
         }
+
+    def feel(self) -> dict:
+        """The game-feel figures (``snakesim.core.feel``) of the standings (coins) so far;
+        not recorded (-1, NaN) unless the rules ask for them."""
+        if self.history is None:
+            return {**feel.not_recorded(), "out_share": float("nan")}
+        return {**feel.figures(self.history, self.winner), "out_share": feel.out_share(self.history)}
 
     def summary(self) -> str:
         if self.outcome == WIN:

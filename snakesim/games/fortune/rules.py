@@ -25,6 +25,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from snakesim.core.errors import InputError
+from snakesim.core.feel import feel_option
 from snakesim.core.rules import (
     Int,
     Named,
@@ -198,6 +199,7 @@ class FortuneRules(Rules):
     )
     snakes: int = option(2, Int(0, 10_000), "SNAKE cards in the deck (the seed: 2, or 1 for a greater challenge)")
     turn_cap: int = option(10_000, Int(1, 100_000_000), "cards drawn before a game is recorded as unfinished")
+    feel: bool = feel_option()
     deck: tuple = option(
         tuple((s, 5) for s in DECK_SYMBOLS),
         NamedCounts(DECK_SYMBOLS, 0, 10_000),

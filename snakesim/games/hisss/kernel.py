@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from snakesim.core import feel, feel_record
 from snakesim.core.columns import allocate
 from snakesim.core.jit import njit, njit_inner
 from snakesim.core.policies import (
@@ -55,7 +56,7 @@ from snakesim.games.hisss.rules import (
 )
 
 BLOCK = 64  # games per scratch allocation; any value gives the same results
-P_PLAYERS, P_CLAIM_JOINED, P_PER_CARD, P_PER_SNAKE, P_PER_LONGEST, P_TIE_BREAK, P_PRESORTED, P_START = range(8)
+P_PLAYERS, P_CLAIM_JOINED, P_PER_CARD, P_PER_SNAKE, P_PER_LONGEST, P_TIE_BREAK, P_PRESORTED, P_FEEL, P_START = range(9)
 # P_START + seat: the points that seat starts with
 
 
@@ -344,11 +345,14 @@ def _play_rows(deck, kinds, col_a, col_b, fits, params, policies, seed, first, s
             cards,
             taken,
             longest,
-            half_time,
+            points,
+            tops,
+            deficits,
         ) = scratch
-        (o_outcome, o_winner, o_length, o_cards, o_snakes, o_longest, o_completed, o_table_cards, o_table_snakes,
-         o_lead_changes, o_comeback) = out  # fmt: skip
+        (o_outcome, o_winner, o_length, o_cards, o_snakes, o_longest, o_completed, o_table_cards,
+         o_table_snakes) = out[:9]  # fmt: skip
         seed_stream(state, seed, game)
+        with_feel = params[P_FEEL]
         seed_lane(look, seed, game, LOOKAHEAD_LANE)  # the look-ahead policies' playouts
         n_cards = deck.shape[0]
         if presorted:
@@ -360,11 +364,7 @@ def _play_rows(deck, kinds, col_a, col_b, fits, params, policies, seed, first, s
             cards[s] = 0
             taken[s] = 0
             longest[s] = 0
-            half_time[s] = 0
         completed = 0
-        leader = -1
-        lead_changes = 0
-        half = (n_cards - 1) // 2
         n_snakes = 0
         turns = 0
         seat = 0
@@ -379,26 +379,12 @@ def _play_rows(deck, kinds, col_a, col_b, fits, params, policies, seed, first, s
             n_snakes, done = _turn(state, params, policies, forced, seat, fan[i], i == 0, kinds, col_a, col_b, fits,
                                    ends, lengths, middles, n_snakes, pl, fit, cards, taken, longest)  # fmt: skip
             completed += done
-            if i > 0:
-                turns += 1
-                # A lead change: a seat, not the previous leader, alone at the top (score above 0).
-                top = -1
-                at_top = 0
-                top_seat = -1
+            turns += i > 0  # (the first card is turned up before play: step 0)
+            if with_feel:
                 for s in range(n):
-                    score = _rank(params, cards, taken, longest, s)[0]
-                    if score > top:
-                        top = score
-                        at_top = 1
-                        top_seat = s
-                    elif score == top:
-                        at_top += 1
-                if at_top == 1 and top_seat != leader and top > 0:
-                    lead_changes += leader >= 0
-                    leader = top_seat
-                if turns == half:
-                    for s in range(n):
-                        half_time[s] = _rank(params, cards, taken, longest, s)[0]
+                    points[s] = _rank(params, cards, taken, longest, s)[0]
+                feel_record.record(points, 1, n, turns, tops, deficits)
+            if i > 0:
                 seat = seat + 1 if seat + 1 < n else 0
         # Most points wins; ties go to the tie-break (the longest snake taken, by default); then a draw.
         best_seat, leaders = _leaders(params, cards, taken, longest, n)
@@ -415,18 +401,12 @@ def _play_rows(deck, kinds, col_a, col_b, fits, params, policies, seed, first, s
             table_cards += lengths[s]
         o_table_cards[row] = table_cards
         o_table_snakes[row] = n_snakes
-        o_lead_changes[row] = lead_changes
-        # A comeback: the winner was alone in last place at half time.
-        comeback = 0
-        if leaders == 1:
-            low = half_time[0]
-            for s in range(n):
-                low = min(low, half_time[s])
-            at_low = 0
-            for s in range(n):
-                at_low += half_time[s] == low
-            comeback = at_low == 1 and half_time[best_seat] == low
-        o_comeback[row] = comeback
+        if with_feel:
+            feel_record.write(
+                out[9:], row, feel_record.summarise(tops, deficits, turns, best_seat if leaders == 1 else -1)
+            )
+        else:
+            feel_record.write(out[9:], row, feel.NOT_RECORDED)
 
 
 def game_scratch(deck: np.ndarray, players: int) -> tuple:
@@ -451,7 +431,8 @@ def game_scratch(deck: np.ndarray, players: int) -> tuple:
         np.empty(players, np.int64),  # cards taken per seat
         np.empty(players, np.int64),  # snakes taken per seat
         np.empty(players, np.int64),  # longest snake taken per seat
-        np.empty(players, np.int64),  # scores at half time
+        np.empty(players, np.int64),  # each seat's points after a turn
+        *feel_record.scratch(n_cards, players),
     )
 
 
@@ -493,6 +474,7 @@ def encode(rules: HisssRules, players: int, presorted: bool = False) -> np.ndarr
     params[P_PER_LONGEST] = rules.points_per_longest
     params[P_TIE_BREAK] = TIE_BREAKS.index(rules.tie_break)
     params[P_PRESORTED] = presorted
+    params[P_FEEL] = rules.feel
     params[P_START:] = rules.starts(players)
     return params
 
@@ -511,8 +493,7 @@ COLUMNS = (  # name, dtype, one per seat; the order _play_rows unpacks them in
     ("completed", np.int32, False),
     ("table_cards", np.int32, False),
     ("table_snakes", np.int32, False),
-    ("lead_changes", np.int32, False),
-    ("comeback", np.int8, False),
+    *feel.COLUMNS,
 )
 
 

@@ -29,6 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from snakesim.core import feel
 from snakesim.core.policies import (
     CODE,
     LOOKAHEAD_LANE,
@@ -133,9 +134,6 @@ class HisssGame:
         self.longest = [0] * players  # longest snake taken
         self.completed = 0
         self.turns = 0
-        self.leader = -1  # the seat alone at the top of the score, -1 while none is
-        self.lead_changes = 0
-        self.half_time = [0] * players  # scores after half the turns
         self.log: list[str] | None = [] if trace else None
         # One card is turned up as the first snake.
         self.lay_alone(self.draw())
@@ -364,23 +362,13 @@ class HisssGame:
         seats = zip(self.cards, self.taken, self.longest, self.rules.starts(self.players), strict=True)
         return [self.rules.points(*taken) for taken in seats]
 
-    def track_lead(self) -> None:
-        """Count a lead change whenever a seat, not the previous leader, is alone on top."""
-        scores = self.scores()
-        top = max(scores)
-        if scores.count(top) == 1 and scores.index(top) != self.leader and top > 0:
-            self.lead_changes += self.leader >= 0
-            self.leader = scores.index(top)
-
     def play_game(self) -> dict:
         """Play until the fan is empty; return the game's record (the kernel's columns)."""
         seat = 0
-        half = (len(self.fan) - 1) // 2
+        history = [self.scores()]  # the standings after the first card and each turn: the feel figures
         while self.next_card < len(self.fan):
             self.step(seat)
-            self.track_lead()
-            if self.turns == half:
-                self.half_time = list(self.scores())
+            history.append(self.scores())
             seat = (seat + 1) % self.players
         ranks = self.ranks()
         leaders = [s for s in range(self.players) if ranks[s] == max(ranks)]  # points, then the tie-break
@@ -399,13 +387,7 @@ class HisssGame:
             "completed": self.completed,
             "table_cards": sum(s.length for s in self.snakes),
             "table_snakes": len(self.snakes),
-            "lead_changes": self.lead_changes,
-            # A comeback: the winner was alone in last place at half time.
-            "comeback": int(
-                outcome == WIN
-                and self.half_time.count(min(self.half_time)) == 1
-                and self.half_time[winner] == min(self.half_time)
-            ),
+            **(feel.figures(history, winner) if self.rules.feel else feel.not_recorded()),
         }
 
     def _note(self, line: str, table: bool = False) -> None:

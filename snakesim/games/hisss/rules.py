@@ -14,6 +14,7 @@ from typing import ClassVar
 import numpy as np
 
 from snakesim.core.errors import InputError
+from snakesim.core.feel import feel_option
 from snakesim.core.rules import Bool, Choice, Counts, Int, PerSeat, Rules, Variant, Words, option, seat_values
 
 COLOURS = ("RED", "ORANGE", "YELLOW", "GREEN", "BLUE", "PURPLE")  # the ring, in order
@@ -97,6 +98,7 @@ class HisssRules(Rules):
         Choice(TIE_BREAKS),
         "who wins a tie on points: longest snake taken, most snakes, most cards, or none",
     )
+    feel: bool = feel_option()
 
     DECK_FIELDS = ("heads", "tails", "middles")
     VARIANTS: ClassVar[dict[str, Variant]] = {

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from snakesim.core import feel, feel_record
 from snakesim.core.columns import allocate
 from snakesim.core.jit import njit, njit_inner
 from snakesim.core.policies import (
@@ -59,7 +60,7 @@ N_SYMBOLS = len(SYMBOLS)
 ANY_CARD = (1 << N_SYMBOLS) - 1  # what may be played on the empty pile
 BLOCK = 64  # games per scratch allocation; any value gives the same results
 # Positions in the params array built by `encode`.
-P_PLAYERS, P_WILD, P_DRAW_PLAY, P_TURN_CAP, P_PRESORTED, P_HAND_SIZE = range(6)  # P_HAND_SIZE + seat: its hand
+P_PLAYERS, P_WILD, P_DRAW_PLAY, P_TURN_CAP, P_PRESORTED, P_FEEL, P_HAND_SIZE = range(7)  # P_HAND_SIZE + seat: its hand
 
 
 @njit_inner
@@ -318,8 +319,8 @@ def _play_rows(deck, masks, params, policies, seed, first, scratch, think, out, 
     for row in range(start, stop):
         game = first + row
         n, presorted = params[P_PLAYERS], params[P_PRESORTED]
-        state, look, copies, keys, identities, stock, pile, hands, totals, held = scratch
-        o_outcome, o_winner, o_length, o_hand, o_drawn, o_reshuffles = out
+        state, look, copies, keys, identities, stock, pile, hands, totals, held, tops, deficits = scratch
+        o_outcome, o_winner, o_length, o_hand, o_drawn, o_reshuffles = out[:6]
         seed_stream(state, seed, game)  # the policies' decisions
         seed_lane(look, seed, game, LOOKAHEAD_LANE)  # the look-ahead policies' playouts
         key = deal_key(seed, game)  # the deal and reshuffles, coupled across decks (snakesim.core.rng)
@@ -351,6 +352,9 @@ def _play_rows(deck, masks, params, policies, seed, first, scratch, think, out, 
         outcome = -1
         winner = -1
         seat = 0
+        with_feel = params[P_FEEL]
+        if with_feel:
+            feel_record.record(totals, -1, n, 0, tops, deficits)
         while outcome < 0:
             forced = -1
             if think is not None and policies[seat, CODE] >= EXPERT:
@@ -363,6 +367,8 @@ def _play_rows(deck, masks, params, policies, seed, first, scratch, think, out, 
                 state, masks, params, policies, key, False, forced, hands, held, totals, stock, pile, copies, keys,
                 sp, se, pc, seat, turns, drawn, reshuffles, passes,
             )  # fmt: skip
+            if with_feel:
+                feel_record.record(totals, -1, n, turns, tops, deficits)
             seat = seat + 1 if seat + 1 < n else 0
         o_outcome[row] = outcome
         o_winner[row] = winner
@@ -371,9 +377,13 @@ def _play_rows(deck, masks, params, policies, seed, first, scratch, think, out, 
             o_hand[row, s] = totals[s]
         o_drawn[row] = drawn
         o_reshuffles[row] = reshuffles
+        if with_feel:
+            feel_record.write(out[6:], row, feel_record.summarise(tops, deficits, turns, winner))
+        else:
+            feel_record.write(out[6:], row, feel.NOT_RECORDED)
 
 
-def game_scratch(deck: np.ndarray, players: int) -> tuple:
+def game_scratch(deck: np.ndarray, players: int, turn_cap: int) -> tuple:
     """A thread's scratch for `_play_rows` (made here, in numpy: compiled allocation code
     would only lengthen the first compile)."""
     identities = np.empty(len(deck), np.uint64)
@@ -390,6 +400,7 @@ def game_scratch(deck: np.ndarray, players: int) -> tuple:
         np.empty((players, N_SYMBOLS), np.int64),  # hands: count of each symbol
         np.empty(players, np.int64),  # cards in each hand
         np.empty(players, np.int64),  # bit set of the symbols in each hand
+        *feel_record.scratch(turn_cap, players),
     )
 
 
@@ -430,6 +441,7 @@ def encode(rules: RainbowRules, players: int, presorted: bool = False) -> np.nda
     params[P_DRAW_PLAY] = DRAW_PLAY.index(rules.draw_play)
     params[P_TURN_CAP] = rules.turn_cap
     params[P_PRESORTED] = presorted
+    params[P_FEEL] = rules.feel
     return params
 
 
@@ -440,6 +452,7 @@ COLUMNS = (  # name, dtype, one per seat; the order _play_rows unpacks them in
     ("hand", np.int32, True),
     ("drawn", np.int32, False),
     ("reshuffles", np.int32, False),
+    *feel.COLUMNS,
 )
 
 
@@ -479,8 +492,9 @@ def play_block(
 
     def play(start, stop):  # (each thread its own scratch)
         think = think_scratch(players, len(cards)) if thinks else None
-        _play_rows(cards, masks, params, table, np.uint64(seed), np.int64(first), game_scratch(cards, players), think,
-                   columns, np.int64(start), np.int64(stop))  # fmt: skip
+        scratch = game_scratch(cards, players, rules.turn_cap if rules.feel else 0)
+        _play_rows(cards, masks, params, table, np.uint64(seed), np.int64(first), scratch, think, columns,
+                   np.int64(start), np.int64(stop))  # fmt: skip
 
     play_in_blocks(play, count, BLOCK)
     return out

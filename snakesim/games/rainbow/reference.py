@@ -13,6 +13,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Sequence
 
+from snakesim.core import feel
 from snakesim.core.policies import (
     CODE,
     LOOKAHEAD_LANE,
@@ -285,8 +286,10 @@ class RainbowGame:
     def play_game(self) -> dict:
         """Play to the end and return the game's record (the kernel's columns)."""
         seat = 0
+        history = [self.standings()]  # after the deal and each turn, for the feel figures
         while self.outcome < 0:
             self.step(seat)
+            history.append(self.standings())
             seat = (seat + 1) % self.players
         self._note(self.summary())
         return {
@@ -296,7 +299,12 @@ class RainbowGame:
             "hand": [sum(h) for h in self.hands],
             "drawn": self.drawn,
             "reshuffles": self.reshuffles,
+            **(feel.figures(history, self.winner) if self.rules.feel else feel.not_recorded()),
         }
+
+    def standings(self) -> list[int]:
+        """What the game ranks the seats by, higher is better: minus the cards in hand."""
+        return [-sum(h) for h in self.hands]
 
     def summary(self) -> str:
         left = " ".join(str(sum(h)) for h in self.hands)

@@ -13,6 +13,7 @@ from typing import ClassVar
 import numpy as np
 
 from snakesim.core.errors import InputError
+from snakesim.core.feel import feel_option
 from snakesim.core.rules import (
     NAME,
     Choice,
@@ -146,6 +147,7 @@ class RainbowRules(Rules):
         "may", Choice(DRAW_PLAY), "a player who draws a playable card may play it (policy decides), must, or never"
     )
     turn_cap: int = option(10_000, Int(1, 100_000_000), "turns before a game is recorded as unfinished")
+    feel: bool = feel_option()
     deck: tuple = option(
         tuple(DEFAULT_COUNTS.items()),
         Counts(SYMBOLS, 0, 10_000),

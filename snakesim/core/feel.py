@@ -1,0 +1,159 @@
+"""Game feel: lead changes, comebacks, when the winner is known, time spent out of the game.
+
+The definitions for every game live here: :func:`figures` reads them off a game's whole
+history of standings in plain Python (the reference engines call it). The kernels record
+each step's top seats and each seat's worst deficit as they play and summarise them at the
+end (``snakesim.core.feel_record``, the same definitions on what a kernel keeps). Tests hold
+the two to the same figures, bit for bit.
+
+A seat's **standing** is what the game's rules rank by, higher is better: Fortune a seat's
+coins, Rainbow minus the cards in hand, Hisss its points. Standings are taken at step 0 (after
+the deal) and after each step counted in ``length``, steps 1..L.
+
+- **sole leader** at a step: the one seat with the highest standing; none when two or more tie.
+- ``lead_changes``: steps at which a sole leader exists and differs from the latest earlier
+  sole leader (the first is not a change, a tie is not a change).
+- With a winner (else ``decided`` is NaN and the others -1):
+
+  - ``decided``: the first step t from which the winner is the sole leader at every step to
+    L, over L (1.0: only at the end). A winner who is not the sole leader at L (chosen by a
+    tie-break, or by a rule other than the standing) gets 1.0 and ``tie_break`` 1.
+  - ``comeback``: 1 if the winner's standing at step L // 2 is below the highest then.
+  - ``deficit``: the largest (highest standing - winner's standing) over steps 0..L.
+
+- ``leader_q1``, ``leader_q2``, ``leader_q3``: the sole leader at step (k L) // 4, k = 1, 2, 3
+  (-1: none). "Is the winner known" is the share of games, among those with a sole leader
+  there, that this leader wins.
+- ``out_share`` (Fortune): seat-steps with no coins over players x L, steps 1..L.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from snakesim.core.rules import Bool, option
+
+COLUMNS = (  # name, dtype, one per seat: every game's table ends with these
+    ("lead_changes", np.int32, False),
+    ("decided", np.float64, False),
+    ("comeback", np.int8, False),
+    ("deficit", np.int32, False),
+    ("leader_q1", np.int8, False),
+    ("leader_q2", np.int8, False),
+    ("leader_q3", np.int8, False),
+    ("tie_break", np.int8, False),
+)
+OUT_SHARE = ("out_share", np.float64, False)  # Fortune's too
+QUARTERS = (1, 2, 3)
+NOT_RECORDED = (-1, np.nan, -1, -1, -1, -1, -1, -1)  # a run without them (Fortune without feel)
+MAX_SEATS = 8  # the top seats of a step are one byte
+NAMES = frozenset(name for name, _, _ in (*COLUMNS, OUT_SHARE))
+FIXED = 1 << 16  # decided and out_share are tallied in 1/65536ths, so that sums merge exactly
+
+
+def feel_option():
+    """The ``feel`` rules option every game with these figures has: off by default, since
+    recording every step's standings costs a quarter of a fast game's time or more."""
+    return option(
+        False,
+        Bool(),
+        "record the game-feel figures (lead changes, comebacks, when the winner is known); "
+        "runs are slower (the game's docs, 'Game feel')",
+    )
+
+
+# ---------------------------------------------------------------- the definitions, readable
+def sole_leader(standing: Sequence[int]) -> int:
+    """The one seat with the highest standing, or -1 when two or more share it."""
+    top = max(standing)
+    at_top = [s for s, v in enumerate(standing) if v == top]
+    return at_top[0] if len(at_top) == 1 else -1
+
+
+def figures(history: Sequence[Sequence[int]], winner: int) -> dict:
+    """The feel figures of one game from its standings at steps 0..L (``history[t][seat]``).
+
+    Returns
+    -------
+    dict
+        ``lead_changes, decided, comeback, deficit, leader_q1..3, tie_break`` (see the module).
+    """
+    length = len(history) - 1
+    leaders = [sole_leader(h) for h in history]
+    changes, latest = 0, -1
+    for lead in leaders:
+        if lead >= 0:
+            changes += latest >= 0 and lead != latest
+            latest = lead
+    out = {"lead_changes": changes}
+    if winner < 0:
+        out.update(decided=float("nan"), comeback=-1, deficit=-1, tie_break=-1)
+    else:
+        out["tie_break"] = int(leaders[length] != winner)
+        if out["tie_break"] or length == 0:
+            out["decided"] = 1.0
+        else:  # back from the end while the winner leads alone
+            first = length
+            while first > 0 and leaders[first - 1] == winner:
+                first -= 1
+            out["decided"] = first / length
+        half = history[length // 2]
+        out["comeback"] = int(half[winner] < max(half))
+        out["deficit"] = max(max(h) - h[winner] for h in history)
+    for k in QUARTERS:
+        out[f"leader_q{k}"] = leaders[(k * length) // 4]
+    return out
+
+
+def not_recorded() -> dict:
+    """The feel columns of a game played without ``feel = true``."""
+    return dict(zip((name for name, _, _ in COLUMNS), NOT_RECORDED, strict=True))
+
+
+def out_share(history: Sequence[Sequence[int]]) -> float:
+    """Seat-steps at a standing of 0 (Fortune: no coins, out of play) over seats x L, steps 1..L."""
+    length = len(history) - 1
+    if length == 0:
+        return 0.0
+    return sum(v == 0 for h in history[1:] for v in h) / (len(history[0]) * length)
+
+
+def tally(columns: dict) -> tuple[dict[str, int], dict[str, int]]:
+    """Integer sums (and sums of squares) of a block's feel columns, to be merged exactly with
+    other blocks' (``snakesim.core.tally``): ``feel.games`` recorded games and their
+    ``feel.lead_changes``; ``feel.won`` games with a winner and their ``feel.decided`` (in
+    1/:data:`FIXED`), ``feel.deficit``, ``feel.comeback`` and ``feel.tie_break``; for each quarter
+    k, ``feel.led_qk`` games with a sole leader then and ``feel.held_qk`` those this leader won;
+    ``feel.out_share`` (in 1/:data:`FIXED`) where the game records it. Empty when the block has
+    no feel figures (Fortune without ``feel = true``).
+    """
+    changes = np.asarray(columns.get("lead_changes", np.zeros(0)), dtype=np.int64)
+    recorded = changes >= 0
+    if not recorded.any():
+        return {}, {}
+    winner = np.asarray(columns["winner"], dtype=np.int64)[recorded]
+    won = winner >= 0
+    pick = lambda name: np.asarray(columns[name])[recorded]  # noqa: E731
+    decided = np.round(pick("decided")[won] * FIXED).astype(np.int64)
+    deficit = pick("deficit")[won].astype(np.int64)
+    values = {
+        "feel.lead_changes": changes[recorded],
+        "feel.decided": decided,
+        "feel.deficit": deficit,
+    }
+    sums = {"feel.games": int(recorded.sum()), "feel.won": int(won.sum())}
+    sums["feel.comeback"] = int((pick("comeback")[won] == 1).sum())
+    sums["feel.tie_break"] = int((pick("tie_break")[won] == 1).sum())
+    for k in QUARTERS:
+        leader = pick(f"leader_q{k}").astype(np.int64)
+        sums[f"feel.led_q{k}"] = int((leader >= 0).sum())
+        sums[f"feel.held_q{k}"] = int(((leader >= 0) & (leader == winner)).sum())
+    if "out_share" in columns:
+        values["feel.out_share"] = np.round(pick("out_share") * FIXED).astype(np.int64)
+    squares = {}
+    for key, v in values.items():
+        sums[key] = int(np.sum(v, dtype=np.int64))
+        squares[key] = int(np.sum(v * v, dtype=np.int64))
+    return sums, squares

@@ -1,0 +1,94 @@
+"""The game-feel definitions (snakesim.core.feel): by hand, and the kernels' running record
+against the readable version on random histories."""
+
+import math
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from snakesim.core import feel, feel_record
+from snakesim.core.jit import njit
+
+
+@njit
+def _kernel_figures(history, sign, winner, tops, deficits):
+    """What a kernel keeps and writes, for a whole history at once."""
+    length = history.shape[0] - 1
+    n = history.shape[1]
+    zeros = 0
+    for t in range(length + 1):
+        z = feel_record.record(history[t], sign, n, t, tops, deficits)
+        if t > 0:
+            zeros += z
+    return feel_record.summarise(tops, deficits, length, winner), zeros
+
+
+def kernel_figures(history, winner, sign=1):
+    values = np.asarray(history, dtype=np.int64) * sign
+    tops, deficits = feel_record.scratch(values.shape[0] - 1, values.shape[1])
+    summary, zeros = _kernel_figures(values, np.int64(sign), np.int64(winner), tops, deficits)
+    names = [name for name, _, _ in feel.COLUMNS]
+    return dict(zip(names, summary, strict=True)), zeros
+
+
+def same(a, b):
+    return a == b or (isinstance(a, float) and math.isnan(a) and math.isnan(b))
+
+
+def test_a_game_by_hand():
+    # Steps 0..8 of three seats. Sole leaders: -, 0, 0, 1, -, 1, 2, 1, 1: changes 0->1, 1->2, 2->1.
+    history = [
+        [5, 5, 5],
+        [7, 5, 3],
+        [8, 4, 3],
+        [6, 9, 0],
+        [7, 7, 1],
+        [5, 8, 2],
+        [5, 6, 9],
+        [4, 9, 2],
+        [3, 12, 0],
+    ]
+    got = feel.figures(history, winner=1)
+    assert got == {
+        "lead_changes": 3,
+        "tie_break": 0,
+        "decided": 7 / 8,  # seat 1 leads alone from step 7 to the end
+        "comeback": 0,  # step 4: seat 1 shares the top (7, 7): not below it
+        "deficit": 4,  # step 2: 8 - 4 (step 6: 9 - 6 = 3)
+        "leader_q1": 0,  # step 2
+        "leader_q2": -1,  # step 4: a tie
+        "leader_q3": 2,  # step 6
+    }
+    assert feel.out_share(history) == 2 / 24  # seat 2 at 0 after steps 3 and 8
+    kernel, zeros = kernel_figures(history, 1)
+    assert all(same(kernel[k], got[k]) for k in got) and zeros == 2
+
+
+def test_a_tie_break_winner_and_no_winner():
+    history = [[0, 0], [1, 0], [1, 1]]
+    got = feel.figures(history, winner=1)
+    assert got["tie_break"] == 1 and got["decided"] == 1.0 and got["lead_changes"] == 0
+    assert got["comeback"] == 1 and got["deficit"] == 1  # step 1: seat 1 behind
+    none = feel.figures(history, winner=-1)
+    assert math.isnan(none["decided"]) and none["comeback"] == none["deficit"] == none["tie_break"] == -1
+    # A leader from the deal who never lets go: decided at step 0.
+    assert feel.figures([[2, 1], [3, 1], [4, 0]], winner=0)["decided"] == 0.0
+
+
+histories = st.integers(1, 6).flatmap(
+    lambda n: st.lists(st.lists(st.integers(-3, 3), min_size=n, max_size=n), min_size=1, max_size=30).map(
+        lambda h: (h, n)
+    )
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(histories, st.integers(-1, 5), st.sampled_from([1, -1]))
+def test_the_kernels_record_gives_the_readable_figures(case, winner, sign):
+    history, n = case
+    winner = winner if winner < n else -1
+    got = feel.figures(history, winner)
+    kernel, zeros = kernel_figures(history, winner, sign)
+    assert all(same(kernel[k], got[k]) for k in got), (kernel, got)
+    assert zeros == sum(v == 0 for h in history[1:] for v in h)
