@@ -164,12 +164,8 @@ def summary_of(t: Tally, outcome_labels, meta: dict, level: float = LEVEL) -> di
     counted = [(int(v), int(k)) for v, k in t.lengths.items()]  # Python ints: no overflow
     total = sum(v * k for v, k in counted)
     squares = sum(v * v * k for v, k in counted)
-    mean = total / n
-    low = high = mean
-    if n > 1:
-        sd = np.sqrt((n * squares - total * total) / (n * (n - 1)))
-        half = float(t_quantile(0.5 + level / 2, n - 1) * sd / np.sqrt(n))
-        low, high = mean - half, mean + half
+    length = _sum_interval(total, squares, n, level)
+    mean, (low, high) = length["mean"], length["ci"]
     return {
         **meta,
         "games": n,

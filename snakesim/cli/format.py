@@ -130,7 +130,8 @@ def format_feel(f: dict, standing_unit: str, level: int) -> list[str]:
         out = f["out_share"]
         rows.append(("time seats spend out of the game", pct(out["mean"]), out["ci"], "%"))
     width = max(len(r[0]) for r in rows)
-    lines = [f"game feel ({level}% intervals; the winner's figures over the {won:,} games with one):"]
+    # (lead changes count every game; "the leader ... wins" the games with one seat ahead then)
+    lines = [f"game feel ({level}% intervals; the winner's rows count the {won:,} games with a winner):"]
     for label, value, ci, kind in rows:
         bounds = interval(ci) if kind == "%" else f"[{ci[0]:{kind}}, {ci[1]:{kind}}]"
         lines.append(f"  {label:{width}}  {value}  {bounds}")

@@ -35,7 +35,7 @@ import numpy as np
 
 from snakesim.core.rules import Bool, option
 
-COLUMNS = (  # name, dtype, one per seat: every game's table ends with these
+COLUMNS = (  # name, dtype, one per seat: the tables of the games that record them end with these
     ("lead_changes", np.int32, False),
     ("decided", np.float64, False),
     ("comeback", np.int8, False),
@@ -47,7 +47,7 @@ COLUMNS = (  # name, dtype, one per seat: every game's table ends with these
 )
 OUT_SHARE = ("out_share", np.float64, False)  # Fortune's too
 QUARTERS = (1, 2, 3)
-NOT_RECORDED = (-1, np.nan, -1, -1, -1, -1, -1, -1)  # a run without them (Fortune without feel)
+NOT_RECORDED = (-1, np.nan, -1, -1, -1, -1, -1, -1)  # a game played without feel = true
 MAX_SEATS = 8  # the top seats of a step are one byte
 NAMES = frozenset(name for name, _, _ in (*COLUMNS, OUT_SHARE))
 FIXED = 1 << 16  # decided and out_share are tallied in 1/65536ths, so that sums merge exactly
@@ -127,7 +127,7 @@ def tally(columns: dict) -> tuple[dict[str, int], dict[str, int]]:
     1/:data:`FIXED`), ``feel.deficit``, ``feel.comeback`` and ``feel.tie_break``; for each quarter
     k, ``feel.led_qk`` games with a sole leader then and ``feel.held_qk`` those this leader won;
     ``feel.out_share`` (in 1/:data:`FIXED`) where the game records it. Empty when the block has
-    no feel figures (Fortune without ``feel = true``).
+    no feel figures (played without ``feel = true``).
     """
     changes = np.asarray(columns.get("lead_changes", np.zeros(0)), dtype=np.int64)
     recorded = changes >= 0
