@@ -369,3 +369,19 @@ def test_sssnake_bad_input(tmp_path, args, message):
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and message in lines[0], r.stderr
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("game", ["fortune", "rainbow", "hisss", "sssnake"])
+def test_trace_shows_who_leads_after_every_step(game):
+    # One line per step (a card drawn in Fortune, a turn elsewhere) names the sole leader or
+    # says there is none; Sssnake and the others also show the step-0 standings or the deal.
+    import snakesim
+
+    row = snakesim.simulate(game, 3, 4, seed=2, settings=["feel=true"]).iloc[3]
+    r = invoke("trace", game, "-p", 3, "--seed", 2, "--game", 3, "--set", "feel=true", "--check")
+    assert r.exit_code == 0, r.output
+    steps = [line for line in r.stdout.splitlines() if line.endswith(" leads") or line.endswith("no sole leader")]
+    assert len(steps) == row["length"] + (game == "sssnake"), r.stdout
+    last = steps[-1]
+    if row["winner"] >= 0 and row["tie_break"] == 0:
+        assert last.endswith(f"seat {row['winner']} leads"), last

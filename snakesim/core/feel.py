@@ -7,8 +7,9 @@ end (``snakesim.core.feel_record``, the same definitions on what a kernel keeps)
 the two to the same figures, bit for bit.
 
 A seat's **standing** is what the game's rules rank by, higher is better: Fortune a seat's
-coins, Rainbow minus the cards in hand, Hisss its points. Standings are taken at step 0 (after
-the deal) and after each step counted in ``length``, steps 1..L.
+coins, Rainbow minus the cards in hand, Hisss its points, Sssnake minus the cards its snake
+still misses. Standings are taken at step 0 (after the deal, or the head starts) and after each
+step counted in ``length``, steps 1..L.
 
 - **sole leader** at a step: the one seat with the highest standing; none when two or more tie.
 - ``lead_changes``: steps at which a sole leader exists and differs from the latest earlier
@@ -47,6 +48,7 @@ COLUMNS = (  # name, dtype, one per seat: the tables of the games that record th
 )
 OUT_SHARE = ("out_share", np.float64, False)  # Fortune's too
 QUARTERS = (1, 2, 3)
+QUARTER_NAMES = ("1/4", "1/2", "3/4")  # how far in the game each quarter's step is, in words
 NOT_RECORDED = (-1, np.nan, -1, -1, -1, -1, -1, -1)  # a game played without feel = true
 MAX_SEATS = 8  # the top seats of a step are one byte
 NAMES = frozenset(name for name, _, _ in (*COLUMNS, OUT_SHARE))
@@ -70,6 +72,18 @@ def sole_leader(standing: Sequence[int]) -> int:
     top = max(standing)
     at_top = [s for s, v in enumerate(standing) if v == top]
     return at_top[0] if len(at_top) == 1 else -1
+
+
+def leader_text(standing: Sequence[int]) -> str:
+    """The sole leader in words, for a trace: ``"seat 2 leads"`` or ``"no sole leader"``."""
+    lead = sole_leader(standing)
+    return f"seat {lead} leads" if lead >= 0 else "no sole leader"
+
+
+def trace_line(label: str, values: Sequence[int], standing: Sequence[int]) -> str:
+    """A trace's line after a step: each seat's ``values`` (what the players count: coins,
+    cards in hand, points, cards missing) and who leads by ``standing``."""
+    return f"       {label} {' '.join(str(v) for v in values)}: {leader_text(standing)}"
 
 
 def figures(history: Sequence[Sequence[int]], winner: int) -> dict:

@@ -63,6 +63,9 @@ class GameSpec:
     standing_unit : str
         What a seat's standing counts, for the game-feel figures (``snakesim.core.feel``):
         the unit of the winner's largest deficit ("coins", "cards in hand", "points").
+    tie_break : bool
+        Whether the rules can choose a winner among seats level on standing (a tie-break),
+        so that "won on the tie-break" is worth reporting.
     """
 
     name: str
@@ -83,6 +86,7 @@ class GameSpec:
     exact: Callable | None = None
     score: tuple[str, int] | None = None
     standing_unit: str = "points"
+    tie_break: bool = False
 
     def check_players(self, players: int) -> int:
         """Return ``players`` if this game allows it, else raise InputError."""

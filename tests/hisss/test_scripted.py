@@ -79,7 +79,9 @@ def test_join_that_completes_a_snake_is_taken():
     # H:R alone, then T:O alone (no middle to go on); seat 1's R-O joins them: head, middle,
     # tail. Greedy prefers taking a snake; seat 1 takes all 3 cards and wins.
     rec, log = play([head(R), tail(O), middle(R, O)])
-    assert "joins two snakes and takes it (3 cards: H:R R-O T:O)" in log[-2]
+    # The last turn's line, then who leads after it, then the end.
+    assert "joins two snakes and takes it (3 cards: H:R R-O T:O)" in log[-3]
+    assert log[-2].strip() == "points 0 3: seat 1 leads"
     assert rec["cards"] == [0, 3] and rec["snakes"] == [0, 1] and rec["longest"] == [0, 3]
     assert rec["completed"] == 1 and rec["table_cards"] == 0 and rec["outcome"] == WIN and rec["winner"] == 1
 

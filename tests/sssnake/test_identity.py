@@ -24,7 +24,7 @@ SSSNAKE_MIXES = {
 def test_reference_and_kernel_identical(mix, players, games):
     # 300 games for each policy mix (5,001 in make test-all), a third each with 2, 3 and 4 players.
     count = games // len(PLAYER_COUNTS)
-    rules = SssnakeRules()
+    rules = SssnakeRules(feel=True)
     assert_identical(
         kernel, reference, rules, players, 700 + players, players * 10**5, count, SSSNAKE_MIXES[mix](players)
     )
@@ -37,7 +37,7 @@ def test_variants_identical(variant):
 
 @pytest.mark.parametrize("players", (2, 4))
 def test_identical_with_head_start_per_seat(players):
-    rules = SssnakeRules.variant("no-ones").updated({"head_start": [s % 3 for s in range(players)]})
+    rules = SssnakeRules.variant("no-ones").updated({"head_start": [s % 3 for s in range(players)], "feel": True})
     assert_identical(kernel, reference, rules, players, 9, 0, 200, [GREEDY, RANDOM, FRIENDLY, GREEDY][:players])
 
 
@@ -82,7 +82,8 @@ def random_setups(draw):
     )
     players = draw(st.integers(2, 4))
     start = draw(st.integers(0, 2) | st.lists(st.integers(0, 10), min_size=players, max_size=players))
-    rules = rules.updated({"head_start": start})  # one for all, or each seat its own (may join at once)
+    # one head start for all, or each seat its own (may join at once)
+    rules = rules.updated({"head_start": start, "feel": draw(st.booleans())})
     # The one-step policies (the look-ahead ones have their own identity tests: tests/test_players.py).
     simple = [POLICIES.index(p) for p in ("random", "greedy", "friendly")]
     return rules, players, draw(st.lists(st.sampled_from(simple), min_size=players, max_size=players))

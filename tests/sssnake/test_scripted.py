@@ -174,3 +174,33 @@ def test_head_start_per_seat():
     r = both(2, [CURVE, CURVE, STRAIGHT], [GREEDY, GREEDY], head_start=[0, 1])
     assert r["placed"] == [1, 2] and r["missing"] == [6, 7] and r["length"] == 1 and r["stock_left"] == 0
     assert (r["outcome"], r["winner"]) == (STOCK_WIN, 0)
+
+
+def test_the_feel_figures_of_a_comeback_by_hand():
+    # Die 1 only: each turn's card goes onto the left neighbour's snake, where greedy puts it
+    # worst. Cards missing after steps 0..4 (the trace's lines): 7 7; 7 6 (a curve on seat
+    # 1); 8 6 (a straight on seat 0); 8 9 (a curve sends seat 1's end away); 7 9. The stock
+    # is out: seat 0 wins with the fewer missing. Sole leaders: none, 1, 1, 0, 0: one lead
+    # change, seat 0 leads for good from step 3 of 4; behind at half time (step 2: 8 against
+    # 6), 2 behind at worst; the leaders at steps 1, 2, 3 are seats 1, 1, 0.
+    stock = [CURVE, STRAIGHT, CURVE, CURVE]
+    r = both(1, stock, [GREEDY, GREEDY], feel=True)
+    assert (r["outcome"], r["winner"], r["length"], r["missing"]) == (STOCK_WIN, 0, 4, [7, 9])
+    assert r["lead_changes"] == 1 and r["decided"] == pytest.approx(0.75, abs=1e-12) and r["tie_break"] == 0
+    assert r["comeback"] == 1 and r["deficit"] == 2
+    assert (r["leader_q1"], r["leader_q2"], r["leader_q3"]) == (1, 1, 0)
+    _, log = reference.play(SssnakeRules(die=ONLY[1], feel=True), 2, 0, 0, policies=[GREEDY, GREEDY], deck=stock,
+                            trace=True)  # fmt: skip
+    steps = [line.strip() for line in log if line.strip().startswith("cards missing")]
+    assert steps == [
+        "cards missing 7 7: no sole leader",
+        "cards missing 7 6: seat 1 leads",
+        "cards missing 8 6: seat 1 leads",
+        "cards missing 8 9: seat 0 leads",
+        "cards missing 7 9: seat 0 leads",
+    ]
+
+
+def test_without_feel_the_figures_are_not_recorded():
+    r = both(1, [CURVE, STRAIGHT, CURVE, CURVE], [GREEDY, GREEDY])
+    assert r["lead_changes"] == -1 and r["comeback"] == -1 and r["decided"] != r["decided"]  # (NaN)

@@ -19,6 +19,7 @@ SPEC = GameSpec(
     play_reference=reference.play,
     score=("cards", 1),
     standing_unit="points",
+    tie_break=True,
     length_unit="turns",
     policies=POLICIES,
     default_policy="greedy",

@@ -365,10 +365,12 @@ class HisssGame:
     def play_game(self) -> dict:
         """Play until the fan is empty; return the game's record (the kernel's columns)."""
         seat = 0
-        history = [self.scores()]  # the standings after the first card and each turn: the feel figures
+        history = [self.scores()]  # the standings after the first card and each turn: feel and trace
         while self.next_card < len(self.fan):
             self.step(seat)
             history.append(self.scores())
+            if self.log is not None:
+                self._note(feel.trace_line("points", history[-1], history[-1]))
             seat = (seat + 1) % self.players
         ranks = self.ranks()
         leaders = [s for s in range(self.players) if ranks[s] == max(ranks)]  # points, then the tie-break

@@ -286,10 +286,12 @@ class RainbowGame:
     def play_game(self) -> dict:
         """Play to the end and return the game's record (the kernel's columns)."""
         seat = 0
-        history = [self.standings()]  # after the deal and each turn, for the feel figures
+        history = [self.standings()]  # after the deal and each turn, for the feel figures and a trace
         while self.outcome < 0:
             self.step(seat)
             history.append(self.standings())
+            if self.log is not None:
+                self._note(feel.trace_line("cards in hand", [-v for v in history[-1]], history[-1]))
             seat = (seat + 1) % self.players
         self._note(self.summary())
         return {

@@ -18,6 +18,7 @@ SPEC = GameSpec(
     play_block=kernel.play_block,
     play_reference=reference.play,
     score=("missing", -1),
+    standing_unit="cards missing",
     length_unit="turns",
     policies=POLICIES,
     default_policy="greedy",

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from snakesim.core import feel, feel_record
 from snakesim.core.columns import allocate
 from snakesim.core.jit import njit, njit_inner
 from snakesim.core.policies import (
@@ -72,8 +73,8 @@ MASK_ROWS = 10
 M_ANSWERS = N_CARD_TYPES * 8  # a board's remembered search answers: by card kind, end, direction
 MARGIN = 2  # cells of a board's bit-mask window around its box (at least 2: see _placed; reframed as it grows)
 # The params array: see encode().
-P_PLAYERS, P_PRESORTED, P_SIDE, P_ORIGIN, P_BLOCK_W, P_BLOCK_H, P_HEAD, P_TAIL = 0, 1, 2, 3, 4, 5, 6, 9
-N_PARAMS = 12
+P_PLAYERS, P_PRESORTED, P_SIDE, P_ORIGIN, P_BLOCK_W, P_BLOCK_H, P_HEAD, P_TAIL, P_FEEL = 0, 1, 2, 3, 4, 5, 6, 9, 12
+N_PARAMS = 13
 P_HEAD_START = N_PARAMS  # P_HEAD_START + seat: the cards that seat places before the first roll
 # A turn's counters (ctx[2]): decisions made, decisions replayed from a script, the roll, the
 # roller (-1 outside a turn), the next card after the turn's draws, the next turn's script
@@ -870,6 +871,17 @@ def _score(board, search, winner, seat, n, side):
     return 2 if tied == 1 else 1
 
 
+@njit_inner
+def _standings(board, n, side, search, standing, searched):
+    """Bring each seat's ``standing`` (minus its cards missing) up to date, searching only the
+    boards that got a card since they were last searched (``searched``: cards placed then)."""
+    placed = board[4]
+    for s in range(n):
+        if placed[s] != searched[s]:
+            standing[s] = -_missing_on(board, s, side, search)
+            searched[s] = placed[s]
+
+
 @njit
 def _play_rows(stock_cards, faces, actions, params, policies, seed, first, scratch, think, out, start, stop):
     """Play games ``first + start .. first + stop - 1`` into rows ``start .. stop - 1`` of the
@@ -879,10 +891,14 @@ def _play_rows(stock_cards, faces, actions, params, policies, seed, first, scrat
     ``think`` is the look-ahead's scratch (`think_scratch`), or None when no seat thinks
     ahead: the look-ahead is then not even compiled."""
     n, presorted, side = params[P_PLAYERS], params[P_PRESORTED], params[P_SIDE]
-    state, dice, copies, keys, identities, stock, board, spite, bufs, place_scratch, ctx = scratch
+    state, dice, copies, keys, identities, stock, board, spite, bufs, place_scratch, ctx, tracked = scratch
     occupied, free, ends, box, placed, memo = board[0], board[1], board[2], board[3], board[4], board[5]
     drawn = bufs[0]
-    o_outcome, o_winner, o_length, o_placed, o_missing, o_spite, o_discarded, o_stock_left, o_unused = out
+    o_outcome, o_winner, o_length, o_placed, o_missing, o_spite, o_discarded, o_stock_left, o_unused = out[:9]
+    # The feel figures' record: each seat's standing (minus the cards missing) and the cards
+    # placed on its snake when it was last searched, so that only a changed board is searched.
+    standing, searched, tops, deficits = tracked
+    with_feel = params[P_FEEL]
     for row in range(start, stop):
         game = first + row
         seed_stream(state, seed, game)  # the policies' decisions
@@ -939,6 +955,11 @@ def _play_rows(stock_cards, faces, actions, params, policies, seed, first, scrat
             if joined:
                 winner = s
                 break
+        if with_feel:
+            for s in range(n):
+                searched[s] = -1
+            _standings(board, n, side, search, standing, searched)
+            feel_record.record(standing, 1, n, 0, tops, deficits)
         seat = 0
         while winner < 0 and next_card < n_stock:
             turns += 1
@@ -966,6 +987,9 @@ def _play_rows(stock_cards, faces, actions, params, policies, seed, first, scrat
             counts[C_SEAT] = -1
             next_card = after
             discarded += lost
+            if with_feel:
+                _standings(board, n, side, search, standing, searched)
+                feel_record.record(standing, 1, n, turns, tops, deficits)
             if winner >= 0:
                 break
             seat = seat + 1 if seat + 1 < n else 0
@@ -999,6 +1023,10 @@ def _play_rows(stock_cards, faces, actions, params, policies, seed, first, scrat
         for s in range(n):
             total_placed += placed[s]
         o_unused[row] = next_card - total_placed - discarded  # drawn in the turn that joined a snake
+        if with_feel:
+            feel_record.write(out[9:], row, feel_record.summarise(tops, deficits, turns, o_winner[row]))
+        else:
+            feel_record.write(out[9:], row, feel.NOT_RECORDED)
         # Clear the used part of every grid for the next game.
         for s in range(n):
             for y in range(box[s, 2] - 1, box[s, 3] + 2):
@@ -1066,6 +1094,8 @@ def game_scratch(stock_cards: np.ndarray, params: np.ndarray) -> tuple:
         _turn_buffers(),
         _place_scratch(cells, n_stock),
         _counters(),  # the turn's decisions and counters
+        # the feel figures' record: standings, cards placed when searched, top seats, deficits
+        (np.empty(n, np.int64), np.empty(n, np.int64), *feel_record.scratch(n_stock, n)),
     )
 
 
@@ -1105,6 +1135,7 @@ def encode(rules: SssnakeRules, players: int, presorted: bool = False) -> np.nda
     params[P_BLOCK_H] = rules.block_height
     params[P_HEAD : P_HEAD + 3] = rules.head_end()
     params[P_TAIL : P_TAIL + 3] = rules.tail_end()
+    params[P_FEEL] = rules.feel
     params[P_HEAD_START:] = seat_values(rules.head_start, players)
     return params
 
@@ -1119,6 +1150,7 @@ COLUMNS = (  # name, dtype, one per seat; the order _play_rows unpacks them in
     ("discarded", np.int32, False),
     ("stock_left", np.int32, False),
     ("unused", np.int32, False),
+    *feel.COLUMNS,
 )
 
 
@@ -1143,7 +1175,8 @@ def play_block(
     -------
     dict of numpy arrays
         ``outcome, winner, length, discarded, stock_left, unused`` of shape ``(count,)``;
-        ``placed, missing, spite`` of shape ``(count, players)``.
+        ``placed, missing, spite`` of shape ``(count, players)``; the feel columns
+        (``snakesim.core.feel.COLUMNS``), recorded with ``feel = true``.
     """
     cards = rules.deck_cards() if deck is None else np.asarray(deck, dtype=np.int8)
     out = allocate(COLUMNS, count, players)

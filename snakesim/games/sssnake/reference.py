@@ -27,6 +27,7 @@ from collections import deque
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from snakesim.core import feel
 from snakesim.core.policies import (
     CODE,
     LOOKAHEAD_LANE,
@@ -493,9 +494,14 @@ class SssnakeGame:
         seat = 0
         self.head_start()
         self._draw_boards()
+        # Each seat's standing (minus the cards missing) after the head starts and each turn,
+        # for the feel figures: a search per seat a turn, so only when they are asked for.
+        history = [self.standings()] if self.rules.feel else None
         while self.winner < 0 and self.next_card < len(self.stock):
             self.turn(seat)
             self._draw_boards()
+            if history is not None:
+                history.append(self.standings())
             if self.winner >= 0:
                 break
             seat = (seat + 1) % self.players
@@ -521,7 +527,12 @@ class SssnakeGame:
             "stock_left": len(self.stock) - self.next_card,
             # Cards drawn in the turn that joined a snake, not needed any more.
             "unused": self.next_card - sum(b.placed for b in self.boards) - self.discarded,
+            **(feel.figures(history, winner) if history is not None else feel.not_recorded()),
         }
+
+    def standings(self) -> list[int]:
+        """What the game ranks the seats by, higher is better: minus the cards missing."""
+        return [-b.missing() for b in self.boards]
 
     def _note(self, line: str) -> None:
         if self.log is not None:
@@ -541,6 +552,8 @@ class SssnakeGame:
         for c in columns:
             c.extend([" " * len(c[0])] * (height - len(c)))
         self.log.extend(("       " + "   ".join(parts)).rstrip() for parts in zip(*columns, strict=True))
+        standing = self.standings()
+        self.log.append(feel.trace_line("cards missing", [-v for v in standing], standing))
 
 
 def play(

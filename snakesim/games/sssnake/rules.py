@@ -19,6 +19,7 @@ from typing import ClassVar
 import numpy as np
 
 from snakesim.core.errors import InputError
+from snakesim.core.feel import feel_option
 from snakesim.core.rules import (
     Choice,
     Counts,
@@ -166,6 +167,7 @@ class SssnakeRules(Rules):
         PerSeat(0, MAX_DRAW),
         "cards each seat draws and places on its own snake before the first roll; a list gives each seat its own",
     )
+    feel: bool = feel_option()
 
     DECK_FIELDS = ("deck",)
     VARIANTS: ClassVar[dict[str, Variant]] = {
