@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 import snakesim
 import snakesim.analysis.balance as balance_module
 from snakesim.analysis.balance import as_good_as, clearly_better, moves, seat_rates, two_step_moves
-from snakesim.analysis.search import SameGames, metric_value
+from snakesim.analysis.search import SameGames, check_metric, metric_value
+from snakesim.core.errors import InputError
 from snakesim.games import get_game
 from tests.test_cli import invoke
 
@@ -246,3 +247,42 @@ def test_every_kind_of_tune_target_gets_an_interval_holding_its_estimate(target,
     low, high = r.summary["interval"]
     assert r.summary["estimate"] is not None and low is not None, r.summary  # (each target is inside its range)
     assert low <= r.summary["estimate"] <= high, (target, r.summary)
+
+
+def test_a_game_feel_target_plays_its_games_with_feel_and_is_met():
+    # Hisss's lead changes grow with points_per_snake (1.27 at 0 to 1.43 at 10 with 4 players):
+    # 1.35 lies between, and the answer's interval on fresh games must hold what it reports.
+    r = snakesim.tune("hisss", 4, "lead_changes.mean=1.35", "points_per_snake=0:10", games=4000, max_games=16000,
+                      confirm_games=4000)  # fmt: skip
+    assert r.status in ("met", "nearest") and 1 <= r.best <= 5, r.message
+    fresh = r.answer[r.answer["fresh"]].iloc[0]
+    assert fresh["low"] <= fresh["metric"] <= fresh["high"] and abs(fresh["metric"] - 1.35) < 0.06
+
+
+def test_feel_metrics_count_the_games_their_definitions_count():
+    columns = {
+        "winner": np.array([0, 1, -1, 2, 0]),
+        "lead_changes": np.array([2, 0, 3, 1, 4]),
+        "decided": np.array([0.5, 1.0, np.nan, 0.25, 0.75]),
+        "comeback": np.array([1, 0, -1, 0, 1]),
+        "leader_q2": np.array([0, 2, 1, -1, 0]),
+    }
+    assert metric_value(columns, "lead_changes.mean")[0] == pytest.approx(2.0, abs=1e-12)  # every game
+    assert metric_value(columns, "decided.mean")[0] == pytest.approx(0.625, abs=1e-12)  # the 4 won games
+    assert metric_value(columns, "comeback_rate")[0] == pytest.approx(0.5, abs=1e-12)  # 2 of 4 won games
+    # A sole leader at half time in games 0, 1, 2, 4; it wins games 0 and 4: 2 of 4.
+    share, low, high = metric_value(columns, "leader_wins.q2")
+    assert share == pytest.approx(0.5, abs=1e-12) and low < 0.5 < high
+
+
+@pytest.mark.parametrize(
+    "game,target,message",
+    [
+        ("fortune", "tie_break_rate=0.1", "fortune has no tie-break"),
+        ("hisss", "out_share.mean=0.1", "hisss records no time out of the game"),
+        ("hisss", "lead_change.mean=1", "unknown metric 'lead_change.mean'"),
+    ],
+)
+def test_feel_targets_a_game_does_not_have_are_refused(game, target, message):
+    with pytest.raises(InputError, match=message):
+        check_metric(get_game(game), 4, target.partition("=")[0])

@@ -67,12 +67,26 @@ def test_every_game_compares(game):
         table["metric"]
     )
     assert table["value"].notna().all()
-    feel = {"lead changes", "comeback (winner behind at half time)", "winner leads for good after (share of the game)"}
-    # Only with feel = true, and not yet in Sssnake.
+    feel = {
+        "lead changes",
+        "comeback (winner behind at half time)",
+        "winner leads for good after (share of the game)",
+        *(f"the winner already leads alone {when} of the way in" for when in ("1/4", "1/2", "3/4")),
+    }
+    # Only with feel = true; "won on the tie-break" only in the game that has one.
     assert not feel & set(table["metric"])
-    if game != "sssnake":
-        table = snakesim.compare(game, 3, 300, variants, seed=1, settings=["feel=true"])
-        assert feel <= set(table["metric"])
+    table = snakesim.compare(game, 3, 300, variants, seed=1, settings=["feel=true"])
+    assert feel <= set(table["metric"])
+    assert ("won on the tie-break" in set(table["metric"])) == (game == "hisss")
+
+
+def test_the_winner_known_rows_count_games_whose_winner_leads_alone_then():
+    table = snakesim.compare("hisss", 4, 3000, ["standard"], seed=5, settings=["feel=true"])
+    df = snakesim.simulate("hisss", 4, 3000, seed=5, settings=["feel=true"])
+    row = table.set_index("metric").loc["the winner already leads alone 1/2 of the way in"]
+    expected = ((df["winner"] >= 0) & (df["leader_q2"] == df["winner"])).mean()
+    assert row["value"] == pytest.approx(expected, abs=1e-12)
+    assert 0.2 < row["value"] < 0.8 and row["low"] < row["value"] < row["high"]
 
 
 def test_the_feel_figures_compare_paired():
@@ -178,6 +192,31 @@ def test_cli_compare_plot(tmp_path):
     for name in ("win-rates.png", "length.png", "scores.png"):
         data = (out / name).read_bytes()
         assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 10_000
+    assert not (out / "feel.png").exists() and "feel.png" not in r.output  # (no feel figures recorded)
+    args = ["compare", "hisss", "-p", "3", "-n", "1500", "-v", "standard", "-v", "most-snakes", "--set", "feel=true"]
+    r = CliRunner().invoke(cli, [*args, "--plot", out])
+    assert r.exit_code == 0 and "feel.png" in r.output and (out / "feel.png").stat().st_size > 10_000
+
+
+def test_the_feel_figure_shows_when_the_winner_is_known():
+    from snakesim.report.figures import feel_figure
+
+    tables = {v: snakesim.simulate("hisss", 4, 2000, seed=4, variant=v, settings=["feel=true"])
+              for v in ("standard", "most-snakes")}  # fmt: skip
+    known, changes = feel_figure(tables).axes
+    # Per arm: the share of won games already settled, rising from 0 to (nearly) 1, and the
+    # leader-then-wins dots; the lead-change shares of each arm add up to 1.
+    settled = [line for line in known.lines if line.get_label().endswith("winner leads for good")]
+    assert len(settled) == 2
+    for line in settled:
+        y = line.get_ydata()
+        assert y[0] < 0.05 and y[-1] > 0.9 and (np.diff(y) >= 0).all()
+    df = tables["standard"]
+    won = df[df["winner"] >= 0]
+    half = settled[0].get_ydata()[50]
+    assert half == pytest.approx((won["decided"] <= 0.5).mean(), abs=1e-12)
+    for line in changes.lines:
+        assert line.get_ydata().sum() == pytest.approx(1.0, abs=1e-9)
 
 
 def test_rare_binary_differences_use_mcnemars_exact_test():

@@ -9,6 +9,7 @@ from snakesim.analysis.sweep import parse_axes, parse_players, plan_sweep, sweep
 from snakesim.cli import cli
 from snakesim.core.errors import InputError
 from snakesim.games import get_game
+from snakesim.report.figures import sweep_figure
 
 
 def test_parse_players():
@@ -85,3 +86,22 @@ def test_cli_sweep_plot_and_json(tmp_path):
 def test_cli_sweep_bad_input(tmp_path, args, message):
     r = CliRunner().invoke(cli, args)
     assert r.exit_code == 2 and message in r.stderr and len(r.stderr.strip().splitlines()) == 1
+
+
+def test_a_sweep_with_feel_reports_and_draws_the_feel_figures(tmp_path):
+    table = sweep(get_game("fortune"), [3], ["start_coins=5:20:15", "feel=true"], 3000, seed=2)
+    changes = table[table["metric"] == "lead changes"].sort_values("start_coins")
+    # More coins, more cards, more lead changes: the 20-coin interval lies wholly above the 5-coin one.
+    assert len(changes) == 2 and changes["low"].iloc[1] > changes["high"].iloc[0]
+    assert {"comeback", "winner leads for good after", "time out of the game"} <= set(table["metric"])
+    assert "lead changes" not in set(sweep(get_game("fortune"), [3], ["start_coins=5:20:15"], 300)["metric"])
+    titles = [ax.get_title() for ax in sweep_figure(table, "start_coins").axes if ax.get_visible()]
+    assert "lead changes" in titles and "time out of the game" in titles and "length" in titles
+
+
+def test_the_sweep_figure_leaves_out_a_metric_that_never_moves():
+    # Every 2-player Hisss game lasts 49 turns: no length panel.
+    table = sweep(get_game("hisss"), [2], ["claim_joined=false,true"], 300, seed=2)
+    assert (abs(table[table["metric"] == "length"]["value"] - 49) < 1e-9).all()
+    titles = [ax.get_title() for ax in sweep_figure(table, "claim_joined").axes if ax.get_visible()]
+    assert "length" not in titles and "seat 0 wins" in titles

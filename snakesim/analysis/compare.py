@@ -43,6 +43,7 @@ from snakesim.core.arms import Shared, build_arms
 from snakesim.core.backends import ThreadsBackend
 from snakesim.core.defaults import PRECISE
 from snakesim.core.errors import InputError
+from snakesim.core.feel import QUARTER_NAMES, QUARTERS
 from snakesim.core.registry import GameSpec
 from snakesim.core.runner import simulate_spec
 
@@ -98,7 +99,13 @@ def per_game_metrics(spec: GameSpec, df: pd.DataFrame, players: int) -> dict[str
         decided = df["decided"].to_numpy()
         metrics["winner leads for good after (share of the game)"] = ("mean", np.where(np.isnan(decided), 1.0, decided))
         metrics["comeback (winner behind at half time)"] = ("rate", df["comeback"].to_numpy() == 1)
-        metrics["won on the tie-break"] = ("rate", df["tie_break"].to_numpy() == 1)
+        for k, when in zip(QUARTERS, QUARTER_NAMES, strict=True):
+            metrics[f"the winner already leads alone {when} of the way in"] = (
+                "rate",
+                (winner >= 0) & (df[f"leader_q{k}"].to_numpy() == winner),
+            )
+        if spec.tie_break:
+            metrics["won on the tie-break"] = ("rate", df["tie_break"].to_numpy() == 1)
         if "out_share" in df:
             metrics["time seats spend out of the game"] = ("mean", df["out_share"].to_numpy())
     if spec.score is not None:

@@ -122,13 +122,38 @@ def check_budget(games: int, max_games: int, confirm_games: int | None) -> None:
 
 
 # ---------------------------------------------------------------------------- metrics
-METRIC_WORDS = "length.mean, length.median, length.p95, draw_rate, unfinished_rate, win_rate.SEAT, means.COLUMN"
+# The game-feel figures (snakesim.core.feel) as run summarises them: a search for one plays
+# its games with feel = true. Their definitions and denominators: FEEL_METRICS' comments.
+FEEL_METRICS = (
+    "lead_changes.mean",  # lead changes per game
+    "decided.mean",  # share of the game after which the winner leads alone for good (won games)
+    "deficit.mean",  # the winner's worst deficit (won games)
+    "comeback_rate",  # won games whose winner was behind at half time
+    "tie_break_rate",  # won games decided by the tie-break
+    "leader_wins.q1", "leader_wins.q2", "leader_wins.q3",  # games with a sole leader then: it wins
+    "out_share.mean",  # (Fortune) the share of seat-steps spent out of the game
+)  # fmt: skip
+METRIC_WORDS = (
+    "length.mean, length.median, length.p95, draw_rate, unfinished_rate, win_rate.SEAT, means.COLUMN, "
+    + ", ".join(FEEL_METRICS)
+)
+
+
+def needs_feel(metric: str) -> bool:
+    """Whether ``metric`` is a game-feel figure, which the games record only with ``feel = true``."""
+    return metric in FEEL_METRICS
 
 
 def check_metric(spec: GameSpec, players: int, metric: str) -> str:
     """``metric`` if it names a summary metric of this game, else InputError listing them."""
     name, _, part = metric.partition(".")
     if metric in ("length.mean", "length.median", "length.p95", "draw_rate", "unfinished_rate"):
+        return metric
+    if needs_feel(metric):
+        if metric == "out_share.mean" and "out_share" not in spec.game_columns:
+            raise InputError("--target", f"out_share.mean: {spec.name} records no time out of the game")
+        if metric == "tie_break_rate" and not spec.tie_break:
+            raise InputError("--target", f"tie_break_rate: {spec.name} has no tie-break")
         return metric
     if name == "win_rate" and part.isdigit() and int(part) < players:
         return metric
@@ -158,4 +183,24 @@ def metric_value(columns: dict[str, np.ndarray], metric: str, level: float = LEV
         hits = columns[name.removesuffix("_rate")] if name != "win_rate" else columns["winner"] == int(part)
         k = int(np.sum(hits))
         return k / games, *wilson(k, games, level)
+    if needs_feel(metric):
+        return _feel_value(columns, name, part, level)
     return mean_interval(columns[part], level)
+
+
+def _feel_value(columns, name: str, part: str, level: float) -> tuple[float, float, float]:
+    """A game-feel figure with its interval, over the games its definition counts."""
+    won = columns["winner"] >= 0
+    if name in ("lead_changes", "out_share"):
+        return mean_interval(columns[name], level)
+    if name in ("decided", "deficit"):
+        return mean_interval(columns[name][won], level) if won.any() else (np.nan, np.nan, np.nan)
+    if name == "leader_wins":
+        leader = columns[f"leader_{part}"]
+        counted, hits = leader >= 0, (leader >= 0) & (leader == columns["winner"])
+    else:  # comeback_rate, tie_break_rate
+        counted, hits = won, won & (columns[name.removesuffix("_rate")] == 1)
+    n, k = int(np.sum(counted)), int(np.sum(hits))
+    if n == 0:
+        return np.nan, np.nan, np.nan
+    return k / n, *wilson(k, n, level)

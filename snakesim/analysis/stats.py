@@ -215,7 +215,7 @@ def feel_summary(sums: dict, squares: dict, level: float = LEVEL) -> dict:
         leader then went on to win, among the games with one; ``out_share`` where recorded.
         Means carry t intervals and shares Wilson intervals at ``level``, with their ``games``.
     """
-    from snakesim.core.feel import FIXED, QUARTERS
+    from snakesim.core.feel import FIXED, QUARTER_NAMES, QUARTERS
 
     games, won = sums["feel.games"], sums["feel.won"]
     pair = lambda key, n, scale=1.0: _sum_interval(sums[key], squares[key], n, level, scale)  # noqa: E731
@@ -226,8 +226,8 @@ def feel_summary(sums: dict, squares: dict, level: float = LEVEL) -> dict:
         "comeback": _share(sums["feel.comeback"], won, level),
         "tie_break": _share(sums["feel.tie_break"], won, level),
         "winner_known": {
-            f"{k}/4" if k != 2 else "1/2": _share(sums[f"feel.held_q{k}"], sums[f"feel.led_q{k}"], level)
-            for k in QUARTERS
+            when: _share(sums[f"feel.held_q{k}"], sums[f"feel.led_q{k}"], level)
+            for k, when in zip(QUARTERS, QUARTER_NAMES, strict=True)
         },
     }
     if "feel.out_share" in sums:

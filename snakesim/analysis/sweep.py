@@ -129,7 +129,8 @@ def sweep(
         One row per point and metric: ``players``, one column per swept option,
         ``rules_hash`` (of the point's complete rules), ``metric``, ``value``, ``low``,
         ``high``. Metrics: ``length`` (mean), ``seat 0 wins``, ``first-player advantage``,
-        ``draw``, ``unfinished``, ``seat balance p``. ``attrs`` holds the game, variant, games
+        ``draw``, ``unfinished``, ``seat balance p``, and with ``feel = true`` the game-feel
+        figures of :data:`FEEL_METRICS`. ``attrs`` holds the game, variant, games
         per point, seed, swept options, the intervals' ``level`` and each player count's
         ``policies`` (by seat).
     """
@@ -160,6 +161,15 @@ def _value_of(rules, name: str):
     return dict(value)[key] if key else value
 
 
+FEEL_METRICS = (  # the game-feel figures a sweep reports, as compare names them
+    ("lead changes", "lead changes"),
+    ("winner leads for good after", "winner leads for good after (share of the game)"),
+    ("comeback", "comeback (winner behind at half time)"),
+    ("winner leads alone at half time", "the winner already leads alone 1/2 of the way in"),
+    ("time out of the game", "time seats spend out of the game"),
+)
+
+
 def _point_metrics(spec: GameSpec, df: pd.DataFrame, players: int, level: float):
     """The swept metrics of one point, from the same per-game quantities comparisons use."""
     metrics = per_game_metrics(spec, df, players)
@@ -171,6 +181,9 @@ def _point_metrics(spec: GameSpec, df: pd.DataFrame, players: int, level: float)
         ("unfinished", "unfinished"),
     ):
         yield (label, *estimate(*metrics[metric], level))
+    for label, metric in FEEL_METRICS:  # where the games recorded them (feel = true)
+        if metric in metrics:
+            yield (label, *estimate(*metrics[metric], level))
     winner = df["winner"].to_numpy()
     wins = np.bincount(winner[winner >= 0], minlength=players)
     yield ("seat balance p", seat_balance(wins), np.nan, np.nan)

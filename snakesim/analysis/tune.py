@@ -21,7 +21,15 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from snakesim.analysis.search import SameGames, check_budget, check_metric, check_range, held, metric_value
+from snakesim.analysis.search import (
+    SameGames,
+    check_budget,
+    check_metric,
+    check_range,
+    held,
+    metric_value,
+    needs_feel,
+)
 from snakesim.analysis.stats import LEVEL
 from snakesim.core import compiling
 from snakesim.core.errors import InputError
@@ -74,6 +82,8 @@ def check_tune(spec: GameSpec, rules: Rules, players: int, target: str, vary: st
     """Check a tune search's settings before any game is played; return the metric, its
     target, the option, its seat (or None), the range, and the function from a value to rules."""
     metric, goal = parse_target(spec, players, target)
+    if needs_feel(metric):
+        rules = rules.updated({"feel": True})  # (the games record the feel figures only when asked)
     name, seat, low, high = parse_vary(rules, players, vary)
     check_budget(games, max_games, confirm_games)
 

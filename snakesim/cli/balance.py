@@ -192,7 +192,9 @@ def _origin(result: BalanceResult) -> str:
 @click.option(
     "--target", required=True, metavar="METRIC=VALUE",
     help="The metric and its target: length.mean, length.median, length.p95, draw_rate, unfinished_rate, "
-    "win_rate.SEAT or means.COLUMN (e.g. means.cards_0).",
+    "win_rate.SEAT or means.COLUMN (e.g. means.cards_0); or a game-feel figure (played with feel = true): "
+    "lead_changes.mean, decided.mean (when the winner leads for good, 0 to 1), deficit.mean, comeback_rate, "
+    "tie_break_rate, leader_wins.q1/q2/q3 (the leader a quarter, half, three quarters in wins), out_share.mean.",
 )  # fmt: skip
 @click.option(
     "--vary", required=True, metavar="NAME=LOW:HIGH",
@@ -217,6 +219,7 @@ def tune_command(
       snakesim tune fortune --target win_rate.3=0.25 --vary start_coins.3=15:25 --set start_coins=20
       snakesim tune hisss --target draw_rate=0.01 --vary points_per_snake=0:5 --json
       snakesim tune rainbow --target length.median=40 --vary hand_size=3:12 --plot tune.png
+      snakesim tune fortune --target lead_changes.mean=6 --vary start_coins=2:40
     """
     from snakesim.analysis.tune import tune
 

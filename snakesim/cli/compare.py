@@ -106,7 +106,14 @@ def compare(
     )  # fmt: skip
     stopping = table.attrs.get("stopping")
     if plot is not None:
-        from snakesim.report.figures import scores_figure, survival_figure, win_rates_figure  # only when asked
+        # (matplotlib only when asked)
+        from snakesim.report.figures import (
+            feel_figure,
+            has_feel,
+            scores_figure,
+            survival_figure,
+            win_rates_figure,
+        )
 
         folder = Path(plot)
         folder.mkdir(parents=True, exist_ok=True)
@@ -114,8 +121,13 @@ def compare(
             folder / "win-rates.png", dpi=110
         )
         survival_figure(tables, spec.length_unit).savefig(folder / "length.png", dpi=110)
+        drawn = ["win-rates.png", "length.png"]
         if spec.score is not None:
             scores_figure(tables, spec.score[0], players).savefig(folder / "scores.png", dpi=110)
+            drawn.append("scores.png")
+        if has_feel(tables):
+            feel_figure(tables, f"{spec.title}: how the game feels, 95% bands").savefig(folder / "feel.png", dpi=110)
+            drawn.append("feel.png")
     if as_json:
         runs = table.attrs["runs"]
         meta = {"game": spec.name, "players": players, "games": n_games, "seed": seed, "variants": list(runs)}
@@ -139,7 +151,7 @@ def compare(
         header += "\npolicies by seat: " + "; ".join(f"{name}: {who}" for name, who in seats.items())
     click.echo(format_comparison(table, spec.title, header))
     if plot is not None:
-        click.echo(f"\nfigures written to {plot}/ (win-rates.png, length.png, scores.png)")
+        click.echo(f"\nfigures written to {plot}/ ({', '.join(drawn)})")
     if stopping:
         state = "reached" if stopping["reached"] else "not reached: stopped at the --max-games cap"
         click.echo(

@@ -11,7 +11,11 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 
-SWEEP_METRICS = ("length", "seat 0 wins", "first-player advantage", "draw")
+SWEEP_METRICS = (
+    "length", "seat 0 wins", "first-player advantage", "draw",
+    # the game-feel figures, where the games recorded them (feel = true)
+    "lead changes", "winner leads for good after", "comeback", "time out of the game",
+)  # fmt: skip
 
 
 def sweep_figure(table: pd.DataFrame, x: str, metrics=SWEEP_METRICS, title: str = "") -> Figure:
@@ -27,10 +31,16 @@ def sweep_figure(table: pd.DataFrame, x: str, metrics=SWEEP_METRICS, title: str 
     """
     from matplotlib.figure import Figure
 
-    metrics = [m for m in metrics if m in set(table["metric"])]
-    fig = Figure(figsize=(4.2 * len(metrics), 3.4), layout="constrained")
-    axes = fig.subplots(1, len(metrics), squeeze=False)[0]
-    for ax, metric in zip(axes, metrics, strict=True):
+    # A metric the same at every point and in every game (no draws, say) has nothing to show.
+    varies = table.groupby("metric")[["value", "low", "high"]].agg(lambda v: v.nunique(dropna=False) > 1).any(axis=1)
+    metrics = [m for m in metrics if m in set(table["metric"]) and varies[m]] or [metrics[0]]
+    across = min(4, len(metrics))
+    down = -(-len(metrics) // across)
+    fig = Figure(figsize=(4.2 * across, 3.4 * down), layout="constrained")
+    axes = fig.subplots(down, across, squeeze=False).ravel()
+    for ax in axes[len(metrics) :]:
+        ax.set_visible(False)
+    for ax, metric in zip(axes, metrics, strict=False):
         rows = table[table["metric"] == metric]
         for players, line in rows.groupby("players"):
             line = line.sort_values(x)
@@ -117,6 +127,72 @@ def scores_figure(tables: dict[str, pd.DataFrame], column: str, players: int, ti
     ax.grid(alpha=0.3)
     ax.legend(fontsize="small")
     ax.set_title(title or f"how {column} ends up")
+    return fig
+
+
+def has_feel(tables: dict[str, pd.DataFrame]) -> bool:
+    """Whether every run recorded the game-feel figures (played with ``feel = true``)."""
+    return all("lead_changes" in df and bool((df["lead_changes"] >= 0).all()) for df in tables.values())
+
+
+def feel_figure(tables: dict[str, pd.DataFrame], title: str = "") -> Figure:
+    """How each run feels to play (``snakesim.core.feel``), two panels with 95% bands.
+
+    Left, "when is the winner known": against how far the game has gone, the share of won
+    games whose winner already leads alone for good (a line), and at a quarter, half and three
+    quarters of the way the share of games, among those with one seat alone in front, that
+    this seat goes on to win (dots). Right: how many times the lead changes hands in a game.
+    """
+    import numpy as np
+    from matplotlib.figure import Figure
+
+    from snakesim.analysis.stats import wilson
+    from snakesim.core.feel import QUARTER_NAMES, QUARTERS
+
+    fig = Figure(figsize=(11, 3.8), layout="constrained")
+    known, changes = fig.subplots(1, 2)
+    x = np.linspace(0, 1, 101)
+    top = max(int(np.percentile(df["lead_changes"], 99)) for df in tables.values())
+    counts = np.arange(top + 1)
+    for k, (name, df) in enumerate(tables.items()):
+        colour = f"C{k}"
+        winner = df["winner"].to_numpy()
+        decided = np.sort(df["decided"].to_numpy()[winner >= 0])
+        n = len(decided)
+        if n:
+            settled = np.searchsorted(decided, x, side="right")
+            band = np.array([wilson(int(h), n) for h in settled])
+            known.plot(x, settled / n, color=colour, label=f"{name}: winner leads for good")
+            known.fill_between(x, band[:, 0], band[:, 1], color=colour, alpha=0.2, linewidth=0)
+        for q in QUARTERS:
+            leader = df[f"leader_q{q}"].to_numpy()
+            led = int((leader >= 0).sum())
+            if led:
+                held = int(((leader >= 0) & (leader == winner)).sum())
+                low, high = wilson(held, led)
+                share = held / led
+                known.errorbar(q / 4 + (k - (len(tables) - 1) / 2) * 0.012, share, yerr=[[share - low], [high - share]],
+                               fmt="o", color=colour, capsize=3,
+                               label=f"{name}: the leader then wins" if q == 1 else None)  # fmt: skip
+        lead = np.minimum(df["lead_changes"].to_numpy(), top)
+        shares = np.bincount(lead, minlength=top + 1)[: top + 1] / len(lead)
+        changes.plot(counts, shares, marker="o", color=colour, label=name)
+    known.set_xlim(0, 1)
+    known.set_ylim(0, 1)
+    known.set_xticks([0, 0.25, 0.5, 0.75, 1], ["start", *QUARTER_NAMES, "end"])
+    known.set_xlabel("how far the game has gone")
+    known.set_ylabel("share of games")
+    known.set_title("When is the winner known?")
+    known.grid(alpha=0.3)
+    known.legend(fontsize="small")
+    changes.set_xticks(counts[:: max(1, len(counts) // 12)])
+    changes.set_xlabel(f"times the lead changes hands in a game ({top} stands for {top} or more)")
+    changes.set_ylabel("share of games")
+    changes.set_title("How often the lead changes hands")
+    changes.grid(alpha=0.3)
+    changes.legend(fontsize="small")
+    if title:
+        fig.suptitle(title)
     return fig
 
 

@@ -92,6 +92,8 @@ from snakesim.core.runner import DEFAULT_CHUNK, simulate_spec
 from snakesim.games import get_game
 from snakesim.report.figures import (
     balance_figure,
+    feel_figure,
+    has_feel,
     scores_figure,
     skill_figure,
     survival_figure,
@@ -303,6 +305,9 @@ def _write_report(study, spec, seed, plans, out_dir: Path, path, scale, progress
                 if spec.score is not None:
                     scores_figure(tables, spec.score[0], players).savefig(out_dir / f"{name}-scores.png", dpi=100)
                     figures.append(f"{name}-scores.png")
+                if has_feel(tables):
+                    feel_figure(tables).savefig(out_dir / f"{name}-feel.png", dpi=100)
+                    figures.append(f"{name}-feel.png")
                 note = f"{players} players, {games:,} games per arm, seed {seed}; " + "; ".join(
                     f"**{label}**: {_describe(rules, seats)}" for label, _, rules, seats in arms
                 )
