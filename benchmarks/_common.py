@@ -145,7 +145,8 @@ def arguments(doc, games, reference_games, repeats=5, cold_repeats=None):
 
     parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=games, help="kernel games per timing")
-    parser.add_argument("--reference-games", type=int, default=reference_games, help="reference engine games")
+    if reference_games is not None:
+        parser.add_argument("--reference-games", type=int, default=reference_games, help="reference engine games")
     parser.add_argument("--repeats", type=int, default=repeats, help="interleaved rounds; medians are printed")
     if cold_repeats is not None:
         parser.add_argument("--cold-repeats", type=int, default=cold_repeats, help="rounds with an empty cache")
