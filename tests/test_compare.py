@@ -189,10 +189,14 @@ def test_cli_compare_plot(tmp_path):
         cli, ["compare", "hisss", "-p", "3", "-n", "1500", "-v", "standard", "-v", "most-snakes", "--plot", out]
     )
     assert r.exit_code == 0, r.output
-    for name in ("win-rates.png", "length.png", "scores.png"):
+    for name in ("win-rates.png", "scores.png"):
         data = (out / name).read_bytes()
         assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 10_000
     assert not (out / "feel.png").exists() and "feel.png" not in r.output  # (no feel figures recorded)
+    # Every 3-player Hisss game lasts 49 turns: no length figure, the findings say it.
+    assert not (out / "length.png").exists() and "lasts 49 turns" in r.output
+    r = CliRunner().invoke(cli, ["compare", "fortune", "-p", "3", "-n", "500", "--plot", out / "f"])
+    assert r.exit_code == 0 and (out / "f" / "length.png").stat().st_size > 10_000
     args = ["compare", "hisss", "-p", "3", "-n", "1500", "-v", "standard", "-v", "most-snakes", "--set", "feel=true"]
     r = CliRunner().invoke(cli, [*args, "--plot", out])
     assert r.exit_code == 0 and "feel.png" in r.output and (out / "feel.png").stat().st_size > 10_000

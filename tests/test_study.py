@@ -103,6 +103,18 @@ def test_report_files(report):
     assert balance["win_rate"].iloc[2] < balance["win_rate"].iloc[0]  # seat 2, 3 coins short, wins less
     assert "Recommended: `start_coins = [" in md and "(from [6, 6, 3])" in md
     assert "## Even seats" in md and "## Short games" in md and "fresh games" in md
+    # Every section's numbers in words, under its title: the comparison's changes, the sweep's
+    # trend, the balance's and the tune's answer.
+    assert "In words:" in md and "- one-snake: Games get" in md and "- 3 players: the average game goes from" in md
+    assert "- The search recommends start_coins = [" in md and "- For the median game length of 20, play" in md
+
+
+def test_a_study_without_a_conclusion_says_its_findings_under_what_it_means(tmp_path):
+    study = tmp_path / "bare.toml"
+    study.write_text(TINY.split('[[compare]]\ntitle = "Skill"')[0].replace('conclusion = "A test conclusion."\n', ""))
+    md = (run_study(study, tmp_path / "out") / "report.md").read_text()
+    meaning = md.split("## What it means for choosing house rules")[1].split("## Snakes")[0]
+    assert "**Snakes**" in meaning and "- one-snake: Games get" in meaning and "shorter" in meaning
 
 
 def test_html_is_self_contained_and_embeds_every_figure(report):

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import click
 
 from snakesim.cli import cli, options
-from snakesim.cli.format import check_plot, pct, records, save_plot, to_json
+from snakesim.cli.format import check_plot, format_findings, pct, records, save_plot, to_json
 from snakesim.core.rules import inline
 
 if TYPE_CHECKING:
@@ -58,12 +58,14 @@ def _start(game, players, seed, variant, settings, rules_file, deck_file, policy
     return spec, label, rules, seats, make_backend(backend, threads, scheduler, workers)
 
 
-def _show(result, as_json: bool, label: str, text) -> None:
-    """Print a search's answer: its JSON object with the path, or the ``text()`` report."""
+def _show(result, as_json: bool, label: str, text, findings: list[str]) -> None:
+    """Print a search's answer: its JSON object with the path, or the ``text()`` report, each
+    with its ``findings`` in words."""
     if as_json:
-        click.echo(to_json({**result.summary, "variant": label, "path": records(result.path)}))
+        click.echo(to_json({**result.summary, "variant": label, "findings": findings, "path": records(result.path)}))
     else:
         click.echo(text())
+        click.echo(format_findings(findings, result.summary.get("level", 0.95)))
 
 
 def _who(players: int, label: str, seats: tuple[str, ...], seed: int) -> str:
@@ -124,7 +126,10 @@ def balance_command(
         from snakesim.report.figures import balance_figure  # matplotlib only when a plot is asked for
 
         save_plot(balance_figure(result, f"{spec.name}: {handicap} = {inline(result.values)}"), plot)
-    _show(result, as_json, label, lambda: format_balance(result, spec.title, _who(players, label, seats, seed)))
+    from snakesim.analysis.findings import balance_findings
+
+    show = lambda: format_balance(result, spec.title, _who(players, label, seats, seed))  # noqa: E731
+    _show(result, as_json, label, show, balance_findings(result.summary))
 
 
 def format_balance(result: BalanceResult, title: str, who: str) -> str:
@@ -236,7 +241,10 @@ def tune_command(
 
         s = result.summary
         save_plot(tune_figure(result.path, s["target"]["value"], s["vary"]["option"], s["target"]["metric"]), plot)
-    _show(result, as_json, label, lambda: format_tune(result, spec.title, _who(players, label, seats, seed)))
+    from snakesim.analysis.findings import tune_findings
+
+    show = lambda: format_tune(result, spec.title, _who(players, label, seats, seed))  # noqa: E731
+    _show(result, as_json, label, show, tune_findings(result.summary))
 
 
 def format_tune(result: TuneResult, title: str, who: str) -> str:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import click
 
 from snakesim.cli import cli, options
-from snakesim.cli.format import describe_changes, format_summary, format_table, to_json
+from snakesim.cli.format import describe_changes, format_findings, format_summary, format_table, to_json
 from snakesim.core.defaults import DEFAULT_CHUNK, MAX_CHUNK, MAX_GAMES
 from snakesim.core.errors import InputError
 from snakesim.core.rules import Int
@@ -148,6 +148,7 @@ def run(
       snakesim run fortune --backend dask --workers 2 --games 10000000
       snakesim run fortune --backend dask --scheduler tcp://10.0.0.5:8786 --summary-only -n 1000000000
     """
+    from snakesim.analysis.findings import run_findings
     from snakesim.analysis.stats import SUMMARY_META, summarize, summary_of
     from snakesim.core.arms import resolve_run
     from snakesim.core.backends import make_backend
@@ -210,11 +211,13 @@ def run(
     resumed = store.resumed_games if store is not None else 0
     if table_file is not None:
         write_table(df, table_file)
+    findings = run_findings(summary, spec)
     if as_json:
         summary.update(elapsed_s=elapsed, version=version("snakesim"), out=out, backend=backend, resumed_games=resumed)
-        click.echo(to_json(summary))
+        click.echo(to_json({**summary, "findings": findings}))
         return
     click.echo(format_summary(summary, spec.title, spec.length_unit, rules.changes(), seats, spec.standing_unit))
+    click.echo(format_findings(findings, summary["level"]))
     if "feel" not in summary and getattr(rules, "feel", None) is False:
         click.echo("\ngame feel (lead changes, comebacks, when the winner is known): add --set feel=true (slower)")
     if backend == "dask":

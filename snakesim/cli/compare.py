@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from snakesim.cli import cli, options
-from snakesim.cli.format import format_comparison, records, to_json
+from snakesim.cli.format import format_comparison, format_findings, records, to_json
 from snakesim.core.defaults import PRECISE
 from snakesim.core.errors import InputError
 
@@ -89,6 +89,7 @@ def compare(
       snakesim compare fortune -v standard -v rejoin --games 10000000 --backend dask --workers 8
     """
     from snakesim.analysis.compare import compare_variants
+    from snakesim.analysis.findings import compare_findings
     from snakesim.analysis.stats import LEVEL
     from snakesim.core.backends import make_backend
     from snakesim.core.files import check_writable
@@ -110,6 +111,7 @@ def compare(
         from snakesim.report.figures import (
             feel_figure,
             has_feel,
+            lengths_vary,
             scores_figure,
             survival_figure,
             win_rates_figure,
@@ -120,14 +122,18 @@ def compare(
         win_rates_figure(table, f"{spec.title}\nwin rate by seat, 95% intervals").savefig(
             folder / "win-rates.png", dpi=110
         )
-        survival_figure(tables, spec.length_unit).savefig(folder / "length.png", dpi=110)
-        drawn = ["win-rates.png", "length.png"]
+        drawn = ["win-rates.png"]
+        if lengths_vary(tables):
+            survival_figure(tables, spec.length_unit).savefig(folder / "length.png", dpi=110)
+            drawn.append("length.png")
         if spec.score is not None:
             scores_figure(tables, spec.score[0], players).savefig(folder / "scores.png", dpi=110)
             drawn.append("scores.png")
         if has_feel(tables):
             feel_figure(tables, f"{spec.title}: how the game feels, 95% bands").savefig(folder / "feel.png", dpi=110)
             drawn.append("feel.png")
+    played = stopping["games"] if stopping else n_games
+    findings = compare_findings(table, spec, players, played)
     if as_json:
         runs = table.attrs["runs"]
         meta = {"game": spec.name, "players": players, "games": n_games, "seed": seed, "variants": list(runs)}
@@ -137,9 +143,8 @@ def compare(
         meta["level"] = LEVEL  # (the values' intervals; each difference's is its row's diff_level)
         if stopping:
             meta.update(games=stopping["games"], stopping=stopping)
-        click.echo(to_json({**meta, "rows": records(table)}))
+        click.echo(to_json({**meta, "findings": findings, "rows": records(table)}))
         return
-    played = stopping["games"] if stopping else n_games
     header = (
         f"{players} players, {played:,} games per arm, seed {seed}: game i is dealt from the same keyed "
         "shuffle in every arm (paired)"
@@ -150,6 +155,7 @@ def compare(
     elif seats:
         header += "\npolicies by seat: " + "; ".join(f"{name}: {who}" for name, who in seats.items())
     click.echo(format_comparison(table, spec.title, header))
+    click.echo(format_findings(findings, LEVEL))
     if plot is not None:
         click.echo(f"\nfigures written to {plot}/ ({', '.join(drawn)})")
     if stopping:

@@ -10,7 +10,8 @@ from snakesim.core.errors import InputError
 from snakesim.core.rules import describe_changes
 
 __all__ = [
-    "check_plot", "describe_changes", "format_comparison", "format_summary", "format_table", "interval",
+    "check_plot", "describe_changes", "format_comparison", "format_findings", "format_summary", "format_table",
+    "interval",
     "level_text", "pct", "records", "save_plot", "to_json",
 ]  # fmt: skip
 
@@ -107,6 +108,25 @@ def format_summary(
     return "\n".join(lines)
 
 
+def format_findings(findings: list, level: float) -> str:
+    """Findings in words (``snakesim.analysis.findings``) under a heading, wrapped for a terminal.
+
+    ``findings`` holds sentences, or dicts ``{"arm", "text"}`` (a comparison's: grouped by arm,
+    the arm's name leading its sentences)."""
+    import textwrap
+
+    lines = ["", f"In words ({level_text(level)} intervals unless another level is given):"]
+    arm = object()
+    for f in findings:
+        text, who = (f["text"], f["arm"]) if isinstance(f, dict) else (f, None)
+        if who is not None and who != arm:
+            lines.append(f"  {who}:")
+        arm = who
+        indent = "    " if who is not None else "  "
+        lines += textwrap.wrap(text, 100, initial_indent=f"{indent}- ", subsequent_indent=f"{indent}  ")
+    return "\n".join(lines)
+
+
 def format_feel(f: dict, standing_unit: str, level: int) -> list[str]:
     """The game-feel lines of a run summary (``snakesim.analysis.stats.feel_summary``), in words."""
     won = f["comeback"]["games"]
@@ -169,7 +189,13 @@ def level_text(level: float) -> str:
 
 def format_comparison(table, title: str, header: str, alpha: float = 0.05, level: float = 0.95) -> str:
     """The comparison shown by ``snakesim compare``: per metric, each variant's value with its
-    interval, and its paired difference from the baseline with the Holm-adjusted p-value."""
+    interval, and its paired difference from the baseline with the Holm-adjusted p-value.
+
+    Rates (and shares of a game) are in percent, their differences in percentage points, each
+    with as many decimals as its interval needs. A metric that is the same in every game of
+    every arm gets no rows: the findings say it once."""
+    from snakesim.analysis.findings import hidden_metrics
+
     variants = list(dict.fromkeys(table["variant"]))
     lines = [
         title,
@@ -181,23 +207,18 @@ def format_comparison(table, title: str, header: str, alpha: float = 0.05, level
         "independent runs' would be",
         "",
     ]
-    width = max(len(m) for m in table["metric"]) + 2
-    for metric, rows in table.groupby("metric", sort=False):
+    shown = table[~table["metric"].isin(hidden_metrics(table))]
+    width = max(len(m) for m in shown["metric"]) + 2
+    for metric, rows in shown.groupby("metric", sort=False):
         lines.append(metric)
         for _, r in rows.iterrows():
-            text = f"  {r['variant']:<{width}}{_value(r['kind'], r['value']):>12}"
-            if r["kind"] != "test" and r["low"] == r["low"]:  # NaN-safe: describe-only rows have no interval
-                text += f"  [{_value(r['kind'], r['low'])}, {_value(r['kind'], r['high'])}]"
-            if r["diff"] == r["diff"]:
-                star = " *" if r["p_holm"] < alpha else ""
-                text += (
-                    f"   diff {_diff(r['kind'], r['diff'])} [{_diff(r['kind'], r['diff_low'])}, "
-                    f"{_diff(r['kind'], r['diff_high'])}] at {level_text(r['diff_level'])}  "
-                    f"p(Holm) {r['p_holm']:.3g}{star}"
-                )
-                if r["test"] == "exact McNemar":
-                    text += " (exact)"
-                if r["pairing_ratio"] == r["pairing_ratio"]:
-                    text += f"  pairing x{r['pairing_ratio']:.2f}"
-            lines.append(text)
+            lines.append(f"  {r['variant']:<{width}}{_comparison_row(r, alpha)}")
     return "\n".join(lines)
+
+
+def _comparison_row(r, alpha: float) -> str:
+    """One arm's value, interval and difference (``snakesim.analysis.findings.row_text``), aligned."""
+    from snakesim.analysis.findings import row_text
+
+    value, diff = row_text(r, alpha)
+    return f"{value:>12}" if r["kind"] == "test" else f"{value:>12}" + (f"   {diff}" if diff else "")

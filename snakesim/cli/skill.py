@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import click
 
 from snakesim.cli import cli, options
-from snakesim.cli.format import check_plot, level_text, pct, records, save_plot, to_json
+from snakesim.cli.format import check_plot, format_findings, level_text, pct, records, save_plot, to_json
 from snakesim.core.defaults import DEFAULT_PLAYOUTS, NOVICE
 
 if TYPE_CHECKING:
@@ -76,10 +76,15 @@ def skill_command(
         from snakesim.report.figures import skill_figure  # matplotlib only when a plot is asked for
 
         save_plot(skill_figure(result.table, f"{spec.name}, {label}: edge over a field player, 95% intervals"), plot)
+    from snakesim.analysis.findings import skill_findings
+
+    findings = skill_findings(result.table, result.shares)
     if as_json:
-        click.echo(to_json({**result.summary, "variant": label, "lineups": records(result.table)}))
+        lineups = records(result.table)
+        click.echo(to_json({**result.summary, "variant": label, "findings": findings, "lineups": lineups}))
         return
     click.echo(format_skill(result, f"{spec.title} ({label}, seed {seed})"))
+    click.echo(format_findings(findings, 0.95))
 
 
 def format_skill(result: SkillResult, title: str) -> str:

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from snakesim.cli import cli, options
-from snakesim.cli.format import level_text, records, save_plot, to_json
+from snakesim.cli.format import format_findings, level_text, records, save_plot, to_json
 from snakesim.core.errors import InputError
 
 
@@ -77,8 +77,11 @@ def sweep_command(
 
         fig = sweep_figure(table, next(iter(axes)), title=f"{spec.title}: {n_games:,} games per point, seed {seed}")
         save_plot(fig, plot)
+    from snakesim.analysis.findings import sweep_findings
+
+    findings = sweep_findings(table, next(iter(axes))) if axes else []
     if as_json:
-        click.echo(to_json({**table.attrs, "rows": records(table)}))
+        click.echo(to_json({**table.attrs, "findings": findings, "rows": records(table)}))
         return
     wide = table.pivot_table(index=["players", *axes], columns="metric", values="value", sort=False).reset_index()
     seats = {", ".join(p) for p in table.attrs["policies"].values() if p}
@@ -88,5 +91,7 @@ def sweep_command(
         f"values only: each comes with its {level_text(table.attrs['level'])} interval in --json\n"
     )
     click.echo(wide.to_string(index=False, float_format=lambda v: f"{v:.4g}"))
+    if findings:
+        click.echo(format_findings(findings, table.attrs["level"]))
     if plot is not None:
         click.echo(f"\nfigure written to {plot}")

@@ -130,6 +130,12 @@ def scores_figure(tables: dict[str, pd.DataFrame], column: str, players: int, ti
     return fig
 
 
+def lengths_vary(tables: dict[str, pd.DataFrame]) -> bool:
+    """Whether game length differs between any two games of the runs (else a length figure
+    would show one step, and the findings say the length once)."""
+    return len({int(v) for df in tables.values() for v in df["length"].unique()}) > 1
+
+
 def has_feel(tables: dict[str, pd.DataFrame]) -> bool:
     """Whether every run recorded the game-feel figures (played with ``feel = true``)."""
     return all("lead_changes" in df and bool((df["lead_changes"] >= 0).all()) for df in tables.values())

@@ -78,6 +78,15 @@ from typing import TYPE_CHECKING
 from snakesim import __version__
 from snakesim.analysis.balance import balance, check_balance, check_novices
 from snakesim.analysis.compare import compare_tables
+from snakesim.analysis.findings import (
+    balance_findings,
+    compare_findings,
+    hidden_metrics,
+    row_text,
+    skill_findings,
+    sweep_findings,
+    tune_findings,
+)
 from snakesim.analysis.skill import NOVICE, check_skill, skill
 from snakesim.analysis.sweep import parse_axes, parse_players, plan_sweep, sweep
 from snakesim.analysis.tune import check_tune, tune
@@ -94,6 +103,7 @@ from snakesim.report.figures import (
     balance_figure,
     feel_figure,
     has_feel,
+    lengths_vary,
     scores_figure,
     skill_figure,
     survival_figure,
@@ -114,6 +124,7 @@ class Section:
     note: str
     table: pd.DataFrame
     figures: list[str] = field(default_factory=list)
+    findings: list[str] = field(default_factory=list)  # the section's numbers in words
 
 
 HOW_TO_READ = (
@@ -290,6 +301,7 @@ def _write_report(study, spec, seed, plans, out_dir: Path, path, scale, progress
     with backend or ThreadsBackend() as engine:
         for kind, k, section, plan in plans:
             name = f"{kind}-{k + 1}"
+            findings = []
             if kind == "compare":
                 arms, games, players = plan
                 tables = {
@@ -300,8 +312,10 @@ def _write_report(study, spec, seed, plans, out_dir: Path, path, scale, progress
                 }
                 table = compare_tables(spec, tables)
                 win_rates_figure(table, section.get("title", "")).savefig(out_dir / f"{name}-win-rates.png", dpi=100)
-                survival_figure(tables, spec.length_unit).savefig(out_dir / f"{name}-length.png", dpi=100)
-                figures = [f"{name}-win-rates.png", f"{name}-length.png"]
+                figures = [f"{name}-win-rates.png"]
+                if lengths_vary(tables):
+                    survival_figure(tables, spec.length_unit).savefig(out_dir / f"{name}-length.png", dpi=100)
+                    figures.append(f"{name}-length.png")
                 if spec.score is not None:
                     scores_figure(tables, spec.score[0], players).savefig(out_dir / f"{name}-scores.png", dpi=100)
                     figures.append(f"{name}-scores.png")
@@ -312,10 +326,18 @@ def _write_report(study, spec, seed, plans, out_dir: Path, path, scale, progress
                     f"**{label}**: {_describe(rules, seats)}" for label, _, rules, seats in arms
                 )
                 shown = _compare_view(table)
+                findings = [
+                    f"{f['arm']}: {f['text']}" if f["arm"] else f["text"]
+                    for f in compare_findings(table, spec, players, games)
+                ]
             elif kind in ("balance", "tune"):
-                note, shown, table, figures = _search_section(spec, kind, plan, seed, engine, progress, name, out_dir)
+                note, shown, table, figures, findings = _search_section(
+                    spec, kind, plan, seed, engine, progress, name, out_dir
+                )
             elif kind == "skill":
-                note, shown, table, figures = _skill_section(spec, plan, seed, engine, progress, name, out_dir)
+                note, shown, table, figures, findings = _skill_section(
+                    spec, plan, seed, engine, progress, name, out_dir
+                )
             else:
                 players, settings, games, axes, runs = plan
                 variant, policy = section.get("variant"), section.get("policy")
@@ -324,11 +346,12 @@ def _write_report(study, spec, seed, plans, out_dir: Path, path, scale, progress
                 )
                 sweep_figure(table, axes[0], title=section.get("title", "")).savefig(out_dir / f"{name}.png", dpi=100)
                 figures = [f"{name}.png"]
+                findings = sweep_findings(table, axes[0])
                 note = f"players {section['players']}, {', '.join(settings)}; {games:,} games per point, seed {seed}"
                 shown = table.pivot_table(
                     index=["players", *axes], columns="metric", values="value", sort=False
                 ).reset_index()
-            sections.append(Section(section.get("title", name), note, shown, figures))
+            sections.append(Section(section.get("title", name), note, shown, figures, findings))
             tidy.append(table.assign(section=name))
     pd.concat(tidy, ignore_index=True).to_csv(out_dir / "summary.csv", index=False)
     header = {
@@ -426,7 +449,7 @@ def _plan_search(spec, kind, section, seed, scale, k):
 
 
 def _search_section(spec, kind, plan, seed, engine, progress, name, out_dir):
-    """Run a [[balance]] or [[tune]] section: its note, shown table, tidy table and figures."""
+    """Run a [[balance]] or [[tune]] section: its note, shown table, tidy table, figures and findings."""
     section, label, rules, seats, players, games, max_games, confirm = plan
     common = {"games": games, "max_games": max_games, "confirm_games": confirm, "seed": seed, "backend": engine,
               "progress": progress}  # fmt: skip
@@ -446,7 +469,7 @@ def _search_section(spec, kind, plan, seed, engine, progress, name, out_dir):
             note += f": {s['novices']['message']}."
         shown = _balance_view(s)
         balance_figure(result, section.get("title", name)).savefig(out_dir / f"{name}.png", dpi=100)
-        return note, shown, result.confirmed, [f"{name}.png"]
+        return note, shown, result.confirmed, [f"{name}.png"], balance_findings(s)
     result = tune(spec, rules, players, section["target"], section["vary"], seats, **common)
     s = result.summary
     note = (
@@ -458,7 +481,7 @@ def _search_section(spec, kind, plan, seed, engine, progress, name, out_dir):
     )
     tune_figure(result.path, s["target"]["value"], s["vary"]["option"], s["target"]["metric"],
                 section.get("title", "")).savefig(out_dir / f"{name}.png", dpi=100)  # fmt: skip
-    return note, result.answer, result.answer, [f"{name}.png"]
+    return note, result.answer, result.answer, [f"{name}.png"], tune_findings(s)
 
 
 def _balance_view(s: dict) -> pd.DataFrame:
@@ -499,11 +522,12 @@ def _plan_skill(spec, section, seed, scale, k):
 
 
 def _skill_section(spec, plan, seed, engine, progress, name, out_dir):
-    """Run a [[skill]] section: its note (the verdict in words), shown table, tidy table, figures."""
+    """Run a [[skill]] section: its note (the verdict in words), shown table, tidy table, figures, findings."""
     label, rules, players, games, playouts, novice = plan
     result = skill(spec, rules, players, games, seed, playouts, novice, backend=engine, progress=progress)
     if result.table.empty:
-        return f"{label}: {result.shares['verdict'].iloc[0]}.", result.shares[["players", "verdict"]], result.shares, []
+        verdict = f"{label}: {result.shares['verdict'].iloc[0]}."
+        return verdict, result.shares[["players", "verdict"]], result.shares, [], []
     words = []
     for row in result.shares.itertuples():
         share = (f"the expert gets {100 * row.skill_share:.0f}% [{100 * row.low:.0f}%, {100 * row.high:.0f}%] of "
@@ -526,7 +550,7 @@ def _skill_section(spec, plan, seed, engine, progress, name, out_dir):
         out_dir / f"{name}.png", dpi=100
     )
     tidy = result.table.merge(result.shares, on="players", how="left")
-    return note, shown, tidy, [f"{name}.png"]
+    return note, shown, tidy, [f"{name}.png"], skill_findings(result.table, result.shares)
 
 
 def _describe(rules, seats) -> str:
@@ -535,21 +559,15 @@ def _describe(rules, seats) -> str:
 
 
 def _compare_view(table: pd.DataFrame) -> pd.DataFrame:
-    """One row per metric, one column per arm: value [interval], and the difference."""
+    """One row per metric, one column per arm: value [interval], and the difference, in the
+    units ``snakesim compare`` prints; the metrics that never vary are left to the findings."""
 
     def cell(r):
-        if r["kind"] == "test":
-            return f"{r['value']:.3g}"
-        fmt = (lambda v: f"{100 * v:.2f}%") if r["kind"] == "rate" else (lambda v: f"{v:,.2f}")
-        text = fmt(r["value"]) + (f" [{fmt(r['low'])}, {fmt(r['high'])}]" if r["low"] == r["low"] else "")
-        if r["diff"] == r["diff"]:
-            d = f"{100 * r['diff']:+.2f} pp" if r["kind"] == "rate" else f"{r['diff']:+,.2f}"
-            text += f"; {d}, p(Holm) {r['p_holm']:.2g}" + (" *" if r["p_holm"] < 0.05 else "")
-            if r["pairing_ratio"] == r["pairing_ratio"]:
-                text += f", pairing x{r['pairing_ratio']:.2f}"
-        return text
+        value, diff = row_text(r)
+        return value + (f"; {diff}" if diff else "")
 
-    view = table.assign(cell=table.apply(cell, axis=1))
+    shown = table[~table["metric"].isin(hidden_metrics(table))]
+    view = shown.assign(cell=shown.apply(cell, axis=1))
     wide = view.pivot_table(index="metric", columns="variant", values="cell", aggfunc="first", sort=False)
     wide.columns.name = None  # else the HTML table grows an empty "variant" header cell
     return wide.reset_index()
@@ -557,10 +575,17 @@ def _compare_view(table: pd.DataFrame) -> pd.DataFrame:
 
 def _markdown(study, header, sections) -> str:
     lines = [f"# {study['title']}", "", f"**Question.** {study['question']}", ""]
+    lines += ["## What it means for choosing house rules", ""]
     if study.get("conclusion"):
-        lines += ["## What it means for choosing house rules", "", study["conclusion"].strip(), ""]
+        lines += [study["conclusion"].strip(), ""]
+    else:  # the numbers in words, section by section, until someone writes a conclusion
+        for s in sections:
+            lines += [f"**{s.title}**", "", *(f"- {f}" for f in s.findings), ""]
     for s in sections:
-        lines += [f"## {s.title}", "", s.note, "", _markdown_table(s.table), ""]
+        lines += [f"## {s.title}", "", s.note, ""]
+        if s.findings:
+            lines += ["In words:", "", *(f"- {f}" for f in s.findings), ""]
+        lines += [_markdown_table(s.table), ""]
         lines += [f"![{name}]({name})" for name in s.figures] + [""]
     lines += [
         "## Regenerate",
@@ -583,6 +608,10 @@ def _plain(v) -> str:
     return f"{v:.4g}" if isinstance(v, float) else str(v)
 
 
+def _html_list(items: list[str]) -> str:
+    return "<ul>" + "".join(f"<li>{html.escape(i)}</li>" for i in items) + "</ul>"
+
+
 def _html(study, header, sections, out_dir: Path) -> str:
     esc = html.escape
     parts = [
@@ -593,10 +622,16 @@ def _html(study, header, sections, out_dir: Path) -> str:
         "img{max-width:100%}</style></head><body>",
         f"<h1>{esc(study['title'])}</h1><p><b>Question.</b> {esc(study['question'])}</p>",
     ]
+    parts.append("<h2>What it means for choosing house rules</h2>")
     if study.get("conclusion"):
-        parts.append(f"<h2>What it means for choosing house rules</h2><p>{esc(study['conclusion'].strip())}</p>")
+        parts.append(f"<p>{esc(study['conclusion'].strip())}</p>")
+    else:
+        for s in sections:
+            parts.append(f"<p><b>{esc(s.title)}</b></p>" + _html_list(s.findings))
     for s in sections:
         parts.append(f"<h2>{esc(s.title)}</h2><p>{esc(s.note).replace('**', '')}</p>")
+        if s.findings:
+            parts.append("<p>In words:</p>" + _html_list(s.findings))
         parts.append(s.table.to_html(index=False, float_format=_plain, border=0))
         for name in s.figures:
             data = base64.b64encode((out_dir / name).read_bytes()).decode()

@@ -1,0 +1,585 @@
+"""Findings in words: a comparison or a run's summary as a few plain sentences.
+
+Each sentence carries its interval and claims only what its test supports: a change is said to
+happen only when its Holm-adjusted test finds it (the difference's interval, drawn at the level
+of the Holm step that decided it, then excludes 0); otherwise the sentence says how large a
+change the games rule out. A metric that is the same in every game of every arm is said once
+("every 2-player Hisss game lasts 49 turns") instead of row by row.
+
+Rates are written in percentage points, with as many decimals as their interval needs.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from snakesim.analysis.stats import LEVEL
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from snakesim.core.registry import GameSpec
+
+ALPHA = 0.05
+SAME = 1e-12  # values this close are the same (a mean of equal integers, computed in floats)
+
+# The per-game metrics of a comparison (``compare.per_game_metrics``), in the order a person
+# asks about them: how long, who wins, draws, how it feels, by how much.
+FEEL_WORDS = {  # metric -> (what it counts, more, fewer)
+    "lead changes": ("lead changes a game", "The lead changes hands more often", "The lead changes hands less often"),
+    "comeback (winner behind at half time)": (
+        "of winners behind at half time",
+        "More winners come from behind",
+        "Fewer winners come from behind",
+    ),
+    "winner leads for good after (share of the game)": (
+        "of the way in",
+        "The winner takes the lead for good later",
+        "The winner takes the lead for good earlier",
+    ),
+    "time seats spend out of the game": (
+        "of the game spent out",
+        "Players who are out wait longer",
+        "Players who are out wait less",
+    ),
+    "won on the tie-break": (
+        "of games won on the tie-break",
+        "The tie-break decides more games",
+        "The tie-break decides fewer games",
+    ),
+}
+PERCENT_MEANS = {"winner leads for good after (share of the game)", "time seats spend out of the game"}
+
+
+# ---------------------------------------------------------------------------- numbers
+def decimals(width: float, most: int = 4) -> int:
+    """Decimals that show an interval ``width`` wide: one significant digit of the width, two
+    when it starts with 1 or 2 (as uncertainties are usually rounded)."""
+    if not width > 0 or not math.isfinite(width):
+        return 0
+    e = math.floor(math.log10(width))
+    return int(min(most, max(0, -e + (width / 10**e < 3))))
+
+
+def number(x: float, places: int) -> str:
+    """``x`` with ``places`` decimals and thousands separators; an integer without decimals."""
+    if abs(x - round(x)) < SAME and places == 0:
+        return f"{round(x):,}"
+    return f"{x:,.{places}f}"
+
+
+def points(low: float, high: float) -> int:
+    """Decimals for rates in percentage points whose interval runs from ``low`` to ``high``."""
+    return decimals(100 * (high - low))
+
+
+def percent(x: float, places: int) -> str:
+    return f"{100 * x:.{places}f}%"
+
+
+def signed(x: float, low: float, high: float, places: int, scale: float = 1) -> str:
+    """A difference and its interval, signed: ``+1.4 [+0.4, +2.5]`` (``scale`` 100: in points)."""
+    return f"{scale * x:+,.{places}f} [{scale * low:+,.{places}f}, {scale * high:+,.{places}f}]"
+
+
+def rate_ci(x: float, ci, places: int) -> str:
+    """A rate and its interval in percent: ``29.0% [28.4%, 29.6%]``."""
+    return f"{percent(x, places)} [{percent(ci[0], places)}, {percent(ci[1], places)}]"
+
+
+def p_text(p: float) -> str:
+    """A p-value as people read it: never 0 (a p-value below what a float holds is < 1e-300)."""
+    if p != p:
+        return "n/a"
+    if p < 1e-300:
+        return "< 1e-300"
+    return f"{p:.2g}"
+
+
+def level_note(level: float) -> str:
+    """``" at 99.3%"`` for an interval that is not at the usual 95%, else nothing."""
+    if level != level or abs(level - LEVEL) < 1e-9:
+        return ""
+    return f" at {100 * level:.4g}%"
+
+
+# ---------------------------------------------------------------------------- a comparison
+def constant_metrics(table: pd.DataFrame) -> dict[str, float]:
+    """The per-game metrics whose value is the same in every game of every arm: ``{metric: value}``."""
+    out = {}
+    for metric, rows in table[table["kind"].isin(["rate", "mean"])].groupby("metric", sort=False):
+        values = rows[["value", "low", "high"]].to_numpy(dtype=float)
+        if np.isfinite(values).all() and np.ptp(values) < SAME and not _describes_arm(metric):
+            out[metric] = float(values[0, 0])
+    return out
+
+
+def hidden_metrics(table: pd.DataFrame) -> set[str]:
+    """The rows a comparison's table leaves out, said once in words instead: the per-game
+    metrics that never vary (:func:`constant_metrics`) and the length quantiles that are the
+    same number in every arm."""
+    out = set(constant_metrics(table))
+    for metric, rows in table[table["kind"] == "quantile"].groupby("metric"):
+        values = rows[["value", "low", "high"]].to_numpy(dtype=float)
+        if np.isfinite(values).all() and np.ptp(values) < SAME:
+            out.add(metric)
+    return out
+
+
+def row_text(r, alpha: float = ALPHA) -> tuple[str, str]:
+    """A comparison row as ``(value [interval], difference)`` in its unit: rates and shares of a
+    game in percent, their differences in percentage points, each with the decimals its
+    interval needs; the difference with its level, Holm p-value (never 0), test and pairing."""
+    if r["kind"] == "test":
+        return p_text(r["value"]), ""
+    share = r["kind"] == "rate" or r["metric"] in PERCENT_MEANS or r["metric"] == "first-player advantage"
+    if r["low"] != r["low"]:  # (NaN: no interval)
+        value = number(r["value"], 2)
+    elif share:
+        places = points(r["low"], r["high"])
+        value = rate_ci(r["value"], (r["low"], r["high"]), places)
+    else:
+        whole = all(abs(r[k] - round(r[k])) < SAME for k in ("value", "low", "high"))  # (a length quantile)
+        places = 0 if whole else decimals(r["high"] - r["low"])
+        value = f"{number(r['value'], places)} [{number(r['low'], places)}, {number(r['high'], places)}]"
+    if r["diff"] != r["diff"]:
+        return value, ""
+    scale, unit = (100, " pp") if share else (1, "")
+    places = decimals(scale * (r["diff_high"] - r["diff_low"]))
+    d, lo, hi = (scale * r[k] for k in ("diff", "diff_low", "diff_high"))
+    diff = (
+        f"diff {d:+,.{places}f}{unit} [{lo:+,.{places}f}, {hi:+,.{places}f}] at {100 * r['diff_level']:.4g}%"
+        f"  p(Holm) {p_text(r['p_holm'])}{' *' if r['p_holm'] < alpha else ''}"
+    )
+    if r["test"] == "exact McNemar":
+        diff += " (exact)"
+    if r["pairing_ratio"] == r["pairing_ratio"]:
+        diff += f"  pairing x{r['pairing_ratio']:.2f}"
+    return value, diff
+
+
+def _describes_arm(metric: str) -> bool:
+    """Rows that describe each arm on its own (no difference tested): never said once."""
+    return metric in ("largest seat gap",)
+
+
+def constant_sentence(metric: str, value: float, spec: GameSpec, players: int, arms: int) -> str:
+    """A metric that never varies, said once."""
+    every = " under every rule set compared" if arms > 1 else ""
+    game = spec.name.capitalize()
+    if metric.startswith("length"):
+        return f"Every {players}-player {game} game lasts {number(value, 0)} {spec.length_unit}{every}."
+    if metric == "draw":
+        return f"No {players}-player {game} game is drawn{every}." if value == 0 else f"Every game is drawn{every}."
+    if metric == "unfinished":
+        return ""  # (no game reaching the turn cap is the usual case, not worth a sentence)
+    if metric == "won on the tie-break" and value == 0:
+        return f"The tie-break never decides a game{every}."
+    if metric.startswith("margin"):
+        unit = metric[metric.find("(") + 1 : -1]
+        return f"The winner always ends {number(value, 0)} {unit} ahead of the next seat{every}."
+    if metric.endswith("wins") or metric.startswith("the winner already"):
+        return (
+            f"{metric.capitalize()}: {'always' if value == 1 else 'never' if value == 0 else percent(value, 1)}{every}."
+        )
+    return f"{metric.capitalize()} is {number(value, 2)} in every game{every}."
+
+
+def compare_findings(table: pd.DataFrame, spec: GameSpec, players: int, games: int) -> list[dict]:
+    """The findings of a comparison (``compare.compare_tables``), most important first.
+
+    Returns
+    -------
+    list of dict
+        ``{"arm": name or None, "text": sentence}``: first the metrics that never vary (arm
+        None), then for each arm after the first its sentences against the first: the changes
+        its tests find, largest first, then what the games rule out.
+    """
+    arms = list(dict.fromkeys(table["variant"]))
+    constant = constant_metrics(table)
+    out = [
+        {"arm": None, "text": t}
+        for m, v in constant.items()
+        if (t := constant_sentence(m, v, spec, players, len(arms)))
+    ]
+    rows = table.set_index(["variant", "metric"])
+    base = arms[0]
+    for arm in arms[1:]:
+        found, ruled_out = [], []
+        length = next((m for m in rows.loc[arm].index if m.startswith("length (")), None)
+        if length and length not in constant:
+            _length(rows.loc[base, length], rows.loc[arm, length], spec.length_unit, found, ruled_out)
+        _seats(rows, base, arm, players, games, found, ruled_out)
+        for metric in ("draw", *FEEL_WORDS):
+            if (arm, metric) in rows.index and metric not in constant:
+                _rate_or_mean(metric, rows.loc[base, metric], rows.loc[arm, metric], found)
+        margin = next((m for m in rows.loc[arm].index if m.startswith("margin (")), None)
+        if margin and margin not in constant:
+            _margin(margin, rows.loc[base, margin], rows.loc[arm, margin], found)
+        found.sort(key=lambda f: -f[0])
+        out += [{"arm": arm, "text": text} for _, text in found] + [{"arm": arm, "text": t} for t in ruled_out]
+    return out
+
+
+def _significant(r) -> bool:
+    return r["p_holm"] == r["p_holm"] and r["p_holm"] < ALPHA
+
+
+def _length(b, r, unit: str, found: list, ruled_out: list) -> None:
+    places = decimals(r["diff_high"] - r["diff_low"])
+    diff = signed(r["diff"], r["diff_low"], r["diff_high"], places) + level_note(r["diff_level"])
+    change = r["diff"] / b["value"] if b["value"] else float("inf")
+    shown = max(decimals(r["high"] - r["low"]), places)
+    if _significant(r):
+        word = "longer" if r["diff"] > 0 else "shorter"
+        size = f"{abs(change):.0%}" if abs(change) >= 0.01 else f"{abs(change):.1%}"
+        found.append(
+            (
+                abs(change),
+                f"Games get {size} {word}: {number(b['value'], shown)} -> "
+                f"{number(r['value'], shown)} {unit} on average ({diff}).",
+            )
+        )
+    else:
+        ruled_out.append(
+            f"Game length does not change measurably: {number(b['value'], shown)} -> "
+            f"{number(r['value'], shown)} {unit} on average ({diff})."
+        )
+
+
+def _seats(rows, base: str, arm: str, players: int, games: int, found: list, ruled_out: list) -> None:
+    moved, bound = [], 0.0
+    for s in range(players):
+        r, b = rows.loc[arm, f"seat {s} wins"], rows.loc[base, f"seat {s} wins"]
+        bound = max(bound, abs(r["diff_low"]), abs(r["diff_high"]))
+        if _significant(r):
+            moved.append((s, b, r))
+    for s, b, r in moved:
+        places = points(r["diff_low"], r["diff_high"])
+        word = "more" if r["diff"] > 0 else "less"
+        found.append(
+            (
+                abs(r["diff"]) / max(b["value"], 1e-9),
+                f"Seat {s} wins {100 * abs(r['diff']):.{places}f} points {word} often: "
+                f"{percent(b['value'], places)} -> {percent(r['value'], places)} "
+                f"({_points_diff(r, places)} points{level_note(r['diff_level'])}).",
+            )
+        )
+    if not moved:
+        ruled_out.append(
+            f"No seat's chance of winning moves by more than {100 * bound:.{max(1, decimals(100 * bound))}f} "
+            f"points: within the noise of {games:,} games."
+        )
+    elif len(moved) < players:
+        still = [str(s) for s in range(players) if s not in {m[0] for m in moved}]
+        who = f"seat {still[0]} keeps its" if len(still) == 1 else f"seats {', '.join(still)} keep their"
+        ruled_out.append(f"{who[0].upper()}{who[1:]} chances: no change found.")
+
+
+def _points_diff(r, places: int) -> str:
+    return signed(r["diff"], r["diff_low"], r["diff_high"], places, 100)
+
+
+def _rate_or_mean(metric: str, b, r, found: list) -> None:
+    if not _significant(r):
+        return
+    up = r["diff"] > 0
+    if metric == "draw":
+        places = points(r["diff_low"], r["diff_high"])
+        lead = "Draws become more common" if up else "Draws become rarer"
+        found.append(
+            (
+                abs(r["diff"]) / max(b["value"], 1e-9),
+                f"{lead}: {percent(b['value'], places)} -> {percent(r['value'], places)} of games "
+                f"({_points_diff(r, places)} points{level_note(r['diff_level'])}).",
+            )
+        )
+        return
+    what, more, fewer = FEEL_WORDS[metric]
+    if r["kind"] == "rate" or metric in PERCENT_MEANS:
+        places = points(r["diff_low"], r["diff_high"])
+        values = f"{percent(b['value'], places)} -> {percent(r['value'], places)} {what}"
+        diff = f"{_points_diff(r, places)} points"
+    else:
+        places = decimals(r["diff_high"] - r["diff_low"])
+        values = f"{number(b['value'], places)} -> {number(r['value'], places)} {what}"
+        diff = signed(r["diff"], r["diff_low"], r["diff_high"], places)
+    found.append(
+        (
+            abs(r["diff"]) / max(abs(b["value"]), 1e-9),
+            f"{more if up else fewer}: {values} ({diff}{level_note(r['diff_level'])}).",
+        )
+    )
+
+
+def _margin(metric: str, b, r, found: list) -> None:
+    if not _significant(r):
+        return
+    unit = metric[metric.find("(") + 1 : -1]
+    places = decimals(r["diff_high"] - r["diff_low"])
+    word = "grows" if r["diff"] > 0 else "shrinks"
+    found.append(
+        (
+            abs(r["diff"]) / max(abs(b["value"]), 1e-9),
+            f"The winner's lead over the next seat {word}: {number(b['value'], places)} -> "
+            f"{number(r['value'], places)} {unit} ({signed(r['diff'], r['diff_low'], r['diff_high'], places)}"
+            f"{level_note(r['diff_level'])}).",
+        )
+    )
+
+
+# ---------------------------------------------------------------------------- a run
+def run_findings(s: dict, spec: GameSpec) -> list[str]:
+    """The findings of one run's summary (``snakesim.analysis.stats.summary_of``), in words.
+
+    Who wins from which seat (a seat is said to be favoured or behind only when its win rate's
+    interval, at the level that holds for every seat at once (Bonferroni), leaves out an equal
+    share of the games somebody won), how long a game lasts, draws, and the game-feel figures
+    where they were recorded.
+    """
+    from snakesim.analysis.stats import wilson
+
+    games, players = s["games"], s["players"]
+    game = f"{players}-player {spec.name.capitalize()}"
+    wins = [round(r * games) for r in s["win_rate"]]
+    fair = sum(wins) / players / games
+    joint = 1 - (1 - s["level"]) / players  # (each seat's interval at this level: all hold at once)
+    bounds = [wilson(k, games, joint) for k in wins]
+    ahead = [i for i, (lo, _) in enumerate(bounds) if lo > fair]
+    behind = [i for i, (_, hi) in enumerate(bounds) if hi < fair]
+    places = max(1, points(*s["win_ci"][0]))
+    out = []
+    if ahead or behind:
+        best, worst = int(np.argmax(s["win_rate"])), int(np.argmin(s["win_rate"]))
+        most, least = (rate_ci(s["win_rate"][i], s["win_ci"][i], places) for i in (best, worst))
+        out.append(
+            f"The seats are not equal: seat {best} wins most often, {most} of games, and seat {worst} least, "
+            f"{least}, where an equal share would be {percent(fair, places)}."
+        )
+    else:
+        low, high = min(s["win_rate"]), max(s["win_rate"])
+        out.append(
+            f"No seat is measurably favoured: every seat wins between {percent(low, places)} and "
+            f"{percent(high, places)} of games, an equal share being {percent(fair, places)}."
+        )
+    n = s["length"]
+    unit = spec.length_unit
+    if n["mean_ci"][1] - n["mean_ci"][0] < SAME and n["median"] == n["max"]:
+        out.append(f"Every {game} game lasts {number(n['mean'], 0)} {unit}.")
+    elif not n.get("mean_is_lower_bound"):
+        lp = decimals(n["mean_ci"][1] - n["mean_ci"][0])
+        out.append(
+            f"A game lasts {number(n['mean'], lp)} {unit} on average [{number(n['mean_ci'][0], lp)}, "
+            f"{number(n['mean_ci'][1], lp)}]; half are over by {n['median']:g} and one in twenty lasts "
+            f"{n['p95']:g} or more."
+        )
+    draws = s["outcomes"].get("draw")
+    if draws and draws["count"]:
+        dp = points(*draws["ci"])
+        out.append(
+            f"{percent(draws['rate'], dp)} of games are drawn [{percent(draws['ci'][0], dp)}, "
+            f"{percent(draws['ci'][1], dp)}]."
+        )
+    f = s.get("feel")
+    if f:
+        lead, back, known = f["lead_changes"], f["comeback"], f["winner_known"]["1/2"]
+        lp, bp, kp = decimals(lead["ci"][1] - lead["ci"][0]), points(*back["ci"]), points(*known["ci"])
+        text = (
+            f"The lead changes hands {number(lead['mean'], lp)} times a game [{number(lead['ci'][0], lp)}, "
+            f"{number(lead['ci'][1], lp)}]; {percent(back['rate'], bp)} of winners were behind at half time "
+            f"[{percent(back['ci'][0], bp)}, {percent(back['ci'][1], bp)}]"
+        )
+        if known["games"]:
+            text += (
+                f"; the seat alone in front half-way goes on to win {percent(known['rate'], kp)} of the time "
+                f"[{percent(known['ci'][0], kp)}, {percent(known['ci'][1], kp)}]"
+            )
+        out.append(text + ".")
+        tie = f["tie_break"]
+        if spec.tie_break and tie["games"]:
+            tp = points(*tie["ci"])
+            out.append(
+                f"The tie-break chooses the winner in {percent(tie['rate'], tp)} of won games "
+                f"[{percent(tie['ci'][0], tp)}, {percent(tie['ci'][1], tp)}]."
+            )
+        if "out_share" in f:
+            o = f["out_share"]
+            op = points(*o["ci"])
+            out.append(
+                f"Players who are out spend {percent(o['mean'], op)} of the game waiting "
+                f"[{percent(o['ci'][0], op)}, {percent(o['ci'][1], op)}]."
+            )
+    return out
+
+
+# ---------------------------------------------------------------------------- searches
+METRIC_WORDS = {
+    "length.mean": "the average game length",
+    "length.median": "the median game length",
+    "length.p95": "the length one game in twenty reaches",
+    "draw_rate": "the share of drawn games",
+    "unfinished_rate": "the share of unfinished games",
+    "lead_changes.mean": "lead changes a game",
+    "decided.mean": "the point from which the winner leads for good",
+    "deficit.mean": "the winner's worst deficit",
+    "comeback_rate": "the share of winners behind at half time",
+    "tie_break_rate": "the share of games won on the tie-break",
+    "leader_wins.q1": "how often the leader a quarter of the way in wins",
+    "leader_wins.q2": "how often the leader half-way wins",
+    "leader_wins.q3": "how often the leader three quarters of the way in wins",
+    "out_share.mean": "the share of the game players spend out",
+}
+
+
+def metric_words(metric: str) -> str:
+    """A tune target in words (``win_rate.2`` -> seat 2's win rate)."""
+    name, _, part = metric.partition(".")
+    if name == "win_rate":
+        return f"seat {part}'s win rate"
+    if name == "means":
+        return f"the average {part}"
+    return METRIC_WORDS.get(metric, metric)
+
+
+def _gap(c: dict) -> str:
+    g, lo, hi = c["gap"]
+    places = max(1, points(lo, hi))
+    return f"{100 * g:.{places}f} points [{100 * lo:.{places}f}, {100 * hi:.{places}f}]"
+
+
+def balance_findings(s: dict) -> list[str]:
+    """A balance search (``BalanceResult.summary``) in words: what to play, and whether the
+    fresh games bear it out (the largest gap between seats before and after, with intervals)."""
+    option, values, base = s["handicap"], s["values"], s["base"]
+    before, after = s["before"]["gap"], s["after"]["gap"]
+    out = []
+    if list(values) == list(base):
+        out.append(f"Keep {option} as it is ({_inline(base)}): no handicap found evens the seats further.")
+    else:
+        out.append(f"The search recommends {option} = {_inline(values)} instead of {_inline(base)}.")
+    fresh = (
+        f"On {s['confirm']['games']:,} fresh games the largest gap between seats goes from {_gap(s['before'])} "
+        f"to {_gap(s['after'])}"
+    )
+    if after[1] > before[2]:
+        out.append(fresh + ": the handicap makes the seats less even there, so keep the rules as they are.")
+    elif after[2] < before[1]:
+        out.append(fresh + ": the handicap evens the seats.")
+    elif list(values) != list(base):
+        out.append(fresh + ": a difference these games cannot tell from noise.")
+    else:
+        out.append(fresh + ".")
+    if s.get("novices") is not None:
+        n = s["novices"]
+        word = "holds" if n["holds"] else "does not hold"
+        out.append(
+            f"With novice players the handicap {word}: largest gap {_gap(n['before'])} before, "
+            f"{_gap(n['after'])} after."
+        )
+    return out
+
+
+def _inline(values) -> str:
+    return "[" + ", ".join(str(v) for v in values) + "]" if isinstance(values, list | tuple) else str(values)
+
+
+def tune_findings(s: dict) -> list[str]:
+    """A tune search (``TuneResult.summary``) in words: the value to play and what fresh games show."""
+    option = s["vary"]["option"] + (f" (seat {s['vary']['seat']})" if s["vary"]["seat"] is not None else "")
+    words, goal = metric_words(s["target"]["metric"]), s["target"]["value"]
+    m = s["metric"]
+    lo, hi = m["ci"]
+    places = 0 if s["target"]["metric"] in ("length.median", "length.p95") else decimals(hi - lo)  # (whole steps)
+    rate = s["target"]["metric"].endswith(("rate", "_rate")) or s["target"]["metric"].startswith(
+        ("win_rate", "leader_wins")
+    )
+    show = (lambda x: percent(x, points(lo, hi))) if rate else (lambda x: number(x, places))
+    got = f"{show(m['value'])} [{show(lo)}, {show(hi)}] on {m['games']:,} fresh games"
+    if s["status"] == "out of reach":
+        out = [
+            f"No {option} from {s['vary']['range'][0]} to {s['vary']['range'][1]} brings {words} to {show(goal)}; "
+            f"the nearest is {s['best']}, which gives {got}."
+        ]
+    else:
+        holds = "which holds the target" if lo <= goal <= hi else "close to the target but not on it"
+        out = [f"For {words} of {show(goal)}, play {option} = {s['best']}: it gives {got}, {holds}."]
+    if s.get("estimate") is not None and s["status"] != "out of reach":
+        out.append(f"Between whole values the target lies at {option} = {s['estimate']:.2f}.")
+    return out
+
+
+def skill_findings(table: pd.DataFrame, shares: pd.DataFrame) -> list[str]:
+    """A skill measurement (``SkillResult``) in words: each player count's verdict, then each odd
+    player's edge in points over a field player at the same seats (paired 95% intervals)."""
+    out = []
+    words = {
+        ("random", "greedy"): "one careful player among random ones",
+        ("greedy", "random"): "one random player among careful ones",
+        ("greedy", "expert"): "one player who thinks ahead among careful ones",
+        ("greedy", "oracle"): "one player who sees every card among careful ones",
+        ("greedy", "novice"): "one novice among careful players",
+    }
+    for row in shares.itertuples():
+        lines = table[(table["players"] == row.players) & (table["player"] != table["field"])]
+        text = f"{row.players} players: {row.verdict}"
+        if row.skill_share == row.skill_share:
+            text += (
+                f"; thinking ahead captures {100 * row.skill_share:.0f}% [{100 * row.low:.0f}%, "
+                f"{100 * row.high:.0f}%] of what seeing every card is worth"
+            )
+        out.append(text + ".")
+        for r in lines.itertuples():
+            who = words.get((r.field.partition(":")[0], _kind(r.player)))
+            if who is None:
+                continue
+            places = max(1, points(r.edge_low, r.edge_high))
+            word = "more" if r.edge > 0 else "less"
+            out.append(
+                f"{who.capitalize()} wins {100 * abs(r.edge):.{places}f} points {word} often than a field player at "
+                f"the same seats ({signed(r.edge, r.edge_low, r.edge_high, places, 100)}): "
+                f"{percent(r.win_rate, places)} of games, an equal share being {percent(r.fair_share, places)}."
+            )
+    return out
+
+
+def _kind(player: str) -> str:
+    name, _, rate = player.partition(":")
+    return "novice" if name == "greedy" and rate else name
+
+
+def sweep_findings(table: pd.DataFrame, axis: str) -> list[str]:
+    """A sweep (``snakesim.analysis.sweep.sweep``) in words, for each player count: how the
+    average length and seat 0's chance move from the first value of ``axis`` to the last, said
+    to move only when the two ends' intervals do not overlap."""
+    out = []
+    for players, rows in table.groupby("players"):
+        first, last = rows[axis].iloc[0], rows[axis].iloc[-1]
+        span = f"as {axis} goes from {first} to {last}"
+        for metric, what in (
+            ("length", "the average game"),
+            ("seat 0 wins", "seat 0's chance of winning"),
+            ("lead changes", "the lead changes a game"),
+        ):
+            line = rows[rows["metric"] == metric]
+            if line.empty:
+                continue
+            a, b = line.iloc[0], line.iloc[-1]
+            rate = metric == "seat 0 wins"
+            places = points(a["low"], a["high"]) if rate else decimals(a["high"] - a["low"])
+            show = (lambda x, p=places: percent(x, max(1, p))) if rate else (lambda x, p=places: number(x, p))
+            if np.ptp(line["value"].to_numpy(dtype=float)) < SAME:
+                out.append(f"{players} players: {what} is {show(a['value'])} at every point.")
+            elif b["low"] > a["high"] or b["high"] < a["low"]:
+                out.append(
+                    f"{players} players: {what} goes from {show(a['value'])} [{show(a['low'])}, {show(a['high'])}] "
+                    f"to {show(b['value'])} [{show(b['low'])}, {show(b['high'])}] {span}."
+                )
+            else:
+                out.append(
+                    f"{players} players: {what} stays between {show(line['value'].min())} and "
+                    f"{show(line['value'].max())} {span}, within the noise."
+                )
+    return out

@@ -1,0 +1,207 @@
+"""Findings in words, on made-up comparisons and summaries: a clear change, no change, a change
+in one seat only, a metric that never varies; and the numbers' units and decimals."""
+
+import math
+
+import pandas as pd
+import pytest
+
+from snakesim.analysis.compare import COLUMNS
+from snakesim.analysis.findings import (
+    balance_findings,
+    compare_findings,
+    decimals,
+    p_text,
+    run_findings,
+    sweep_findings,
+    tune_findings,
+)
+from snakesim.games import get_game
+
+FORTUNE, HISSS = get_game("fortune"), get_game("hisss")
+NAN = math.nan
+
+
+def row(variant, metric, kind, value, low, high, diff=NAN, lo=NAN, hi=NAN, p=NAN, level=0.95):
+    return dict(zip(COLUMNS, [variant, metric, kind, value, low, high, diff, lo, hi, p, p, "paired t", level,
+                              NAN, NAN, NAN], strict=True))  # fmt: skip
+
+
+def table(length_after, seats_after, draw_after=(0.0, 0.0, 0.0, 1.0), length_unit="cards drawn"):
+    """Two arms of a 2-player game: the baseline's length 100 [98, 102] and seats 50% / 50%;
+    the other arm's given as (value, diff, diff_low, diff_high, p) tuples."""
+    rows = [row("a", f"length ({length_unit})", "mean", 100.0, 98.0, 102.0)]
+    v, d, lo, hi, p = length_after
+    rows.append(row("b", f"length ({length_unit})", "mean", v, v - 2, v + 2, d, lo, hi, p, 0.99))
+    for s, (v, d, lo, hi, p) in enumerate(seats_after):
+        rows.append(row("a", f"seat {s} wins", "rate", 0.5, 0.49, 0.51))
+        rows.append(row("b", f"seat {s} wins", "rate", v, v - 0.01, v + 0.01, d, lo, hi, p, 0.975))
+    rows.append(row("a", "draw", "rate", 0.0, 0.0, 0.0))
+    v, d, lo, hi = draw_after[0], draw_after[0], draw_after[1], draw_after[2]
+    rows.append(row("b", "draw", "rate", v, v, v, d, lo, hi, draw_after[3]))
+    return pd.DataFrame(rows, columns=COLUMNS)
+
+
+def texts(findings, arm="b"):
+    return [f["text"] for f in findings if f["arm"] == arm]
+
+
+def test_a_clear_change_is_said_with_its_size_and_interval():
+    t = table((160.0, 60.0, 57.0, 63.0, 1e-40), [(0.5, 0.0, -0.004, 0.004, 0.9), (0.5, 0.0, -0.004, 0.004, 0.9)])
+    said = texts(compare_findings(t, FORTUNE, 2, 200_000))
+    assert said[0] == "Games get 60% longer: 100 -> 160 cards drawn on average (+60 [+57, +63] at 99%)."
+    assert said[1] == "No seat's chance of winning moves by more than 0.4 points: within the noise of 200,000 games."
+
+
+def test_no_change_is_said_as_what_the_games_rule_out():
+    t = table((100.5, 0.5, -1.2, 2.2, 0.6), [(0.5, 0.002, -0.011, 0.015, 0.8), (0.5, -0.002, -0.015, 0.011, 0.8)])
+    said = texts(compare_findings(t, FORTUNE, 2, 20_000))
+    assert said[0] == "Game length does not change measurably: 100 -> 100 cards drawn on average (+0 [-1, +2] at 99%)."
+    assert said[1] == "No seat's chance of winning moves by more than 1.5 points: within the noise of 20,000 games."
+    assert not any("longer" in s or "shorter" in s or "more often" in s for s in said)
+
+
+def test_a_change_in_one_seat_only_names_that_seat_and_keeps_the_others():
+    t = table((100.0, 0.0, -1.0, 1.0, 1.0), [(0.53, 0.03, 0.01, 0.05, 1e-4), (0.47, -0.004, -0.02, 0.012, 0.3)])
+    said = texts(compare_findings(t, FORTUNE, 2, 20_000))
+    assert "Seat 0 wins 3 points more often: 50% -> 53% (+3 [+1, +5] points at 97.5%)." in said
+    assert "Seat 1 keeps its chances: no change found." in said
+    assert not any(s.startswith("Seat 1 wins") for s in said)
+    # The change comes before what is ruled out.
+    assert said.index("Seat 1 keeps its chances: no change found.") > 0
+
+
+def test_a_constant_metric_is_said_once_for_every_arm():
+    t = table((49.0, 0.0, 0.0, 0.0, 1.0), [(0.5, 0.0, -0.01, 0.01, 1.0)] * 2, length_unit="turns")
+    t.loc[t["metric"] == "length (turns)", ["value", "low", "high"]] = 49.0
+    findings = compare_findings(t, HISSS, 2, 5_000)
+    once = texts(findings, None)
+    assert once == ["Every 2-player Hisss game lasts 49 turns under every rule set compared.",
+                    "No 2-player Hisss game is drawn under every rule set compared."]  # fmt: skip
+    assert not any("length" in s.lower() for s in texts(findings))
+
+
+def test_numbers_carry_the_decimals_their_interval_needs():
+    assert decimals(4.0) == 0 and decimals(0.26) == 2 and decimals(0.03) == 2 and decimals(0.026) == 3
+    assert decimals(24.0) == 0 and decimals(0.0) == 0 and decimals(float("nan")) == 0
+    assert p_text(0.0) == "< 1e-300" and p_text(3.6e-195) == "3.6e-195" and p_text(0.31) == "0.31"
+
+
+def summary(win_rate, draws=0, mean=(50.0, 49.0, 51.0), median=45, p95=95, mx=200, games=20_000):
+    from snakesim.analysis.stats import wilson
+
+    wins = [round(r * games) for r in win_rate]
+    return {
+        "games": games,
+        "players": len(win_rate),
+        "level": 0.95,
+        "win_rate": list(win_rate),
+        "win_ci": [list(wilson(k, games)) for k in wins],
+        "outcomes": {"draw": {"count": draws, "rate": draws / games, "ci": list(wilson(draws, games))}},
+        "length": {"mean": mean[0], "mean_ci": [mean[1], mean[2]], "median": median, "p95": p95, "max": mx},
+    }
+
+
+def test_a_run_says_whether_a_seat_is_favoured_only_when_it_is():
+    even = run_findings(summary([0.25, 0.251, 0.249, 0.25]), FORTUNE)
+    assert even[0].startswith("No seat is measurably favoured: every seat wins between 24.9% and 25.1%")
+    uneven = run_findings(summary([0.29, 0.22, 0.24, 0.25]), FORTUNE)
+    assert uneven[0].startswith("The seats are not equal: seat 0 wins most often, 29.0% [28.4%, 29.6%] of games")
+    assert "seat 1 least, 22.0%" in uneven[0]
+    assert uneven[1] == (
+        "A game lasts 50.0 cards drawn on average [49.0, 51.0]; half are over by 45 and one in twenty lasts 95 or more."
+    )
+    constant = run_findings(summary([0.5, 0.49], draws=200, mean=(49.0, 49.0, 49.0), median=49, p95=49, mx=49), HISSS)
+    assert constant[1] == "Every 2-player Hisss game lasts 49 turns."
+    assert constant[2] == "1.00% of games are drawn [0.87%, 1.15%]."
+
+
+@pytest.mark.parametrize("game", ["fortune", "hisss"])
+def test_real_comparisons_get_findings_in_json_and_on_screen(game):
+    from click.testing import CliRunner
+
+    from snakesim.cli import cli
+
+    variants = list(get_game(game).rules.VARIANTS)[:2]
+    args = ["compare", game, "-p", "2", "-n", "2000", "-v", variants[0], "-v", variants[1]]
+    r = CliRunner().invoke(cli, args)
+    assert r.exit_code == 0 and "In words (95% intervals unless another level is given):" in r.output
+    import json
+
+    s = json.loads(CliRunner().invoke(cli, [*args, "--json"]).output)
+    assert s["findings"] and all(set(f) == {"arm", "text"} for f in s["findings"])
+    assert any(f["arm"] == variants[1] for f in s["findings"])
+
+
+def balance_summary(before, after, values=(6, 7, 9), base=(6, 6, 6)):
+    seat = {"win_rate": [0.33] * 3, "win_ci": [[0.32, 0.34]] * 3, "balance_p": 0.5}
+    fresh = {"before": {**seat, "gap": list(before)}, "after": {**seat, "gap": list(after)}}
+    return {"handicap": "start_coins", "values": list(values), "base": list(base), "confirm": {"games": 100_000},
+            **fresh, "novices": None}  # fmt: skip
+
+
+def test_balance_findings_say_whether_fresh_games_bear_the_handicap_out():
+    worse = balance_findings(balance_summary((0.006, 0.0, 0.011), (0.018, 0.012, 0.024)))
+    assert worse[0] == "The search recommends start_coins = [6, 7, 9] instead of [6, 6, 6]."
+    assert worse[1].endswith("from 0.6 points [0.0, 1.1] to 1.8 points [1.2, 2.4]: the handicap makes the seats "
+                             "less even there, so keep the rules as they are.")  # fmt: skip
+    better = balance_findings(balance_summary((0.08, 0.07, 0.09), (0.01, 0.0, 0.02)))
+    assert better[1].endswith(": the handicap evens the seats.")
+    unclear = balance_findings(balance_summary((0.02, 0.01, 0.03), (0.015, 0.005, 0.025)))
+    assert unclear[1].endswith(": a difference these games cannot tell from noise.")
+    kept = balance_findings(balance_summary((0.02, 0.01, 0.03), (0.02, 0.01, 0.03), values=(6, 6, 6)))
+    assert kept[0].startswith("Keep start_coins as it is ([6, 6, 6])")
+
+
+def test_tune_findings_say_the_value_and_whether_fresh_games_hold_the_target():
+    s = {"vary": {"option": "start_coins", "seat": None, "range": [5, 40]}, "status": "met", "best": 13,
+         "target": {"metric": "length.median", "value": 60.0}, "estimate": 12.86,
+         "metric": {"value": 61.0, "ci": [60.0, 61.0], "games": 100_000}}  # fmt: skip
+    said = tune_findings(s)
+    assert said[0] == ("For the median game length of 60, play start_coins = 13: it gives 61 [60, 61] on 100,000 "
+                       "fresh games, which holds the target.")  # fmt: skip
+    s.update(status="out of reach", best=5, estimate=None, target={"metric": "win_rate.1", "value": 0.9})
+    s["metric"] = {"value": 0.52, "ci": [0.51, 0.53], "games": 100_000}
+    assert tune_findings(s) == ["No start_coins from 5 to 40 brings seat 1's win rate to 90.0%; the nearest is 5, "
+                                "which gives 52.0% [51.0%, 53.0%] on 100,000 fresh games."]  # fmt: skip
+
+
+def test_sweep_findings_say_a_trend_only_beyond_the_noise():
+    rows = []
+    for x, (length, low, high) in zip((5, 10, 15), ((17.0, 16.5, 17.5), (44.0, 43.0, 45.0), (89.0, 87.0, 91.0)),
+                                      strict=True):  # fmt: skip
+        rows.append({"players": 4, "start_coins": x, "metric": "length", "value": length, "low": low, "high": high})
+        rows.append({"players": 4, "start_coins": x, "metric": "seat 0 wins", "value": 0.25 + 0.002 * (x % 2),
+                     "low": 0.24, "high": 0.26})  # fmt: skip
+    said = sweep_findings(pd.DataFrame(rows), "start_coins")
+    assert said[0] == (
+        "4 players: the average game goes from 17.0 [16.5, 17.5] to 89.0 [87.0, 91.0] as start_coins goes from 5 to 15."
+    )
+    assert said[1] == ("4 players: seat 0's chance of winning stays between 25.0% and 25.2% as start_coins goes from "
+                       "5 to 15, within the noise.")  # fmt: skip
+
+
+@pytest.mark.parametrize("game", ["fortune", "rainbow", "hisss", "sssnake"])
+def test_no_comparison_prints_a_row_that_never_varies(game):
+    # Every variant of every game, at the fewest and the most players: a metric whose every arm
+    # reads "v [v, v]" with the same v (49 turns in every 2-player Hisss game, no draw ever) is
+    # said once in words, not printed as rows.
+    import re
+
+    from click.testing import CliRunner
+
+    from snakesim.cli import cli
+
+    spec = get_game(game)
+    for players in (spec.min_players, min(spec.max_players, 5)):
+        args = ["compare", game, "-p", players, "-n", 150 if game == "sssnake" else 600, "--set", "feel=true"]
+        for v in spec.rules.VARIANTS:
+            args += ["-v", v]
+        r = CliRunner().invoke(cli, [str(a) for a in args])
+        assert r.exit_code == 0, r.output
+        table = r.output.split("\n\n")[1]  # (between the heading and the findings)
+        blocks = re.split(r"\n(?=\S)", table)
+        for block in blocks:
+            rows = block.splitlines()[1:]
+            same = [re.search(r"\s(\S+) \[\1, \1\]", row) for row in rows]
+            assert not (rows and all(same) and len({m.group(1) for m in same}) == 1), block
