@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test test-all lint bench reports clean
+.PHONY: run test test-browser test-all lint bench reports clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -20,6 +20,21 @@ run: $(STAMP)
 test: $(STAMP)
 	@start=$$(date +%s); $(MAKE) --no-print-directory lint && $(BIN)/python -m pytest; rc=$$?; \
 	echo "make test: $$(( $$(date +%s) - start )) s"; exit $$rc
+
+## The pages opened in a real headless browser (Debian's chromium driven by Playwright), which
+## this target installs first; a missing browser then fails the tests instead of skipping them.
+BROWSER_STAMP := $(VENV)/.browser
+$(BROWSER_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check 'playwright>=1.40'
+	@command -v chromium >/dev/null || command -v chromium-browser >/dev/null || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+	    apt-get install -y -qq --no-install-recommends chromium >/dev/null; \
+	  else echo "make test-browser needs chromium: sudo apt-get install chromium"; exit 1; fi; }
+	touch $(BROWSER_STAMP)
+
+test-browser: $(BROWSER_STAMP)
+	@start=$$(date +%s); SNAKESIM_BROWSER_REQUIRED=1 $(BIN)/python -m pytest -m browser; rc=$$?; \
+	echo "make test-browser: $$(( $$(date +%s) - start )) s"; exit $$rc
 
 ## Everything, slow tests included.
 test-all: $(STAMP)

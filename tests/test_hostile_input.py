@@ -1,6 +1,7 @@
 """Hostile input and hostile machines: every case is one line on stderr, exit status 2, no
 traceback, and nothing written; resources are checked before any game is played."""
 
+import json
 import os
 
 import pytest
@@ -84,8 +85,13 @@ def test_a_run_without_a_table_file_keeps_only_sums(monkeypatch):
     # No --out: the summary comes from each block's sums, so no table is built and the
     # memory guard does not stand in the way of a long run.
     monkeypatch.setattr(runner_module, "available_memory", lambda: 10**6)
+    monkeypatch.setattr(runner_module, "simulate_spec", lambda *a, **k: pytest.fail("a per-game table was built"))
     r = invoke("run", "fortune", "-n", 50_000, "--chunk-size", 10_000, "--json")
     assert r.exit_code == 0, r.output
+    s = json.loads(r.stdout)
+    # The summary is whole: every game counted in an outcome, the seats' wins making up the wins.
+    assert s["games"] == 50_000 and sum(o["count"] for o in s["outcomes"].values()) == 50_000
+    assert abs(sum(s["win_rate"]) - s["outcomes"]["win"]["rate"]) < 1e-9 and s["length"]["mean"] > 50
 
 
 @pytest.mark.parametrize(

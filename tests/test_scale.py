@@ -3,6 +3,7 @@ threads backend's results, and run folders that resume after a kill."""
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -286,7 +287,11 @@ def test_one_progress_bar_across_dask_blocks(monkeypatch):
     monkeypatch.setattr(progress, "SHOW_AFTER_SECONDS", 0)
     r = invoke("run", "fortune", "-n", 8000, "--chunk-size", 1000, "--backend", "dask", "--workers", 2, "--progress")
     assert r.exit_code == 0, r.output
-    assert "8.00k/8.00k" in r.stderr and r.stderr.count("fortune:") >= 1
+    # One bar: every update shows the run's 8,000 games as its total (a bar per block would
+    # show 1.00k), it starts once and is closed once.
+    totals = re.findall(r"fortune:.*?\| *\S+/(\S+) \[", r.stderr)
+    assert totals and set(totals) == {"8.00k"} and "8.00k/8.00k" in r.stderr
+    assert r.stderr.count("fortune:   0%") == 1 and len(re.findall(r"games/s\]\n", r.stderr)) == 1
 
 
 def _pid():

@@ -111,9 +111,16 @@ def constant_metrics(table: pd.DataFrame) -> dict[str, float]:
     """The per-game metrics whose value is the same in every game of every arm: ``{metric: value}``."""
     out = {}
     for metric, rows in table[table["kind"].isin(["rate", "mean"])].groupby("metric", sort=False):
-        values = rows[["value", "low", "high"]].to_numpy(dtype=float)
-        if np.isfinite(values).all() and np.ptp(values) < SAME and not _describes_arm(metric):
-            out[metric] = float(values[0, 0])
+        if _describes_arm(metric):
+            continue
+        if rows["kind"].iloc[0] == "rate":  # (never or always: its interval still has a width)
+            values = rows["value"].to_numpy(dtype=float)
+            constant = np.ptp(values) < SAME and min(values[0], 1 - values[0]) < SAME
+        else:
+            values = rows[["value", "low", "high"]].to_numpy(dtype=float)
+            constant = np.isfinite(values).all() and np.ptp(values) < SAME
+        if constant:
+            out[metric] = float(values.flat[0])
     return out
 
 
@@ -169,15 +176,16 @@ def _describes_arm(metric: str) -> bool:
 def constant_sentence(metric: str, value: float, spec: GameSpec, players: int, arms: int) -> str:
     """A metric that never varies, said once."""
     every = " under every rule set compared" if arms > 1 else ""
+    any_ = " under any rule set compared" if arms > 1 else ""
     game = spec.name.capitalize()
     if metric.startswith("length"):
         return f"Every {players}-player {game} game lasts {number(value, 0)} {spec.length_unit}{every}."
     if metric == "draw":
-        return f"No {players}-player {game} game is drawn{every}." if value == 0 else f"Every game is drawn{every}."
+        return f"No {players}-player {game} game is drawn{any_}." if value == 0 else f"Every game is drawn{every}."
     if metric == "unfinished":
         return ""  # (no game reaching the turn cap is the usual case, not worth a sentence)
     if metric == "won on the tie-break" and value == 0:
-        return f"The tie-break never decides a game{every}."
+        return f"The tie-break never decides a game{any_}."
     if metric.startswith("margin"):
         unit = metric[metric.find("(") + 1 : -1]
         return f"The winner always ends {number(value, 0)} {unit} ahead of the next seat{every}."

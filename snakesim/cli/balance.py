@@ -134,6 +134,8 @@ def balance_command(
 
 def format_balance(result: BalanceResult, title: str, who: str) -> str:
     """The ``balance`` command's report."""
+    from snakesim.analysis.findings import p_text
+
     s = result.summary
     search, confirm = s["search"], s["confirm"]
     name = s["handicap"]
@@ -165,7 +167,7 @@ def format_balance(result: BalanceResult, title: str, who: str) -> str:
                              for c in (before, after)))
         for k in range(len(result.values))
     ]  # fmt: skip
-    rows.append(("seat balance (chi-square p)", *(f"{c['balance_p']:.3g}" for c in (before, after))))
+    rows.append(("seat balance (chi-square p)", *(p_text(c["balance_p"]) for c in (before, after))))
     rows.append(("largest seat gap", *(f"{c['gap'][0] * 100:.2f} points [{c['gap'][1] * 100:.2f}, "
                                        f"{c['gap'][2] * 100:.2f}]" for c in (before, after))))  # fmt: skip
     lines += [f"  {label:<30}{b:<30}{a}" for label, b, a in rows]

@@ -119,7 +119,7 @@ def compare(
 
         folder = Path(plot)
         folder.mkdir(parents=True, exist_ok=True)
-        win_rates_figure(table, f"{spec.title}\nwin rate by seat, 95% intervals").savefig(
+        win_rates_figure(table, f"{spec.title}\nWho wins from which seat, with 95% intervals").savefig(
             folder / "win-rates.png", dpi=110
         )
         drawn = ["win-rates.png"]

@@ -113,9 +113,15 @@ def format_skill(result: SkillResult, title: str) -> str:
             if row.skill_share == row.skill_share else "skill share not measured"
         )  # fmt: skip
         lines.append(f"{row.players} players: {share}; {row.verdict}")
-        lines.append(
-            f"           careful play among random players wins {100 * row.basic_edge:+.0f}% more than its share"
-        )
+        t = result.table
+        basic = t[(t["players"] == row.players) & (t["field"] == "random") & (t["player"] == "greedy")]
+        if not basic.empty:
+            b = basic.iloc[0]
+            lines.append(
+                f"           careful play among random players: {100 * b['edge']:+.1f} points "
+                f"[{100 * b['edge_low']:+.1f}, {100 * b['edge_high']:+.1f}] ({pct(b['win_rate'])} of games "
+                f"against {pct(b['fair_share'])})"
+            )
     lines += [
         "",
         "skill share: the expert's edge over the oracle's (how much of what seeing every card is worth thinking",

@@ -28,8 +28,8 @@ from snakesim.core.errors import InputError
 def study(study_file, out_dir, scale, backend, scheduler, workers):
     """Run a study (a question, comparisons, sweeps, balance and tune searches) and write its report.
 
-    A study file holds [[compare]], [[sweep]], [[balance]] and [[tune]] sections (the format is
-    in the docstring of snakesim/report/study.py; the files in analyses/ are examples).
+    A study file holds [[compare]], [[sweep]], [[balance]], [[tune]] and [[skill]] sections:
+    docs/studies.md documents every key with an example; the files in analyses/ are studies.
 
     Writes report.md, a self-contained report.html (figures embedded: it opens from disk in
     any browser), the PNG figures and summary.csv into the report folder.
@@ -37,7 +37,7 @@ def study(study_file, out_dir, scale, backend, scheduler, workers):
     \b
     Examples:
       snakesim study analyses/fortune-house-rules.toml
-      snakesim study analyses/rainbow-skill.toml --scale 0.01 --out /tmp/quick
+      snakesim study analyses/rainbow-house-rules.toml --scale 0.01 --out /tmp/quick
       snakesim study analyses/sssnake-spite.toml --scale 10 --backend dask --scheduler tcp://head:8786
     """
     from snakesim.core.backends import make_backend

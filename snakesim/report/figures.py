@@ -51,8 +51,13 @@ def sweep_figure(table: pd.DataFrame, x: str, metrics=SWEEP_METRICS, title: str 
         ax.grid(alpha=0.3)
     axes[0].legend(fontsize="small")
     if title:
-        fig.suptitle(title)
+        fig.suptitle(wrapped(title, 110))
     return fig
+
+
+def wrapped(title: str, width: int = 60) -> str:
+    """A figure title folded onto lines of at most ``width`` characters, so none is clipped."""
+    return "\n".join(line for part in title.split("\n") for line in textwrap.wrap(part, width))
 
 
 def win_rates_figure(table: pd.DataFrame, title: str = "") -> Figure:
@@ -77,7 +82,7 @@ def win_rates_figure(table: pd.DataFrame, title: str = "") -> Figure:
     ax.set_ylabel("win rate")
     ax.grid(alpha=0.3, axis="y")
     ax.legend(fontsize="small")
-    ax.set_title(title or "win rate by seat, 95% intervals")
+    ax.set_title(wrapped(title or "Who wins from which seat, with 95% intervals"))
     return fig
 
 
@@ -106,7 +111,7 @@ def survival_figure(tables: dict[str, pd.DataFrame], unit: str = "turns", title:
     ax.set_ylabel("share of games still going")
     ax.grid(alpha=0.3)
     ax.legend(fontsize="small")
-    ax.set_title(title or "how long games last (Kaplan-Meier)")
+    ax.set_title(wrapped(title or "How long games last: the share still going after each length (Kaplan-Meier)"))
     return fig
 
 
@@ -126,7 +131,7 @@ def scores_figure(tables: dict[str, pd.DataFrame], column: str, players: int, ti
     ax.set_ylabel("share of seats")
     ax.grid(alpha=0.3)
     ax.legend(fontsize="small")
-    ax.set_title(title or f"how {column} ends up")
+    ax.set_title(wrapped(title or f"Where every seat's {column} stand at the end of a game"))
     return fig
 
 
@@ -198,7 +203,7 @@ def feel_figure(tables: dict[str, pd.DataFrame], title: str = "") -> Figure:
     changes.grid(alpha=0.3)
     changes.legend(fontsize="small")
     if title:
-        fig.suptitle(title)
+        fig.suptitle(wrapped(title, 110))
     return fig
 
 
@@ -219,7 +224,7 @@ def tune_figure(path: pd.DataFrame, goal: float, option: str, metric: str, title
     ax.set_ylabel(metric)
     ax.grid(alpha=0.3)
     ax.legend(fontsize="small")
-    ax.set_title("\n".join(textwrap.wrap(title, 60)) if title else f"{metric} against {option}, 95% intervals")
+    ax.set_title(wrapped(title) if title else f"{metric} against {option}, with 95% intervals")
     return fig
 
 
@@ -265,5 +270,5 @@ def skill_figure(table: pd.DataFrame, title: str = "") -> Figure:
         ax.grid(alpha=0.3, axis="y")
         ax.legend(fontsize="small")
     if title:
-        fig.suptitle("\n".join(textwrap.wrap(title, 70)))
+        fig.suptitle(wrapped(title, 70))
     return fig

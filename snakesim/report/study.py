@@ -1,67 +1,17 @@
 """Studies: a question, the runs that answer it, and a report people read.
 
-A study is a TOML file::
-
-    title = "Fortune: one snake or two?"
-    question = "What do the seed's house rules do to a 4-player game?"
-    game = "fortune"
-    seed = 1
-    conclusion = "What the numbers mean for a person choosing house rules."
-
-    [[compare]]                     # arms: variants, or (with one variant) policy sets
-    title = "The house rules"
-    players = 4
-    games = 200000
-    variants = ["standard", "one-snake", "rejoin"]
-    set = ["start_coins=20"]        # optional, for every arm
-    policies = ["greedy", "greedy,random,random,random"]   # optional
-
-    [[compare]]                     # or arms of any rules: snakesim.core.arms
-    title = "Our house rules"
-    players = 4
-    games = 200000
-    [[compare.arms]]
-    name = "seed"
-    [[compare.arms]]
-    name = "gentle hearts"
-    options = {effects = {HEARTS = [{take = 2, from = "left"}]}}
-    [[compare.arms]]
-    name = "ours"
-    rules = "ours.toml"             # relative to the study file
-    policies = ["greedy", "random", "random", "random"]
-
-    [[sweep]]
-    title = "Starting coins"
-    players = "2..6"
-    set = ["start_coins=5:40:5"]
-    games = 20000
-
-    [[balance]]                     # the per-seat handicap that evens the seats (snakesim balance)
-    title = "Evening the seats"
-    players = 4
-    handicap = "start_coins"
-    tolerance = 0.0025              # optional, as the command's options: range, games,
-    set = ["start_coins=60"]        # max_games, confirm_games, variant, set, policy, policies,
-                                    # novices (re-check the answer with players erring at that rate)
-
-    [[tune]]                        # the value that meets a target (snakesim tune)
-    title = "A one-hour game"
-    players = 4
-    target = "length.median=60"
-    vary = "start_coins=5:40"
-
-    [[skill]]                       # luck or skill? (snakesim skill)
-    title = "How much playing well matters"
-    players = "2..4"
-    games = 4000                    # optional: playouts (64), novice (0.3), variant, set
+A study is a TOML file of a title, a question, a game and a seed, and ``[[compare]]``,
+``[[sweep]]``, ``[[balance]]``, ``[[tune]]`` and ``[[skill]]`` sections; docs/studies.md
+documents every key with an example (the ``*_TYPES`` tables below are what is checked).
 
 :func:`run_study` checks the whole file before playing anything, runs it, and writes
-``report.md``, a self-contained ``report.html`` (figures embedded), the PNG figures and
-``summary.csv`` (every number of the report, tidy) into one folder. Each comparison draws
-the win rate by seat, the survival curves of game length and the distribution of scores;
-each sweep draws its metrics against the swept value; each balance section its win rates
-before and after on fresh games, each tune section the metric against the value, each skill
-section every line-up's edge.
+``report.md``, a self-contained ``report.html`` (the Markdown rendered, figures embedded), the
+PNG figures and ``summary.csv`` (every number of the report, tidy) into one folder. Each
+section's numbers are said in words too (``snakesim.analysis.findings``). Each comparison
+draws the win rate by seat, the survival curves of game length (when it varies), the
+distribution of scores and the game feel (when recorded); each sweep draws its metrics
+against the swept value; each balance section its win rates before and after on fresh games,
+each tune section the metric against the value, each skill section every line-up's edge.
 """
 
 from __future__ import annotations
@@ -82,6 +32,7 @@ from snakesim.analysis.findings import (
     balance_findings,
     compare_findings,
     hidden_metrics,
+    p_text,
     row_text,
     skill_findings,
     sweep_findings,
@@ -285,7 +236,10 @@ def run_study(path: str | Path, out_dir: str | Path, scale: float = 1.0, progres
     out_dir.absolute().parent.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.", suffix=".tmp", dir=out_dir.absolute().parent))
     try:
-        _write_report(study, spec, seed, plans, work, path, scale, progress, backend)
+        command = f"snakesim study {Path(path).as_posix()} --out {out_dir.as_posix()}" + (
+            f" --scale {scale:g}" if scale != 1 else ""
+        )
+        _write_report(study, spec, seed, plans, work, command, progress, backend)
         _swap_in(work, out_dir)
     except BaseException:
         shutil.rmtree(work, ignore_errors=True)
@@ -293,8 +247,9 @@ def run_study(path: str | Path, out_dir: str | Path, scale: float = 1.0, progres
     return out_dir
 
 
-def _write_report(study, spec, seed, plans, out_dir: Path, path, scale, progress, backend) -> None:
-    """Play every planned section and write the report's files into ``out_dir``."""
+def _write_report(study, spec, seed, plans, out_dir: Path, command: str, progress, backend) -> None:
+    """Play every planned section and write the report's files into ``out_dir``; ``command``
+    is the whole command that regenerates the report."""
     import pandas as pd
 
     sections, tidy = [], []
@@ -357,7 +312,7 @@ def _write_report(study, spec, seed, plans, out_dir: Path, path, scale, progress
     header = {
         "game": spec.name,
         "version": __version__,
-        "command": f"snakesim study {Path(path).as_posix()}" + (f" --scale {scale:g}" if scale != 1 else ""),
+        "command": command,
     }
     (out_dir / "report.md").write_text(_markdown(study, header, sections), encoding="utf-8")
     (out_dir / "report.html").write_text(_html(study, header, sections, out_dir), encoding="utf-8")
@@ -492,7 +447,7 @@ def _balance_view(s: dict) -> pd.DataFrame:
         return f"{100 * c['win_rate'][k]:.2f}% [{100 * c['win_ci'][k][0]:.2f}%, {100 * c['win_ci'][k][1]:.2f}%]"
 
     rows = [[f"seat {k} wins", cell(s["before"], k), cell(s["after"], k)] for k in range(len(s["values"]))]
-    rows.append(["seat balance p", f"{s['before']['balance_p']:.3g}", f"{s['after']['balance_p']:.3g}"])
+    rows.append(["seat balance p", p_text(s["before"]["balance_p"]), p_text(s["after"]["balance_p"])])
     gaps = [f"{100 * c['gap'][0]:.2f} pp [{100 * c['gap'][1]:.2f}, {100 * c['gap'][2]:.2f}]" for c in
             (s["before"], s["after"])]  # fmt: skip
     rows.append(["largest seat gap", *gaps])
@@ -532,7 +487,10 @@ def _skill_section(spec, plan, seed, engine, progress, name, out_dir):
     for row in result.shares.itertuples():
         share = (f"the expert gets {100 * row.skill_share:.0f}% [{100 * row.low:.0f}%, {100 * row.high:.0f}%] of "
                  "what seeing every card is worth" if row.skill_share == row.skill_share else "")  # fmt: skip
-        basic = f"careful play wins {100 * row.basic_edge:+.0f}% more often than random play among random players"
+        basic = (
+            f"careful play among random players wins {100 * row.basic_edge:.0f}% more games than random play "
+            "(relative to its equal share)"
+        )
         words.append(f"{row.players} players: **{row.verdict}**" + (f" ({share}); {basic}" if share else f"; {basic}"))
     note = (
         f"{label}; {games:,} games per line-up and player count, the odd player at each seat in turn, the same "
@@ -605,40 +563,28 @@ def _markdown_table(df: pd.DataFrame) -> str:
 
 
 def _plain(v) -> str:
-    return f"{v:.4g}" if isinstance(v, float) else str(v)
-
-
-def _html_list(items: list[str]) -> str:
-    return "<ul>" + "".join(f"<li>{html.escape(i)}</li>" for i in items) + "</ul>"
+    """A table cell as Markdown: a float to 4 digits; a ``|`` escaped, so it cannot split the cell."""
+    return (f"{v:.4g}" if isinstance(v, float) else str(v)).replace("|", "\\|")
 
 
 def _html(study, header, sections, out_dir: Path) -> str:
-    esc = html.escape
-    parts = [
-        "<!doctype html><html lang='en'><head><meta charset='utf-8'>",
-        f"<title>{esc(study['title'])}</title>",
-        "<style>body{font-family:sans-serif;max-width:70em;margin:2em auto;padding:0 1em}"
-        "table{border-collapse:collapse;font-size:.85em}td,th{border:1px solid #ccc;padding:.2em .5em}"
-        "img{max-width:100%}</style></head><body>",
-        f"<h1>{esc(study['title'])}</h1><p><b>Question.</b> {esc(study['question'])}</p>",
-    ]
-    parts.append("<h2>What it means for choosing house rules</h2>")
-    if study.get("conclusion"):
-        parts.append(f"<p>{esc(study['conclusion'].strip())}</p>")
-    else:
-        for s in sections:
-            parts.append(f"<p><b>{esc(s.title)}</b></p>" + _html_list(s.findings))
+    """The report as one self-contained page: the Markdown report rendered by a CommonMark
+    parser (tables on), every figure embedded as data, long titles and tables wrapping."""
+    from markdown_it import MarkdownIt
+
+    body = MarkdownIt("commonmark").enable("table").render(_markdown(study, header, sections))
     for s in sections:
-        parts.append(f"<h2>{esc(s.title)}</h2><p>{esc(s.note).replace('**', '')}</p>")
-        if s.findings:
-            parts.append("<p>In words:</p>" + _html_list(s.findings))
-        parts.append(s.table.to_html(index=False, float_format=_plain, border=0))
         for name in s.figures:
             data = base64.b64encode((out_dir / name).read_bytes()).decode()
-            img = f"<img src='data:image/png;base64,{data}' alt='{esc(name)}'>"
-            parts.append(f"<figure>{img}<figcaption>{esc(name)}</figcaption></figure>")
-    parts.append(
-        f"<h2>Regenerate</h2><p><code>{esc(header['command'])}</code> with snakesim {esc(header['version'])}. "
-        f"{esc(HOW_TO_READ)}</p></body></html>"
+            body = body.replace(f'src="{name}"', f'src="data:image/png;base64,{data}"')
+    style = (
+        "body{font-family:sans-serif;max-width:70em;margin:2em auto;padding:0 1em;line-height:1.45}"
+        "h1,h2{overflow-wrap:anywhere}table{border-collapse:collapse;font-size:.85em;display:block;overflow-x:auto}"
+        "td,th{border:1px solid #ccc;padding:.2em .5em;vertical-align:top}img{max-width:100%}"
+        "code{background:#f4f4f4;padding:0 .2em;overflow-wrap:anywhere}"
     )
-    return "\n".join(parts)
+    return (
+        f"<!doctype html><html lang='en'><head><meta charset='utf-8'>"
+        f"<meta name='viewport' content='width=device-width, initial-scale=1'>"
+        f"<title>{html.escape(study['title'])}</title><style>{style}</style></head><body>\n{body}</body></html>\n"
+    )
