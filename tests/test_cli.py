@@ -117,7 +117,7 @@ def test_variants_lists_variants_and_options():
         "start_coins",
         "an integer from 1 to 1,000,000",
         "shortfall = clockwise|cup",
-        "{take_cup = all|half}",
+        "{take_cup = all|half|N}",
     ):
         assert words in r.stdout
 

@@ -85,7 +85,7 @@ def test_rules_are_frozen_and_hashable():
         (["effects.HEARTS=[{take = 3, to = 'left'}]"], "effects.HEARTS[0].to", "take takes from"),
         (["effects.HEARTS=[{take = 3, from = 'up'}]"], "effects.HEARTS[0].from", "left, right"),
         (["effects.HEARTS=[{take = -3}]"], "effects.HEARTS[0].take", "integer from 0"),
-        (["effects.SNAKE=[{take_cup = 'most'}]"], "effects.SNAKE[0].take_cup", "all, half"),
+        (["effects.SNAKE=[{take_cup = 'most'}]"], "effects.SNAKE[0].take_cup", '"all", "half" or a number of coins'),
         (["effects.RIVER=[{give = 3, rejoin = 'yes'}]"], "effects.RIVER[0].rejoin", "true or false"),
         (["effects.RAIN=[{cup = 1}, 2]"], "effects.RAIN[1]", "expected a table"),
         (["effects.RAIN=[" + ", ".join(["{cup = 1}"] * 9) + "]"], "effects.RAIN", "at most 8"),

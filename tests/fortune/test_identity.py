@@ -48,7 +48,7 @@ PRIMITIVE = st.one_of(
     st.fixed_dictionaries(
         {"give_each": st.integers(0, 3), "shortfall": st.sampled_from(["clockwise", "cup"]), "rejoin": st.booleans()}
     ),
-    st.fixed_dictionaries({"take_cup": st.sampled_from(["all", "half"])}),
+    st.fixed_dictionaries({"take_cup": st.sampled_from(["all", "half"]) | st.integers(1, 6)}),
     st.fixed_dictionaries({"skip": SIDE}),
 )
 EFFECT = st.lists(PRIMITIVE, max_size=4)

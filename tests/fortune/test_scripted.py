@@ -183,6 +183,16 @@ def test_take_cup_half_rounds_down_and_leaves_the_rest():
     assert rec["coins"] == [2, 6, 5] and rec["max_cup"] == 3
 
 
+@pytest.mark.parametrize("n,coins,max_cup", [(2, [0, 7, 2], 6), (5, [0, 8, 2], 5)])
+def test_take_cup_n_takes_n_coins_or_what_the_cup_holds(n, coins, max_cup):
+    # 3 players, 5 coins each. Seat 0 ORCHIDS: [2,5,5], cup 3. Seat 1 SNAKE takes 2 coins of
+    # the 3 ([2,7,5], cup 1), or asks for 5 and gets the 3 there are ([2,8,5], cup 0). Seat 2
+    # ORCHIDS: cup + 3 (4 or 3). Seat 0 ORCHIDS pays its last 2 and is out (cup 6 or 5).
+    rec, log = play([OR, SN, OR, OR], 3, start_coins=5, turn_cap=4, **effects(SNAKE=[{"take_cup": n}]))
+    assert rec["coins"] == coins and rec["max_cup"] == max_cup
+    assert f"takes {n} from the cup ({min(n, 3)})" in "\n".join(log)
+
+
 def test_others_pay_the_cup_and_take_from_the_right():
     # RAIN: every other player pays 1 into the cup; SUNS: take 2 from the right player.
     # 4 players, 5 each. Seat 0 RAIN -> [5,4,4,4] cup 3. Seat 1 SUNS from seat 0 -> [3,6,4,4].

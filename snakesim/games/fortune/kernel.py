@@ -190,7 +190,8 @@ def _primitive(op, seat, n, left, right, cup, coins, out_at, skip, alive, length
                 if rejoin or coins[s] > 0:
                     _transfer(coins, out_at, skip, alive, seat, s, amount, length)
     elif verb == TAKE_CUP:
-        won = cup if side == 0 else cup // 2
+        # N coins (all of the cup if fewer), else all of it (side 0) or half, rounded down
+        won = min(cup, amount) if amount > 0 else cup if side == 0 else cup // 2
         cup -= won
         _receive(coins, out_at, alive, seat, won)
     else:  # SKIP
@@ -528,8 +529,8 @@ def fast_table(rules: FortuneRules, players: int) -> tuple[np.ndarray, np.ndarra
         verbs = [next(iter(p)) for p in effect]
         take = 0
         if "take_cup" in verbs:
-            if verbs.index("take_cup") != len(verbs) - 1:
-                continue  # the cup taken before other primitives: the exact way
+            if verbs.index("take_cup") != len(verbs) - 1 or not isinstance(effect[-1]["take_cup"], str):
+                continue  # the cup taken before other primitives, or N coins of it: the exact way
             take = 1 if effect[-1]["take_cup"] == "all" else 2
             effect = effect[:-1]
         for in_game in range(1, 1 << players):

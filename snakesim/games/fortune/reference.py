@@ -172,11 +172,12 @@ class FortuneGame:
             return f"gives {self.pay(seat, target, n)} to seat {target}"
         if verb == "give_each":
             return self.give_each(seat, n, p["shortfall"], p["rejoin"])
-        if verb == "take_cup":
-            won = self.cup if n == "all" else self.cup // 2
+        if verb == "take_cup":  # all of it, half rounded down, or N coins (all of it if fewer)
+            won = self.cup if n == "all" else self.cup // 2 if n == "half" else min(self.cup, n)
             self.cup -= won
             self.receive(seat, won)
-            return f"takes {'the cup' if n == 'all' else 'half the cup'} ({won})"
+            what = "the cup" if n == "all" else "half the cup" if n == "half" else f"{n} from the cup"
+            return f"takes {what} ({won})"
         target = left if n == "left" else right  # skip
         if not self.in_game(target):
             return f"seat {target} is out: no skip"

@@ -70,7 +70,7 @@ WIN, DRAW, UNFINISHED = range(3)
 # Each primitive is one verb with an amount, and the modifiers it takes: name -> (allowed
 # values, default). Its code in the kernel's op table is its position here.
 SIDES = ("left", "right")
-CUP_SHARES = ("all", "half")
+CUP_SHARES = ("all", "half")  # or N coins: take_cup's amount in the op table (0 for a share)
 SHORTFALLS = ("clockwise", "cup")
 PRIMITIVES: dict[str, tuple[str, dict[str, tuple[Any, Any]]]] = {
     "cup": ("the drawer puts N coins in the cup", {}),
@@ -83,7 +83,10 @@ PRIMITIVES: dict[str, tuple[str, dict[str, tuple[Any, Any]]]] = {
         "the drawer gives N to every other player, clockwise from the left",
         {"shortfall": (SHORTFALLS, "clockwise"), "rejoin": (bool, False)},
     ),
-    "take_cup": ("the drawer takes the cup (all) or half of it, rounded down (half)", {}),
+    "take_cup": (
+        "the drawer takes the cup (all), half of it rounded down (half), or N coins from it (all of it if fewer)",
+        {},
+    ),
     "skip": ("a neighbour (left or right) skips their next turn", {}),
 }
 VERBS = tuple(PRIMITIVES)
@@ -134,7 +137,15 @@ class Effect(Spec):
             if key != verb and key not in modifiers:
                 allowed = ", ".join(modifiers) or "nothing else"
                 raise InputError(f"{field}.{key}", f"{verb} takes {allowed}")
-        out = [(verb, _check_value(f"{field}.{verb}", _amount_spec(verb), p[verb]))]
+        if verb == "take_cup":  # all, half, or N coins from the cup
+            value = p[verb]
+            number = isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= MAX_AMOUNT
+            if value not in CUP_SHARES and not number:
+                raise InputError(f"{field}.{verb}", f'expected "all", "half" or a number of coins from 1 to '
+                                 f"{MAX_AMOUNT:,}, got {value!r}")  # fmt: skip
+            out = [(verb, value)]
+        else:
+            out = [(verb, _check_value(f"{field}.{verb}", _amount_spec(verb), p[verb]))]
         for key, (allowed, default) in modifiers.items():
             out.append((key, _check_value(f"{field}.{key}", allowed, p.get(key, default))))
         return tuple(out)
@@ -145,7 +156,7 @@ class Effect(Spec):
     def describe(self):
         def one(verb):
             value = _amount_spec(verb)
-            words = ["N"] if isinstance(value[0], int) else ["|".join(value)]
+            words = ["N"] if isinstance(value[0], int) else ["|".join(value) + ("|N" if verb == "take_cup" else "")]
             mods = [f"{k} = {'true|false' if a is bool else '|'.join(a)}" for k, (a, _) in PRIMITIVES[verb][1].items()]
             return "{" + ", ".join([f"{verb} = {words[0]}", *mods]) + "}"
 
@@ -268,7 +279,9 @@ class FortuneRules(Rules):
             for k, p in enumerate(effect):
                 verb, value = p[0]
                 mods = dict(p[1:])
-                if verb in ("take_cup", "skip"):
+                if verb == "take_cup" and not isinstance(value, str):
+                    amount, side = value, 0  # N coins from the cup
+                elif verb in ("take_cup", "skip"):
                     amount, side = 0, (CUP_SHARES if verb == "take_cup" else SIDES).index(value)
                 else:
                     amount = value
