@@ -286,3 +286,28 @@ def test_a_duplicate_difference_is_not_counted_twice():
     # The family: seat 0 wins, seat 1 wins, length, margin (seat 1 is seat 0's mirror, but its
     # difference has the other sign, so it counts: only identical differences are merged).
     assert (tested["p_holm"] <= np.minimum(1, tested["p_value"] * 4) + 1e-12).all()
+
+
+def test_the_margin_counts_what_each_rule_set_scores():
+    # Scoring by snakes, the margin is in snakes; beside the card-scoring game each arm keeps
+    # its own margin and no difference is taken between a count of cards and one of snakes.
+    alone = snakesim.compare("hisss", 4, 2000, ["most-snakes"], seed=2).set_index("metric")
+    df = snakesim.simulate("hisss", 4, 2000, seed=2, variant="most-snakes")
+    snakes = np.sort(df[[f"snakes_{s}" for s in range(4)]].to_numpy(), axis=1)
+    assert alone.loc["margin (snakes)", "value"] == pytest.approx((snakes[:, -1] - snakes[:, -2]).mean(), abs=1e-12)
+    both = snakesim.compare("hisss", 4, 2000, ["standard", "most-snakes"], seed=2)
+    rows = both[both["metric"] == "margin (each rule set's own score)"].set_index("variant")
+    assert rows.loc["most-snakes", "value"] < 2 < rows.loc["standard", "value"] and rows["diff"].isna().all()
+
+
+def test_fortunes_score_figure_shows_when_players_go_out():
+    from snakesim.games import get_game
+    from snakesim.report.figures import scores_figure
+
+    tables = {v: snakesim.simulate("fortune", 4, 1000, seed=3, variant=v) for v in ("standard", "one-snake")}
+    ax = scores_figure(tables, get_game("fortune"), 4).axes[0]
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["1st out", "2nd out", "3rd out"]
+    # The first player out, in the median game, goes before the second, who goes before the third.
+    for line in ax.lines[:1]:
+        y = line.get_ydata()
+        assert y[0] < y[1] < y[2]

@@ -81,8 +81,13 @@ def pairing_gain(a: np.ndarray, b: np.ndarray, level: float = LEVEL) -> tuple[fl
     return unpaired, ratio, float(n * (1 / ratio**2 - 1)) if ratio > 0 else float("inf")
 
 
-def per_game_metrics(spec: GameSpec, df: pd.DataFrame, players: int) -> dict[str, tuple[str, np.ndarray]]:
-    """The per-game quantities compared, by name: ``(kind, values)``, kind "rate" or "mean"."""
+def per_game_metrics(
+    spec: GameSpec, df: pd.DataFrame, players: int, score_label: str | None = None
+) -> dict[str, tuple[str, np.ndarray]]:
+    """The per-game quantities compared, by name: ``(kind, values)``, kind "rate" or "mean".
+
+    The winning margin counts what the rule set scores (``GameSpec.scores``), named
+    ``score_label`` when given (arms that score different things share one name)."""
     winner = df["winner"].to_numpy()
     outcome = df["outcome"].astype(str)
     metrics = {f"seat {s} wins": ("rate", winner == s) for s in range(players)}
@@ -108,19 +113,33 @@ def per_game_metrics(spec: GameSpec, df: pd.DataFrame, players: int) -> dict[str
             metrics["won on the tie-break"] = ("rate", df["tie_break"].to_numpy() == 1)
         if "out_share" in df:
             metrics["time seats spend out of the game"] = ("mean", df["out_share"].to_numpy())
-    if spec.score is not None:
-        column, sign = spec.score
-        scores = np.sort(sign * df[[f"{column}_{s}" for s in range(players)]].to_numpy(), axis=1)
+    scored = spec.scores(df, players)
+    if scored is not None:
+        label, values = scored
+        scores = np.sort(values, axis=1)
         # Decisiveness: how far the best score is ahead of the second best.
-        metrics[f"margin ({column})"] = ("mean", scores[:, -1] - scores[:, -2])
+        # (arms that score different things: each arm's margin on its own, no difference taken)
+        kind = "own" if score_label == OWN_SCORE else "mean"
+        metrics[f"margin ({score_label or label})"] = (kind, scores[:, -1] - scores[:, -2])
     return metrics
+
+
+OWN_SCORE = "each rule set's own score"
+
+
+def arm_metrics(spec: GameSpec, tables: dict[str, pd.DataFrame], players: int) -> dict[str, dict]:
+    """:func:`per_game_metrics` of every arm, under the same names: the margin is named by
+    what the arms score when they all score the same thing."""
+    labels = {scored[0] for df in tables.values() if (scored := spec.scores(df, players)) is not None}
+    label = labels.pop() if len(labels) == 1 else OWN_SCORE
+    return {name: per_game_metrics(spec, df, players, label) for name, df in tables.items()}
 
 
 def estimate(kind: str, values: np.ndarray, level: float = LEVEL) -> tuple[float, float, float]:
     """A per-game metric's rate (Wilson interval) or mean (Student-t interval)."""
     if kind == "rate":
         return float(np.mean(values)), *wilson(int(np.sum(values)), len(values), level)
-    return mean_interval(values, level)
+    return mean_interval(values, level)  # (a mean, or "own": a mean not compared between arms)
 
 
 def compare_tables(spec: GameSpec, tables: dict[str, pd.DataFrame], level: float = LEVEL) -> pd.DataFrame:
@@ -151,13 +170,13 @@ def compare_tables(spec: GameSpec, tables: dict[str, pd.DataFrame], level: float
 
     names = list(tables)
     players = players_of(tables[names[0]])
-    metrics = {name: per_game_metrics(spec, df, players) for name, df in tables.items()}
+    metrics = arm_metrics(spec, tables, players)
     rows, tested = [], []
     for metric, (kind, base) in metrics[names[0]].items():
         for name in names:
             values = metrics[name][metric][1]
             value, low, high = estimate(kind, values, level)
-            if name == names[0]:
+            if name == names[0] or kind == "own":
                 rows.append([name, metric, kind, value, low, high, *(np.nan,) * 4, np.nan, "", *(np.nan,) * 4])
                 continue
             diff, diff_low, diff_high, p, test = _difference(kind, values, base, level)
@@ -354,7 +373,7 @@ def confidence_sequences(
 
     names = list(tables)
     players = players_of(tables[names[0]])
-    metrics = {name: per_game_metrics(spec, df, players) for name, df in tables.items()}
+    metrics = arm_metrics(spec, tables, players)
     length = f"length ({spec.length_unit})"
     rows = []  # (variant, metric, per-game values, kind: rate, difference or mean)
     for name in names:

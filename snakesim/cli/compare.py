@@ -127,7 +127,7 @@ def compare(
             survival_figure(tables, spec.length_unit).savefig(folder / "length.png", dpi=110)
             drawn.append("length.png")
         if spec.score is not None:
-            scores_figure(tables, spec.score[0], players).savefig(folder / "scores.png", dpi=110)
+            scores_figure(tables, spec, players).savefig(folder / "scores.png", dpi=110)
             drawn.append("scores.png")
         if has_feel(tables):
             feel_figure(tables, f"{spec.title}: how the game feels, 95% bands").savefig(folder / "feel.png", dpi=110)

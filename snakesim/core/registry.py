@@ -66,6 +66,14 @@ class GameSpec:
     tie_break : bool
         Whether the rules can choose a winner among seats level on standing (a tie-break),
         so that "won on the tie-break" is worth reporting.
+    score_of : callable or None
+        ``(options, table, players) -> (label, values)``: what a rule set scores, when that
+        depends on the rules (Hisss: cards, snakes or points), from the run's options (its
+        table's ``attrs["options"]``); ``values`` is ``(games, players)``, higher better.
+        None: the ``score`` column.
+    out_column : str or None
+        The per-seat column holding the step at which a seat was knocked out (-1: never),
+        in a game where players go out: its figure shows when they go, not end scores.
     """
 
     name: str
@@ -87,6 +95,18 @@ class GameSpec:
     score: tuple[str, int] | None = None
     standing_unit: str = "points"
     tie_break: bool = False
+    score_of: Callable | None = None
+    out_column: str | None = None
+
+    def scores(self, table, players: int):
+        """What each seat scored in each game of ``table``, higher better, and its name:
+        ``(label, values)`` with ``values`` of shape ``(games, players)``; None without a score."""
+        if self.score_of is not None and "options" in table.attrs:
+            return self.score_of(table.attrs["options"], table, players)
+        if self.score is None:
+            return None
+        column, sign = self.score
+        return column, sign * table[[f"{column}_{s}" for s in range(players)]].to_numpy()
 
     def check_players(self, players: int) -> int:
         """Return ``players`` if this game allows it, else raise InputError."""

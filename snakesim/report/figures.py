@@ -115,23 +115,55 @@ def survival_figure(tables: dict[str, pd.DataFrame], unit: str = "turns", title:
     return fig
 
 
-def scores_figure(tables: dict[str, pd.DataFrame], column: str, players: int, title: str = "") -> Figure:
-    """Each run's distribution of final scores (every seat's ``column``), as step histograms."""
+def scores_figure(tables: dict[str, pd.DataFrame], spec, players: int, title: str = "") -> Figure:
+    """How games end for the seats, one line per run: in a game where players go out
+    (``spec.out_column``), when the first, second, ... player goes out; else the distribution
+    of final scores, in what each rule set scores (``GameSpec.scores``)."""
     import numpy as np
     from matplotlib.figure import Figure
 
     fig = Figure(figsize=(6, 3.6), layout="constrained")
     ax = fig.subplots()
-    values = {name: df[[f"{column}_{s}" for s in range(players)]].to_numpy().ravel() for name, df in tables.items()}
-    top = max(int(v.max()) for v in values.values())
-    bins = np.arange(-0.5, top + 1.5) if top <= 200 else 60
-    for name, v in values.items():
-        ax.hist(v, bins=bins, histtype="step", density=True, linewidth=1.4, label=name)
-    ax.set_xlabel(f"{column} at the end of the game (every seat)")
+    if spec.out_column is not None:
+        return _elimination(fig, ax, tables, spec, players, title)
+    scored = {name: spec.scores(df, players) for name, df in tables.items()}
+    labels = {label for label, _ in scored.values()}
+    label = labels.pop() if len(labels) == 1 else "score"
+    if label == "score":  # (the arms score different things: say which)
+        title = title or ("Where every seat's score stands at the end of a game ("
+                          + ", ".join(f"{name}: {lab}" for name, (lab, _) in scored.items()) + ")")  # fmt: skip
+    top = max(int(v.max()) for _, v in scored.values())
+    low = min(int(v.min()) for _, v in scored.values())
+    bins = np.arange(low - 0.5, top + 1.5) if top - low <= 200 else 60
+    for name, (_, v) in scored.items():
+        ax.hist(v.ravel(), bins=bins, histtype="step", density=True, linewidth=1.4, label=name)
+    ax.set_xlabel(f"{label} at the end of the game (every seat)")
     ax.set_ylabel("share of seats")
     ax.grid(alpha=0.3)
     ax.legend(fontsize="small")
-    ax.set_title(wrapped(title or f"Where every seat's {column} stand at the end of a game"))
+    ax.set_title(wrapped(title or f"Where every seat's {label} stand at the end of a game"))
+    return fig
+
+
+def _elimination(fig, ax, tables, spec, players: int, title: str):
+    """When the k-th player goes out (median and the middle half of the games), per run."""
+    import numpy as np
+
+    order = np.arange(1, players)
+    for k, (name, df) in enumerate(tables.items()):
+        out = df[[f"{spec.out_column}_{s}" for s in range(players)]].to_numpy().astype(float)
+        out[out < 0] = np.nan  # (never out: the winner, or everyone still in at the cap)
+        out = np.sort(out, axis=1)[:, : players - 1]  # (NaN last) the first, second, ... out
+        middle, low, high = (np.nanpercentile(out, q, axis=0) for q in (50, 25, 75))
+        x = order + (k - (len(tables) - 1) / 2) * 0.08
+        ax.errorbar(x, middle, yerr=[middle - low, high - middle], fmt="o-", capsize=3, label=name)
+    ax.set_xticks(order, [f"{k}{'st' if k == 1 else 'nd' if k == 2 else 'rd' if k == 3 else 'th'} out" for k in order])
+    ax.set_ylabel(f"{spec.length_unit} when it happens")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize="small")
+    ax.set_title(
+        wrapped(title or "When players go out for good: the median game, and the middle half of games as a bar")
+    )
     return fig
 
 

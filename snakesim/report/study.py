@@ -272,7 +272,7 @@ def _write_report(study, spec, seed, plans, out_dir: Path, command: str, progres
                     survival_figure(tables, spec.length_unit).savefig(out_dir / f"{name}-length.png", dpi=100)
                     figures.append(f"{name}-length.png")
                 if spec.score is not None:
-                    scores_figure(tables, spec.score[0], players).savefig(out_dir / f"{name}-scores.png", dpi=100)
+                    scores_figure(tables, spec, players).savefig(out_dir / f"{name}-scores.png", dpi=100)
                     figures.append(f"{name}-scores.png")
                 if has_feel(tables):
                     feel_figure(tables).savefig(out_dir / f"{name}-feel.png", dpi=100)

@@ -18,6 +18,7 @@ SPEC = GameSpec(
     play_block=kernel.play_block,
     play_reference=reference.play,
     score=("coins", 1),
+    out_column="out_at",
     standing_unit="coins",
     length_unit="cards drawn",
     exact=exact.solve_fortune,

@@ -3,7 +3,7 @@
 from snakesim.core.columns import game_columns, seat_columns
 from snakesim.core.registry import GameSpec
 from snakesim.games.hisss import exact, kernel, reference
-from snakesim.games.hisss.rules import OUTCOMES, POLICIES, HisssRules
+from snakesim.games.hisss.rules import OUTCOMES, POLICIES, HisssRules, score_of
 
 SPEC = GameSpec(
     name="hisss",
@@ -20,6 +20,7 @@ SPEC = GameSpec(
     score=("cards", 1),
     standing_unit="points",
     tie_break=True,
+    score_of=score_of,
     length_unit="turns",
     policies=POLICIES,
     default_policy="greedy",

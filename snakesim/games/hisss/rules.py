@@ -170,3 +170,15 @@ class HisssRules(Rules):
     def starts(self, players: int) -> list[int]:
         """Each seat's starting points (``start_points``)."""
         return seat_values(self.start_points, players)
+
+
+def score_of(options: dict, table, players: int):
+    """What a rule set scores, per seat and game (``GameSpec.score_of``): its points, named by
+    what they count when that is one thing ("cards", "snakes"), else "points"."""
+    rules = HisssRules().updated(options)
+    columns = {k: table[[f"{k}_{s}" for s in range(players)]].to_numpy() for k in ("cards", "snakes", "longest")}
+    starts = np.array(rules.starts(players))[None, :]
+    values = rules.points(columns["cards"], columns["snakes"], columns["longest"], starts)
+    weights = (rules.points_per_card, rules.points_per_snake, rules.points_per_longest)
+    label = {(1, 0, 0): "cards", (0, 1, 0): "snakes"}.get(weights, "points") if not starts.any() else "points"
+    return label, values
