@@ -311,3 +311,20 @@ def test_fortunes_score_figure_shows_when_players_go_out():
     for line in ax.lines[:1]:
         y = line.get_ydata()
         assert y[0] < y[1] < y[2]
+
+
+def test_compare_over_several_player_counts_in_one_command(monkeypatch):
+    args = ["compare", "hisss", "-p", "2,3", "-n", "400", "-v", "standard", "-v", "most-snakes"]
+    r = CliRunner().invoke(cli, args)
+    assert r.exit_code == 0, r.output
+    assert "\n2 players, 400 games per arm" in r.output and "\n3 players, 400 games per arm" in r.output
+    assert "Every 2-player Hisss game lasts 49 turns" in r.output and "Every 3-player Hisss game" in r.output
+    s = json.loads(CliRunner().invoke(cli, [*args, "--json"]).output)
+    assert s["players"] == [2, 3] and {r["players"] for r in s["rows"]} == {2, 3}
+    assert {f["players"] for f in s["findings"]} == {2, 3} and set(s["runs"]) == {"2", "3"}
+    # A player count the game refuses stops the command before any game, even after good ones.
+    import snakesim.analysis.compare as compare_module
+
+    monkeypatch.setattr(compare_module, "compare_variants", lambda *a, **k: pytest.fail("a game was played"))
+    r = CliRunner().invoke(cli, ["compare", "hisss", "-p", "2,9", "-n", "100"])
+    assert r.exit_code == 2 and "players: expected an integer from 2 to 8, got 9" in r.output

@@ -256,6 +256,14 @@ def _redraw(rows: list, index: int, tested: list, level: float) -> None:
     rows[index][7], rows[index][8], rows[index][12] = low, high, level
 
 
+def check_arms(spec: GameSpec, players: int, games: int, seed: int, variants, rules_file=None, deck_file=None,
+               settings: Iterable[str] = (), policy: str | None = None, policies=None) -> None:  # fmt: skip
+    """Check a comparison's arms for ``players`` players (InputError naming the field) without
+    playing a game: a command with several player counts checks them all first."""
+    shared = Shared(rules_file, deck_file, tuple(settings), None, policy, policies)
+    build_arms(spec, players, games, seed, variants, shared)
+
+
 def compare_variants(
     spec: GameSpec,
     players: int,

@@ -15,7 +15,15 @@ from snakesim.core.errors import InputError
 
 @cli.command()
 @options.game_argument
-@options.players
+@click.option(
+    "--players",
+    "-p",
+    "players_text",
+    default="4",
+    show_default=True,
+    metavar="N|N,M|LOW..HIGH",
+    help="Number of players, or several (3,5 or 2..5): each count is compared on its own, one after the other.",
+)
 @options.seed
 @click.option(
     "--variant",
@@ -60,7 +68,7 @@ from snakesim.core.errors import InputError
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the comparison as JSON records.")
 def compare(
-    game, players, seed, variants, settings, rules_file, deck_file, policy, policies, n_games, threads, backend,
+    game, players_text, seed, variants, settings, rules_file, deck_file, policy, policies, n_games, threads, backend,
     scheduler, workers, precision, max_games, precise, plot, as_json,
 ):  # fmt: skip
     """Compare rule sets of GAME on the same games (common random numbers).
@@ -87,84 +95,119 @@ def compare(
       snakesim compare hisss -v standard -v claim-joined --games 20000 --precision 0.005
       snakesim compare rainbow -v standard -v poppies-orchids -n 5000 --precision 0.01 --precise differences
       snakesim compare fortune -v standard -v rejoin --games 10000000 --backend dask --workers 8
+      snakesim compare hisss -p 2..5 -v standard -v most-snakes --set feel=true
     """
-    from snakesim.analysis.compare import compare_variants
-    from snakesim.analysis.findings import compare_findings
+    from snakesim.analysis.compare import check_arms
     from snakesim.analysis.stats import LEVEL
+    from snakesim.analysis.sweep import parse_players
     from snakesim.core.backends import make_backend
     from snakesim.core.files import check_writable
     from snakesim.games import get_game
 
     spec = get_game(game)
+    counts = parse_players(players_text)
     engine = make_backend(backend, threads, scheduler, workers)
     if plot is not None:
         if Path(plot).exists() and not Path(plot).is_dir():
             raise InputError("--plot", f"{plot!r} is a file; give a folder for the figures")
         check_writable(plot, "--plot")
+    arms = variants or ("standard",)
+    for n in counts:  # every player count's arms checked before any game is played
+        check_arms(spec, n, n_games, seed, arms, rules_file, deck_file, settings, policy, policies)
+    parts = []
+    for n in counts:
+        folder = None if plot is None else Path(plot) / (f"{n}p" if len(counts) > 1 else "")
+        parts.append(_compare_players(spec, n, seed, arms, settings, rules_file, deck_file, policy, policies,
+                                      n_games, threads, engine, precision, max_games, precise, folder))  # fmt: skip
+    if as_json:
+        if len(parts) == 1:
+            click.echo(to_json(parts[0][0]))
+            return
+        whole = {"game": spec.name, "players": counts, "seed": seed, "level": LEVEL}
+        whole["runs"] = {str(n): {k: v for k, v in meta.items() if k not in ("findings", "rows")}
+                         for n, (meta, _) in zip(counts, parts, strict=True)}  # fmt: skip
+        whole["findings"] = [{"players": n, **f} for n, (meta, _) in zip(counts, parts, strict=True)
+                             for f in meta["findings"]]  # fmt: skip
+        whole["rows"] = [{"players": n, **r} for n, (meta, _) in zip(counts, parts, strict=True) for r in meta["rows"]]
+        click.echo(to_json(whole))
+        return
+    click.echo("\n\n".join(text for _, text in parts))
+
+
+def _compare_players(spec, players, seed, arms, settings, rules_file, deck_file, policy, policies, n_games,
+                     threads, engine, precision, max_games, precise, folder) -> tuple[dict, str]:  # fmt: skip
+    """Compare the arms with ``players`` players: the JSON object and the text of the command."""
+    from snakesim.analysis.compare import compare_variants
+    from snakesim.analysis.findings import compare_findings
+    from snakesim.analysis.stats import LEVEL
+
     table, tables = compare_variants(
-        spec, players, n_games, variants or ("standard",), seed, rules_file, deck_file, settings, None, policy,
+        spec, players, n_games, arms, seed, rules_file, deck_file, settings, None, policy,
         policies, threads, sys.stderr.isatty(), precision, max_games, engine, precise,
     )  # fmt: skip
     stopping = table.attrs.get("stopping")
-    if plot is not None:
-        # (matplotlib only when asked)
-        from snakesim.report.figures import (
-            feel_figure,
-            has_feel,
-            lengths_vary,
-            scores_figure,
-            survival_figure,
-            win_rates_figure,
-        )
-
-        folder = Path(plot)
-        folder.mkdir(parents=True, exist_ok=True)
-        win_rates_figure(table, f"{spec.title}\nWho wins from which seat, with 95% intervals").savefig(
-            folder / "win-rates.png", dpi=110
-        )
-        drawn = ["win-rates.png"]
-        if lengths_vary(tables):
-            survival_figure(tables, spec.length_unit).savefig(folder / "length.png", dpi=110)
-            drawn.append("length.png")
-        if spec.score is not None:
-            scores_figure(tables, spec, players).savefig(folder / "scores.png", dpi=110)
-            drawn.append("scores.png")
-        if has_feel(tables):
-            feel_figure(tables, f"{spec.title}: how the game feels, 95% bands").savefig(folder / "feel.png", dpi=110)
-            drawn.append("feel.png")
+    drawn = _figures(spec, players, table, tables, folder) if folder is not None else []
     played = stopping["games"] if stopping else n_games
     findings = compare_findings(table, spec, players, played)
-    if as_json:
-        runs = table.attrs["runs"]
-        meta = {"game": spec.name, "players": players, "games": n_games, "seed": seed, "variants": list(runs)}
-        meta["options"] = {name: run["options"] for name, run in runs.items()}
-        meta["rules_hash"] = {name: run["rules_hash"] for name, run in runs.items()}
-        meta["policies"] = {name: run["policies"] for name, run in runs.items()}  # (by seat; empty: no choices)
-        meta["level"] = LEVEL  # (the values' intervals; each difference's is its row's diff_level)
-        if stopping:
-            meta.update(games=stopping["games"], stopping=stopping)
-        click.echo(to_json({**meta, "findings": findings, "rows": records(table)}))
-        return
+    runs = table.attrs["runs"]
+    meta = {"game": spec.name, "players": players, "games": n_games, "seed": seed, "variants": list(runs)}
+    meta["options"] = {name: run["options"] for name, run in runs.items()}
+    meta["rules_hash"] = {name: run["rules_hash"] for name, run in runs.items()}
+    meta["policies"] = {name: run["policies"] for name, run in runs.items()}  # (by seat; empty: no choices)
+    meta["level"] = LEVEL  # (the values' intervals; each difference's is its row's diff_level)
+    if stopping:
+        meta.update(games=stopping["games"], stopping=stopping)
+    meta.update(findings=findings, rows=records(table))
     header = (
         f"{players} players, {played:,} games per arm, seed {seed}: game i is dealt from the same keyed "
         "shuffle in every arm (paired)"
     )
-    seats = {name: ", ".join(run["policies"]) for name, run in table.attrs["runs"].items() if run["policies"]}
+    seats = {name: ", ".join(run["policies"]) for name, run in runs.items() if run["policies"]}
     if len(set(seats.values())) == 1:
         header += f"\npolicies by seat: {next(iter(seats.values()))} (every arm)"
     elif seats:
         header += "\npolicies by seat: " + "; ".join(f"{name}: {who}" for name, who in seats.items())
-    click.echo(format_comparison(table, spec.title, header))
-    click.echo(format_findings(findings, LEVEL))
-    if plot is not None:
-        click.echo(f"\nfigures written to {plot}/ ({', '.join(drawn)})")
+    lines = [format_comparison(table, spec.title, header), format_findings(findings, LEVEL)]
+    if folder is not None:
+        lines.append(f"\nfigures written to {folder}/ ({', '.join(drawn)})")
     if stopping:
         state = "reached" if stopping["reached"] else "not reached: stopped at the --max-games cap"
-        click.echo(
+        lines.append(
             f"\nprecision {stopping['precision']:g} {state} for {', '.join(stopping['precise'])}; widest anytime-valid "
             f"interval +-{stopping['widest_half_width']:.4g} after {played:,} games per variant.\n"
             "Anytime-valid 95% intervals (they hold together, and stay valid although the run looked after every "
             "block; the intervals above assume the game count was fixed in advance):"
         )
         for r in stopping["sequences"]:
-            click.echo(f"  {r['variant']:<16} {r['metric']:<40} {r['value']:.4g}  [{r['low']:.4g}, {r['high']:.4g}]")
+            lines.append(f"  {r['variant']:<16} {r['metric']:<40} {r['value']:.4g}  [{r['low']:.4g}, {r['high']:.4g}]")
+    return meta, "\n".join(lines)
+
+
+def _figures(spec, players, table, tables, folder: Path) -> list[str]:
+    """Draw a comparison's figures into ``folder``; return the files written."""
+    # (matplotlib only when asked)
+    from snakesim.report.figures import (
+        feel_figure,
+        has_feel,
+        lengths_vary,
+        scores_figure,
+        survival_figure,
+        win_rates_figure,
+    )
+
+    folder.mkdir(parents=True, exist_ok=True)
+    title = f"{spec.title}, {players} players"
+    win_rates_figure(table, f"{title}\nWho wins from which seat, with 95% intervals").savefig(
+        folder / "win-rates.png", dpi=110
+    )
+    drawn = ["win-rates.png"]
+    if lengths_vary(tables):
+        survival_figure(tables, spec.length_unit).savefig(folder / "length.png", dpi=110)
+        drawn.append("length.png")
+    if spec.score is not None:
+        scores_figure(tables, spec, players).savefig(folder / "scores.png", dpi=110)
+        drawn.append("scores.png")
+    if has_feel(tables):
+        feel_figure(tables, f"{title}: how the game feels, 95% bands").savefig(folder / "feel.png", dpi=110)
+        drawn.append("feel.png")
+    return drawn
