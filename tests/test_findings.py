@@ -173,9 +173,10 @@ def test_sweep_findings_say_a_trend_only_beyond_the_noise():
         rows.append({"players": 4, "start_coins": x, "metric": "length", "value": length, "low": low, "high": high})
         rows.append({"players": 4, "start_coins": x, "metric": "seat 0 wins", "value": 0.25 + 0.002 * (x % 2),
                      "low": 0.24, "high": 0.26})  # fmt: skip
-    said = sweep_findings(pd.DataFrame(rows), "start_coins")
+    said = sweep_findings(pd.DataFrame(rows), "start_coins", "cards drawn")
     assert said[0] == (
-        "4 players: the average game goes from 17.0 [16.5, 17.5] to 89.0 [87.0, 91.0] as start_coins goes from 5 to 15."
+        "4 players: the average game (cards drawn) goes from 17.0 [16.5, 17.5] to 89.0 [87.0, 91.0] as start_coins "
+        "goes from 5 to 15."
     )
     assert said[1] == ("4 players: seat 0's chance of winning stays between 25.0% and 25.2% as start_coins goes from "
                        "5 to 15, within the noise.")  # fmt: skip

@@ -103,7 +103,11 @@ def test_report_files(report):
     assert "## Even seats" in md and "## Short games" in md and "fresh games" in md
     # Every section's numbers in words, under its title: the comparison's changes, the sweep's
     # trend, the balance's and the tune's answer.
-    assert "In words:" in md and "- one-snake: Games get" in md and "- 3 players: the average game goes from" in md
+    assert (
+        "In words:" in md
+        and "- one-snake: Games get" in md
+        and "- 3 players: the average game (cards drawn) goes from" in md
+    )
     assert "- The search recommends start_coins = [" in md and "- For the median game length of 20, play" in md
 
 

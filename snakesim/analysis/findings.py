@@ -558,16 +558,16 @@ def _kind(player: str) -> str:
     return "novice" if name == "greedy" and rate else name
 
 
-def sweep_findings(table: pd.DataFrame, axis: str) -> list[str]:
+def sweep_findings(table: pd.DataFrame, axis: str, unit: str = "turns") -> list[str]:
     """A sweep (``snakesim.analysis.sweep.sweep``) in words, for each player count: how the
-    average length and seat 0's chance move from the first value of ``axis`` to the last, said
-    to move only when the two ends' intervals do not overlap."""
+    average length (in ``unit``), seat 0's chance and the lead changes move from the first value
+    of ``axis`` to the last, said to move only when the two ends' intervals do not overlap."""
     out = []
     for players, rows in table.groupby("players"):
         first, last = rows[axis].iloc[0], rows[axis].iloc[-1]
         span = f"as {axis} goes from {first} to {last}"
         for metric, what in (
-            ("length", "the average game"),
+            ("length", f"the average game ({unit})"),
             ("seat 0 wins", "seat 0's chance of winning"),
             ("lead changes", "the lead changes a game"),
         ):
@@ -578,7 +578,9 @@ def sweep_findings(table: pd.DataFrame, axis: str) -> list[str]:
             rate = metric == "seat 0 wins"
             places = points(a["low"], a["high"]) if rate else decimals(a["high"] - a["low"])
             show = (lambda x, p=places: percent(x, max(1, p))) if rate else (lambda x, p=places: number(x, p))
-            if np.ptp(line["value"].to_numpy(dtype=float)) < SAME:
+            if metric == "length" and (line["high"] - line["low"]).max() < SAME and np.ptp(line["value"]) < SAME:
+                out.append(f"{players} players: every game lasts {number(a['value'], 0)} {unit} at every point.")
+            elif np.ptp(line["value"].to_numpy(dtype=float)) < SAME:
                 out.append(f"{players} players: {what} is {show(a['value'])} at every point.")
             elif b["low"] > a["high"] or b["high"] < a["low"]:
                 out.append(

@@ -79,7 +79,7 @@ def sweep_command(
         save_plot(fig, plot)
     from snakesim.analysis.findings import sweep_findings
 
-    findings = sweep_findings(table, next(iter(axes))) if axes else []
+    findings = sweep_findings(table, next(iter(axes)), spec.length_unit) if axes else []
     if as_json:
         click.echo(to_json({**table.attrs, "findings": findings, "rows": records(table)}))
         return

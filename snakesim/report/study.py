@@ -301,7 +301,7 @@ def _write_report(study, spec, seed, plans, out_dir: Path, command: str, progres
                 )
                 sweep_figure(table, axes[0], title=section.get("title", "")).savefig(out_dir / f"{name}.png", dpi=100)
                 figures = [f"{name}.png"]
-                findings = sweep_findings(table, axes[0])
+                findings = sweep_findings(table, axes[0], spec.length_unit)
                 note = f"players {section['players']}, {', '.join(settings)}; {games:,} games per point, seed {seed}"
                 shown = table.pivot_table(
                     index=["players", *axes], columns="metric", values="value", sort=False
