@@ -108,3 +108,14 @@ def test_the_sweep_figure_leaves_out_a_metric_that_never_moves():
     from snakesim.analysis.findings import sweep_findings
 
     assert sweep_findings(table, "claim_joined")[0] == "2 players: every game lasts 49 turns at every point."
+
+
+def test_the_sweep_table_prints_values_in_their_units():
+    r = CliRunner().invoke(cli, ["sweep", "fortune", "-p", "2", "--set", "start_coins=5,20", "-n", "2000"])
+    assert r.exit_code == 0, r.output
+    table = r.output.split("\n\n")[1]
+    header, *rows = table.splitlines()[:3]
+    # Rates in percent, never "-0%"; no game is ever unfinished, so no such column, said once.
+    assert "unfinished" not in header and "at no point in any game: unfinished" in r.output
+    assert all("%" in row and "-0%" not in row for row in rows)
+    assert "In words" in r.output and "2 players: the average game (cards drawn) goes from" in r.output

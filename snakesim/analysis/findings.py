@@ -77,7 +77,9 @@ def points(low: float, high: float) -> int:
 
 
 def percent(x: float, places: int) -> str:
-    return f"{100 * x:.{places}f}%"
+    """``x`` in percent with ``places`` decimals; never "-0%" for a value that rounds to 0."""
+    text = f"{100 * x:.{places}f}%"
+    return text[1:] if text.startswith("-") and not text.strip("-0.%") else text
 
 
 def signed(x: float, low: float, high: float, places: int, scale: float = 1) -> str:

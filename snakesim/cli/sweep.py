@@ -47,7 +47,9 @@ def sweep_command(
     """Sweep GAME over player counts and rule options; print a table, optionally plot it.
 
     Every point plays the same games (same seed), so neighbouring points differ by the swept
-    value, not by luck. Each metric comes with its 95% interval.
+    value, not by luck. The table gives each metric's value in its unit (rates in percent);
+    --json adds each one's 95% interval, and the findings under the table say the trends in
+    words with theirs.
 
     \b
     Examples:
@@ -83,15 +85,45 @@ def sweep_command(
     if as_json:
         click.echo(to_json({**table.attrs, "findings": findings, "rows": records(table)}))
         return
-    wide = table.pivot_table(index=["players", *axes], columns="metric", values="value", sort=False).reset_index()
+    # A rate that is 0 at every point (no game unfinished) is said once, not printed as a column.
+    never = [
+        m for m in dict.fromkeys(table["metric"]) if m in RATES and (table[table["metric"] == m]["value"] == 0).all()
+    ]
+    cells = table[~table["metric"].isin(never)]
+    cells = cells.assign(cell=[_cell(r) for _, r in cells.iterrows()])
+    wide = cells.pivot_table(
+        index=["players", *axes], columns="metric", values="cell", aggfunc="first", sort=False
+    ).reset_index()
+    wide.columns.name = None
     seats = {", ".join(p) for p in table.attrs["policies"].values() if p}
     who = f"; policies by seat: {' | '.join(sorted(seats))}" if seats else ""
     click.echo(
         f"{spec.title}\n{n_games:,} games per point, seed {seed}{who}\n"
-        f"values only: each comes with its {level_text(table.attrs['level'])} interval in --json\n"
+        f"values in their units (rates in percent); each comes with its {level_text(table.attrs['level'])} "
+        "interval in --json\n"
     )
-    click.echo(wide.to_string(index=False, float_format=lambda v: f"{v:.4g}"))
+    click.echo(wide.to_string(index=False))
+    if never:
+        click.echo(f"at no point in any game: {', '.join(never)}")
     if findings:
         click.echo(format_findings(findings, table.attrs["level"]))
     if plot is not None:
         click.echo(f"\nfigure written to {plot}")
+
+
+def _cell(r) -> str:
+    """A sweep value in its unit, with the decimals its interval needs (the p-value as a p-value)."""
+    from snakesim.analysis.findings import decimals, number, p_text, percent, points
+
+    if r["low"] != r["low"]:
+        return p_text(r["value"])
+    if r["metric"] in RATES:
+        return percent(r["value"], points(r["low"], r["high"]))
+    return number(r["value"], decimals(r["high"] - r["low"]))
+
+
+# The sweep's metrics that are shares of games (or of a game): shown in percent.
+RATES = frozenset(
+    ("seat 0 wins", "first-player advantage", "draw", "unfinished", "winner leads for good after", "comeback",
+     "winner leads alone at half time", "time out of the game")
+)  # fmt: skip
