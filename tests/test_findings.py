@@ -206,3 +206,11 @@ def test_no_comparison_prints_a_row_that_never_varies(game):
             rows = block.splitlines()[1:]
             same = [re.search(r"\s(\S+) \[\1, \1\]", row) for row in rows]
             assert not (rows and all(same) and len({m.group(1) for m in same}) == 1), block
+
+
+def test_no_number_prints_as_minus_zero():
+    from snakesim.analysis.findings import fixed, percent, signed
+
+    assert percent(-0.00004, 1) == "0.0%" and percent(-0.004, 0) == "0%" and percent(-0.0004, 2) == "-0.04%"
+    assert fixed(-0.04, 1, True) == "+0.0" and fixed(-1234.5, 0) == "-1,234" and fixed(0.04, 1, True) == "+0.0"
+    assert signed(-0.0002, -0.004, 0.0031, 1, 100) == "+0.0 [-0.4, +0.3]"

@@ -68,7 +68,7 @@ def number(x: float, places: int) -> str:
     """``x`` with ``places`` decimals and thousands separators; an integer without decimals."""
     if abs(x - round(x)) < SAME and places == 0:
         return f"{round(x):,}"
-    return f"{x:,.{places}f}"
+    return fixed(x, places)
 
 
 def points(low: float, high: float) -> int:
@@ -76,15 +76,23 @@ def points(low: float, high: float) -> int:
     return decimals(100 * (high - low))
 
 
+def fixed(x: float, places: int, sign: bool = False) -> str:
+    """``x`` with ``places`` decimals (and thousands separators), ``+`` before positives with
+    ``sign``; never a "-0" for a value that rounds to zero."""
+    text = f"{x:{'+' if sign else ''},.{places}f}"
+    if text.startswith("-") and not text.strip("-0.,"):
+        text = ("+" if sign else "") + text[1:]
+    return text
+
+
 def percent(x: float, places: int) -> str:
     """``x`` in percent with ``places`` decimals; never "-0%" for a value that rounds to 0."""
-    text = f"{100 * x:.{places}f}%"
-    return text[1:] if text.startswith("-") and not text.strip("-0.%") else text
+    return fixed(100 * x, places) + "%"
 
 
 def signed(x: float, low: float, high: float, places: int, scale: float = 1) -> str:
     """A difference and its interval, signed: ``+1.4 [+0.4, +2.5]`` (``scale`` 100: in points)."""
-    return f"{scale * x:+,.{places}f} [{scale * low:+,.{places}f}, {scale * high:+,.{places}f}]"
+    return f"{fixed(scale * x, places, True)} [{fixed(scale * low, places, True)}, {fixed(scale * high, places, True)}]"
 
 
 def rate_ci(x: float, ci, places: int) -> str:
@@ -160,7 +168,8 @@ def row_text(r, alpha: float = ALPHA) -> tuple[str, str]:
     places = decimals(scale * (r["diff_high"] - r["diff_low"]))
     d, lo, hi = (scale * r[k] for k in ("diff", "diff_low", "diff_high"))
     diff = (
-        f"diff {d:+,.{places}f}{unit} [{lo:+,.{places}f}, {hi:+,.{places}f}] at {100 * r['diff_level']:.4g}%"
+        f"diff {fixed(d, places, True)}{unit} [{fixed(lo, places, True)}, {fixed(hi, places, True)}] "
+        f"at {100 * r['diff_level']:.4g}%"
         f"  p(Holm) {p_text(r['p_holm'])}{' *' if r['p_holm'] < alpha else ''}"
     )
     if r["test"] == "exact McNemar":
