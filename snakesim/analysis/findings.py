@@ -31,7 +31,7 @@ SAME = 1e-12  # values this close are the same (a mean of equal integers, comput
 FEEL_WORDS = {  # metric -> (what it counts, more, fewer)
     "lead changes": ("lead changes a game", "The lead changes hands more often", "The lead changes hands less often"),
     "comeback (winner behind at half time)": (
-        "of winners behind at half time",
+        "of games won from behind at half time",
         "More winners come from behind",
         "Fewer winners come from behind",
     ),

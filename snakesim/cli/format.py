@@ -170,18 +170,6 @@ def format_table(rows: list[dict], columns: list[str]) -> str:
     return "\n".join(out)
 
 
-def _value(kind: str, x: float) -> str:
-    if kind == "rate":
-        return pct(x)
-    if kind == "test":
-        return f"{x:.3g}"
-    return f"{x:,.3f}"
-
-
-def _diff(kind: str, x: float) -> str:
-    return f"{100 * x:+.2f} pp" if kind == "rate" else f"{x:+,.3f}"
-
-
 def level_text(level: float) -> str:
     """A confidence level as a person reads it: 95%, 99.29%."""
     return f"{100 * level:.4g}%"
@@ -221,4 +209,4 @@ def _comparison_row(r, alpha: float) -> str:
     from snakesim.analysis.findings import row_text
 
     value, diff = row_text(r, alpha)
-    return f"{value:>12}" if r["kind"] == "test" else f"{value:>12}" + (f"   {diff}" if diff else "")
+    return f"{value:>12}" + (f"   {diff}" if diff else "")
