@@ -214,3 +214,12 @@ def test_no_number_prints_as_minus_zero():
     assert percent(-0.00004, 1) == "0.0%" and percent(-0.004, 0) == "0%" and percent(-0.0004, 2) == "-0.04%"
     assert fixed(-0.04, 1, True) == "+0.0" and fixed(-1234.5, 0) == "-1,234" and fixed(0.04, 1, True) == "+0.0"
     assert signed(-0.0002, -0.004, 0.0031, 1, 100) == "+0.0 [-0.4, +0.3]"
+
+
+def test_a_quantile_never_reached_reads_so():
+    from snakesim.analysis.findings import row_text
+
+    r = row("a", "length 95th percentile (Kaplan-Meier)", "quantile", math.inf, math.inf, math.inf)
+    assert row_text(r) == ("not reached", "")
+    r = row("a", "length median (Kaplan-Meier)", "quantile", 88.0, 86.0, 91.0)
+    assert row_text(r) == ("88 [86, 91]", "")

@@ -159,9 +159,11 @@ def row_text(r, alpha: float = ALPHA) -> tuple[str, str]:
         places = points(r["low"], r["high"])
         value = rate_ci(r["value"], (r["low"], r["high"]), places)
     else:
-        whole = all(abs(r[k] - round(r[k])) < SAME for k in ("value", "low", "high"))  # (a length quantile)
-        places = 0 if whole else decimals(r["high"] - r["low"])
-        value = f"{number(r['value'], places)} [{number(r['low'], places)}, {number(r['high'], places)}]"
+        finite = [r[k] for k in ("value", "low", "high") if math.isfinite(r[k])]
+        whole = all(abs(x - round(x)) < SAME for x in finite)  # (a length quantile)
+        places = 0 if whole or len(finite) < 3 else decimals(r["high"] - r["low"])
+        show = lambda x: number(x, places) if math.isfinite(x) else "not reached"  # noqa: E731  (a quantile)
+        value = f"{show(r['value'])} [{show(r['low'])}, {show(r['high'])}]" if len(finite) > 1 else show(r["value"])
     if r["diff"] != r["diff"]:
         return value, ""
     scale, unit = (100, " pp") if share else (1, "")
