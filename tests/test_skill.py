@@ -189,3 +189,36 @@ def test_the_skill_bar_weighs_each_lineup_by_what_its_games_cost(monkeypatch):
     assert sum(bar.updates) == bar.total and all(isinstance(n, int) for n in bar.updates)
     assert bar.total == sum(100 * sum(seats) for seats in costs.values())
     assert min(costs["greedy", "expert:16"]) > 10 * max(costs["greedy", "greedy"])
+
+
+def test_skill_differences_pair_each_edge_across_arms():
+    import pandas as pd
+
+    from snakesim.analysis.skill import SkillResult, skill_differences
+
+    # Two arms on the same 8 games: the careful player's edge is 4/8 in the first arm and 6/8
+    # in the second, and the second's game-by-game edges exceed the first's by 0 or 1.
+    base = np.array([0, 0, 1, 0, 0, 1, 0, 0], bool)
+    a = {(2, "random", "random"): base, (2, "random", "greedy"): np.array([1, 1, 1, 1, 1, 1, 0, 0], bool)}
+    b = {(2, "random", "random"): base, (2, "random", "greedy"): np.array([1, 1, 1, 1, 1, 1, 1, 1], bool)}
+    empty = pd.DataFrame()
+    out = skill_differences({"one": SkillResult(empty, empty, {}, a), "two": SkillResult(empty, empty, {}, b)})
+    r = out.iloc[0]
+    assert (r["players"], r["field"], r["player"], r["arm"]) == (2, "random", "greedy", "two")
+    assert r["base_edge"] == pytest.approx(0.5, abs=1e-12) and r["edge"] == pytest.approx(0.75, abs=1e-12)
+    assert r["diff"] == pytest.approx(0.25, abs=1e-12) and r["diff_low"] < 0.25 < r["diff_high"]
+    assert 0 < r["p_holm"] <= 1 and len(out) == 1
+
+
+def test_skill_over_two_arms_on_the_command_line():
+    r = invoke("skill", "hisss", "-p", 2, "-n", 300, "-k", 2, "-v", "standard", "-v", "most-snakes", "--json")
+    assert r.exit_code == 0, r.output
+    s = json.loads(r.stdout)
+    assert s["variants"] == ["standard", "most-snakes"] and set(s["arms"]) == {"standard", "most-snakes"}
+    assert {d["arm"] for d in s["differences"]} == {"most-snakes"} and s["findings"]["between arms"]
+    # Identical arms differ by exactly nothing, game by game.
+    r = invoke("skill", "hisss", "-p", 2, "-n", 300, "-k", 2, "-v", "standard", "-v", "same=standard", "--json")
+    diffs = json.loads(r.stdout)["differences"]
+    assert diffs and all(d["diff"] == 0 and d["p_value"] == 1 for d in diffs)
+    r = invoke("skill", "hisss", "-v", "standard", "-v", "standard")
+    assert r.exit_code == 2 and "--variant: 'standard' is given twice" in r.output

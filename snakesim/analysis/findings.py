@@ -557,12 +557,46 @@ def skill_findings(table: pd.DataFrame, shares: pd.DataFrame) -> list[str]:
             if who is None:
                 continue
             places = max(1, points(r.edge_low, r.edge_high))
-            word = "more" if r.edge > 0 else "less"
+            ci = signed(r.edge, r.edge_low, r.edge_high, places, 100)
+            if r.edge_low > 0 or r.edge_high < 0:
+                word = "more" if r.edge > 0 else "less"
+                text = f"{who.capitalize()} wins {100 * abs(r.edge):.{places}f} points {word} often than a field player"
+            else:
+                text = f"{who.capitalize()} wins about as often as a field player"
             out.append(
-                f"{who.capitalize()} wins {100 * abs(r.edge):.{places}f} points {word} often than a field player at "
-                f"the same seats ({signed(r.edge, r.edge_low, r.edge_high, places, 100)}): "
-                f"{percent(r.win_rate, places)} of games, an equal share being {percent(r.fair_share, places)}."
+                f"{text} at the same seats ({ci} points): {percent(r.win_rate, places)} of games, an equal share "
+                f"being {percent(r.fair_share, places)}."
             )
+    return out
+
+
+def skill_difference_findings(differences: pd.DataFrame, base: str) -> list[str]:
+    """How each rule set changes what playing well is worth (``skill.skill_differences``),
+    against the first arm ``base``: a change only where its Holm-adjusted test finds it."""
+    words = {
+        ("random", "greedy"): "careful play among random players",
+        ("greedy", "expert"): "thinking ahead among careful players",
+        ("greedy", "oracle"): "seeing every card among careful players",
+        ("greedy", "novice"): "a novice's mistakes among careful players",
+    }
+    out = []
+    for (arm, n), rows in differences.groupby(["arm", "players"], sort=False):
+        moved = []
+        for r in rows.itertuples():
+            what = words.get((r.field.partition(":")[0], _kind(r.player)))
+            if what is None:
+                continue
+            places = max(1, points(r.diff_low, r.diff_high))
+            change = (
+                f"{fixed(100 * r.base_edge, places, True)} -> {fixed(100 * r.edge, places, True)} points "
+                f"({signed(r.diff, r.diff_low, r.diff_high, places, 100)}, Holm p {p_text(r.p_holm)})"
+            )  # fmt: skip
+            if r.p_holm < ALPHA:
+                moved.append(f"{what} is worth {'more' if r.diff > 0 else 'less'}: {change}")
+            else:
+                moved.append(f"{what}: no change found, {change}")
+        if moved:
+            out.append(f"{arm}, {n} players: " + "; ".join(moved) + ".")
     return out
 
 

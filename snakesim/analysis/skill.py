@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -80,6 +81,7 @@ class SkillResult:
     table: pd.DataFrame
     shares: pd.DataFrame
     summary: dict
+    wins: dict = dataclass_field(default_factory=dict)  # (players, field, player) -> per game, did the odd player win
 
 
 def lineups(spec: GameSpec, playouts: int, novice: float) -> list[tuple[str, str]]:
@@ -143,7 +145,7 @@ def skill(
     started, compiled = time.perf_counter(), compiling.spent()
     check_skill(spec, rules, players, games, playouts, novice)
     pairs = lineups(spec, playouts, novice) if spec.policies else []
-    rows, shares = [], []
+    rows, shares, kept = [], [], {}
     # Each line-up's games weigh what they cost, seat by seat, so the bar's time left holds
     # although an expert's game costs hundreds of greedy ones (measured only for a bar).
     cost = {(n, pair): _cost(spec, rules, n, games // n, seed, first, *pair) if progress else (1,) * n
@@ -156,6 +158,7 @@ def skill(
                 pair: _odd_seat_wins(spec, rules, n, per, seed, first, *pair, backend, bar, cost[n, pair])
                 for pair in pairs
             }
+            kept.update({(n, *pair): w for pair, w in wins.items()})
             for field, player in pairs:
                 w = wins[(field, player)]
                 base = wins[(field, field)]
@@ -182,7 +185,42 @@ def skill(
         "skill": shares.astype(object).where(shares.notna(), None).to_dict(orient="records"),
         "elapsed_s": time.perf_counter() - started - (compiling.spent() - compiled),  # (compiling left out)
     }
-    return SkillResult(table, shares, summary)
+    return SkillResult(table, shares, summary, kept)
+
+
+def skill_differences(results: dict[str, SkillResult], level: float = LEVEL) -> pd.DataFrame:
+    """How each rule set changes what playing well is worth: for every player count and
+    line-up, each arm's edge minus the first arm's, on the same games (every arm's line-ups
+    play games ``first ..`` of one seed), with a paired interval and a Holm-adjusted p-value
+    over every difference of the table.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``players, field, player, arm, edge, base_edge, diff, diff_low, diff_high, p_value, p_holm``.
+    """
+    import pandas as pd
+
+    from snakesim.analysis.stats import holm
+
+    names = list(results)
+    base = results[names[0]]
+    rows = []
+    for name in names[1:]:
+        other = results[name]
+        for (n, field, player), w in other.wins.items():
+            if player == field or (n, field, player) not in base.wins:
+                continue
+            mine = w.astype(np.float64) - other.wins[(n, field, field)]
+            theirs = base.wins[(n, field, player)].astype(np.float64) - base.wins[(n, field, field)]
+            diff, low, high, p = paired_difference(mine, theirs, level)
+            rows.append({"players": n, "field": field, "player": player, "arm": name, "edge": float(mine.mean()),
+                         "base_edge": float(theirs.mean()), "diff": diff, "diff_low": low, "diff_high": high,
+                         "p_value": p})  # fmt: skip
+    out = pd.DataFrame(rows, columns=["players", "field", "player", "arm", "edge", "base_edge", "diff", "diff_low",
+                                      "diff_high", "p_value"])  # fmt: skip
+    out["p_holm"] = holm(out["p_value"].to_numpy()) if len(out) else []
+    return out
 
 
 def _seats(n: int, field: str, player: str, seat: int) -> tuple[str, ...]:

@@ -10,6 +10,7 @@ import click
 from snakesim.cli import cli, options
 from snakesim.cli.format import check_plot, format_findings, level_text, pct, records, save_plot, to_json
 from snakesim.core.defaults import DEFAULT_PLAYOUTS, NOVICE
+from snakesim.core.errors import InputError
 
 if TYPE_CHECKING:
     from snakesim.analysis.skill import SkillResult
@@ -21,7 +22,15 @@ if TYPE_CHECKING:
     "--players", "-p", "players_text", default="2..4", show_default=True, help="N, a list N,M or a range LOW..HIGH."
 )
 @options.seed
-@options.variant
+@click.option(
+    "--variant",
+    "-v",
+    "variants",
+    multiple=True,
+    metavar="ARM",
+    help="A rule set to measure: a named variant, a rules file or LABEL=BASE,NAME=VALUE,... Repeat it to see "
+    "how each rule set changes what skill is worth against the first, on the same games. [default: standard]",
+)
 @options.settings
 @options.rules_file
 @options.deck_file
@@ -41,7 +50,7 @@ if TYPE_CHECKING:
 @click.option("--json", "as_json", is_flag=True, help="Print every line-up and the skill share as JSON.")
 @click.option("--plot", type=click.Path(dir_okay=False), default=None, help="Draw each line-up's edge (.png).")
 def skill_command(
-    game, players_text, seed, variant, settings, rules_file, deck_file, n_games, playouts, novice, threads, backend,
+    game, players_text, seed, variants, settings, rules_file, deck_file, n_games, playouts, novice, threads, backend,
     scheduler, workers, as_json, plot,
 ):  # fmt: skip
     """Is GAME luck or skill? One player of another kind among a field, on the same games.
@@ -59,8 +68,9 @@ def skill_command(
       snakesim skill hisss --players 2,4 --games 10000 --playouts 128
       snakesim skill rainbow -v wild-snake --novice 0.5 --plot skill.png
       snakesim skill hisss --json > skill.json
+      snakesim skill hisss -p 4 -v standard -v most-snakes     # does scoring by snakes change what skill is worth?
     """
-    from snakesim.analysis.skill import skill
+    from snakesim.analysis.skill import check_skill, skill, skill_differences
     from snakesim.analysis.sweep import parse_players
     from snakesim.core.arms import resolve_run
     from snakesim.core.backends import make_backend
@@ -69,22 +79,45 @@ def skill_command(
     spec = get_game(game)
     check_plot(plot)
     players = parse_players(players_text)
-    label, rules, _ = resolve_run(spec, players[0], 1, seed, 0, variant, rules_file, settings, None, deck_file)
+    arms = {}
+    for variant in variants or (None,):  # every arm checked before any game is played
+        label, rules, _ = resolve_run(spec, players[0], 1, seed, 0, variant, rules_file, settings, None, deck_file)
+        if label in arms:
+            raise InputError("--variant", f"{label!r} is given twice; each arm needs its own name")
+        check_skill(spec, rules, players, n_games, playouts, novice)
+        arms[label] = rules
     engine = make_backend(backend, threads, scheduler, workers)
-    result = skill(spec, rules, players, n_games, seed, playouts, novice, backend=engine, progress=sys.stderr.isatty())
+    results = {
+        label: skill(spec, rules, players, n_games, seed, playouts, novice, backend=engine,
+                     progress=sys.stderr.isatty())
+        for label, rules in arms.items()
+    }  # fmt: skip
+    label, result = next(iter(results.items()))
     if plot is not None:
         from snakesim.report.figures import skill_figure  # matplotlib only when a plot is asked for
 
         save_plot(skill_figure(result.table, f"{spec.name}, {label}: edge over a field player, 95% intervals"), plot)
-    from snakesim.analysis.findings import skill_findings
+    from snakesim.analysis.findings import skill_difference_findings, skill_findings
 
-    findings = skill_findings(result.table, result.shares)
+    differences = skill_differences(results) if len(results) > 1 else None
+    findings = {name: skill_findings(r.table, r.shares) for name, r in results.items()}
+    if differences is not None:
+        findings["between arms"] = skill_difference_findings(differences, label)
     if as_json:
-        lineups = records(result.table)
-        click.echo(to_json({**result.summary, "variant": label, "findings": findings, "lineups": lineups}))
+        if differences is None:
+            lineups = records(result.table)
+            click.echo(to_json({**result.summary, "variant": label, "findings": findings[label], "lineups": lineups}))
+            return
+        arms_json = {name: {**r.summary, "lineups": records(r.table)} for name, r in results.items()}
+        click.echo(to_json({"game": spec.name, "variants": list(results), "arms": arms_json, "findings": findings,
+                            "differences": records(differences)}))  # fmt: skip
         return
-    click.echo(format_skill(result, f"{spec.title} ({label}, seed {seed})"))
-    click.echo(format_findings(findings, 0.95))
+    for name, r in results.items():
+        click.echo(format_skill(r, f"{spec.title} ({name}, seed {seed})"))
+        click.echo(format_findings(findings[name], 0.95))
+        click.echo("")
+    if differences is not None:
+        click.echo(format_findings(findings["between arms"], 0.95).replace("In words", f"Against {label}, in words"))
 
 
 def format_skill(result: SkillResult, title: str) -> str:
