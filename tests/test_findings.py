@@ -223,3 +223,12 @@ def test_a_quantile_never_reached_reads_so():
     assert row_text(r) == ("not reached", "")
     r = row("a", "length median (Kaplan-Meier)", "quantile", 88.0, 86.0, 91.0)
     assert row_text(r) == ("88 [86, 91]", "")
+
+
+def test_many_seats_that_move_are_said_in_one_sentence():
+    moves = [(0.53, 0.03, 0.01, 0.05, 1e-4), (0.45, -0.05, -0.07, -0.03, 1e-6), (0.52, 0.02, 0.005, 0.035, 1e-3)]
+    t = table((100.0, 0.0, -1.0, 1.0, 1.0), moves)
+    said = texts(compare_findings(t, FORTUNE, 3, 20_000))
+    seats = [s for s in said if "seat" in s.lower()]
+    assert len(seats) == 1 and seats[0].startswith("3 seats' chances move: seat 1 50% -> 45% (-5 [-7, -3])")
+    assert "seat 0 50% -> 53% (+3 [+1, +5])" in seats[0] and seats[0].endswith("points (intervals at 97.5%).")

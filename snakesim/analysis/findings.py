@@ -278,17 +278,31 @@ def _seats(rows, base: str, arm: str, players: int, games: int, found: list, rul
         bound = max(bound, abs(r["diff_low"]), abs(r["diff_high"]))
         if _significant(r):
             moved.append((s, b, r))
-    for s, b, r in moved:
-        places = points(r["diff_low"], r["diff_high"])
-        word = "more" if r["diff"] > 0 else "less"
-        found.append(
-            (
-                abs(r["diff"]) / max(b["value"], 1e-9),
-                f"Seat {s} wins {100 * abs(r['diff']):.{places}f} points {word} often: "
-                f"{percent(b['value'], places)} -> {percent(r['value'], places)} "
-                f"({_points_diff(r, places)} points{level_note(r['diff_level'])}).",
+    if len(moved) >= 3:  # (one sentence, not one a seat: the larger moves first)
+        moved.sort(key=lambda m: -abs(m[2]["diff"]))
+        places = max(points(r["diff_low"], r["diff_high"]) for _, _, r in moved)
+        levels = sorted({100 * r["diff_level"] for _, _, r in moved})
+        parts = [f"seat {s} {percent(b['value'], places)} -> {percent(r['value'], places)} "
+                 f"({_points_diff(r, places)})" for s, b, r in moved]  # fmt: skip
+        found.append((
+            max(abs(r["diff"]) / max(b["value"], 1e-9) for _, b, r in moved),
+            f"{len(moved)} seats' chances move: " + ", ".join(parts)
+            + " points (intervals at "
+            + (f"{levels[0]:.4g}%" if len(levels) == 1 else f"{levels[0]:.4g}% to {levels[-1]:.4g}%")
+            + ").",
+        ))  # fmt: skip
+    else:
+        for s, b, r in moved:
+            places = points(r["diff_low"], r["diff_high"])
+            word = "more" if r["diff"] > 0 else "less"
+            found.append(
+                (
+                    abs(r["diff"]) / max(b["value"], 1e-9),
+                    f"Seat {s} wins {100 * abs(r['diff']):.{places}f} points {word} often: "
+                    f"{percent(b['value'], places)} -> {percent(r['value'], places)} "
+                    f"({_points_diff(r, places)} points{level_note(r['diff_level'])}).",
+                )
             )
-        )
     if not moved:
         ruled_out.append(
             f"No seat's chance of winning moves by more than {100 * bound:.{max(1, decimals(100 * bound))}f} "
