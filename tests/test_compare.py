@@ -80,6 +80,14 @@ def test_every_game_compares(game):
     assert ("won on the tie-break" in set(table["metric"])) == (game == "hisss")
 
 
+def test_every_row_names_its_unit():
+    table = snakesim.compare("fortune", 3, 300, ["standard", "one-snake"], seed=1, settings=["feel=true"])
+    units = dict(zip(table["metric"], table["unit"], strict=False))
+    assert units["seat 0 wins"] == units["time seats spend out of the game"] == "fraction"
+    assert units["length (cards drawn)"] == "cards drawn" and units["margin (coins)"] == "coins"
+    assert units["seat balance p"] == "p-value" and units["lead changes"] == "lead changes"
+
+
 def test_the_winner_known_rows_count_games_whose_winner_leads_alone_then():
     table = snakesim.compare("hisss", 4, 3000, ["standard"], seed=5, settings=["feel=true"])
     df = snakesim.simulate("hisss", 4, 3000, seed=5, settings=["feel=true"])

@@ -161,7 +161,8 @@ def compare_tables(spec: GameSpec, tables: dict[str, pd.DataFrame], level: float
         ``test`` (paired t, or exact McNemar for a binary metric with few discordant games),
         ``diff_level`` (the confidence of the difference's interval: the level of the Holm
         step that decided it, so the interval excludes 0 exactly when ``p_holm < 1 - level``)
-        and the pairing gain (``unpaired_width, pairing_ratio, games_saved``).
+        and the pairing gain (``unpaired_width, pairing_ratio, games_saved``); ``unit``, what
+        the row's numbers count (``fraction`` for rates and shares: JSON and CSV keep them 0 to 1).
         Rows ``length median`` and ``length 95th percentile`` (Kaplan-Meier, unfinished games
         censored), ``seat balance p`` (chi-square test of equal seat shares) and ``largest
         seat gap`` describe each variant on its own.
@@ -194,7 +195,24 @@ def compare_tables(spec: GameSpec, tables: dict[str, pd.DataFrame], level: float
         wins = np.bincount(df["winner"].to_numpy()[df["winner"].to_numpy() >= 0], minlength=players)
         rows.append([name, "seat balance p", "test", seat_balance(wins), np.nan, np.nan, *_NO_DIFF])
         rows.append([name, "largest seat gap", "rate", *seat_gap(wins, len(df), level), *_NO_DIFF])
-    return pd.DataFrame(rows, columns=COLUMNS)
+    out = pd.DataFrame(rows, columns=COLUMNS)
+    out["unit"] = [unit_of(spec, metric, kind) for metric, kind in zip(out["metric"], out["kind"], strict=True)]
+    return out
+
+
+def unit_of(spec: GameSpec, metric: str, kind: str) -> str:
+    """What a comparison row's numbers count, for JSON and CSV readers: ``fraction`` (0 to 1:
+    a rate, a share of the game, or a difference of them), ``p-value``, or the thing counted."""
+    shares = ("first-player advantage", "largest seat gap", "time seats spend out of the game")
+    if kind == "rate" or metric in shares or "share of the game" in metric:
+        return "fraction"
+    if kind == "test":
+        return "p-value"
+    if metric.startswith("length"):
+        return spec.length_unit
+    if metric.startswith("margin ("):
+        return metric[len("margin (") : -1]
+    return metric  # (lead changes)
 
 
 _NO_DIFF = (np.nan,) * 5 + ("",) + (np.nan,) * 4
