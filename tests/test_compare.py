@@ -336,3 +336,11 @@ def test_compare_over_several_player_counts_in_one_command(monkeypatch):
     monkeypatch.setattr(compare_module, "compare_variants", lambda *a, **k: pytest.fail("a game was played"))
     r = CliRunner().invoke(cli, ["compare", "hisss", "-p", "2,9", "-n", "100"])
     assert r.exit_code == 2 and "players: expected an integer from 2 to 8, got 9" in r.output
+
+
+def test_the_tie_break_share_needs_no_feel():
+    # Read off the final scores, it equals the feel column's count game for game.
+    plain = snakesim.compare("hisss", 4, 3000, ["most-snakes"], seed=6).set_index("metric")
+    df = snakesim.simulate("hisss", 4, 3000, seed=6, variant="most-snakes", settings=["feel=true"])
+    assert plain.loc["won on the tie-break", "value"] == pytest.approx((df["tie_break"] == 1).mean(), abs=1e-12)
+    assert 0.2 < plain.loc["won on the tie-break", "value"] < 0.5

@@ -109,11 +109,15 @@ def per_game_metrics(
                 "rate",
                 (winner >= 0) & (df[f"leader_q{k}"].to_numpy() == winner),
             )
-        if spec.tie_break:
-            metrics["won on the tie-break"] = ("rate", df["tie_break"].to_numpy() == 1)
         if "out_share" in df:
             metrics["time seats spend out of the game"] = ("mean", df["out_share"].to_numpy())
     scored = spec.scores(df, players)
+    if spec.tie_break and scored is not None:
+        # Won on the tie-break: the winner was level with another seat on what the rules score
+        # (the feel column's definition, read off the final scores, so it needs no feel = true).
+        values = scored[1]
+        level = (values == values.max(axis=1, keepdims=True)).sum(axis=1) > 1
+        metrics["won on the tie-break"] = ("rate", (winner >= 0) & level)
     if scored is not None:
         label, values = scored
         scores = np.sort(values, axis=1)
