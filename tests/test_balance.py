@@ -286,3 +286,18 @@ def test_feel_metrics_count_the_games_their_definitions_count():
 def test_feel_targets_a_game_does_not_have_are_refused(game, target, message):
     with pytest.raises(InputError, match=message):
         check_metric(get_game(game), 4, target.partition("=")[0])
+
+
+def test_balance_over_several_player_counts(monkeypatch):
+    args = ["balance", "fortune", "-p", "2,3", "--handicap", "start_coins", "-n", 400, "--max-games", 800,
+            "--confirm-games", 400]  # fmt: skip
+    r = invoke(*args)
+    assert r.exit_code == 0, r.output
+    assert "(2 players, standard, seed 1)" in r.output and "(3 players, standard, seed 1)" in r.output
+    assert r.output.count("In words") == 2
+    s = json.loads(invoke(*args, "--json").stdout)
+    assert [x["players"] for x in s] == [2, 3] and all(x["findings"] for x in s)
+    # A count the game refuses stops the command before any game.
+    monkeypatch.setattr(balance_module, "balance", lambda *a, **k: pytest.fail("a game was played"))
+    r = invoke("balance", "fortune", "-p", "2,9", "--handicap", "start_coins")
+    assert r.exit_code == 2 and "players: expected an integer from 2 to 8, got 9" in r.output

@@ -9,6 +9,7 @@ import click
 
 from snakesim.cli import cli, options
 from snakesim.cli.format import check_plot, format_findings, pct, records, save_plot, to_json
+from snakesim.core.errors import InputError
 from snakesim.core.rules import inline
 
 if TYPE_CHECKING:
@@ -16,8 +17,9 @@ if TYPE_CHECKING:
     from snakesim.analysis.tune import TuneResult
 
 
-def search_options(fn):
-    """The game and rules to start from, the search's budget and where it plays."""
+def search_options(fn, several: bool = False):
+    """The game and rules to start from, the search's budget and where it plays (with
+    ``several``, one or more player counts)."""
     for option in reversed(
         (
             click.option(
@@ -40,7 +42,7 @@ def search_options(fn):
         )
     ):  # fmt: skip
         fn = option(fn)
-    return options.rule_options(fn)
+    return options.rule_options(fn, several)
 
 
 def _start(game, players, seed, variant, settings, rules_file, deck_file, policy, policies, backend, threads,
@@ -74,7 +76,7 @@ def _who(players: int, label: str, seats: tuple[str, ...], seed: int) -> str:
 
 
 @cli.command("balance")
-@search_options
+@lambda fn: search_options(fn, several=True)
 @click.option(
     "--handicap", required=True, metavar="OPTION",
     help="The per-seat option to set seat by seat: start_coins (fortune), hand_size (rainbow), start_points "
@@ -91,7 +93,7 @@ def _who(players: int, label: str, seats: tuple[str, ...], seed: int) -> str:
     help="Also confirm with every seat making mistakes at this rate (greedy becomes greedy:RATE), e.g. 0.3.",
 )  # fmt: skip
 def balance_command(
-    game, players, seed, variant, settings, rules_file, deck_file, policy, policies, n_games, max_games,
+    game, players_text, seed, variant, settings, rules_file, deck_file, policy, policies, n_games, max_games,
     confirm_games, threads, backend, scheduler, workers, as_json, plot, handicap, tolerance, value_range, novices,
 ):  # fmt: skip
     """Find the per-seat handicap that gives every seat of GAME the same chance to win.
@@ -111,25 +113,50 @@ def balance_command(
       snakesim balance hisss --handicap start_points --json > fix.json
       snakesim balance rainbow --handicap hand_size --plot fix.png
       snakesim balance hisss --handicap start_points --novices 0.3     # does it hold for novices?
+      snakesim balance rainbow -p 3..5 --handicap hand_size              # each player count on its own
     """
-    from snakesim.analysis.balance import balance, check_novices
+    from snakesim.analysis.balance import balance, check_balance, check_novices
+    from snakesim.analysis.findings import balance_findings
+    from snakesim.analysis.sweep import parse_players
+    from snakesim.core.arms import resolve_run
+    from snakesim.games import get_game
 
-    spec, label, rules, seats, engine = _start(
-        game, players, seed, variant, settings, rules_file, deck_file, policy, policies, backend, threads,
+    counts = parse_players(players_text)
+    if plot is not None and len(counts) > 1:
+        raise InputError("--plot", "draws one player count's answer; give one --players count")
+    spec = get_game(game)
+    runs = []
+    for n in counts:  # every count checked before any game is played
+        label, rules, seats = resolve_run(
+            spec, n, 1, seed, 0, variant, rules_file, settings, None, deck_file, policy, policies
+        )  # fmt: skip
+        check_balance(spec, rules, n, handicap, tolerance, value_range, n_games, max_games, confirm_games)
+        runs.append((n, label, rules, seats))
+    novice_rate = check_novices(spec, novices)
+    _, _, _, _, engine = _start(
+        game, counts[0], seed, variant, settings, rules_file, deck_file, policy, policies, backend, threads,
         scheduler, workers, plot,
     )  # fmt: skip
-    result = balance(
-        spec, rules, players, handicap, seats, tolerance, value_range, n_games, max_games, confirm_games, seed,
-        backend=engine, progress=sys.stderr.isatty(), novices=check_novices(spec, novices),
-    )  # fmt: skip
-    if plot is not None:
-        from snakesim.report.figures import balance_figure  # matplotlib only when a plot is asked for
+    shown = []
+    for n, label, rules, seats in runs:
+        result = balance(
+            spec, rules, n, handicap, seats, tolerance, value_range, n_games, max_games, confirm_games, seed,
+            backend=engine, progress=sys.stderr.isatty(), novices=novice_rate,
+        )  # fmt: skip
+        if plot is not None:
+            from snakesim.report.figures import balance_figure  # matplotlib only when a plot is asked for
 
-        save_plot(balance_figure(result, f"{spec.name}: {handicap} = {inline(result.values)}"), plot)
-    from snakesim.analysis.findings import balance_findings
-
-    show = lambda: format_balance(result, spec.title, _who(players, label, seats, seed))  # noqa: E731
-    _show(result, as_json, label, show, balance_findings(result.summary))
+            save_plot(balance_figure(result, f"{spec.name}: {handicap} = {inline(result.values)}"), plot)
+        text = format_balance(result, spec.title, _who(n, label, seats, seed))
+        shown.append((result, label, text, balance_findings(result.summary)))
+    if as_json and len(shown) > 1:
+        click.echo(to_json([{**r.summary, "variant": label, "findings": f, "path": records(r.path)}
+                            for r, label, _, f in shown]))  # fmt: skip
+        return
+    for k, (result, label, text, findings) in enumerate(shown):
+        if k:
+            click.echo("")
+        _show(result, as_json, label, lambda text=text: text, findings)
 
 
 def format_balance(result: BalanceResult, title: str, who: str) -> str:

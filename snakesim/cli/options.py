@@ -59,9 +59,22 @@ policies = click.option(
 )
 
 
-def rule_options(fn):
-    """All the options that choose the game, its rules and its players."""
-    for option in reversed((game_argument, players, seed, variant, settings, rules_file, deck_file, policy, policies)):
+player_counts = click.option(
+    "--players",
+    "-p",
+    "players_text",
+    default="4",
+    show_default=True,
+    metavar="N|N,M|LOW..HIGH",
+    help="Number of players, or several (3,5 or 2..5): each count on its own, one after the other.",
+)
+
+
+def rule_options(fn, several: bool = False):
+    """All the options that choose the game, its rules and its players (with ``several``, one
+    or more player counts: ``players_text``)."""
+    counts = player_counts if several else players
+    for option in reversed((game_argument, counts, seed, variant, settings, rules_file, deck_file, policy, policies)):
         fn = option(fn)
     return fn
 
