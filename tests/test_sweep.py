@@ -95,8 +95,14 @@ def test_a_sweep_with_feel_reports_and_draws_the_feel_figures(tmp_path):
     assert len(changes) == 2 and changes["low"].iloc[1] > changes["high"].iloc[0]
     assert {"comeback", "winner leads for good after", "time out of the game"} <= set(table["metric"])
     assert "lead changes" not in set(sweep(get_game("fortune"), [3], ["start_coins=5:20:15"], 300)["metric"])
-    titles = [ax.get_title() for ax in sweep_figure(table, "start_coins").axes if ax.get_visible()]
-    assert "lead changes" in titles and "time out of the game" in titles and "length" in titles
+    axes = {ax.get_title(): ax for ax in sweep_figure(table, "start_coins").axes if ax.get_visible()}
+    assert "lead changes" in axes and "time out of the game" in axes and "length" in axes
+    # Shares are drawn in percent, as they are printed; counts are not.
+    from matplotlib.ticker import PercentFormatter
+
+    assert isinstance(axes["seat 0 wins"].yaxis.get_major_formatter(), PercentFormatter)
+    assert isinstance(axes["comeback"].yaxis.get_major_formatter(), PercentFormatter)
+    assert not isinstance(axes["lead changes"].yaxis.get_major_formatter(), PercentFormatter)
 
 
 def test_the_sweep_figure_leaves_out_a_metric_that_never_moves():

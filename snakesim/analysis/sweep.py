@@ -161,6 +161,11 @@ def _value_of(rules, name: str):
     return dict(value)[key] if key else value
 
 
+# The metrics that are shares (of games, or of a game): printed and drawn in percent.
+SHARE_METRICS = frozenset(
+    ("seat 0 wins", "first-player advantage", "draw", "unfinished", "winner leads for good after", "comeback",
+     "winner leads alone at half time", "time out of the game")
+)  # fmt: skip
 FEEL_METRICS = (  # the game-feel figures a sweep reports, as compare names them
     ("lead changes", "lead changes"),
     ("winner leads for good after", "winner leads for good after (share of the game)"),

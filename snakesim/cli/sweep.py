@@ -86,9 +86,10 @@ def sweep_command(
         click.echo(to_json({**table.attrs, "findings": findings, "rows": records(table)}))
         return
     # A rate that is 0 at every point (no game unfinished) is said once, not printed as a column.
-    never = [
-        m for m in dict.fromkeys(table["metric"]) if m in RATES and (table[table["metric"] == m]["value"] == 0).all()
-    ]
+    from snakesim.analysis.sweep import SHARE_METRICS
+
+    values = table.groupby("metric", sort=False)["value"]
+    never = [m for m, v in values if m in SHARE_METRICS and (v == 0).all()]
     cells = table[~table["metric"].isin(never)]
     cells = cells.assign(cell=[_cell(r) for _, r in cells.iterrows()])
     wide = cells.pivot_table(
@@ -114,16 +115,10 @@ def sweep_command(
 def _cell(r) -> str:
     """A sweep value in its unit, with the decimals its interval needs (the p-value as a p-value)."""
     from snakesim.analysis.findings import decimals, number, p_text, percent, points
+    from snakesim.analysis.sweep import SHARE_METRICS
 
     if r["low"] != r["low"]:
         return p_text(r["value"])
-    if r["metric"] in RATES:
+    if r["metric"] in SHARE_METRICS:
         return percent(r["value"], points(r["low"], r["high"]))
     return number(r["value"], decimals(r["high"] - r["low"]))
-
-
-# The sweep's metrics that are shares of games (or of a game): shown in percent.
-RATES = frozenset(
-    ("seat 0 wins", "first-player advantage", "draw", "unfinished", "winner leads for good after", "comeback",
-     "winner leads alone at half time", "time out of the game")
-)  # fmt: skip

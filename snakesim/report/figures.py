@@ -31,6 +31,8 @@ def sweep_figure(table: pd.DataFrame, x: str, metrics=SWEEP_METRICS, title: str 
     """
     from matplotlib.figure import Figure
 
+    from snakesim.analysis.sweep import SHARE_METRICS
+
     # A metric the same at every point and in every game (no draws, say) has nothing to show.
     varies = table.groupby("metric")[["value", "low", "high"]].agg(lambda v: v.nunique(dropna=False) > 1).any(axis=1)
     metrics = [m for m in metrics if m in set(table["metric"]) and varies[m]] or [metrics[0]]
@@ -49,10 +51,19 @@ def sweep_figure(table: pd.DataFrame, x: str, metrics=SWEEP_METRICS, title: str 
         ax.set_title(metric)
         ax.set_xlabel(x)
         ax.grid(alpha=0.3)
+        if metric in SHARE_METRICS:  # (drawn in percent, as printed)
+            in_percent(ax)
     axes[0].legend(fontsize="small")
     if title:
         fig.suptitle(wrapped(title, 110))
     return fig
+
+
+def in_percent(ax) -> None:
+    """Label ``ax``'s vertical axis in percent (its values are fractions, as JSON keeps them)."""
+    from matplotlib.ticker import PercentFormatter
+
+    ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=None))
 
 
 def wrapped(title: str, width: int = 60) -> str:
@@ -80,6 +91,7 @@ def win_rates_figure(table: pd.DataFrame, title: str = "") -> Figure:
     ax.axhline(fair, color="grey", linewidth=0.8, linestyle="--", label="equal shares")
     ax.set_xticks(range(len(seats)), [s.replace(" wins", "") for s in seats])
     ax.set_ylabel("win rate")
+    in_percent(ax)
     ax.grid(alpha=0.3, axis="y")
     ax.legend(fontsize="small")
     ax.set_title(wrapped(title or "Who wins from which seat, with 95% intervals"))
@@ -109,6 +121,7 @@ def survival_figure(tables: dict[str, pd.DataFrame], unit: str = "turns", title:
         ax.fill_between(times, band.low.probabilities, band.high.probabilities, step="post", alpha=0.25)
     ax.set_xlabel(f"length ({unit})")
     ax.set_ylabel("share of games still going")
+    in_percent(ax)
     ax.grid(alpha=0.3)
     ax.legend(fontsize="small")
     ax.set_title(wrapped(title or "How long games last: the share still going after each length (Kaplan-Meier)"))
@@ -139,6 +152,7 @@ def scores_figure(tables: dict[str, pd.DataFrame], spec, players: int, title: st
         ax.hist(v.ravel(), bins=bins, histtype="step", density=True, linewidth=1.4, label=name)
     ax.set_xlabel(f"{label} at the end of the game (every seat)")
     ax.set_ylabel("share of seats")
+    in_percent(ax)
     ax.grid(alpha=0.3)
     ax.legend(fontsize="small")
     ax.set_title(wrapped(title or f"Where every seat's {label} stand at the end of a game"))
@@ -225,12 +239,14 @@ def feel_figure(tables: dict[str, pd.DataFrame], title: str = "") -> Figure:
     known.set_xticks([0, 0.25, 0.5, 0.75, 1], ["start", *QUARTER_NAMES, "end"])
     known.set_xlabel("how far the game has gone")
     known.set_ylabel("share of games")
+    in_percent(known)
     known.set_title("When is the winner known?")
     known.grid(alpha=0.3)
     known.legend(fontsize="small")
     changes.set_xticks(counts[:: max(1, len(counts) // 12)])
     changes.set_xlabel(f"times the lead changes hands in a game ({top} stands for {top} or more)")
     changes.set_ylabel("share of games")
+    in_percent(changes)
     changes.set_title("How often the lead changes hands")
     changes.grid(alpha=0.3)
     changes.legend(fontsize="small")
