@@ -51,6 +51,8 @@ FEEL_WORDS = {  # metric -> (what it counts, more, fewer)
         "The tie-break decides fewer games",
     ),
 }
+# Differences of rates (seat 0's wins above an equal share, the largest gap between seats): in points.
+POINT_METRICS = frozenset(("first-player advantage", "largest seat gap"))
 PERCENT_MEANS = {"winner leads for good after (share of the game)", "time seats spend out of the game"}
 
 
@@ -152,9 +154,14 @@ def row_text(r, alpha: float = ALPHA) -> tuple[str, str]:
     interval needs; the difference with its level, Holm p-value (never 0), test and pairing."""
     if r["kind"] == "test":
         return p_text(r["value"]), ""
-    share = r["kind"] == "rate" or r["metric"] in PERCENT_MEANS or r["metric"] == "first-player advantage"
+    share = r["kind"] == "rate" or r["metric"] in PERCENT_MEANS or r["metric"] in POINT_METRICS
     if r["low"] != r["low"]:  # (NaN: no interval)
         value = number(r["value"], 2)
+    elif r["metric"] in POINT_METRICS:  # (a difference of rates: in points, as balance prints it)
+        places = points(r["low"], r["high"])
+        value = (
+            f"{fixed(100 * r['value'], places)} pp [{fixed(100 * r['low'], places)}, {fixed(100 * r['high'], places)}]"
+        )
     elif share:
         places = points(r["low"], r["high"])
         value = rate_ci(r["value"], (r["low"], r["high"]), places)
