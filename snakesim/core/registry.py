@@ -106,7 +106,10 @@ class GameSpec:
         if self.score is None:
             return None
         column, sign = self.score
-        return column, sign * table[[f"{column}_{s}" for s in range(players)]].to_numpy()
+        # (named by what a standing counts, "cards in hand"; by the column when the rules could
+        # score something else and the table does not say which rules played it)
+        label = self.standing_unit if self.score_of is None else column
+        return label, sign * table[[f"{column}_{s}" for s in range(players)]].to_numpy()
 
     def check_players(self, players: int) -> int:
         """Return ``players`` if this game allows it, else raise InputError."""
