@@ -591,9 +591,9 @@ def skill_findings(table: pd.DataFrame, shares: pd.DataFrame) -> list[str]:
     return out
 
 
-def skill_difference_findings(differences: pd.DataFrame, base: str) -> list[str]:
-    """How each rule set changes what playing well is worth (``skill.skill_differences``),
-    against the first arm ``base``: a change only where its Holm-adjusted test finds it."""
+def skill_difference_findings(differences: pd.DataFrame) -> list[str]:
+    """How each rule set changes what playing well is worth against the first rule set
+    (``skill.skill_differences``): a change only where its Holm-adjusted test finds it."""
     words = {
         ("random", "greedy"): "careful play among random players",
         ("greedy", "expert"): "thinking ahead among careful players",

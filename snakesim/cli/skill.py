@@ -102,7 +102,7 @@ def skill_command(
     differences = skill_differences(results) if len(results) > 1 else None
     findings = {name: skill_findings(r.table, r.shares) for name, r in results.items()}
     if differences is not None:
-        findings["between arms"] = skill_difference_findings(differences, label)
+        findings["between arms"] = skill_difference_findings(differences)
     if as_json:
         if differences is None:
             lineups = records(result.table)
