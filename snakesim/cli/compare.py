@@ -15,15 +15,7 @@ from snakesim.core.errors import InputError
 
 @cli.command()
 @options.game_argument
-@click.option(
-    "--players",
-    "-p",
-    "players_text",
-    default="4",
-    show_default=True,
-    metavar="N|N,M|LOW..HIGH",
-    help="Number of players, or several (3,5 or 2..5): each count is compared on its own, one after the other.",
-)
+@options.player_counts
 @options.seed
 @click.option(
     "--variant",
