@@ -177,29 +177,8 @@ def _compare_players(spec, players, seed, arms, settings, rules_file, deck_file,
 
 def _figures(spec, players, table, tables, folder: Path) -> list[str]:
     """Draw a comparison's figures into ``folder``; return the files written."""
-    # (matplotlib only when asked)
-    from snakesim.report.figures import (
-        feel_figure,
-        has_feel,
-        lengths_vary,
-        scores_figure,
-        survival_figure,
-        win_rates_figure,
-    )
+    from snakesim.report.figures import comparison_figures  # (matplotlib only when asked)
 
-    folder.mkdir(parents=True, exist_ok=True)
     title = f"{spec.title}, {players} players"
-    win_rates_figure(table, f"{title}\nWho wins from which seat, with 95% intervals").savefig(
-        folder / "win-rates.png", dpi=110
-    )
-    drawn = ["win-rates.png"]
-    if lengths_vary(tables):
-        survival_figure(tables, spec.length_unit).savefig(folder / "length.png", dpi=110)
-        drawn.append("length.png")
-    if spec.score is not None:
-        scores_figure(tables, spec, players).savefig(folder / "scores.png", dpi=110)
-        drawn.append("scores.png")
-    if has_feel(tables):
-        feel_figure(tables, f"{title}: how the game feels, 95% bands").savefig(folder / "feel.png", dpi=110)
-        drawn.append("feel.png")
-    return drawn
+    return comparison_figures(spec, players, table, tables, folder, win_title=f"{title}\nWho wins from which seat, "
+                              "with 95% intervals", feel_title=f"{title}: how the game feels, 95% bands")  # fmt: skip

@@ -7,6 +7,8 @@ import textwrap
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     import pandas as pd
     from matplotlib.figure import Figure
 
@@ -179,6 +181,27 @@ def _elimination(fig, ax, tables, spec, players: int, title: str):
         wrapped(title or "When players go out for good: the median game, and the middle half of games as a bar")
     )
     return fig
+
+
+def comparison_figures(
+    spec, players: int, table: pd.DataFrame, tables: dict[str, pd.DataFrame], folder: Path, prefix: str = "",
+    win_title: str = "", feel_title: str = "", dpi: int = 110,
+) -> list[str]:  # fmt: skip
+    """Draw a comparison's figures into ``folder`` as ``{prefix}win-rates.png`` and, where they
+    have something to show, ``length``, ``scores`` and ``feel``; return the files written."""
+    folder.mkdir(parents=True, exist_ok=True)
+    drawn = [f"{prefix}win-rates.png"]
+    win_rates_figure(table, win_title).savefig(folder / drawn[0], dpi=dpi)
+    if lengths_vary(tables):
+        drawn.append(f"{prefix}length.png")
+        survival_figure(tables, spec.length_unit).savefig(folder / drawn[-1], dpi=dpi)
+    if spec.score is not None:
+        drawn.append(f"{prefix}scores.png")
+        scores_figure(tables, spec, players).savefig(folder / drawn[-1], dpi=dpi)
+    if has_feel(tables):
+        drawn.append(f"{prefix}feel.png")
+        feel_figure(tables, feel_title).savefig(folder / drawn[-1], dpi=dpi)
+    return drawn
 
 
 def lengths_vary(tables: dict[str, pd.DataFrame]) -> bool:

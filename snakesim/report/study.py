@@ -52,15 +52,10 @@ from snakesim.core.runner import DEFAULT_CHUNK, simulate_spec
 from snakesim.games import get_game
 from snakesim.report.figures import (
     balance_figure,
-    feel_figure,
-    has_feel,
-    lengths_vary,
-    scores_figure,
+    comparison_figures,
     skill_figure,
-    survival_figure,
     sweep_figure,
     tune_figure,
-    win_rates_figure,
 )
 
 if TYPE_CHECKING:
@@ -266,17 +261,9 @@ def _write_report(study, spec, seed, plans, out_dir: Path, command: str, progres
                     for label, variant, rules, seats in arms
                 }
                 table = compare_tables(spec, tables)
-                win_rates_figure(table, section.get("title", "")).savefig(out_dir / f"{name}-win-rates.png", dpi=100)
-                figures = [f"{name}-win-rates.png"]
-                if lengths_vary(tables):
-                    survival_figure(tables, spec.length_unit).savefig(out_dir / f"{name}-length.png", dpi=100)
-                    figures.append(f"{name}-length.png")
-                if spec.score is not None:
-                    scores_figure(tables, spec, players).savefig(out_dir / f"{name}-scores.png", dpi=100)
-                    figures.append(f"{name}-scores.png")
-                if has_feel(tables):
-                    feel_figure(tables).savefig(out_dir / f"{name}-feel.png", dpi=100)
-                    figures.append(f"{name}-feel.png")
+                figures = comparison_figures(
+                    spec, players, table, tables, out_dir, f"{name}-", section.get("title", ""), dpi=100
+                )
                 note = f"{players} players, {games:,} games per arm, seed {seed}; " + "; ".join(
                     f"**{label}**: {_describe(rules, seats)}" for label, _, rules, seats in arms
                 )
