@@ -119,9 +119,11 @@ def balance_command(
     from snakesim.analysis.findings import balance_findings
     from snakesim.analysis.sweep import parse_players
     from snakesim.core.arms import resolve_run
+    from snakesim.core.backends import make_backend
     from snakesim.games import get_game
 
     counts = parse_players(players_text)
+    check_plot(plot)
     if plot is not None and len(counts) > 1:
         raise InputError("--plot", "draws one player count's answer; give one --players count")
     spec = get_game(game)
@@ -133,10 +135,7 @@ def balance_command(
         check_balance(spec, rules, n, handicap, tolerance, value_range, n_games, max_games, confirm_games)
         runs.append((n, label, rules, seats))
     novice_rate = check_novices(spec, novices)
-    _, _, _, _, engine = _start(
-        game, counts[0], seed, variant, settings, rules_file, deck_file, policy, policies, backend, threads,
-        scheduler, workers, plot,
-    )  # fmt: skip
+    engine = make_backend(backend, threads, scheduler, workers)
     shown = []
     for n, label, rules, seats in runs:
         result = balance(
