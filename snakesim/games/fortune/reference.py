@@ -228,10 +228,12 @@ class FortuneGame:
             card = self.draw()
             note = self.apply(seat, card)
             self.max_cup = max(self.max_cup, self.cup)
-            self._note(
-                f"{self.length:5d} seat {seat} draws {self.names[card]:<8} {note:<50} "
-                f"coins {' '.join(f'{c:3d}' for c in self.coins)}  cup {self.cup:<3d} {feel.leader_text(self.coins)}"
-            )
+            if self.log is not None:  # (the line, and who leads, only for a trace)
+                self._note(
+                    f"{self.length:5d} seat {seat} draws {self.names[card]:<8} {note:<50} "
+                    f"coins {' '.join(f'{c:3d}' for c in self.coins)}  cup {self.cup:<3d} "
+                    f"{feel.leader_text(self.coins)}"
+                )
             ended = self.finish()
             if self.history is not None:
                 self.history.append(list(self.coins))

@@ -543,17 +543,17 @@ class SssnakeGame:
         if self.log is None:
             return
         columns = []
+        missing = [-v for v in self.standings()]  # (one search a board, for the heads and the last line)
         for s, board in enumerate(self.boards):
             rows = board.draw()
-            head = f"seat {s}: {board.missing()} missing"
+            head = f"seat {s}: {missing[s]} missing"
             width = max(len(head), len(rows[0]))
             columns.append([head.ljust(width)] + [r.ljust(width) for r in rows])
         height = max(len(c) for c in columns)
         for c in columns:
             c.extend([" " * len(c[0])] * (height - len(c)))
         self.log.extend(("       " + "   ".join(parts)).rstrip() for parts in zip(*columns, strict=True))
-        standing = self.standings()
-        self.log.append(feel.trace_line("cards missing", [-v for v in standing], standing))
+        self.log.append(feel.trace_line("cards missing", missing, [-v for v in missing]))
 
 
 def play(
