@@ -553,17 +553,24 @@ def tune_findings(s: dict) -> list[str]:
     return out
 
 
+# A skill line-up (field, odd player's kind) in words: the player, and what its edge measures.
+LINEUP_WORDS = {
+    ("random", "greedy"): ("one careful player among random ones", "careful play among random players"),
+    ("greedy", "random"): ("one random player among careful ones", "random play among careful players"),
+    ("greedy", "expert"): ("one player who thinks ahead among careful ones", "thinking ahead among careful players"),
+    ("greedy", "oracle"): (
+        "one player who sees every card among careful ones",
+        "seeing every card among careful players",
+    ),
+    ("greedy", "novice"): ("one novice among careful players", "a novice's mistakes among careful players"),
+}
+
+
 def skill_findings(table: pd.DataFrame, shares: pd.DataFrame) -> list[str]:
     """A skill measurement (``SkillResult``) in words: each player count's verdict, then each odd
     player's edge in points over a field player at the same seats (paired 95% intervals)."""
     out = []
-    words = {
-        ("random", "greedy"): "one careful player among random ones",
-        ("greedy", "random"): "one random player among careful ones",
-        ("greedy", "expert"): "one player who thinks ahead among careful ones",
-        ("greedy", "oracle"): "one player who sees every card among careful ones",
-        ("greedy", "novice"): "one novice among careful players",
-    }
+    words = {lineup: who for lineup, (who, _) in LINEUP_WORDS.items()}
     for row in shares.itertuples():
         lines = table[(table["players"] == row.players) & (table["player"] != table["field"])]
         text = f"{row.players} players: {row.verdict}"
@@ -594,12 +601,7 @@ def skill_findings(table: pd.DataFrame, shares: pd.DataFrame) -> list[str]:
 def skill_difference_findings(differences: pd.DataFrame) -> list[str]:
     """How each rule set changes what playing well is worth against the first rule set
     (``skill.skill_differences``): a change only where its Holm-adjusted test finds it."""
-    words = {
-        ("random", "greedy"): "careful play among random players",
-        ("greedy", "expert"): "thinking ahead among careful players",
-        ("greedy", "oracle"): "seeing every card among careful players",
-        ("greedy", "novice"): "a novice's mistakes among careful players",
-    }
+    words = {lineup: what for lineup, (_, what) in LINEUP_WORDS.items()}
     out = []
     for (arm, n), rows in differences.groupby(["arm", "players"], sort=False):
         moved = []
