@@ -17,6 +17,7 @@ import json
 import sys
 import threading
 import time
+from collections.abc import Callable
 
 from snakesim.core.jit import cache_base
 
@@ -72,12 +73,12 @@ def _remember(game: str, thinks: bool, seconds: float) -> None:
         pass  # a read-only cache folder: the estimate stays the typical one
 
 
-def prepare(spec, rules, players: int, seed: int, codes=None, notice: bool = True) -> float:
+def prepare(spec, rules, players: int, seed: int, codes=None, notice: bool | Callable[[str], None] = True) -> float:
     """Load or compile the kernel that a run of ``spec`` with the per-seat policy ``codes``
     needs, by playing its game 0 once; return the seconds it took (0 if already done here).
 
-    With ``notice``, a compile (anything slower than a cache load) is announced on stderr
-    while it happens.
+    With ``notice``, a compile (anything slower than a cache load) is announced while it
+    happens: on stderr, or by calling ``notice`` with the line (the workbench shows it).
     """
     thinks = bool(spec.policies) and codes is not None and _thinks(spec, codes)
     key = (spec.name, thinks)
@@ -87,7 +88,11 @@ def prepare(spec, rules, players: int, seed: int, codes=None, notice: bool = Tru
     def announce() -> None:
         title = spec.title.split(":")[0]
         what = " and its look-ahead player" if thinks else ""
-        sys.stderr.write(f"compiling the {title} engine{what} for this machine, once: about {estimate(*key):.0f} s\n")
+        line = f"compiling the {title} engine{what} for this machine, once: about {estimate(*key):.0f} s"
+        if callable(notice):
+            notice(line)
+            return
+        sys.stderr.write(line + "\n")
         sys.stderr.flush()
 
     timer = threading.Timer(NOTICE_AFTER_SECONDS, announce) if notice else None

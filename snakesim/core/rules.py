@@ -411,7 +411,12 @@ class Rules:
         rules : Rules
             That variant (or ``base``, or the defaults) with the file's values applied.
         """
-        data = read_toml(path, "rules file")
+        return cls.from_mapping(read_toml(path, "rules file"), base)
+
+    @classmethod
+    def from_mapping(cls, data: Mapping[str, Any], base: Rules | None = None) -> tuple[str | None, Rules]:
+        """Rules from a rules file's parsed contents (see :meth:`from_toml`)."""
+        data = dict(data)
         variant = data.pop("variant", None)
         if variant is not None and not isinstance(variant, str):
             raise InputError("variant", f"expected a variant name, got {variant!r}")
@@ -442,13 +447,7 @@ class Rules:
     def to_toml(self) -> str:
         """The complete rules as TOML that :meth:`from_toml` reads back to equal rules:
         plain options first, then one ``[table]`` per table option."""
-        plain, tables = [], []
-        for name, value in self.to_dict().items():
-            if isinstance(value, dict):
-                tables += ["", f"[{name}]"] + [f"{_key(k)} = {inline(v)}" for k, v in value.items()]
-            else:
-                plain.append(f"{name} = {inline(value)}")
-        return "\n".join(plain + tables) + "\n"
+        return as_toml(self.to_dict())
 
     def changes(self) -> dict[str, Any]:
         """The options that differ from the defaults (count tables: only changed keys)."""
@@ -483,17 +482,33 @@ class Rules:
         return rows
 
 
+def as_toml(values: Mapping[str, Any]) -> str:
+    """Option values (plain, as :meth:`Rules.to_dict` gives them) as a rules file: plain
+    options first, then one ``[table]`` per table option."""
+    plain, tables = [], []
+    for name, value in values.items():
+        if isinstance(value, dict):
+            tables += ["", f"[{name}]"] + [f"{_key(k)} = {inline(v)}" for k, v in value.items()]
+        else:
+            plain.append(f"{name} = {inline(value)}")
+    return "\n".join(plain + tables).lstrip("\n") + "\n"
+
+
 def describe_changes(changes: dict) -> str:
     """Rule changes (:meth:`Rules.changes`) in one line: ``snakes=1, deck.RAIN=3``."""
-    if not changes:
-        return "all defaults"
+    return ", ".join(change_settings(changes)) or "all defaults"
+
+
+def change_settings(changes: dict) -> list[str]:
+    """Rule changes (:meth:`Rules.changes`) as the ``--set`` strings that make them:
+    ``["snakes=1", "deck.RAIN=3"]``."""
     parts = []
     for name, value in changes.items():
         if isinstance(value, dict):
             parts += [f"{name}.{k}={_show(v)}" for k, v in value.items()]
         else:
             parts.append(f"{name}={_show(value)}")
-    return ", ".join(parts)
+    return parts
 
 
 def _key(key: str) -> str:
@@ -523,20 +538,32 @@ def parse_value(field: str, text: str) -> Any:
     """The value of a ``--set`` text read as TOML (``[{take = 2, from = "left"}]``, ``"RED"``)."""
     try:
         return tomllib.loads(f"value = {text}")["value"]
-    except (tomllib.TOMLDecodeError, RecursionError):
+    except (ValueError, RecursionError):  # (TOMLDecodeError is a ValueError, as is a number too long to read)
         raise InputError(
             field, f'expected a TOML value (a number, "text", [a, list] or {{a = table}}), got {text!r}'
         ) from None
+
+
+def parse_toml(text: str, where: str, what: str) -> dict:
+    """Parse TOML text; InputError naming ``where`` for text that is not TOML or that no rules
+    could hold (nested too deeply, a number with thousands of digits)."""
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        raise InputError(where, f"not valid TOML: {err}") from None
+    except ValueError:  # (Python refuses to read an integer of more than 4,300 digits)
+        raise InputError(where, f"not a {what} snakesim can read: a number with thousands of digits") from None
+    except RecursionError:
+        raise InputError(where, f"not a {what} snakesim can read: arrays or tables nested too deeply") from None
 
 
 def read_toml(path: str | Path, what: str) -> dict:
     """Parse a TOML file; InputError naming the file for an unreadable or invalid one."""
     path = Path(path)
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
     except OSError as err:
         raise InputError(str(path), f"cannot read {what} ({err.strerror})") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as err:
+    except UnicodeDecodeError as err:
         raise InputError(str(path), f"not valid TOML: {err}") from None
-    except RecursionError:
-        raise InputError(str(path), f"not a {what} snakesim can read: arrays or tables nested too deeply") from None
+    return parse_toml(text, str(path), what)

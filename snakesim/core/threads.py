@@ -70,6 +70,11 @@ def reporting(done: Callable[[int], None] | None) -> Iterator[None]:
         _caller.report = before
 
 
+def reporter() -> Callable[[int], None] | None:
+    """What the calling thread's :func:`play_in_blocks` reports finished games to (None: nothing)."""
+    return getattr(_caller, "report", None)
+
+
 def play_in_blocks(play: Callable[[int, int], None], count: int, block: int, threads: int | None = None) -> None:
     """Call ``play(start, stop)`` for blocks of ``range(count)`` on ``threads`` threads
     (:func:`get_threads` if None).
