@@ -17,7 +17,6 @@ each tune section the metric against the value, each skill section every line-up
 from __future__ import annotations
 
 import base64
-import html
 import os
 import shutil
 import tempfile
@@ -50,6 +49,7 @@ from snakesim.core.rng import MAX_SEED
 from snakesim.core.rules import Int, describe_changes, inline, read_toml
 from snakesim.core.runner import DEFAULT_CHUNK, simulate_spec
 from snakesim.games import get_game
+from snakesim.report.charts import comparison_charts as comparison_charts_data
 from snakesim.report.figures import (
     balance_figure,
     comparison_figures,
@@ -57,6 +57,7 @@ from snakesim.report.figures import (
     sweep_figure,
     tune_figure,
 )
+from snakesim.report.page import charts_html, page
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -71,6 +72,7 @@ class Section:
     table: pd.DataFrame
     figures: list[str] = field(default_factory=list)
     findings: list[str] = field(default_factory=list)  # the section's numbers in words
+    charts: list[dict] = field(default_factory=list)  # drawn in report.html in place of CHARTED figures
 
 
 HOW_TO_READ = (
@@ -251,7 +253,7 @@ def _write_report(study, spec, seed, plans, out_dir: Path, command: str, progres
     with backend or ThreadsBackend() as engine:
         for kind, k, section, plan in plans:
             name = f"{kind}-{k + 1}"
-            findings = []
+            findings, charts = [], []
             if kind == "compare":
                 arms, games, players = plan
                 tables = {
@@ -272,6 +274,7 @@ def _write_report(study, spec, seed, plans, out_dir: Path, command: str, progres
                     f"{f['arm']}: {f['text']}" if f["arm"] else f["text"]
                     for f in compare_findings(table, spec, players, games)
                 ]
+                charts = comparison_charts_data(spec, players, table, tables)
             elif kind in ("balance", "tune"):
                 note, shown, table, figures, findings = _search_section(
                     spec, kind, plan, seed, engine, progress, name, out_dir
@@ -293,7 +296,7 @@ def _write_report(study, spec, seed, plans, out_dir: Path, command: str, progres
                 shown = table.pivot_table(
                     index=["players", *axes], columns="metric", values="value", sort=False
                 ).reset_index()
-            sections.append(Section(section.get("title", name), note, shown, figures, findings))
+            sections.append(Section(section.get("title", name), note, shown, figures, findings, charts))
             tidy.append(table.assign(section=name))
     pd.concat(tidy, ignore_index=True).to_csv(out_dir / "summary.csv", index=False)
     header = {
@@ -386,7 +389,7 @@ def _plan_search(spec, kind, section, seed, scale, k):
         else:
             check_tune(spec, rules, players, section["target"], section["vary"], games, max_games, confirm)
     except InputError as err:
-        raise InputError(f"{where}: {err.field.lstrip('-')}", str(err).split(": ", 1)[1]) from None
+        raise InputError(f"{where}: {err.field.lstrip('-')}", err.message) from None
     return section, label, rules, seats, players, games, max_games, confirm
 
 
@@ -459,7 +462,7 @@ def _plan_skill(spec, section, seed, scale, k):
         playouts, novice = section.get("playouts", DEFAULT_PLAYOUTS), section.get("novice", NOVICE)
         check_skill(spec, rules, players, games, playouts, novice)
     except InputError as err:
-        raise InputError(f"{where}: {err.field.lstrip('-')}", str(err).split(": ", 1)[1]) from None
+        raise InputError(f"{where}: {err.field.lstrip('-')}", err.message) from None
     return label, rules, players, games, playouts, novice
 
 
@@ -531,7 +534,8 @@ def _markdown(study, header, sections) -> str:
         if s.findings:
             lines += ["In words:", "", *(f"- {f}" for f in s.findings), ""]
         lines += [_markdown_table(s.table), ""]
-        lines += [f"![{name}]({name})" for name in s.figures] + [""]
+        for name in s.figures:  # (each its own paragraph, so report.html can put a chart in its place)
+            lines += [f"![{name}]({name})", ""]
     lines += [
         "## Regenerate",
         "",
@@ -556,22 +560,26 @@ def _plain(v) -> str:
 
 def _html(study, header, sections, out_dir: Path) -> str:
     """The report as one self-contained page: the Markdown report rendered by a CommonMark
-    parser (tables on), every figure embedded as data, long titles and tables wrapping."""
+    parser (tables on), a comparison's charts drawn in the page (hover for a value and its
+    interval, click an arm to hide it) in place of their PNG figures, every other figure
+    embedded as data, long titles and tables wrapping."""
     from markdown_it import MarkdownIt
 
-    body = MarkdownIt("commonmark").enable("table").render(_markdown(study, header, sections))
-    for s in sections:
+    charted = []
+    for k, s in enumerate(sections):
+        figures = s.figures
+        if s.charts:
+            figures = [f"CHARTS-{k}"] + [f for f in s.figures if not f.endswith(CHARTED)]
+        charted.append(Section(s.title, s.note, s.table, figures, s.findings, s.charts))
+    body = MarkdownIt("commonmark").enable("table").render(_markdown(study, header, charted))
+    for k, s in enumerate(charted):
+        body = body.replace(f'<p><img src="CHARTS-{k}" alt="CHARTS-{k}" /></p>', charts_html(s.charts))
         for name in s.figures:
-            data = base64.b64encode((out_dir / name).read_bytes()).decode()
-            body = body.replace(f'src="{name}"', f'src="data:image/png;base64,{data}"')
-    style = (
-        "body{font-family:sans-serif;max-width:70em;margin:2em auto;padding:0 1em;line-height:1.45}"
-        "h1,h2{overflow-wrap:anywhere}table{border-collapse:collapse;font-size:.85em;display:block;overflow-x:auto}"
-        "td,th{border:1px solid #ccc;padding:.2em .5em;vertical-align:top}img{max-width:100%}"
-        "code{background:#f4f4f4;padding:0 .2em;overflow-wrap:anywhere}"
-    )
-    return (
-        f"<!doctype html><html lang='en'><head><meta charset='utf-8'>"
-        f"<meta name='viewport' content='width=device-width, initial-scale=1'>"
-        f"<title>{html.escape(study['title'])}</title><style>{style}</style></head><body>\n{body}</body></html>\n"
-    )
+            if not name.startswith("CHARTS-"):
+                data = base64.b64encode((out_dir / name).read_bytes()).decode()
+                body = body.replace(f'src="{name}"', f'src="data:image/png;base64,{data}"')
+    return page(study["title"], body)
+
+
+# The figures a comparison's interactive charts replace in report.html (report.md keeps them).
+CHARTED = ("-win-rates.png", "-length.png", "-feel.png")

@@ -1,0 +1,125 @@
+"""A comparison's charts as data, for the pages that draw them in the browser.
+
+The workbench and a study's ``report.html`` draw the same charts with ``static/charts.js``
+(hovering shows a value with its interval; the legend shows or hides an arm). This module
+computes what they draw, in plain JSON values: every point carries its 95% interval, so the
+page never computes a statistic itself.
+
+A chart is ``{"id", "title", "kind", "x_label", "y_label", "percent", "series"}``: ``kind``
+``bars`` (one group per x category, one bar per series) or ``lines``; each series is an arm,
+``{"name", "points": [[x, value, low, high], ...]}``; ``percent`` means the values are shares
+(0 to 1), shown in percent.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from snakesim.analysis.stats import LEVEL, wilson
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from snakesim.core.registry import GameSpec
+
+MOST_BINS = 40  # a length or margin chart groups its values into at most this many bins
+TAIL = 99  # and shows the games past this percentile as one last bin
+
+
+def comparison_charts(spec: GameSpec, players: int, table: pd.DataFrame, tables: dict[str, pd.DataFrame]) -> list:
+    """The charts of a comparison (``compare_tables``'s table and the per-game tables by arm):
+    win rate by seat, then game length and the winning margin where they vary, then the
+    game feel where it was recorded."""
+    from snakesim.report.figures import has_feel, lengths_vary
+
+    charts = [win_rate_chart(table, players)]
+    if lengths_vary(tables):
+        charts.append(spread_chart(
+            "length", "How long games last", f"game length ({spec.length_unit})",
+            {name: df["length"].to_numpy() for name, df in tables.items()},
+        ))  # fmt: skip
+    margins = {}
+    for name, df in tables.items():
+        scored = spec.scores(df, players)
+        if scored is not None and spec.out_column is None:
+            values = np.sort(scored[1], axis=1)
+            margins[name] = values[:, -1] - values[:, -2]
+            label = scored[0]
+    if margins and len({int(v) for m in margins.values() for v in np.unique(m)}) > 1:
+        charts.append(spread_chart(
+            "margin", "How far the winner ends ahead of the next seat", f"winning margin ({label})", margins
+        ))  # fmt: skip
+    if has_feel(tables):
+        charts.append(known_chart(tables))
+        charts.append(spread_chart(
+            "lead-changes", "How often the lead changes hands", "times the lead changes hands in a game",
+            {name: df["lead_changes"].to_numpy() for name, df in tables.items()},
+        ))  # fmt: skip
+    return charts
+
+
+def win_rate_chart(table: pd.DataFrame, players: int) -> dict:
+    """Each arm's win rate by seat with its interval (``compare_tables``'s rows)."""
+    series = []
+    for name, rows in table.groupby("variant", sort=False):
+        by = rows.set_index("metric")
+        points = [[f"seat {s}", *_floats(by.loc[f"seat {s} wins", ["value", "low", "high"]])] for s in range(players)]
+        series.append({"name": str(name), "points": points})
+    return _chart("win-rates", "Who wins from which seat", "bars", "seat (0 plays first)", "wins", True, series)
+
+
+def spread_chart(key: str, title: str, x_label: str, values: dict[str, np.ndarray], level: float = LEVEL) -> dict:
+    """The share of games at each value (or bin of values) of a per-game count, by arm, each
+    share with its Wilson interval. The long tail past the 99th percentile of every arm's
+    values together is one last bin ("300+")."""
+    every = np.concatenate(list(values.values()))
+    low, high = int(every.min()), int(np.ceil(np.percentile(every, TAIL)))
+    width = max(1, -(-(high - low + 1) // MOST_BINS))  # (ceiling division: at most MOST_BINS bins)
+    edges = np.arange(low, high + 1, width)
+    tail = int(every.max()) >= edges[-1] + width  # values beyond the last full bin
+    series = []
+    for name, v in values.items():
+        place = np.minimum((v - low) // width, len(edges) - (0 if tail else 1))
+        counts = np.bincount(place.astype(np.int64), minlength=len(edges) + tail)
+        n = len(v)
+        points = []
+        for k, c in enumerate(counts):
+            left = low + k * width
+            if tail and k == len(counts) - 1:
+                x = f"{left}+"
+            else:
+                x = left if width == 1 else f"{left}-{left + width - 1}"
+            points.append([x, c / n, *wilson(int(c), n, level)])
+        series.append({"name": name, "points": points})
+    return _chart(key, title, "lines", x_label, "share of games", True, series)
+
+
+def known_chart(tables: dict[str, pd.DataFrame], level: float = LEVEL) -> dict:
+    """When the winner is known: the share of won games whose winner already leads alone for
+    good, at each tenth of the game (the figure's line, at fewer points)."""
+    series = []
+    steps = np.linspace(0, 1, 11)
+    for name, df in tables.items():
+        winner = df["winner"].to_numpy()
+        decided = np.sort(df["decided"].to_numpy()[winner >= 0])
+        n = len(decided)
+        if not n:
+            continue
+        settled = np.searchsorted(decided, steps, side="right")
+        points = [[f"{round(100 * x)}%", h / n, *wilson(int(h), n, level)] for x, h in zip(steps, settled, strict=True)]
+        series.append({"name": name, "points": points})
+    return _chart(
+        "known", "When is the winner known?", "lines", "how far the game has gone",
+        "winner leads for good", True, series,
+    )  # fmt: skip
+
+
+def _chart(key, title, kind, x_label, y_label, percent, series) -> dict:
+    return {"id": key, "title": title, "kind": kind, "x_label": x_label, "y_label": y_label, "percent": percent,
+            "level": LEVEL, "series": series}  # fmt: skip
+
+
+def _floats(values) -> list[float]:
+    return [float(v) for v in values]

@@ -1,0 +1,159 @@
+/* snakesim's charts: bars or lines with their 95% intervals, drawn as SVG from the data
+   that snakesim.report.charts computes. Hovering a column shows every shown arm's value with
+   its interval; a legend button shows or hides an arm. No library, nothing fetched: the
+   workbench serves this file and a report inlines it. */
+(function () {
+  "use strict";
+  var COLOURS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f"];
+  var SVG = "http://www.w3.org/2000/svg";
+  var W = 640, H = 300, LEFT = 58, RIGHT = 14, TOP = 14, BOTTOM = 46;
+
+  function el(tag, attrs, parent) {
+    var node = document.createElementNS(SVG, tag);
+    for (var k in attrs) node.setAttribute(k, attrs[k]);
+    if (parent) parent.appendChild(node);
+    return node;
+  }
+
+  function html(tag, cls, text, parent) {
+    var node = document.createElement(tag);
+    if (cls) node.className = cls;
+    if (text !== undefined && text !== null) node.textContent = text;
+    if (parent) parent.appendChild(node);
+    return node;
+  }
+
+  /* Decimals that show an interval this wide, as the text answers print it: one significant
+     digit of the width, two when it starts with 1 or 2 (snakesim.analysis.findings.decimals). */
+  function places(width) {
+    if (!(width > 0) || !isFinite(width)) return 0;
+    var e = Math.floor(Math.log10(width));
+    return Math.min(4, Math.max(0, -e + (width / Math.pow(10, e) < 3 ? 1 : 0)));
+  }
+
+  function show(chart, x, low, high) {
+    var k = chart.percent ? 100 : 1, unit = chart.percent ? "%" : "";
+    var p = places(k * (high - low));
+    return (k * x).toFixed(p) + unit + " [" + (k * low).toFixed(p) + unit + ", " + (k * high).toFixed(p) + unit + "]";
+  }
+
+  /* A tick step of 1, 2 or 5 times a power of ten that covers value in 3 to 5 steps. */
+  function niceStep(value) {
+    if (!(value > 0)) return 0.25;
+    var raw = value / 4, power = Math.pow(10, Math.floor(Math.log10(raw)));
+    var steps = [1, 2, 5, 10];
+    for (var i = 0; i < steps.length; i++) if (steps[i] * power >= raw) return steps[i] * power;
+    return 10 * power;
+  }
+
+  function draw(box, chart, hidden) {
+    box.innerHTML = "";
+    html("h4", "snakesim-chart-title", chart.title, box);
+    var series = chart.series.map(function (s, i) { return { s: s, colour: COLOURS[i % COLOURS.length], i: i }; });
+    var shown = series.filter(function (d) { return !hidden[d.s.name]; });
+    var xs = chart.series.length ? chart.series[0].points.map(function (p) { return p[0]; }) : [];
+    var top = 0;
+    shown.forEach(function (d) { d.s.points.forEach(function (p) { top = Math.max(top, p[3], p[1]); }); });
+    if (chart.percent && top > 0.95) top = 1;  // (a share: the axis ends at 100%)
+    var step = niceStep(top), ticks = Math.max(1, Math.ceil(top / step - 1e-9));
+    top = step * ticks;
+    var svg = el("svg", { viewBox: "0 0 " + W + " " + H, role: "img", "aria-label": chart.title, "class": "snakesim-svg" }, box);
+    var plotW = W - LEFT - RIGHT, plotH = H - TOP - BOTTOM;
+    function y(v) { return TOP + plotH * (1 - v / top); }
+    var tickPlaces = Math.max(0, -Math.floor(Math.log10((chart.percent ? 100 : 1) * step) + 1e-9));
+    for (var t = 0; t <= ticks; t++) {
+      var v = step * t, yy = y(v);
+      el("line", { x1: LEFT, x2: W - RIGHT, y1: yy, y2: yy, "class": "snakesim-grid" }, svg);
+      var label = chart.percent ? (100 * v).toFixed(tickPlaces) + "%" : v.toFixed(tickPlaces);
+      el("text", { x: LEFT - 6, y: yy + 4, "text-anchor": "end", "class": "snakesim-tick" }, svg).textContent = label;
+    }
+    var column = plotW / Math.max(1, xs.length);
+    var every = Math.max(1, Math.ceil(xs.length / 12));
+    xs.forEach(function (x, j) {
+      if (j % every === 0) {
+        el("text", { x: LEFT + column * (j + 0.5), y: H - BOTTOM + 16, "text-anchor": "middle", "class": "snakesim-tick" }, svg).textContent = x;
+      }
+    });
+    el("text", { x: LEFT + plotW / 2, y: H - 8, "text-anchor": "middle", "class": "snakesim-axis" }, svg).textContent = chart.x_label;
+    el("text", { x: 14, y: TOP + plotH / 2, "text-anchor": "middle", transform: "rotate(-90 14 " + (TOP + plotH / 2) + ")", "class": "snakesim-axis" }, svg).textContent = chart.y_label;
+
+    if (chart.kind === "bars") {
+      var width = column * 0.8 / Math.max(1, shown.length);
+      shown.forEach(function (d, k) {
+        d.s.points.forEach(function (p, j) {
+          var x0 = LEFT + column * j + column * 0.1 + width * k;
+          el("rect", { x: x0, y: y(p[1]), width: Math.max(1, width - 2), height: Math.max(0, y(0) - y(p[1])), fill: d.colour, "class": "snakesim-bar" }, svg);
+          var cx = x0 + (width - 2) / 2;
+          el("line", { x1: cx, x2: cx, y1: y(p[2]), y2: y(p[3]), "class": "snakesim-whisker" }, svg);
+          el("line", { x1: cx - 4, x2: cx + 4, y1: y(p[2]), y2: y(p[2]), "class": "snakesim-whisker" }, svg);
+          el("line", { x1: cx - 4, x2: cx + 4, y1: y(p[3]), y2: y(p[3]), "class": "snakesim-whisker" }, svg);
+        });
+      });
+    } else {
+      shown.forEach(function (d) {
+        var pts = d.s.points, band = [], line = [];
+        pts.forEach(function (p, j) { band.push((LEFT + column * (j + 0.5)) + "," + y(p[3])); line.push((LEFT + column * (j + 0.5)) + "," + y(p[1])); });
+        for (var j = pts.length - 1; j >= 0; j--) band.push((LEFT + column * (j + 0.5)) + "," + y(pts[j][2]));
+        el("polygon", { points: band.join(" "), fill: d.colour, "class": "snakesim-band" }, svg);
+        el("polyline", { points: line.join(" "), stroke: d.colour, "class": "snakesim-line" }, svg);
+      });
+    }
+    var tip = html("div", "snakesim-tip", null, box);
+    tip.hidden = true;
+    xs.forEach(function (x, j) {
+      var hit = el("rect", { x: LEFT + column * j, y: TOP, width: column, height: plotH, "class": "snakesim-hit", "data-x": String(x) }, svg);
+      function enter() {
+        tip.innerHTML = "";
+        html("strong", null, chart.x_label + ": " + x, tip);
+        shown.forEach(function (d) {
+          var p = d.s.points[j], row = html("div", "snakesim-tip-row", null, tip);
+          var swatch = html("span", "snakesim-swatch", null, row);
+          swatch.style.background = d.colour;
+          html("span", null, d.s.name + ": " + show(chart, p[1], p[2], p[3]), row);
+        });
+        tip.hidden = false;
+        var left = (LEFT + column * (j + 1)) / W * box.clientWidth;
+        tip.style.left = Math.min(left, box.clientWidth - 260) + "px";
+      }
+      hit.addEventListener("mouseenter", enter);
+      hit.addEventListener("focus", enter);
+      hit.addEventListener("mouseleave", function () { tip.hidden = true; });
+    });
+    var legend = html("div", "snakesim-legend", null, box);
+    series.forEach(function (d) {
+      var button = html("button", "snakesim-legend-item" + (hidden[d.s.name] ? " off" : ""), null, legend);
+      button.type = "button";
+      button.setAttribute("aria-pressed", hidden[d.s.name] ? "false" : "true");
+      button.title = hidden[d.s.name] ? "show this arm" : "hide this arm";
+      var swatch = html("span", "snakesim-swatch", null, button);
+      swatch.style.background = d.colour;
+      html("span", null, d.s.name, button);
+      button.addEventListener("click", function () {
+        hidden[d.s.name] = !hidden[d.s.name];
+        draw(box, chart, hidden);
+      });
+    });
+    html("p", "snakesim-chart-note", "Hover a column for each arm's value and its " + Math.round(100 * (chart.level || 0.95)) + "% interval; click an arm to hide or show it.", box);
+  }
+
+  /* Draw the charts (a list of chart objects) into container. */
+  function render(container, charts) {
+    container.innerHTML = "";
+    charts.forEach(function (chart) {
+      var box = html("figure", "snakesim-chart", null, container);
+      box.setAttribute("data-chart", chart.id);
+      draw(box, chart, {});
+    });
+  }
+
+  window.SnakesimCharts = { render: render, show: show };
+  function start() {
+    var boxes = document.querySelectorAll(".snakesim-charts");
+    for (var i = 0; i < boxes.length; i++) {
+      var data = boxes[i].querySelector("script[type='application/json']");
+      if (data) render(boxes[i], JSON.parse(data.textContent));
+    }
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+})();
