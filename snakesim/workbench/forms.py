@@ -1,0 +1,123 @@
+"""What the workbench page needs to draw a game's rules as a form, and to check what it sends.
+
+The form is generated from the rules schema (``snakesim.core.rules``): every option's kind,
+allowed values and help line. The page keeps the rules as TOML text; a change made in the
+form comes back as ``--set`` strings (``start_coins=10``, ``deck.SNAKE=2``), so the form,
+the TOML and the command line go through the same checks and give the same one-line errors.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from snakesim.core.errors import InputError
+from snakesim.core.policies import parse_policy
+from snakesim.core.registry import GameSpec
+from snakesim.core.rules import (
+    Bool,
+    Choice,
+    Int,
+    PerSeat,
+    Rules,
+    Spec,
+    Table,
+    Words,
+    as_toml,
+    describe_changes,
+    inline,
+    parse_toml,
+)
+
+MAX_TOML_CHARS = 20_000  # far more than any game's complete rules (Sssnake's: about 1,500)
+MAX_SETTINGS = 200
+
+
+def field_form(spec: Spec) -> dict[str, Any]:
+    """How the page draws one option: its kind and what it accepts."""
+    if isinstance(spec, Bool):
+        return {"kind": "bool"}
+    if isinstance(spec, Choice):
+        return {"kind": "choice", "choices": list(spec.choices)}
+    if isinstance(spec, PerSeat):
+        return {"kind": "seats", "low": spec.low, "high": spec.high}
+    if isinstance(spec, Int):
+        return {"kind": "int", "low": spec.low, "high": spec.high}
+    if isinstance(spec, Table):
+        item = spec.item()
+        entry = {"kind": "int", "low": item.low, "high": item.high} if isinstance(item, Int) else {"kind": "text"}
+        return {"kind": "table", "keys": list(spec.keys), "entry": entry, "entry_allowed": item.describe()}
+    if isinstance(spec, Words):
+        return {"kind": "text"}
+    return {"kind": "text"}
+
+
+def game_form(spec: GameSpec) -> dict[str, Any]:
+    """Everything the page shows about a game before any rules are checked: its players, its
+    policies, its variants (with their complete rules) and its options' form."""
+    fields = []
+    for name, f in spec.rules.specs().items():
+        one = f.metadata["spec"]
+        fields.append({"name": name, "help": f.metadata["help"], "allowed": one.describe(), **field_form(one)})
+    return {
+        "name": spec.name,
+        "title": spec.title,
+        "min_players": spec.min_players,
+        "max_players": spec.max_players,
+        "policies": list(spec.policies),
+        "default_policy": spec.default_policy,
+        "per_seat": list(spec.rules.per_seat_options()),
+        "length_unit": spec.length_unit,
+        "fields": fields,
+        "variants": {
+            name: {"description": v.description, "toml": spec.rules.variant(name).to_toml()}
+            for name, v in spec.rules.VARIANTS.items()
+        },
+    }
+
+
+def rules_from_text(spec: GameSpec, text: Any, settings: Any = ()) -> Rules:
+    """The rules a page's TOML text describes, with ``settings`` (``NAME=VALUE`` strings, as
+    ``--set`` takes them) applied after it; InputError naming the field otherwise."""
+    if not isinstance(text, str):
+        raise InputError("toml", f"expected the rules as TOML text, got {type(text).__name__}")
+    if len(text) > MAX_TOML_CHARS:
+        raise InputError("toml", f"expected at most {MAX_TOML_CHARS:,} characters of rules, got {len(text):,}")
+    if not isinstance(settings, list | tuple) or len(settings) > MAX_SETTINGS:
+        raise InputError("set", f"expected a list of at most {MAX_SETTINGS} NAME=VALUE texts")
+    if not all(isinstance(s, str) for s in settings):
+        raise InputError("set", "expected NAME=VALUE texts")
+    return spec.rules.from_mapping(parse_toml(text, "toml", "rules file"))[1].with_settings(settings)
+
+
+def rules_view(rules: Rules) -> dict[str, Any]:
+    """Checked rules as the page shows them: the complete TOML, each option's value, and the
+    text a form field shows for it (a table's entries one by one)."""
+    values = rules.to_dict()
+    texts = {}
+    for name, value in values.items():
+        if isinstance(value, dict):
+            texts[name] = {k: _text(v) for k, v in value.items()}
+        else:
+            texts[name] = _text(value)
+    return {"toml": rules.to_toml(), "changes": as_toml(rules.changes()), "values": values, "texts": texts,
+            "hash": rules.rules_hash(), "summary": describe_changes(rules.changes())}  # fmt: skip
+
+
+def _text(value: Any) -> Any:
+    """A value as its form field holds it: booleans and numbers as they are, the rest as TOML."""
+    if isinstance(value, bool | int) or (isinstance(value, str)):
+        return value
+    return inline(value)
+
+
+def check_policies(spec: GameSpec, players: int, policies: Any) -> list[str]:
+    """One checked policy per seat (empty for a game without choices)."""
+    if not spec.policies:
+        if policies:
+            raise InputError("policies", f"{spec.name} has no choices to make, so its seats take no policy")
+        return []
+    if policies is None:
+        return [spec.default_policy] * players
+    if not isinstance(policies, list) or len(policies) != players:
+        raise InputError("policies", f"expected one policy per seat ({players})")
+    return [parse_policy(spec, p) for p in policies]

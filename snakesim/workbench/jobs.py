@@ -1,0 +1,158 @@
+"""The workbench's runs: checked completely before they start, played on a background thread,
+watched (games done, compiling or playing), cancellable, and capped.
+
+A run plays through the library's own functions (``compare_variants``, ``balance``) on a
+backend that counts the games as they finish and stops at the next block once cancelled, so
+the page's figures are the command line's figures for the same request.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from snakesim.core.backends import ThreadsBackend
+from snakesim.core.errors import InputError
+from snakesim.core.threads import reporter, reporting
+
+STATES = ("waiting", "compiling", "playing", "done", "failed", "cancelled")
+FINISHED = ("done", "failed", "cancelled")
+
+
+class Cancelled(Exception):
+    """Raised inside a run whose page asked it to stop."""
+
+
+class Busy(Exception):
+    """No room for another run: as many are running as the server allows."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one page may ask of the server: games per request (every arm's together),
+    runs at once, arms per comparison, and finished runs kept for their downloads."""
+
+    max_games: int = 2_000_000
+    max_runs: int = 1
+    max_arms: int = 6
+    kept: int = 20
+
+
+class WatchedBackend(ThreadsBackend):
+    """Numba threads in this process that count finished games into ``job`` and stop at the
+    next finished block once it is cancelled."""
+
+    def __init__(self, job: Job, threads: int | None = None):
+        super().__init__(threads)
+        self.job = job
+
+    def map(self, task, blocks, args):
+        outer = reporter()
+
+        def counted(games: int) -> None:
+            if self.job.cancel.is_set():
+                raise Cancelled
+            self.job.count(games)
+            if outer is not None:
+                outer(games)
+
+        with reporting(counted):
+            for index, start, count in blocks:
+                if self.job.cancel.is_set():
+                    raise Cancelled
+                yield from super().map(task, [(index, start, count)], args)
+
+
+@dataclass
+class Job:
+    """One run of the workbench: what it asked, how far it is, and what it found."""
+
+    kind: str
+    request: dict
+    total: int
+    id: str = field(default_factory=lambda: secrets.token_urlsafe(12))
+    state: str = "waiting"
+    message: str = ""
+    done: int = 0
+    result: dict | None = None
+    error: str | None = None
+    started: float = field(default_factory=time.monotonic)
+    finished: float | None = None
+    cancel: threading.Event = field(default_factory=threading.Event)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def count(self, games: int) -> None:
+        with self.lock:
+            self.done += games
+            self.state = "playing"
+
+    def status(self) -> dict[str, Any]:
+        """What the page polls: state, message, games done of the total, seconds, and the
+        result or the one-line error once finished."""
+        with self.lock:
+            end = self.finished or time.monotonic()
+            out = {"id": self.id, "kind": self.kind, "state": self.state, "message": self.message,
+                   "done": self.done, "total": self.total, "seconds": round(end - self.started, 2)}  # fmt: skip
+            if self.state == "done":
+                out["result"] = self.result
+            if self.error is not None:
+                out["error"] = self.error
+            return out
+
+
+class Jobs:
+    """The server's runs by id: at most ``limits.max_runs`` playing at once, the last
+    ``limits.kept`` finished ones kept for their downloads."""
+
+    def __init__(self, limits: Limits = Limits()):
+        self.limits = limits
+        self.jobs: dict[str, Job] = {}
+        self.lock = threading.Lock()
+
+    def start(self, job: Job, work: Callable[[Job], dict]) -> Job:
+        """Run ``work(job)`` on a thread; Busy if as many runs as allowed are under way."""
+        with self.lock:
+            running = sum(j.state not in FINISHED for j in self.jobs.values())
+            if running >= self.limits.max_runs:
+                raise Busy(f"{running} run(s) under way, the most this server plays at once; wait or cancel")
+            finished = [j for j in self.jobs.values() if j.state in FINISHED]
+            for old in finished[: max(0, len(finished) - self.limits.kept + 1)]:
+                del self.jobs[old.id]
+            self.jobs[job.id] = job
+        threading.Thread(target=self._run, args=(job, work), daemon=True, name=f"run-{job.id}").start()
+        return job
+
+    def get(self, job_id: str) -> Job | None:
+        with self.lock:
+            return self.jobs.get(job_id)
+
+    def cancel(self, job_id: str) -> Job | None:
+        job = self.get(job_id)
+        if job is not None:
+            job.cancel.set()
+        return job
+
+    def cancel_all(self) -> None:
+        with self.lock:
+            for job in self.jobs.values():
+                job.cancel.set()
+
+    @staticmethod
+    def _run(job: Job, work: Callable[[Job], dict]) -> None:
+        try:
+            result = work(job)
+            state, error = ("cancelled", None) if job.cancel.is_set() else ("done", None)
+        except Cancelled:
+            result, state, error = None, "cancelled", None
+        except InputError as err:
+            result, state, error = None, "failed", str(err)
+        except MemoryError:
+            result, state, error = None, "failed", "out of memory; ask for fewer games"
+        except Exception as err:  # the page shows it, and the server keeps serving
+            result, state, error = None, "failed", f"the run failed: {type(err).__name__}: {err}"
+        with job.lock:
+            job.result, job.state, job.error, job.finished = result, state, error, time.monotonic()

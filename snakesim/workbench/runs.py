@@ -1,0 +1,209 @@
+"""What the page asks the workbench to play, checked completely before any game is played,
+and what each run sends back.
+
+A comparison request::
+
+    {"kind": "compare", "game": "fortune", "players": 4, "games": 100000, "seed": 1,
+     "feel": true, "arms": [{"name": "seed's game", "toml": "...", "policies": null}, ...]}
+
+plays every arm on games ``0 .. games-1`` of ``seed`` through ``compare_variants``, exactly as
+``snakesim compare`` does. A balance request names one arm, a per-seat ``handicap`` option,
+a ``tolerance`` and the games per candidate, and runs ``balance``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from snakesim.core.arms import Shared, build_arms
+from snakesim.core.errors import InputError
+from snakesim.core.rng import MAX_SEED
+from snakesim.core.rules import Int, change_settings
+from snakesim.games import get_game
+from snakesim.workbench.forms import check_policies, rules_from_text
+from snakesim.workbench.jobs import Job, Limits
+
+KINDS = ("compare", "balance")
+MAX_NAME = 40
+# An arm's label: what the command line's LABEL=... takes without quoting (no = , or quotes).
+LABEL = re.compile(rf"^[\w][\w .+()-]{{0,{MAX_NAME - 1}}}$")
+# A balance plays rounds of candidates, then fresh games: its games per candidate may be at
+# most this share of a request's games.
+BALANCE_SHARE = 50
+
+
+def _int(request: dict, key: str, low: int, high: int, default: int | None = None) -> int:
+    value = request.get(key, default)
+    return Int(low, high).check(key, value)
+
+
+def check_request(request: Any, limits: Limits) -> tuple[Job, dict]:
+    """Check a run request completely; return its job (with its total of games) and what the
+    run needs. InputError naming the field otherwise."""
+    if not isinstance(request, dict):
+        raise InputError("request", "expected a JSON object")
+    kind = request.get("kind", "compare")
+    if kind not in KINDS:
+        raise InputError("kind", f"expected one of {', '.join(KINDS)}, got {kind!r}")
+    if not isinstance(request.get("game"), str):
+        raise InputError("game", "expected a game's name")
+    spec = get_game(request["game"])
+    players = spec.check_players(request.get("players", spec.min_players))
+    seed = _int(request, "seed", 0, MAX_SEED, 1)
+    feel = request.get("feel", False)
+    if not isinstance(feel, bool):
+        raise InputError("feel", f"expected true or false, got {feel!r}")
+    shared = Shared(options={"feel": True} if feel else None)
+    if kind == "compare":
+        arms_in = request.get("arms")
+        if not isinstance(arms_in, list) or not 1 <= len(arms_in) <= limits.max_arms:
+            raise InputError("arms", f"expected a list of 1 to {limits.max_arms} arms")
+        most = limits.max_games // len(arms_in)
+        if most < 1:
+            raise InputError("arms", f"this server plays at most {limits.max_games:,} games per request")
+        games = _int(request, "games", 1, most, 100_000)
+    else:
+        arms_in = [request.get("arm")]
+        games = _int(request, "games", 100, max(100, limits.max_games // BALANCE_SHARE), 20_000)
+    tables = [_arm(spec, players, a, k) for k, a in enumerate(arms_in)]
+    arms = build_arms(spec, players, games, seed, tables, shared, "arms")
+    plan = {"spec": spec, "players": players, "games": games, "seed": seed, "arms": arms, "tables": tables,
+            "shared": shared, "request": request}  # fmt: skip
+    if kind == "compare":
+        return Job(kind, request, games * len(arms)), plan
+    from snakesim.analysis.balance import check_balance
+
+    handicap = request.get("handicap")
+    if not isinstance(handicap, str):
+        raise InputError("handicap", f"expected one of {', '.join(spec.rules.per_seat_options())}")
+    tolerance = request.get("tolerance", 0.01)
+    check_balance(spec, arms[0].rules, players, handicap, tolerance, None, games, 4 * games, 5 * games)
+    plan.update(handicap=handicap, tolerance=tolerance)
+    return Job(kind, request, 0), plan
+
+
+def _arm(spec, players: int, arm: Any, k: int) -> dict:
+    """An arm of the page as ``snakesim.core.arms`` takes it: a label, the rules' options and
+    the seats' policies."""
+    where = f"arms[{k}]"
+    if not isinstance(arm, dict):
+        raise InputError(where, "expected an arm: {name, toml, policies}")
+    name = arm.get("name")
+    if not isinstance(name, str) or not LABEL.match(name.strip()):
+        raise InputError(f"{where}.name", f"expected a label of 1 to {MAX_NAME} letters, digits, spaces or - _ . + ( )")
+    try:
+        rules = rules_from_text(spec, arm.get("toml", ""))
+        seats = check_policies(spec, players, arm.get("policies"))
+    except InputError as err:
+        raise InputError(f"{name}: {err.field}", err.message) from None
+    out = {"name": name.strip(), "set": change_settings(rules.changes())}
+    if seats:
+        out["policies"] = seats
+    return out
+
+
+def play(job: Job, plan: dict) -> dict:
+    """Play a checked request (``check_request``) for ``job``; return what the page shows."""
+    from snakesim.core import compiling
+    from snakesim.core.policies import encode_policies
+    from snakesim.workbench.jobs import WatchedBackend
+
+    spec, players, seed = plan["spec"], plan["players"], plan["seed"]
+
+    def notice(line: str) -> None:
+        with job.lock:
+            job.state, job.message = "compiling", line
+
+    for arm in plan["arms"]:  # the kernels loaded or compiled first, and the page told
+        codes = encode_policies(spec, arm.seats) if arm.seats else None
+        compiling.prepare(spec, arm.rules.updated(plan["shared"].options or {}), players, seed, codes, notice)
+    with job.lock:
+        job.state, job.message = "playing", ""
+    backend = WatchedBackend(job)
+    if job.kind == "compare":
+        return _compare(plan, backend)
+    return _balance(job, plan, backend)
+
+
+def _compare(plan: dict, backend) -> dict:
+    from snakesim.analysis.compare import compare_variants
+    from snakesim.analysis.findings import compare_findings, hidden_metrics, row_text
+    from snakesim.report.charts import comparison_charts
+
+    spec, players, games = plan["spec"], plan["players"], plan["games"]
+    table, tables = compare_variants(
+        spec, players, games, plan["tables"], plan["seed"], options=plan["shared"].options, backend=backend
+    )
+    shown = table[~table["metric"].isin(hidden_metrics(table))]
+    rows = []
+    for r in shown.to_dict(orient="records"):
+        value, diff = row_text(r)
+        rows.append({"arm": r["variant"], "metric": r["metric"], "value": value, "diff": diff,
+                     "significant": bool(r["p_holm"] == r["p_holm"] and r["p_holm"] < 0.05)})  # fmt: skip
+    return {
+        "findings": compare_findings(table, spec, players, games),
+        "rows": rows,
+        "charts": comparison_charts(spec, players, table, tables),
+        "arms": [
+            {"name": a.label, "rules_hash": a.rules.rules_hash(), "policies": list(a.seats)} for a in plan["arms"]
+        ],
+        "command": command(plan),
+    }
+
+
+def _balance(job: Job, plan: dict, backend) -> dict:
+    from snakesim.analysis.balance import balance
+    from snakesim.analysis.findings import balance_findings
+
+    arm, games = plan["arms"][0], plan["games"]
+    rules = arm.rules.updated(plan["shared"].options or {})
+    result = balance(
+        plan["spec"], rules, plan["players"], plan["handicap"], arm.seats, plan["tolerance"], None, games,
+        4 * games, 5 * games, plan["seed"], backend=backend,
+    )  # fmt: skip
+    series = []
+    for when, rows in result.confirmed.groupby("rules", sort=False):
+        values = result.base if when == "before" else result.values
+        points = [[f"seat {int(r.seat)}", float(r.win_rate), float(r.low), float(r.high)] for r in rows.itertuples()]
+        series.append({"name": f"{when}: {plan['handicap']} = {values}", "points": points})
+    chart = {"id": "balance", "title": "Who wins from which seat, before and after, on fresh games", "kind": "bars",
+             "x_label": "seat (0 plays first)", "y_label": "wins", "percent": True, "level": result.summary["level"],
+             "series": series}  # fmt: skip
+    return {
+        "findings": [{"arm": None, "text": t} for t in balance_findings(result.summary)],
+        "status": result.status,
+        "message": result.message,
+        "values": list(result.values),
+        "base": list(result.base),
+        "charts": [chart],
+        "command": command(plan),
+    }
+
+
+def command(plan: dict) -> str:
+    """The command line that gives the same figures, with each arm's rules saved as
+    ``LABEL.toml`` (the page's "rules" download)."""
+    import shlex
+
+    spec, request = plan["spec"], plan["request"]
+    parts = ["snakesim", request.get("kind", "compare"), spec.name, "-p", str(plan["players"]), "--seed",
+             str(plan["seed"]), "-n", str(plan["games"])]  # fmt: skip
+    for arm in plan["arms"]:
+        text = f"{arm.label}={file_name(arm.label)}"
+        if arm.seats:
+            text += ",policies=" + "/".join(arm.seats)
+        parts += ["-v", text]
+    if plan["shared"].options:
+        parts += ["--set", "feel=true"]
+    if request.get("kind") == "balance":
+        parts += ["--handicap", plan["handicap"], "--tolerance", str(plan["tolerance"])]
+        parts += ["--max-games", str(4 * plan["games"]), "--confirm-games", str(5 * plan["games"])]
+    return " ".join(shlex.quote(p) for p in parts)
+
+
+def file_name(label: str) -> str:
+    """The file a label's rules download as: letters, digits, - and _ kept, the rest -."""
+    import re
+
+    return (re.sub(r"[^A-Za-z0-9_-]+", "-", label).strip("-") or "rules") + ".toml"

@@ -1,0 +1,105 @@
+"""Starting and stopping the workbench's server: in the foreground for ``snakesim workbench``,
+or on a background thread for tests and notebooks."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import threading
+
+from snakesim.core.errors import InputError
+from snakesim.workbench.jobs import Jobs, Limits
+
+LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
+
+
+def host_names(host: str) -> set[str]:
+    """The names a request's Host header may give for a server listening on ``host``: this
+    machine's loopback names, and for another address that address and this machine's names."""
+    names = {"127.0.0.1", "localhost", "[::1]"}
+    if host not in LOCAL_HOSTS:
+        hostname = socket.gethostname()
+        names |= {hostname, socket.getfqdn()}
+        if host not in ("0.0.0.0", "::", ""):
+            names.add(f"[{host}]" if ":" in host else host)
+        else:
+            try:
+                names |= set(socket.gethostbyname_ex(hostname)[2])
+            except OSError:
+                pass
+    return names
+
+
+class Workbench:
+    """The workbench's server on ``host:port`` (port 0: a free one), not yet listening."""
+
+    def __init__(self, host: str = "127.0.0.1", port: int = 0, limits: Limits | None = None):
+        if not isinstance(port, int) or not 0 <= port <= 65535:
+            raise InputError("--port", f"expected a port from 0 to 65,535, got {port!r}")
+        self.host, self.port = host, port
+        self.jobs = Jobs(limits or Limits())
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.server = None
+        self.thread: threading.Thread | None = None
+        self._ready = threading.Event()
+
+    @property
+    def url(self) -> str:
+        shown = "127.0.0.1" if self.host in ("0.0.0.0", "::", "") else self.host
+        return f"http://{f'[{shown}]' if ':' in shown else shown}:{self.port}/"
+
+    async def _listen(self) -> None:
+        from tornado.httpserver import HTTPServer
+        from tornado.netutil import bind_sockets
+
+        from snakesim.workbench.server import MAX_BODY, make_app
+
+        try:
+            sockets = bind_sockets(self.port, self.host)
+        except OSError as err:
+            raise InputError("--port", f"cannot listen on {self.host}:{self.port} ({err.strerror})") from None
+        self.port = sockets[0].getsockname()[1]
+        app = make_app(self.port, host_names(self.host), jobs=self.jobs)
+        self.server = HTTPServer(app, max_body_size=16 * MAX_BODY)  # (beyond: the connection is closed)
+        self.server.add_sockets(sockets)
+
+    def serve(self) -> None:
+        """Listen and serve until Ctrl-C (or :meth:`stop`); then cancel every run and return."""
+        asyncio.run(self._serve())
+
+    async def _serve(self) -> None:
+        self.loop = asyncio.get_running_loop()
+        self._stopped = asyncio.Event()
+        try:
+            await self._listen()
+        finally:
+            self._ready.set()
+        await self._stopped.wait()
+
+    def start(self) -> Workbench:
+        """Serve on a background thread; return once listening (InputError if it cannot)."""
+        errors: list[BaseException] = []
+
+        def run():
+            try:
+                self.serve()
+            except BaseException as err:  # (reported to the caller of start)
+                errors.append(err)
+                self._ready.set()
+
+        self.thread = threading.Thread(target=run, daemon=True, name="snakesim-workbench")
+        self.thread.start()
+        self._ready.wait()
+        if errors:
+            raise errors[0]
+        return self
+
+    def stop(self) -> None:
+        """Stop serving and cancel the runs under way."""
+        self.jobs.cancel_all()
+        if self.loop is not None and not self.loop.is_closed():
+            self.loop.call_soon_threadsafe(self._stopped.set)
+        if self.server is not None and self.loop is not None and not self.loop.is_closed():
+            self.loop.call_soon_threadsafe(self.server.stop)
+        if self.thread is not None:
+            self.thread.join(timeout=10)

@@ -1,0 +1,265 @@
+"""The workbench's web server: the page, its scripts, and a small JSON API over the library.
+
+Tornado serves it: it comes with Dask distributed (already a dependency), is the server under
+Jupyter, and runs the page and the API in one thread while runs play on their own threads.
+
+Endpoints (every answer JSON, every error ``{"error": "field: what is allowed"}``):
+
+- ``GET /`` the page; ``GET /static/NAME`` its scripts and styles (the package's files only);
+- ``GET /api/games`` every game's form (``forms.game_form``);
+- ``POST /api/rules`` ``{game, toml, set}``: the checked rules (``forms.rules_view``);
+- ``POST /api/runs`` a run request (``runs.check_request``): ``{id}`` at once, 202;
+- ``GET /api/runs/ID`` its state, and its result once done; ``DELETE /api/runs/ID`` cancels it;
+- ``POST /api/download/rules`` ``{game, toml, name}``: the rules as a TOML file;
+- ``POST /api/download/study`` the page's state: a study TOML that reproduces it;
+- ``GET /api/runs/ID/report`` the run's report, one self-contained HTML file.
+
+Safe by default: it listens on 127.0.0.1; a request whose ``Host`` is not the server's own
+address, or whose ``Origin`` is another site, is refused (DNS rebinding, cross-site posts);
+bodies are capped; every value goes through the rules' validation; games per request and
+runs at once are capped (``jobs.Limits``); nothing is read or written but the package's
+static files.
+"""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from typing import Any
+
+import tornado.web
+
+from snakesim.core.errors import InputError
+from snakesim.workbench.jobs import Busy, Jobs, Limits
+
+MAX_BODY = 64 * 1024  # a request's JSON: a few rule sets' TOML fits many times over
+STATIC = {  # what /static/ serves: the package's own files, by name
+    "app.js": ("snakesim.workbench", "static/app.js", "application/javascript"),
+    "app.css": ("snakesim.workbench", "static/app.css", "text/css"),
+    "charts.js": ("snakesim.report", "static/charts.js", "application/javascript"),
+    "charts.css": ("snakesim.report", "static/charts.css", "text/css"),
+}
+
+
+def static_text(name: str) -> str:
+    """One of the package's static files, as text."""
+    package, path, _ = STATIC[name]
+    return resources.files(package).joinpath(path).read_text(encoding="utf-8")
+
+
+class Base(tornado.web.RequestHandler):
+    """Checks every request's Host and Origin; errors as one JSON line."""
+
+    def initialize(self, jobs: Jobs, hosts: frozenset[str]):
+        self.jobs = jobs
+        self.hosts = hosts
+
+    def prepare(self):
+        host = self.request.headers.get("Host", "")
+        if host.lower() not in self.hosts:
+            self.fail(403, "Host", f"{host!r} is not this server's address ({', '.join(sorted(self.hosts))})")
+            return
+        origin = self.request.headers.get("Origin")
+        if origin is not None and origin.lower() not in {f"http://{h}" for h in self.hosts}:
+            self.fail(403, "Origin", f"requests from {origin!r} are refused; use the page this server serves")
+            return
+        if self.request.method in ("POST", "PUT", "DELETE") and len(self.request.body) > MAX_BODY:
+            self.fail(413, "request", f"expected at most {MAX_BODY:,} bytes, got {len(self.request.body):,}")
+
+    def set_default_headers(self):
+        self.set_header("X-Content-Type-Options", "nosniff")
+        self.set_header("Cache-Control", "no-store")
+        self.set_header("Referrer-Policy", "no-referrer")
+
+    def fail(self, status: int, field: str, message: str) -> None:
+        self.set_status(status)
+        self.set_header("Content-Type", "application/json")
+        self.finish(json.dumps({"error": f"{field}: {message}"}))
+
+    def send(self, data: Any, status: int = 200) -> None:
+        from snakesim.cli.format import to_json
+
+        self.set_status(status)
+        self.set_header("Content-Type", "application/json")
+        self.finish(to_json(data))
+
+    def body(self) -> Any:
+        """The request's JSON; InputError if it is not JSON."""
+        try:
+            return json.loads(self.request.body or b"null")
+        except (ValueError, RecursionError):
+            raise InputError("request", "expected a JSON body") from None
+
+    def write_error(self, status_code: int, **kwargs):
+        self.set_header("Content-Type", "application/json")
+        self.finish(json.dumps({"error": f"request: {self._reason}"}))
+
+    def handled(self, action) -> None:
+        """Run ``action()``; an InputError becomes a 400 with its one line."""
+        try:
+            action()
+        except InputError as err:
+            self.fail(400, err.field, err.message)
+
+
+class Page(Base):
+    def get(self):
+        self.set_header("Content-Type", "text/html; charset=utf-8")
+        self.set_header("Content-Security-Policy", CSP)
+        self.finish(resources.files("snakesim.workbench").joinpath("static/index.html").read_text(encoding="utf-8"))
+
+
+# Everything the page loads comes from this server; no inline script, nothing from outside.
+CSP = "default-src 'self'; img-src 'self' data: blob:; style-src 'self'; script-src 'self'; object-src 'none'"
+
+
+class Static(Base):
+    def get(self, name: str):
+        if name not in STATIC:
+            self.fail(404, "static", f"no file {name!r}")
+            return
+        self.set_header("Content-Type", STATIC[name][2] + "; charset=utf-8")
+        self.finish(static_text(name))
+
+
+class Games(Base):
+    def get(self):
+        from snakesim.games import GAMES
+        from snakesim.workbench.forms import game_form
+
+        self.send({"games": [game_form(spec) for spec in GAMES.values()]})
+
+
+class RulesCheck(Base):
+    def post(self):
+        def action():
+            from snakesim.games import get_game
+            from snakesim.workbench.forms import rules_from_text, rules_view
+
+            data = _object(self.body())
+            spec = get_game(_text(data, "game"))
+            self.send(rules_view(rules_from_text(spec, data.get("toml", ""), data.get("set", []))))
+
+        self.handled(action)
+
+
+class Runs(Base):
+    def post(self):
+        def action():
+            from snakesim.workbench.runs import check_request, play
+
+            job, plan = check_request(self.body(), self.jobs.limits)
+            try:
+                self.jobs.start(job, lambda j: play(j, plan))
+            except Busy as busy:
+                self.fail(429, "runs", str(busy))
+                return
+            self.send({"id": job.id}, 202)
+
+        self.handled(action)
+
+
+class Run(Base):
+    def get(self, job_id: str):
+        job = self.jobs.get(job_id)
+        if job is None:
+            self.fail(404, "run", "no such run (finished runs are kept for a while only)")
+            return
+        self.send(job.status())
+
+    def delete(self, job_id: str):
+        job = self.jobs.cancel(job_id)
+        if job is None:
+            self.fail(404, "run", "no such run")
+            return
+        self.send(job.status())
+
+
+class Report(Base):
+    def get(self, job_id: str):
+        from snakesim.workbench.keep import report_html
+
+        job = self.jobs.get(job_id)
+        if job is None or job.state != "done":
+            self.fail(404, "run", "no finished run with that id")
+            return
+        _attachment(self, "snakesim-report.html", "text/html; charset=utf-8")
+        self.finish(report_html(job))
+
+
+class DownloadRules(Base):
+    def post(self):
+        def action():
+            from snakesim.games import get_game
+            from snakesim.workbench.forms import rules_from_text
+            from snakesim.workbench.runs import file_name
+
+            data = _object(self.body())
+            spec = get_game(_text(data, "game"))
+            rules = rules_from_text(spec, data.get("toml", ""))
+            _attachment(self, file_name(str(data.get("name") or "rules")), "application/toml; charset=utf-8")
+            self.finish(f"# {spec.title}: rules {rules.rules_hash()}, from the snakesim workbench\n" + rules.to_toml())
+
+        self.handled(action)
+
+
+class DownloadStudy(Base):
+    def post(self):
+        def action():
+            from snakesim.workbench.keep import study_toml
+            from snakesim.workbench.runs import check_request
+
+            request = self.body()
+            _, plan = check_request(request, self.jobs.limits)
+            _attachment(self, f"{plan['spec'].name}-study.toml", "application/toml; charset=utf-8")
+            self.finish(study_toml(plan))
+
+        self.handled(action)
+
+
+def _attachment(handler: Base, name: str, kind: str) -> None:
+    handler.set_header("Content-Type", kind)
+    handler.set_header("Content-Disposition", f'attachment; filename="{name}"')
+
+
+def _object(data: Any) -> dict:
+    if not isinstance(data, dict):
+        raise InputError("request", "expected a JSON object")
+    return data
+
+
+def _text(data: dict, key: str) -> str:
+    value = data.get(key)
+    if not isinstance(value, str):
+        raise InputError(key, f"expected text, got {type(value).__name__}")
+    return value
+
+
+def make_app(port: int, names: set[str], limits: Limits | None = None, jobs: Jobs | None = None):
+    """The workbench's tornado application for a server on ``port`` whose requests' Host may
+    name it as any of ``names`` (``serve.host_names``)."""
+    hosts = frozenset(f"{h}:{port}".lower() for h in names)
+    settings = {"jobs": jobs or Jobs(limits or Limits()), "hosts": hosts}
+    return tornado.web.Application(
+        [
+            (r"/", Page, settings),
+            (r"/static/([A-Za-z0-9_.-]+)", Static, settings),
+            (r"/api/games", Games, settings),
+            (r"/api/rules", RulesCheck, settings),
+            (r"/api/runs", Runs, settings),
+            (r"/api/runs/([A-Za-z0-9_-]+)", Run, settings),
+            (r"/api/runs/([A-Za-z0-9_-]+)/report", Report, settings),
+            (r"/api/download/rules", DownloadRules, settings),
+            (r"/api/download/study", DownloadStudy, settings),
+        ],
+        default_handler_class=NotFound,
+        default_handler_args=settings,
+        compress_response=True,
+    )
+
+
+class NotFound(Base):
+    def prepare(self):
+        super().prepare()
+        if not self._finished:
+            self.fail(404, "path", f"no page {self.request.path!r}")

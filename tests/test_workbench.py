@@ -1,0 +1,405 @@
+"""The workbench's server over real HTTP: every endpoint, the page's figures against the
+command line's, and hostile input (foreign hosts, oversized and nested bodies, out-of-range
+numbers, concurrent runs). The page itself in a browser: tests/test_browser.py."""
+
+import html
+import http.client
+import json
+import shlex
+import signal
+import subprocess
+import sys
+import time
+import tomllib
+
+import pytest
+from click.testing import CliRunner
+
+from snakesim.analysis.compare import compare_variants
+from snakesim.analysis.findings import compare_findings, hidden_metrics, row_text
+from snakesim.cli import cli
+from snakesim.core.errors import InputError
+from snakesim.games import get_game
+from snakesim.report.study import load_study
+from snakesim.workbench import runs
+from snakesim.workbench.forms import rules_from_text
+from snakesim.workbench.jobs import Limits
+from snakesim.workbench.serve import Workbench
+
+FORTUNE = get_game("fortune")
+
+
+@pytest.fixture(scope="module")
+def server():
+    wb = Workbench(limits=Limits(max_games=400_000, max_runs=1, max_arms=4)).start()
+    yield wb
+    wb.stop()
+
+
+def call(server, method, path, body=None, headers=None, raw=None):
+    """One request; returns (status, headers, parsed JSON or text)."""
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=60)
+    sent = {"Host": f"127.0.0.1:{server.port}", **(headers or {})}
+    data = raw if raw is not None else (None if body is None else json.dumps(body).encode())
+    if data is not None:
+        sent.setdefault("Content-Type", "application/json")
+    conn.request(method, path, body=data, headers=sent)
+    response = conn.getresponse()
+    text = response.read().decode()
+    kind = response.getheader("Content-Type", "")
+    conn.close()
+    return response.status, response, json.loads(text) if kind.startswith("application/json") else text
+
+
+def wait(server, job_id, seconds=120):
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        _, _, job = call(server, "GET", f"/api/runs/{job_id}")
+        if job["state"] in ("done", "failed", "cancelled"):
+            return job
+        time.sleep(0.05)
+    raise AssertionError(f"run {job_id} did not finish: {job}")
+
+
+def one_line(error: str) -> bool:
+    return "\n" not in error and "Traceback" not in error and len(error) < 400
+
+
+TEN = "start_coins = 10\n"
+REQUEST = {"kind": "compare", "game": "fortune", "players": 4, "games": 3000, "seed": 7, "feel": True,
+           "arms": [{"name": "standard", "toml": ""}, {"name": "ten coins", "toml": TEN}]}  # fmt: skip
+
+
+# ---------------------------------------------------------------------------- the page and its files
+
+
+def test_page_and_its_files_come_from_the_server(server):
+    status, response, text = call(server, "GET", "/")
+    assert status == 200 and "<title>snakesim workbench" in text
+    assert "default-src 'self'" in response.getheader("Content-Security-Policy")
+    for name in ("app.js", "app.css", "charts.js", "charts.css"):
+        status, _, text = call(server, "GET", f"/static/{name}")
+        assert status == 200 and len(text) > 500, name
+    # Every script and style the page loads is the server's own: nothing from outside.
+    page = call(server, "GET", "/")[2]
+    assert "http" not in page.replace("http-equiv", "")
+
+
+@pytest.mark.parametrize("path", ["/static/server.py", "/static/..%2fserver.py", "/static/../serve.py", "/etc/passwd",
+                                  "/api/runs/nope"])  # fmt: skip
+def test_nothing_else_is_served(server, path):
+    status, _, data = call(server, "GET", path)
+    assert status == 404 and one_line(data["error"])
+
+
+def test_games_describe_every_option(server):
+    status, _, data = call(server, "GET", "/api/games")
+    assert status == 200
+    assert [g["name"] for g in data["games"]] == ["fortune", "rainbow", "hisss", "sssnake"]
+    for game in data["games"]:
+        spec = get_game(game["name"])
+        assert [f["name"] for f in game["fields"]] == list(spec.rules.specs())
+        assert set(game["variants"]) == set(spec.rules.VARIANTS)
+        for name, v in game["variants"].items():  # each variant's complete rules, as TOML that reads back
+            assert rules_from_text(spec, v["toml"]) == spec.rules.variant(name)
+        kinds = {f["name"]: f["kind"] for f in game["fields"]}
+        assert kinds["feel"] == "bool" and game["per_seat"]
+    fortune = data["games"][0]["fields"]
+    deck = next(f for f in fortune if f["name"] == "deck")
+    assert deck["kind"] == "table" and "SUNS" in deck["keys"] and deck["entry"]["kind"] == "int"
+    effects = next(f for f in fortune if f["name"] == "effects")
+    assert effects["entry"]["kind"] == "text" and "SNAKE" in effects["keys"]
+
+
+# ---------------------------------------------------------------------------- rules, checked as you type
+
+
+def test_a_form_edit_comes_back_as_complete_rules(server):
+    status, _, view = call(server, "POST", "/api/rules", {"game": "fortune", "toml": "", "set": ["start_coins=10"]})
+    assert status == 200
+    assert view["toml"].startswith("start_coins = 10\n") and view["changes"] == TEN
+    assert view["texts"]["start_coins"] == 10 and view["texts"]["deck"]["SUNS"] == 5
+    assert view["summary"] == "start_coins=10"
+    assert view["hash"] == FORTUNE.rules(start_coins=10).rules_hash()
+    hearts = 'effects.HEARTS=[{take = 2, from = "left"}]'
+    status, _, view = call(server, "POST", "/api/rules", {"game": "fortune", "toml": view["toml"], "set": [hearts]})
+    assert status == 200 and 'HEARTS = [{take = 2, from = "left"}]' in view["toml"]
+    assert "start_coins = 10" in view["toml"]
+
+
+def test_a_bad_edit_gets_the_command_lines_one_line(server):
+    status, _, data = call(server, "POST", "/api/rules", {"game": "fortune", "toml": "", "set": ["start_coins=0"]})
+    cli_run = CliRunner().invoke(cli, ["run", "fortune", "-n", "10", "--set", "start_coins=0"])
+    assert status == 400 and cli_run.exit_code == 2
+    assert f"snakesim: error: {data['error']}" in cli_run.output
+    status, _, data = call(server, "POST", "/api/rules", {"game": "fortune", "toml": "start_coins = [1, 2"})
+    assert status == 400 and data["error"].startswith("toml: not valid TOML") and one_line(data["error"])
+
+
+HOSTILE_RULES = [
+    ({"game": "fortune", "toml": "x = " + "[" * 50_000}, "toml: "),  # nested too deeply to read
+    ({"game": "fortune", "toml": "start_coins = " + "9" * 5000}, "toml: "),  # a number too long to read
+    ({"game": "fortune", "toml": "start_coins = 99999999999999999999"}, "start_coins: expected an integer"),
+    ({"game": "fortune", "toml": "a = 1\n" * 5000}, "toml: expected at most"),
+    ({"game": "fortune", "toml": "start_coins = 1e300"}, "start_coins: expected an integer"),
+    ({"game": "fortune", "toml": "snakes = -1"}, "snakes: expected an integer"),
+    ({"game": "fortune", "toml": "[deck]\nSUNS = 100000000"}, "deck.SUNS: expected an integer"),
+    ({"game": "fortune", "toml": "nonsense = 1"}, "nonsense: unknown option"),
+    ({"game": "fortune", "toml": 5}, "toml: expected the rules as TOML text"),
+    ({"game": "fortune", "toml": "", "set": "start_coins=3"}, "set: expected a list"),
+    ({"game": "fortune", "toml": "", "set": [3]}, "set: expected NAME=VALUE"),
+    ({"game": "poker", "toml": ""}, "game: unknown game"),
+    ({"game": ["fortune"]}, "game: expected text"),
+    ([1, 2], "request: expected a JSON object"),
+]
+
+
+@pytest.mark.parametrize(("body", "error"), HOSTILE_RULES)
+def test_hostile_rules_get_one_line(server, body, error):
+    status, _, data = call(server, "POST", "/api/rules", body)
+    assert status == 400 and data["error"].startswith(error) and one_line(data["error"]), data
+
+
+def test_bodies_that_are_not_json_too_big_or_too_deep(server):
+    assert call(server, "POST", "/api/rules", raw=b"{not json")[0] == 400
+    deep = b"[" * 100_000 + b"]" * 100_000
+    status, _, data = call(server, "POST", "/api/runs", raw=deep)
+    assert status in (400, 413) and one_line(data["error"])
+    status, _, data = call(server, "POST", "/api/rules", raw=b" " * 70_000)
+    assert status == 413 and data["error"].startswith("request: expected at most")
+    try:  # past the server's own cap, the body is not even read: the connection is closed
+        status = call(server, "POST", "/api/rules", raw=b" " * 2_000_000)[0]
+    except (ConnectionError, http.client.HTTPException):
+        status = 413
+    assert status == 413
+    _, _, data = call(server, "GET", "/api/games")  # and the server still serves
+    assert len(data["games"]) == 4
+
+
+# ---------------------------------------------------------------------------- the address is checked
+
+
+@pytest.mark.parametrize("host", ["evil.example", "evil.example:{port}", "127.0.0.1:1", "localhost.evil:{port}", ""])
+def test_foreign_host_headers_are_refused(server, host):
+    """A page on another site that rebinds its name to 127.0.0.1 sends its own name as Host."""
+    for method, path, body in (("GET", "/", None), ("GET", "/api/games", None), ("POST", "/api/runs", REQUEST)):
+        status, _, data = call(server, method, path, body, headers={"Host": host.format(port=server.port)})
+        assert status == 403 and data["error"].startswith("Host: "), (method, path)
+
+
+def test_foreign_origins_are_refused_and_own_is_accepted(server):
+    status, _, data = call(server, "POST", "/api/rules", {"game": "fortune", "toml": ""},
+                           headers={"Origin": "http://evil.example"})  # fmt: skip
+    assert status == 403 and data["error"].startswith("Origin: ")
+    for own in (f"http://127.0.0.1:{server.port}", f"http://localhost:{server.port}"):
+        status, _, _ = call(server, "POST", "/api/rules", {"game": "fortune", "toml": ""}, headers={"Origin": own})
+        assert status == 200
+    status, _, _ = call(server, "GET", "/", headers={"Host": f"localhost:{server.port}"})
+    assert status == 200
+
+
+# ---------------------------------------------------------------------------- runs
+
+
+HOSTILE_RUNS = [
+    ({"games": 10**30}, "games: expected an integer from 1 to 200,000"),
+    ({"games": 200_001}, "games: expected an integer from 1 to 200,000"),
+    ({"games": 1.5}, "games: expected an integer"),
+    ({"games": "100"}, "games: expected an integer"),
+    ({"games": True}, "games: expected an integer"),
+    ({"players": 99}, "players: expected an integer from 2 to 8"),
+    ({"seed": -1}, "seed: expected an integer"),
+    ({"feel": "yes"}, "feel: expected true or false"),
+    ({"kind": "tune"}, "kind: expected one of compare, balance"),
+    ({"arms": []}, "arms: expected a list of 1 to 4 arms"),
+    ({"arms": [{"name": "a", "toml": ""}] * 5}, "arms: expected a list of 1 to 4 arms"),
+    ({"arms": [{"name": "a", "toml": ""}, {"name": "a", "toml": TEN}]}, "arms: 'a' is given twice"),
+    ({"arms": [{"name": "x=y,policy=z", "toml": ""}]}, "arms[0].name: expected a label"),
+    ({"arms": [{"name": "a" * 41, "toml": ""}]}, "arms[0].name: expected a label"),
+    ({"arms": [{"name": "a", "toml": "start_coins = 0"}]}, "a: start_coins: expected an integer"),
+    ({"arms": [{"name": "a", "toml": "start_coins = [1, 2]"}]}, "start_coins: expected one value per seat"),
+    ({"arms": [{"name": "a", "toml": "", "policies": ["greedy"] * 4}]}, "a: policies: fortune has no choices"),
+    ({"arms": ["standard"]}, "arms[0]: expected an arm"),
+]
+
+
+@pytest.mark.parametrize(("change", "error"), HOSTILE_RUNS)
+def test_hostile_run_requests_get_one_line_and_play_nothing(server, change, error):
+    status, _, data = call(server, "POST", "/api/runs", {**REQUEST, **change})
+    assert status == 400 and data["error"].startswith(error) and one_line(data["error"]), data
+
+
+def test_hostile_policies_and_balance_settings():
+    limits = Limits(max_games=400_000)
+    base = {"kind": "compare", "game": "rainbow", "players": 3, "games": 100}
+    bad_seats = [
+        ([], "policies: expected one policy per seat"),
+        (["greedy"] * 2, "policies: expected one"),
+        (["chess"] * 3, "policy: unknown policy"),
+        (["expert:999999"] * 3, "policy: expert:K"),
+    ]
+    for policies, error in bad_seats:
+        with pytest.raises(InputError, match=error):
+            runs.check_request({**base, "arms": [{"name": "a", "toml": "", "policies": policies}]}, limits)
+    balance = {"kind": "balance", "game": "fortune", "players": 3, "games": 1000, "arm": {"name": "a", "toml": ""}}
+    bad_settings = [
+        ({"handicap": "snakes"}, "handicap: 'snakes' is not a per-seat"),
+        ({"handicap": 3}, "handicap"),
+        ({"handicap": "start_coins", "tolerance": 0.9}, "tolerance"),
+        ({"handicap": "start_coins", "games": 10**6}, "games: expected an integer from 100 to 8,000"),
+    ]
+    for change, error in bad_settings:
+        with pytest.raises(InputError, match=error):
+            runs.check_request({**balance, **change}, limits)
+
+
+def test_the_pages_figures_are_the_command_lines(server, tmp_path, monkeypatch):
+    """A comparison's rows, findings and charts equal compare_variants' on the same games, and
+    the command it prints, fed the downloaded rules files, gives the same figures."""
+    status, _, started = call(server, "POST", "/api/runs", REQUEST)
+    assert status == 202
+    job = wait(server, started["id"])
+    assert job["state"] == "done" and job["done"] == job["total"] == 6000
+    result = job["result"]
+    arms = [{"name": "standard"}, {"name": "ten coins", "set": ["start_coins=10"]}]
+    table, _ = compare_variants(FORTUNE, 4, 3000, arms, 7, options={"feel": True})
+    shown = table[~table["metric"].isin(hidden_metrics(table))]
+    assert [(r["arm"], r["metric"], r["value"], r["diff"]) for r in result["rows"]] == [
+        (r["variant"], r["metric"], *row_text(r)) for r in shown.to_dict(orient="records")
+    ]
+    assert result["findings"] == compare_findings(table, FORTUNE, 4, 3000)
+    wins = next(c for c in result["charts"] if c["id"] == "win-rates")
+    seat0 = table[(table["variant"] == "ten coins") & (table["metric"] == "seat 0 wins")].iloc[0]
+    assert wins["series"][1]["points"][0] == ["seat 0", seat0["value"], seat0["low"], seat0["high"]]
+    assert {c["id"] for c in result["charts"]} == {"win-rates", "length", "known", "lead-changes"}
+    # The command line, with each arm's rules downloaded as its file.
+    monkeypatch.chdir(tmp_path)
+    for arm in REQUEST["arms"]:
+        status, response, text = call(server, "POST", "/api/download/rules", {"game": "fortune", "toml": arm["toml"],
+                                                                              "name": arm["name"]})  # fmt: skip
+        name = response.getheader("Content-Disposition").split('filename="')[1].rstrip('"')
+        (tmp_path / name).write_text(text)
+    words = shlex.split(result["command"])
+    assert words[:2] == ["snakesim", "compare"]
+    out = CliRunner().invoke(cli, [*words[1:], "--json"])
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.output)
+    assert data["findings"] == result["findings"]
+    cli_rows = {(r["variant"], r["metric"]): r for r in data["rows"]}
+    for r in shown.to_dict(orient="records"):
+        for key in ("value", "low", "high", "diff", "diff_low", "diff_high"):
+            got = cli_rows[r["variant"], r["metric"]][key]
+            assert (got is None and r[key] != r[key]) or got == pytest.approx(r[key], rel=1e-12, abs=1e-12)
+
+
+def test_the_report_is_one_file_with_the_charts(server):
+    _, _, started = call(server, "POST", "/api/runs", {**REQUEST, "games": 1000})
+    job = wait(server, started["id"])
+    status, response, text = call(server, "GET", f"/api/runs/{job['id']}/report")
+    assert status == 200 and "attachment" in response.getheader("Content-Disposition")
+    assert "<script>" in text and "snakesim-charts" in text
+    assert html.escape(job["result"]["findings"][0]["text"], quote=False) in text
+    assert "src=" not in text and 'href="http' not in text  # nothing to fetch: it opens offline
+    charts = json.loads(text.split('<script type="application/json">')[1].split("</script>")[0])
+    assert charts == json.loads(json.dumps(job["result"]["charts"]))
+
+
+def test_the_study_download_replays_the_page(server, tmp_path):
+    status, response, text = call(server, "POST", "/api/download/study", REQUEST)
+    assert status == 200 and response.getheader("Content-Disposition") == 'attachment; filename="fortune-study.toml"'
+    data = tomllib.loads(text)
+    assert data["compare"][0]["arms"] == [{"name": "standard"}, {"name": "ten coins", "set": ["start_coins=10"]}]
+    assert data["compare"][0]["set"] == ["feel=true"] and data["seed"] == 7 and data["compare"][0]["games"] == 3000
+    (tmp_path / "s.toml").write_text(text)
+    load_study(tmp_path / "s.toml")  # (checks every key and arm)
+    balance = {"kind": "balance", "game": "fortune", "players": 3, "games": 1000, "seed": 2, "handicap": "start_coins",
+               "arm": {"name": "a", "toml": TEN}}  # fmt: skip
+    status, _, text = call(server, "POST", "/api/download/study", balance)
+    assert status == 200 and tomllib.loads(text)["balance"][0]["set"] == ["start_coins=10"]
+    (tmp_path / "b.toml").write_text(text)
+    load_study(tmp_path / "b.toml")
+
+
+def test_downloaded_rules_read_back_to_the_same_rules(server):
+    toml = 'start_coins = 12\n[effects]\nHEARTS = [{take = 2, from = "left"}]\n'
+    status, response, text = call(server, "POST", "/api/download/rules",
+                                  {"game": "fortune", "toml": toml, "name": "../../etc/pass wd"})  # fmt: skip
+    assert status == 200 and response.getheader("Content-Disposition") == 'attachment; filename="etc-pass-wd.toml"'
+    assert rules_from_text(FORTUNE, text) == rules_from_text(FORTUNE, toml)
+    status, _, data = call(server, "POST", "/api/download/rules", {"game": "fortune", "toml": "snakes = 99999"})
+    assert status == 400 and data["error"].startswith("snakes: ")
+
+
+def test_one_run_at_a_time_cancel_and_a_failed_run_leave_the_server_serving(server, monkeypatch):
+    big = {**REQUEST, "games": 100_000, "arms": REQUEST["arms"][:1]}
+    status, _, first = call(server, "POST", "/api/runs", big)
+    assert status == 202
+    status, _, data = call(server, "POST", "/api/runs", REQUEST)
+    assert status == 429 and data["error"].startswith("runs: 1 run(s) under way")
+    status, _, _ = call(server, "DELETE", f"/api/runs/{first['id']}")
+    job = wait(server, first["id"], 60)
+    assert job["state"] in ("cancelled", "done")  # (it may have finished first)
+    # A run that fails after its checks shows its one line, and the next run plays.
+    monkeypatch.setattr(runs, "_compare", lambda plan, backend: (_ for _ in ()).throw(InputError("turn_cap", "boom")))
+    _, _, started = call(server, "POST", "/api/runs", REQUEST)
+    job = wait(server, started["id"])
+    assert job["state"] == "failed" and job["error"] == "turn_cap: boom"
+    monkeypatch.undo()
+    _, _, started = call(server, "POST", "/api/runs", {**REQUEST, "games": 500})
+    assert wait(server, started["id"])["state"] == "done"
+
+
+def test_cancel_stops_a_run_before_its_end(server):
+    big = {**REQUEST, "games": 100_000, "feel": True}
+    _, _, started = call(server, "POST", "/api/runs", big)
+    while call(server, "GET", f"/api/runs/{started['id']}")[2]["done"] == 0:
+        time.sleep(0.01)
+    call(server, "DELETE", f"/api/runs/{started['id']}")
+    job = wait(server, started["id"])
+    assert job["state"] == "cancelled" and job["done"] < job["total"] and "result" not in job
+
+
+def test_balance_gives_the_recommendation_and_its_confirmation(server):
+    request = {"kind": "balance", "game": "fortune", "players": 3, "games": 2000, "seed": 3,
+               "handicap": "start_coins", "tolerance": 0.02, "arm": {"name": "standard", "toml": ""}}  # fmt: skip
+    status, _, started = call(server, "POST", "/api/runs", request)
+    assert status == 202
+    job = wait(server, started["id"])
+    assert job["state"] == "done", job
+    result = job["result"]
+    from snakesim.analysis.balance import balance
+
+    expected = balance(FORTUNE, FORTUNE.rules(), 3, "start_coins", (), 0.02, None, 2000, 8000, 10000, 3)
+    assert result["values"] == list(expected.values) and result["status"] == expected.status
+    assert result["findings"][0]["text"].startswith(("The search recommends start_coins", "Keep start_coins"))
+    chart = result["charts"][0]
+    assert [s["name"].split(":")[0] for s in chart["series"]] == ["before", "after"]
+    assert job["done"] > 10000  # (the search's games and the fresh ones)
+
+
+# ---------------------------------------------------------------------------- the command
+
+
+def test_the_command_starts_serves_and_stops_on_ctrl_c():
+    command = [sys.executable, "-c", "from snakesim.cli import main; main()", "workbench", "--port", "0", "--host",
+               "0.0.0.0"]  # fmt: skip
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = process.stdout.readline()
+        assert line.startswith("snakesim workbench: http://127.0.0.1:"), line
+        port = int(line.split(":")[3].split("/")[0])
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        conn.request("GET", "/api/games", headers={"Host": f"127.0.0.1:{port}"})
+        assert conn.getresponse().status == 200
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=30)
+    finally:
+        process.kill()
+    assert process.returncode == 0
+    assert "warning: listening on 0.0.0.0" in err and "stopping" in err and "Traceback" not in err
+
+
+def test_the_command_rejects_a_bad_port_in_one_line():
+    out = CliRunner().invoke(cli, ["workbench", "--port", "70000"])
+    assert out.exit_code == 2 and out.output.strip().startswith("snakesim: error: --port: expected a port")
+    assert "Traceback" not in out.output
