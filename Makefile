@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test test-browser test-all lint bench reports clean
+.PHONY: run workbench test test-browser test-all lint bench reports screenshot clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -14,6 +14,10 @@ $(STAMP): pyproject.toml
 ## The main job: one million 4-player Fortune games, summary on screen, table in results/.
 run: $(STAMP)
 	$(BIN)/snakesim run fortune --players 4 --games 1000000 --seed 1 --out results/fortune-4p.parquet
+
+## The house-rule workbench: a page at http://127.0.0.1:8765/ (Ctrl-C stops it).
+workbench: $(STAMP)
+	$(BIN)/snakesim workbench
 
 ## The default suite (heavy statistical tests and large identity counts are marked `slow` and
 ## left out), after lint; it prints how long it took (at most 4 minutes on 2 idle cores).
@@ -36,6 +40,10 @@ test-browser: $(BROWSER_STAMP)
 	@start=$$(date +%s); SNAKESIM_BROWSER_REQUIRED=1 $(BIN)/python -m pytest -m browser; rc=$$?; \
 	echo "make test-browser: $$(( $$(date +%s) - start )) s"; exit $$rc
 
+## The README's picture of the workbench, taken by its browser test.
+screenshot: $(BROWSER_STAMP)
+	SNAKESIM_SCREENSHOT=docs/workbench.png $(BIN)/python -m pytest -m browser -n 0 -q -k house_rule
+
 ## Everything, slow tests included.
 test-all: $(STAMP)
 	@start=$$(date +%s); $(BIN)/python -m pytest -m ''; rc=$$?; \
@@ -56,6 +64,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_startup.py
 	$(BIN)/python benchmarks/bench_table.py
 	$(BIN)/python benchmarks/bench_scale.py
+	$(BIN)/python benchmarks/bench_workbench.py
 
 ## Regenerate every report in reports/ from its study in analyses/.
 reports: $(STAMP)

@@ -1,6 +1,7 @@
 """Studies and reports: a tiny study renders, its HTML parses and embeds every figure it
 names, bad study files are refused, and the report opens in a real browser where one exists."""
 
+import json
 import os
 from html.parser import HTMLParser
 
@@ -10,7 +11,7 @@ from click.testing import CliRunner
 
 from snakesim.cli import cli
 from snakesim.core.errors import InputError
-from snakesim.report.study import load_study, run_study
+from snakesim.report.study import CHARTED, load_study, run_study
 
 TINY = """
 title = "Tiny study"
@@ -124,8 +125,24 @@ def test_html_is_self_contained_and_embeds_every_figure(report):
     parser.feed((report / "report.html").read_text())
     assert parser.title == "Tiny study"
     names = [alt for alt, _ in parser.images]
-    assert sorted(names) == sorted(p.name for p in report.glob("*.png"))
+    assert sorted(names) == sorted(p.name for p in report.glob("*.png") if not p.name.endswith(CHARTED))
     assert all(src.startswith("data:image/png;base64,") and len(src) > 5000 for _, src in parser.images)
+
+
+def test_html_draws_each_comparisons_charts_from_its_numbers(report):
+    """report.html carries each comparison's charts as data (drawn by the inlined script in
+    place of the win-rate, length and feel PNGs); the win rates are summary.csv's."""
+    text = (report / "report.html").read_text()
+    blocks = [json.loads(part.split("</script>")[0]) for part in text.split('<script type="application/json">')[1:]]
+    assert len(blocks) == 2 and "window.SnakesimCharts" in text and 'src="http' not in text
+    summary = pd.read_csv(report / "summary.csv")
+    for k, charts in enumerate(blocks):
+        wins = next(c for c in charts if c["id"] == "win-rates")
+        rows = summary[summary["section"] == f"compare-{k + 1}"].set_index(["variant", "metric"])
+        for series in wins["series"]:
+            for seat, value, low, high in series["points"]:
+                row = rows.loc[(series["name"], f"{seat} wins")]
+                assert (value, low, high) == pytest.approx((row["value"], row["low"], row["high"]), rel=1e-9)
 
 
 @pytest.mark.parametrize(

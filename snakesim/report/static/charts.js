@@ -104,7 +104,7 @@
       var hit = el("rect", { x: LEFT + column * j, y: TOP, width: column, height: plotH, "class": "snakesim-hit", "data-x": String(x) }, svg);
       function enter() {
         tip.innerHTML = "";
-        html("strong", null, chart.x_label + ": " + x, tip);
+        html("strong", null, chart.kind === "bars" ? String(x) : chart.x_label + ": " + x, tip);
         shown.forEach(function (d) {
           var p = d.s.points[j], row = html("div", "snakesim-tip-row", null, tip);
           var swatch = html("span", "snakesim-swatch", null, row);
@@ -151,7 +151,7 @@
     var boxes = document.querySelectorAll(".snakesim-charts");
     for (var i = 0; i < boxes.length; i++) {
       var data = boxes[i].querySelector("script[type='application/json']");
-      if (data) render(boxes[i], JSON.parse(data.textContent));
+      if (data) render(boxes[i].appendChild(document.createElement("div")), JSON.parse(data.textContent));
     }
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
