@@ -243,9 +243,9 @@ def test_hostile_policies_and_balance_settings():
             runs.check_request({**base, "arms": [{"name": "a", "toml": "", "policies": policies}]}, limits)
     balance = {"kind": "balance", "game": "fortune", "players": 3, "games": 1000, "arm": {"name": "a", "toml": ""}}
     bad_settings = [
-        ({"handicap": "snakes"}, "handicap: 'snakes' is not a per-seat"),
+        ({"handicap": "snakes"}, "^handicap: 'snakes' is not a per-seat"),
         ({"handicap": 3}, "handicap"),
-        ({"handicap": "start_coins", "tolerance": 0.9}, "tolerance"),
+        ({"handicap": "start_coins", "tolerance": 0.9}, "^tolerance: expected a win-rate distance"),
         ({"handicap": "start_coins", "games": 10**6}, "games: expected an integer from 100 to 8,000"),
     ]
     for change, error in bad_settings:

@@ -93,6 +93,8 @@ def spread_chart(key: str, title: str, x_label: str, values: dict[str, np.ndarra
                 x = left if width == 1 else f"{left}-{left + width - 1}"
             points.append([x, c / n, *wilson(int(c), n, level)])
         series.append({"name": name, "points": points})
+    if tail:
+        x_label += f"; the last point: every game of {points[-1][0]}"
     return _chart(key, title, "lines", x_label, "share of games", True, series)
 
 

@@ -78,7 +78,10 @@ def check_request(request: Any, limits: Limits) -> tuple[Job, dict]:
     if not isinstance(handicap, str):
         raise InputError("handicap", f"expected one of {', '.join(spec.rules.per_seat_options())}")
     tolerance = request.get("tolerance", 0.01)
-    check_balance(spec, arms[0].rules, players, handicap, tolerance, None, games, 4 * games, 5 * games)
+    try:
+        check_balance(spec, arms[0].rules, players, handicap, tolerance, None, games, 4 * games, 5 * games)
+    except InputError as err:  # (named as the page names them, not as command-line options)
+        raise InputError(err.field.lstrip("-"), err.message) from None
     plan.update(handicap=handicap, tolerance=tolerance)
     return Job(kind, request, 0), plan
 
@@ -117,7 +120,7 @@ def play(job: Job, plan: dict) -> dict:
 
     for arm in plan["arms"]:  # the kernels loaded or compiled first, and the page told
         codes = encode_policies(spec, arm.seats) if arm.seats else None
-        compiling.prepare(spec, arm.rules.updated(plan["shared"].options or {}), players, seed, codes, notice)
+        compiling.prepare(spec, arm.rules, players, seed, codes, notice)
     with job.lock:
         job.state, job.message = "playing", ""
     backend = WatchedBackend(job)
@@ -157,9 +160,8 @@ def _balance(job: Job, plan: dict, backend) -> dict:
     from snakesim.analysis.findings import balance_findings
 
     arm, games = plan["arms"][0], plan["games"]
-    rules = arm.rules.updated(plan["shared"].options or {})
     result = balance(
-        plan["spec"], rules, plan["players"], plan["handicap"], arm.seats, plan["tolerance"], None, games,
+        plan["spec"], arm.rules, plan["players"], plan["handicap"], arm.seats, plan["tolerance"], None, games,
         4 * games, 5 * games, plan["seed"], backend=backend,
     )  # fmt: skip
     series = []
