@@ -7,6 +7,7 @@ installs Playwright and chromium first. There, a missing browser is a failure, n
 """
 
 import os
+import re
 import shutil
 
 import pytest
@@ -107,11 +108,17 @@ def workbench_page(tmp_path_factory, browser):
     server = Workbench().start()
     own = server.url.rstrip("/")
     outside = []
-    # (bypass_csp: Playwright's own waiting evaluates scripts, which the page's policy forbids)
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, accept_downloads=True, bypass_csp=True)
+    # (the page's Content-Security-Policy enforced: a script or style it forbids is an error here)
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, accept_downloads=True)
     page = context.new_page()
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))
+
+    def console(message):  # (a 400 is the server's answer to a bad edit, shown on the page)
+        if message.type == "error" and "status of 400" not in message.text:
+            errors.append(message.text)
+
+    page.on("console", console)
 
     def route(r):
         if r.request.url.startswith(own + "/") or r.request.url.startswith("blob:"):
@@ -132,15 +139,15 @@ def test_a_house_rule_from_the_page_equals_the_command_line(workbench_page):
     """Change start_coins to 10, add it as an arm, play 20,000 games, read a finding and a
     chart value, download the rules and play them with `snakesim run`: the same figures."""
     import json
-    import re
 
     from click.testing import CliRunner
+    from playwright.sync_api import expect
 
     from snakesim.cli import cli
 
     page, _, outside, errors, downloads = workbench_page
     page.fill("[data-field=start_coins]", "10")
-    page.wait_for_function("document.getElementById('toml').value.startsWith('start_coins = 10')")
+    expect(page.locator("#toml")).to_have_value(re.compile(r"^start_coins = 10\n"))
     assert page.input_value("[data-field=start_coins]") == "10"
     page.fill("#label", "ten coins")
     page.click("#add-arm")
@@ -183,12 +190,15 @@ def test_a_house_rule_from_the_page_equals_the_command_line(workbench_page):
 
 
 def test_the_address_reopens_the_comparison(workbench_page):
+    from playwright.sync_api import expect
+
     page, server, outside, errors, _ = workbench_page
     address = page.url
     assert "#" in address
-    page.goto(server.url)  # (a fresh page first, so the next load is not the same page)
+    page.goto(server.url)  # (a fresh page, then the link pasted into its address bar)
+    expect(page.locator("#arms tbody tr")).to_have_count(1)
     page.goto(address)
-    page.wait_for_function("document.querySelectorAll('#arms tbody tr').length === 2")
+    expect(page.locator("#arms tbody tr")).to_have_count(2)
     assert page.input_value("#games") == "20000" and page.input_value("#seed") == "5"
     assert page.locator("#arms tbody tr", has_text="ten coins").locator(".arm-rules").inner_text() == "start_coins=10"
     assert outside == [] and errors == []

@@ -440,6 +440,8 @@
       $("copy-link").textContent = "Link copied (it is also this page's address)";
     });
     watchToml();
+    // A link pasted into this tab's address bar changes only the part after #: open it afresh.
+    window.addEventListener("hashchange", function () { location.reload(); });
   }
 
   start();
