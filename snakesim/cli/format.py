@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import json
-import math
 from pathlib import Path
 
 from snakesim.core.errors import InputError
+from snakesim.core.jsontext import to_json
 from snakesim.core.rules import describe_changes
 
 __all__ = [
@@ -40,26 +39,6 @@ def pct(x: float) -> str:
 
 def interval(ci) -> str:
     return f"[{pct(ci[0])}, {pct(ci[1])}]"
-
-
-def to_json(data) -> str:
-    """``data`` as strict JSON at full precision: floats as Python writes them (17 significant
-    digits, so 8.65e-14 stays 8.65e-14), numpy scalars as numbers, and NaN or infinity, which
-    JSON cannot hold, as null (a quantile the survival curve never reaches, a value not defined)."""
-    import numpy as np
-
-    def clean(x):
-        if isinstance(x, dict):
-            return {str(k): clean(v) for k, v in x.items()}
-        if isinstance(x, list | tuple):
-            return [clean(v) for v in x]
-        if isinstance(x, np.generic):
-            x = x.item()
-        if isinstance(x, float) and not math.isfinite(x):
-            return None
-        return x
-
-    return json.dumps(clean(data), allow_nan=False)
 
 
 def records(table) -> list[dict]:

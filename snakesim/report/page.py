@@ -9,8 +9,9 @@ file opens offline, from disk or a mail, with nothing fetched.
 from __future__ import annotations
 
 import html
-import json
 from importlib import resources
+
+from snakesim.core.jsontext import to_json
 
 BASE_STYLE = (
     "body{font-family:sans-serif;max-width:70em;margin:2em auto;padding:0 1em;line-height:1.45}"
@@ -27,7 +28,7 @@ def asset(name: str) -> str:
 
 def charts_html(charts: list[dict]) -> str:
     """The charts as page elements: one box each, the data beside it as JSON."""
-    data = json.dumps(charts, allow_nan=False).replace("</", "<\\/")  # (no "</script>" inside the data)
+    data = to_json(charts).replace("</", "<\\/")  # (no "</script>" inside the data)
     return f'<div class="snakesim-charts"><script type="application/json">{data}</script></div>'
 
 

@@ -30,6 +30,7 @@ from typing import Any
 import tornado.web
 
 from snakesim.core.errors import InputError
+from snakesim.core.jsontext import to_json
 from snakesim.workbench.jobs import Busy, Jobs, Limits
 
 MAX_BODY = 64 * 1024  # a request's JSON: a few rule sets' TOML fits many times over
@@ -77,8 +78,6 @@ class Base(tornado.web.RequestHandler):
         self.finish(json.dumps({"error": f"{field}: {message}"}))
 
     def send(self, data: Any, status: int = 200) -> None:
-        from snakesim.cli.format import to_json
-
         self.set_status(status)
         self.set_header("Content-Type", "application/json")
         self.finish(to_json(data))
