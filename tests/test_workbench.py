@@ -403,3 +403,26 @@ def test_the_command_rejects_a_bad_port_in_one_line():
     out = CliRunner().invoke(cli, ["workbench", "--port", "70000"])
     assert out.exit_code == 2 and out.output.strip().startswith("snakesim: error: --port: expected a port")
     assert "Traceback" not in out.output
+
+
+def test_a_first_run_says_it_compiles_while_it_does(server, monkeypatch):
+    """The page shows the command line's compile line while an engine compiles (imitated here:
+    the kernels of this process are loaded already), and the games count only after it."""
+    from snakesim.core import compiling
+
+    seen = []
+
+    def slow_prepare(spec, rules, players, seed, codes=None, notice=True):
+        notice(f"compiling the {spec.title.split(':')[0]} engine for this machine, once: about 7 s")
+        time.sleep(0.6)
+        seen.append(spec.name)
+        return 0.6
+
+    monkeypatch.setattr(compiling, "prepare", slow_prepare)
+    _, _, started = call(server, "POST", "/api/runs", {**REQUEST, "games": 500})
+    time.sleep(0.2)
+    _, _, job = call(server, "GET", f"/api/runs/{started['id']}")
+    assert job["state"] == "compiling" and job["done"] == 0
+    assert job["message"] == "compiling the Fortune engine for this machine, once: about 7 s"
+    done = wait(server, started["id"])
+    assert done["state"] == "done" and done["message"] == "" and seen == ["fortune", "fortune"]
