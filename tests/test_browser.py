@@ -219,3 +219,18 @@ def test_a_bad_edit_shows_its_one_line_and_a_hidden_arm_leaves_the_chart(workben
     page.locator("[data-chart=win-rates] .snakesim-legend-item", has_text="standard").click()
     assert page.locator(bars).count() == before // 2
     assert errors == []
+
+
+def test_the_page_finds_a_fair_handicap(workbench_page):
+    page, _, outside, errors, _ = workbench_page
+    page.select_option("#balance-arm", "standard")
+    page.select_option("#handicap", "start_coins")
+    page.fill("#balance-games", "2000")
+    page.click("#balance")
+    page.wait_for_selector("#balance-results:not([hidden])", timeout=120_000)
+    first = page.locator("#balance-findings li").first.inner_text()
+    assert first.startswith(("The search recommends start_coins = [", "Keep start_coins as it is"))
+    assert "fresh games" in page.inner_text("#balance-findings")
+    assert page.locator("[data-chart=balance] .snakesim-bar").count() == 2 * 4  # before and after, 4 seats
+    assert "games played in" in page.inner_text("#balance-status")
+    assert outside == [] and errors == []

@@ -84,8 +84,17 @@ def test_every_row_names_its_unit():
     table = snakesim.compare("fortune", 3, 300, ["standard", "one-snake"], seed=1, settings=["feel=true"])
     units = dict(zip(table["metric"], table["unit"], strict=False))
     assert units["seat 0 wins"] == units["time seats spend out of the game"] == "fraction"
-    assert units["length (cards drawn)"] == "cards drawn" and units["margin (coins)"] == "coins"
-    assert units["seat balance p"] == "p-value" and units["lead changes"] == "lead changes"
+    assert units["length (cards drawn)"] == "cards drawn" and units["seat balance p"] == "p-value"
+    assert units["lead changes"] == "lead changes"
+    hisss = snakesim.compare("hisss", 3, 300, ["standard"], seed=1)
+    assert dict(zip(hisss["metric"], hisss["unit"], strict=False))["margin (cards)"] == "cards"
+
+
+def test_no_margin_where_the_winner_is_the_last_player_left():
+    """In Fortune the next seat has nothing at the end: a "margin" would only count the coins
+    still out of the cup, so it is not reported."""
+    table = snakesim.compare("fortune", 3, 300, ["standard", "one-snake"], seed=1)
+    assert not any(m.startswith("margin") for m in table["metric"])
 
 
 def test_the_winner_known_rows_count_games_whose_winner_leads_alone_then():

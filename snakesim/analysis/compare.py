@@ -118,7 +118,9 @@ def per_game_metrics(
         values = scored[1]
         level = (values == values.max(axis=1, keepdims=True)).sum(axis=1) > 1
         metrics["won on the tie-break"] = ("rate", (winner >= 0) & level)
-    if scored is not None:
+    if scored is not None and spec.out_column is None:
+        # (not where the winner is the last player left, as in Fortune: the next seat has
+        # nothing then, and the "margin" is only the coins still out of the cup)
         label, values = scored
         scores = np.sort(values, axis=1)
         # Decisiveness: how far the best score is ahead of the second best.

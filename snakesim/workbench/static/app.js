@@ -354,17 +354,19 @@
       tolerance: Number($("tolerance").value) / 100, arm: { name: arm.name, toml: arm.toml, policies: arm.policies },
     };
     api("POST", "/api/runs", request).then(function (started) {
-      $("balance").disabled = true; $("progress").hidden = false;
+      $("balance").disabled = true; $("balance-progress").hidden = false;
+      $("balance-status").textContent = "starting";
       watch(started.id, function (job) {
-        $("balance").disabled = false; $("progress").hidden = true;
-        $("status").textContent = job.done.toLocaleString("en") + " games played in " + job.seconds.toFixed(1) + " s";
+        $("balance").disabled = false; $("balance-progress").hidden = true;
+        $("balance-status").textContent = job.done.toLocaleString("en") + " games played in " + job.seconds.toFixed(1) + " s";
         $("balance-results").hidden = false;
         findingsList($("balance-findings"), job.result.findings);
         window.SnakesimCharts.render($("balance-charts"), job.result.charts);
       }, function (message) {
-        $("balance").disabled = false; $("progress").hidden = true;
+        $("balance").disabled = false; $("balance-progress").hidden = true;
+        $("balance-status").textContent = "";
         showError("balance-error", message);
-      }, $("progress"), $("status"));
+      }, $("balance-progress"), $("balance-status"));
     }, function (err) { showError("balance-error", err.message); });
   }
 
