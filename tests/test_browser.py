@@ -12,8 +12,8 @@ import shutil
 
 import pytest
 
-from snakesim.report.study import CHARTED, run_study
-from tests.test_study import TINY
+from snakesim.report.study import charted, run_study
+from tests.test_study import FORTUNE_CHARTS, TINY
 
 pytestmark = pytest.mark.browser
 
@@ -68,7 +68,7 @@ def page_of_report(tmp_path_factory, browser):
 def test_every_figure_loads_and_every_chart_is_drawn(page_of_report):
     page, report, _ = page_of_report
     sizes = page.eval_on_selector_all("img", "imgs => imgs.map(i => [i.alt, i.complete, i.naturalWidth])")
-    pictures = sorted(p.name for p in report.glob("*.png") if not p.name.endswith(CHARTED))
+    pictures = sorted(p.name for p in report.glob("*.png") if not charted(p.name, FORTUNE_CHARTS))
     assert sorted(alt for alt, _, _ in sizes) == pictures
     assert all(done and width > 100 for _, done, width in sizes), sizes  # (a broken image is 0 wide)
     # The comparisons' charts, drawn in the page: one per chart in its data, each with marks.

@@ -51,6 +51,8 @@ def comparison_charts(spec: GameSpec, players: int, table: pd.DataFrame, tables:
         charts.append(spread_chart(
             "margin", "How far the winner ends ahead of the next seat", f"winning margin ({label})", margins
         ))  # fmt: skip
+    if spec.out_column is not None:
+        charts.append(out_chart(spec, players, tables))
     if has_feel(tables):
         charts.append(known_chart(tables))
         charts.append(spread_chart(
@@ -96,6 +98,28 @@ def spread_chart(key: str, title: str, x_label: str, values: dict[str, np.ndarra
     if tail:
         x_label += f"; the last point: every game of {points[-1][0]}"
     return _chart(key, title, "lines", x_label, "share of games", True, series)
+
+
+def out_chart(spec: GameSpec, players: int, tables: dict[str, pd.DataFrame], level: float = LEVEL) -> dict:
+    """In a game where players go out for good (``spec.out_column``): how far into the game the
+    first, second, ... player goes out, on average over the games where it happens, with its
+    Student-t interval (the PNG figure shows the median and the middle half instead)."""
+    from snakesim.analysis.stats import mean_interval
+    from snakesim.report.figures import ordinal
+
+    series = []
+    for name, df in tables.items():
+        out = df[[f"{spec.out_column}_{s}" for s in range(players)]].to_numpy().astype(float)
+        out[out < 0] = np.nan  # (never out: the winner, or everyone still in at the cap)
+        out = np.sort(out, axis=1)  # (NaN last) the first, second, ... out
+        points = []
+        for k in range(players - 1):
+            seen = out[:, k][~np.isnan(out[:, k])]
+            if seen.size:
+                points.append([f"{ordinal(k + 1)} out", *mean_interval(seen, level)])
+        series.append({"name": name, "points": points})
+    return _chart("out", "When players go out for good", "bars", "the player who goes out",
+                  f"{spec.length_unit} when it happens (mean)", False, series)  # fmt: skip
 
 
 def known_chart(tables: dict[str, pd.DataFrame], level: float = LEVEL) -> dict:

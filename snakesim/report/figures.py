@@ -161,6 +161,11 @@ def scores_figure(tables: dict[str, pd.DataFrame], spec, players: int, title: st
     return fig
 
 
+def ordinal(k: int) -> str:
+    """1st, 2nd, 3rd, 4th, ..."""
+    return f"{k}{'st' if k == 1 else 'nd' if k == 2 else 'rd' if k == 3 else 'th'}"
+
+
 def _elimination(fig, ax, tables, spec, players: int, title: str):
     """When the k-th player goes out (median and the middle half of the games), per run."""
     import numpy as np
@@ -173,7 +178,7 @@ def _elimination(fig, ax, tables, spec, players: int, title: str):
         middle, low, high = (np.nanpercentile(out, q, axis=0) for q in (50, 25, 75))
         x = order + (k - (len(tables) - 1) / 2) * 0.08
         ax.errorbar(x, middle, yerr=[middle - low, high - middle], fmt="o-", capsize=3, label=name)
-    ax.set_xticks(order, [f"{k}{'st' if k == 1 else 'nd' if k == 2 else 'rd' if k == 3 else 'th'} out" for k in order])
+    ax.set_xticks(order, [f"{ordinal(k)} out" for k in order])
     ax.set_ylabel(f"{spec.length_unit} when it happens")
     ax.grid(alpha=0.3)
     ax.legend(fontsize="small")

@@ -72,7 +72,7 @@ class Section:
     table: pd.DataFrame
     figures: list[str] = field(default_factory=list)
     findings: list[str] = field(default_factory=list)  # the section's numbers in words
-    charts: list[dict] = field(default_factory=list)  # drawn in report.html in place of CHARTED figures
+    charts: list[dict] = field(default_factory=list)  # drawn in report.html in place of `charted` figures
 
 
 HOW_TO_READ = (
@@ -565,14 +565,14 @@ def _html(study, header, sections, out_dir: Path) -> str:
     embedded as data, long titles and tables wrapping."""
     from markdown_it import MarkdownIt
 
-    charted = []
+    drawn = []
     for k, s in enumerate(sections):
         figures = s.figures
         if s.charts:
-            figures = [f"CHARTS-{k}"] + [f for f in s.figures if not f.endswith(CHARTED)]
-        charted.append(Section(s.title, s.note, s.table, figures, s.findings, s.charts))
-    body = MarkdownIt("commonmark").enable("table").render(_markdown(study, header, charted))
-    for k, s in enumerate(charted):
+            figures = [f"CHARTS-{k}"] + [f for f in s.figures if not charted(f, s.charts)]
+        drawn.append(Section(s.title, s.note, s.table, figures, s.findings, s.charts))
+    body = MarkdownIt("commonmark").enable("table").render(_markdown(study, header, drawn))
+    for k, s in enumerate(drawn):
         body = body.replace(f'<p><img src="CHARTS-{k}" alt="CHARTS-{k}" /></p>', charts_html(s.charts))
         for name in s.figures:
             if not name.startswith("CHARTS-"):
@@ -583,3 +583,10 @@ def _html(study, header, sections, out_dir: Path) -> str:
 
 # The figures a comparison's interactive charts replace in report.html (report.md keeps them).
 CHARTED = ("-win-rates.png", "-length.png", "-feel.png")
+
+
+def charted(figure: str, charts: list[dict]) -> bool:
+    """Whether report.html draws a comparison's ``figure`` as one of its interactive ``charts``
+    instead: win rates, length and feel always; the scores figure where it shows when players
+    go out (the "out" chart)."""
+    return figure.endswith(CHARTED) or (figure.endswith("-scores.png") and any(c["id"] == "out" for c in charts))
