@@ -58,6 +58,7 @@ def cli():
       snakesim trace fortune --players 4 --seed 1 --game 42
       snakesim rules fortune -v rejoin > house.toml        # every rule, as TOML to edit
       snakesim compare fortune -v standard -v house.toml   # your house rule against the seed's
+      snakesim workbench --open                            # the same in your browser
     """
 
 
