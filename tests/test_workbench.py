@@ -14,6 +14,7 @@ import tomllib
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
 
 from snakesim.analysis.compare import compare_variants
 from snakesim.analysis.findings import compare_findings, hidden_metrics, row_text
@@ -25,6 +26,10 @@ from snakesim.workbench import runs
 from snakesim.workbench.forms import rules_from_text
 from snakesim.workbench.jobs import Limits
 from snakesim.workbench.serve import Workbench
+from tests.fortune.test_identity import random_rules as fortune_rules
+from tests.hisss.test_identity import random_setups as hisss_setups
+from tests.rainbow.test_identity import random_setups as rainbow_setups
+from tests.sssnake.test_identity import random_setups as sssnake_setups
 
 FORTUNE = get_game("fortune")
 
@@ -426,3 +431,47 @@ def test_a_first_run_says_it_compiles_while_it_does(server, monkeypatch):
     assert job["message"] == "compiling the Fortune engine for this machine, once: about 7 s"
     done = wait(server, started["id"])
     assert done["state"] == "done" and done["message"] == "" and seen == ["fortune", "fortune"]
+
+
+# ---------------------------------------------------------------------------- rules that travel as text
+
+
+def _round_trips(spec, rules):
+    """The three ways the page's rules travel: complete TOML (downloads), the changes as TOML
+    (the address) and the changes as --set strings (a study file, the command line)."""
+    from snakesim.core.rules import as_toml, change_settings
+
+    assert rules_from_text(spec, rules.to_toml()) == rules
+    assert rules_from_text(spec, as_toml(rules.changes())) == rules
+    assert spec.rules().with_settings(change_settings(rules.changes())) == rules
+
+
+@settings(max_examples=30, deadline=None)
+@given(rules=fortune_rules())
+def test_random_fortune_rules_travel_as_text_unchanged(rules):
+    _round_trips(FORTUNE, rules)
+
+
+@settings(max_examples=30, deadline=None)
+@given(setup=hisss_setups())
+def test_random_hisss_rules_travel_as_text_unchanged(setup):
+    _round_trips(get_game("hisss"), setup[0])
+
+
+@settings(max_examples=30, deadline=None)
+@given(setup=rainbow_setups())
+def test_random_rainbow_rules_travel_as_text_unchanged(setup):
+    _round_trips(get_game("rainbow"), setup[0])
+
+
+@settings(max_examples=30, deadline=None)
+@given(setup=sssnake_setups())
+def test_random_sssnake_rules_travel_as_text_unchanged(setup):
+    _round_trips(get_game("sssnake"), setup[0])
+
+
+def test_every_variant_travels_as_text_unchanged():
+    for game in ("fortune", "rainbow", "hisss", "sssnake"):
+        spec = get_game(game)
+        for name in spec.rules.VARIANTS:
+            _round_trips(spec, spec.rules.variant(name))
