@@ -364,7 +364,7 @@ def test_cancel_stops_a_run_before_its_end(server):
     assert job["state"] == "cancelled" and job["done"] < job["total"] and "result" not in job
 
 
-def test_balance_gives_the_recommendation_and_its_confirmation(server):
+def test_balance_gives_the_recommendation_and_its_confirmation(server, tmp_path, monkeypatch):
     request = {"kind": "balance", "game": "fortune", "players": 3, "games": 2000, "seed": 3,
                "handicap": "start_coins", "tolerance": 0.02, "arm": {"name": "standard", "toml": ""}}  # fmt: skip
     status, _, started = call(server, "POST", "/api/runs", request)
@@ -380,6 +380,13 @@ def test_balance_gives_the_recommendation_and_its_confirmation(server):
     chart = result["charts"][0]
     assert [s["name"].split(":")[0] for s in chart["series"]] == ["before", "after"]
     assert job["done"] > 10000  # (the search's games and the fresh ones)
+    # The command the page prints, fed the downloaded rules, recommends the same.
+    monkeypatch.chdir(tmp_path)
+    _, _, text = call(server, "POST", "/api/download/rules", {"game": "fortune", "toml": "", "name": "standard"})
+    (tmp_path / "standard.toml").write_text(text)
+    out = CliRunner().invoke(cli, [*shlex.split(result["command"])[1:], "--json"])
+    assert out.exit_code == 0, out.output
+    assert json.loads(out.output)["values"] == result["values"]
 
 
 # ---------------------------------------------------------------------------- the command

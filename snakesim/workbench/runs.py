@@ -126,12 +126,12 @@ def play(job: Job, plan: dict) -> dict:
     backend = WatchedBackend(job)
     if job.kind == "compare":
         return _compare(plan, backend)
-    return _balance(job, plan, backend)
+    return _balance(plan, backend)
 
 
 def _compare(plan: dict, backend) -> dict:
     from snakesim.analysis.compare import compare_variants
-    from snakesim.analysis.findings import compare_findings, hidden_metrics, row_text
+    from snakesim.analysis.findings import ALPHA, compare_findings, hidden_metrics, row_text
     from snakesim.report.charts import comparison_charts
 
     spec, players, games = plan["spec"], plan["players"], plan["games"]
@@ -143,7 +143,7 @@ def _compare(plan: dict, backend) -> dict:
     for r in shown.to_dict(orient="records"):
         value, diff = row_text(r)
         rows.append({"arm": r["variant"], "metric": r["metric"], "value": value, "diff": diff,
-                     "significant": bool(r["p_holm"] == r["p_holm"] and r["p_holm"] < 0.05)})  # fmt: skip
+                     "significant": bool(r["p_holm"] == r["p_holm"] and r["p_holm"] < ALPHA)})  # fmt: skip
     return {
         "findings": compare_findings(table, spec, players, games),
         "rows": rows,
@@ -155,7 +155,7 @@ def _compare(plan: dict, backend) -> dict:
     }
 
 
-def _balance(job: Job, plan: dict, backend) -> dict:
+def _balance(plan: dict, backend) -> dict:
     from snakesim.analysis.balance import balance
     from snakesim.analysis.findings import balance_findings
 

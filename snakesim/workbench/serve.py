@@ -97,9 +97,12 @@ class Workbench:
     def stop(self) -> None:
         """Stop serving and cancel the runs under way."""
         self.jobs.cancel_all()
-        if self.loop is not None and not self.loop.is_closed():
-            self.loop.call_soon_threadsafe(self._stopped.set)
-        if self.server is not None and self.loop is not None and not self.loop.is_closed():
-            self.loop.call_soon_threadsafe(self.server.stop)
+        try:  # (the server stops listening first, then the loop ends)
+            if self.server is not None and self.loop is not None:
+                self.loop.call_soon_threadsafe(self.server.stop)
+            if self.loop is not None:
+                self.loop.call_soon_threadsafe(self._stopped.set)
+        except RuntimeError:  # the loop has ended already
+            pass
         if self.thread is not None:
             self.thread.join(timeout=10)
