@@ -21,7 +21,6 @@ from snakesim.core.rules import (
     Rules,
     Spec,
     Table,
-    Words,
     as_toml,
     describe_changes,
     inline,
@@ -46,9 +45,7 @@ def field_form(spec: Spec) -> dict[str, Any]:
         item = spec.item()
         entry = {"kind": "int", "low": item.low, "high": item.high} if isinstance(item, Int) else {"kind": "text"}
         return {"kind": "table", "keys": list(spec.keys), "entry": entry, "entry_allowed": item.describe()}
-    if isinstance(spec, Words):
-        return {"kind": "text"}
-    return {"kind": "text"}
+    return {"kind": "text"}  # (a list of names, a card's effect: TOML text)
 
 
 def game_form(spec: GameSpec) -> dict[str, Any]:
@@ -105,7 +102,7 @@ def rules_view(rules: Rules) -> dict[str, Any]:
 
 def _text(value: Any) -> Any:
     """A value as its form field holds it: booleans and numbers as they are, the rest as TOML."""
-    if isinstance(value, bool | int) or (isinstance(value, str)):
+    if isinstance(value, bool | int | str):
         return value
     return inline(value)
 

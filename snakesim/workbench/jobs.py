@@ -19,7 +19,7 @@ from snakesim.core.backends import ThreadsBackend
 from snakesim.core.errors import InputError
 from snakesim.core.threads import reporter, reporting
 
-STATES = ("waiting", "compiling", "playing", "done", "failed", "cancelled")
+# A run's states: waiting, compiling (an engine, once), playing, then one of these.
 FINISHED = ("done", "failed", "cancelled")
 
 
