@@ -482,3 +482,25 @@ def test_every_variant_travels_as_text_unchanged():
         spec = get_game(game)
         for name in spec.rules.VARIANTS:
             _round_trips(spec, spec.rules.variant(name))
+
+
+def test_the_bar_counts_work_not_games():
+    """An arm whose games cost nine times as much weighs nine times as much in the bar."""
+    from snakesim.workbench.jobs import Job
+
+    job = Job("compare", {}, 200, parts=[(100, 1.0), (100, 9.0)])
+    assert job.status()["share"] is None  # (nothing played yet)
+    job.next_part()
+    job.count(100)
+    assert job.status()["share"] == pytest.approx(0.1)
+    job.next_part()
+    job.count(50)
+    status = job.status()
+    assert status["share"] == pytest.approx(0.55) and status["done"] == 150 and status["total"] == 200
+    assert Job("balance", {}, 0).status()["share"] is None  # (a search's games are not known ahead)
+
+
+def test_a_finished_comparison_has_done_all_its_work(server):
+    _, _, started = call(server, "POST", "/api/runs", {**REQUEST, "games": 2000})
+    job = wait(server, started["id"])
+    assert job["state"] == "done" and job["share"] == pytest.approx(1.0) and job["done"] == 4000

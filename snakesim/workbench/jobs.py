@@ -60,6 +60,7 @@ class WatchedBackend(ThreadsBackend):
             if outer is not None:
                 outer(games)
 
+        self.job.next_part()  # (a comparison plays its arms one map each, in order)
         with reporting(counted):
             for index, start, count in blocks:
                 if self.job.cancel.is_set():
@@ -84,11 +85,33 @@ class Job:
     finished: float | None = None
     cancel: threading.Event = field(default_factory=threading.Event)
     lock: threading.Lock = field(default_factory=threading.Lock)
+    # A comparison's arms in the order they play: (games, seconds a game) each, so that the
+    # share done counts work, not games (an expert's game costs hundreds of greedy ones).
+    parts: list[tuple[int, float]] = field(default_factory=list)
+    part: int = -1
+    part_done: int = 0
+    work_done: float = 0.0
+
+    def next_part(self) -> None:
+        with self.lock:
+            if 0 <= self.part < len(self.parts):
+                self.work_done += self.part_done * self.parts[self.part][1]
+            self.part, self.part_done = self.part + 1, 0
 
     def count(self, games: int) -> None:
         with self.lock:
             self.done += games
+            self.part_done += games
             self.state = "playing"
+
+    def share(self) -> float | None:
+        """The share of the run's work done (None while it is not known: no parts, or a
+        balance search, whose games are not known in advance). Call with the lock held."""
+        if not self.parts or not 0 <= self.part < len(self.parts):
+            return None
+        whole = sum(games * cost for games, cost in self.parts)
+        done = self.work_done + self.part_done * self.parts[self.part][1]
+        return min(1.0, done / whole) if whole > 0 else None
 
     def status(self) -> dict[str, Any]:
         """What the page polls: state, message, games done of the total, seconds, and the
@@ -96,7 +119,8 @@ class Job:
         with self.lock:
             end = self.finished or time.monotonic()
             out = {"id": self.id, "kind": self.kind, "state": self.state, "message": self.message,
-                   "done": self.done, "total": self.total, "seconds": round(end - self.started, 2)}  # fmt: skip
+                   "done": self.done, "total": self.total, "share": self.share(),
+                   "seconds": round(end - self.started, 2)}  # fmt: skip
             if self.state == "done":
                 out["result"] = self.result
             if self.error is not None:

@@ -110,6 +110,7 @@ def play(job: Job, plan: dict) -> dict:
     """Play a checked request (``check_request``) for ``job``; return what the page shows."""
     from snakesim.core import compiling
     from snakesim.core.policies import encode_policies
+    from snakesim.core.progress import seconds_per_game
     from snakesim.workbench.jobs import WatchedBackend
 
     spec, players, seed = plan["spec"], plan["players"], plan["seed"]
@@ -118,11 +119,14 @@ def play(job: Job, plan: dict) -> dict:
         with job.lock:
             job.state, job.message = "compiling", line
 
+    parts = []
     for arm in plan["arms"]:  # the kernels loaded or compiled first, and the page told
         codes = encode_policies(spec, arm.seats) if arm.seats else None
         compiling.prepare(spec, arm.rules, players, seed, codes, notice)
+        if job.kind == "compare":  # what a game of this arm costs, for a bar that counts work
+            parts.append((plan["games"], seconds_per_game(spec, arm.rules, players, seed, plan["games"], codes)))
     with job.lock:
-        job.state, job.message = "playing", ""
+        job.state, job.message, job.parts = "playing", "", parts
     backend = WatchedBackend(job)
     if job.kind == "compare":
         return _compare(plan, backend)

@@ -267,7 +267,10 @@
       api("GET", "/api/runs/" + id).then(function (job) {
         if (job.state === "compiling") { status.textContent = job.message; progressBar.removeAttribute("value"); }
         else if (job.state === "playing" || job.state === "waiting") {
-          if (job.total) {
+          if (job.share !== null && job.share !== undefined) {  // (work, not games: arms may cost differently)
+            progressBar.max = 1; progressBar.value = job.share;
+            status.textContent = job.done.toLocaleString("en") + " of " + job.total.toLocaleString("en") + " games played";
+          } else if (job.total) {
             progressBar.max = job.total; progressBar.value = job.done;
             status.textContent = job.done.toLocaleString("en") + " of " + job.total.toLocaleString("en") + " games played";
           } else { progressBar.removeAttribute("value"); status.textContent = job.done.toLocaleString("en") + " games played"; }
