@@ -118,19 +118,27 @@ def per_game_metrics(
         values = scored[1]
         level = (values == values.max(axis=1, keepdims=True)).sum(axis=1) > 1
         metrics["won on the tie-break"] = ("rate", (winner >= 0) & level)
-    if scored is not None and spec.out_column is None:
-        # (not where the winner is the last player left, as in Fortune: the next seat has
-        # nothing then, and the "margin" is only the coins still out of the cup)
-        label, values = scored
-        scores = np.sort(values, axis=1)
-        # Decisiveness: how far the best score is ahead of the second best.
+    margin = winning_margin(spec, scored)
+    if margin is not None:
         # (arms that score different things: each arm's margin on its own, no difference taken)
         kind = "own" if score_label == OWN_SCORE else "mean"
-        metrics[f"margin ({score_label or label})"] = (kind, scores[:, -1] - scores[:, -2])
+        metrics[f"margin ({score_label or margin[0]})"] = (kind, margin[1])
     return metrics
 
 
 OWN_SCORE = "each rule set's own score"
+
+
+def winning_margin(spec: GameSpec, scored) -> tuple[str, np.ndarray] | None:
+    """Decisiveness: how far the best score is ahead of the second best in each game, from
+    ``spec.scores``'s ``(label, values)``; None where the rules score nothing, or where the
+    winner is the last player left (Fortune: the next seat has nothing then, and the "margin"
+    would only count the coins still out of the cup)."""
+    if scored is None or spec.out_column is not None:
+        return None
+    label, values = scored
+    values = np.sort(values, axis=1)
+    return label, values[:, -1] - values[:, -2]
 
 
 def arm_metrics(spec: GameSpec, tables: dict[str, pd.DataFrame], players: int) -> dict[str, dict]:

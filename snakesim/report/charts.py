@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from snakesim.analysis.compare import OWN_SCORE, winning_margin
 from snakesim.analysis.stats import LEVEL, wilson
 
 if TYPE_CHECKING:
@@ -40,16 +41,13 @@ def comparison_charts(spec: GameSpec, players: int, table: pd.DataFrame, tables:
             "length", "How long games last", f"game length ({spec.length_unit})",
             {name: df["length"].to_numpy() for name, df in tables.items()},
         ))  # fmt: skip
-    margins = {}
-    for name, df in tables.items():
-        scored = spec.scores(df, players)
-        if scored is not None and spec.out_column is None:
-            values = np.sort(scored[1], axis=1)
-            margins[name] = values[:, -1] - values[:, -2]
-            label = scored[0]
-    if margins and len({int(v) for m in margins.values() for v in np.unique(m)}) > 1:
+    margins = {name: m for name, df in tables.items() if (m := winning_margin(spec, spec.scores(df, players)))}
+    if margins and len({int(v) for _, m in margins.values() for v in np.unique(m)}) > 1:
+        labels = {label for label, _ in margins.values()}
+        label = labels.pop() if len(labels) == 1 else OWN_SCORE  # (as the comparison's rows name it)
         charts.append(spread_chart(
-            "margin", "How far the winner ends ahead of the next seat", f"winning margin ({label})", margins
+            "margin", "How far the winner ends ahead of the next seat", f"winning margin ({label})",
+            {name: m for name, (_, m) in margins.items()},
         ))  # fmt: skip
     if spec.out_column is not None:
         charts.append(out_chart(spec, players, tables))
@@ -105,18 +103,14 @@ def out_chart(spec: GameSpec, players: int, tables: dict[str, pd.DataFrame], lev
     first, second, ... player goes out, on average over the games where it happens, with its
     Student-t interval (the PNG figure shows the median and the middle half instead)."""
     from snakesim.analysis.stats import mean_interval
-    from snakesim.report.figures import ordinal
+    from snakesim.report.figures import ordinal, out_order
 
+    orders = {name: out_order(spec, df, players) for name, df in tables.items()}
+    # (only the k-th out that happens in some game of every arm: the arms' bars stand side by side)
+    ks = [k for k in range(players - 1) if all((~np.isnan(out[:, k])).any() for out in orders.values())]
     series = []
-    for name, df in tables.items():
-        out = df[[f"{spec.out_column}_{s}" for s in range(players)]].to_numpy().astype(float)
-        out[out < 0] = np.nan  # (never out: the winner, or everyone still in at the cap)
-        out = np.sort(out, axis=1)  # (NaN last) the first, second, ... out
-        points = []
-        for k in range(players - 1):
-            seen = out[:, k][~np.isnan(out[:, k])]
-            if seen.size:
-                points.append([f"{ordinal(k + 1)} out", *mean_interval(seen, level)])
+    for name, out in orders.items():
+        points = [[f"{ordinal(k + 1)} out", *mean_interval(out[:, k][~np.isnan(out[:, k])], level)] for k in ks]
         series.append({"name": name, "points": points})
     return _chart("out", "When players go out for good", "bars", "the player who goes out",
                   f"{spec.length_unit} when it happens (mean)", False, series)  # fmt: skip
@@ -125,15 +119,14 @@ def out_chart(spec: GameSpec, players: int, tables: dict[str, pd.DataFrame], lev
 def known_chart(tables: dict[str, pd.DataFrame], level: float = LEVEL) -> dict:
     """When the winner is known: the share of won games whose winner already leads alone for
     good, at each tenth of the game (the figure's line, at fewer points)."""
+    from snakesim.report.figures import winner_settled
+
     series = []
     steps = np.linspace(0, 1, 11)
     for name, df in tables.items():
-        winner = df["winner"].to_numpy()
-        decided = np.sort(df["decided"].to_numpy()[winner >= 0])
-        n = len(decided)
+        settled, n = winner_settled(df, steps)
         if not n:
             continue
-        settled = np.searchsorted(decided, steps, side="right")
         points = [[f"{round(100 * x)}%", h / n, *wilson(int(h), n, level)] for x, h in zip(steps, settled, strict=True)]
         series.append({"name": name, "points": points})
     return _chart(

@@ -166,15 +166,34 @@ def ordinal(k: int) -> str:
     return f"{k}{'st' if k == 1 else 'nd' if k == 2 else 'rd' if k == 3 else 'th'}"
 
 
+def out_order(spec, df: pd.DataFrame, players: int):
+    """In a game where players go out for good (``spec.out_column``): for each game, the step
+    at which the first, second, ... seat went out, in that order; NaN for those who never did
+    (the winner, or everyone still in at the cap)."""
+    import numpy as np
+
+    out = df[[f"{spec.out_column}_{s}" for s in range(players)]].to_numpy().astype(float)
+    out[out < 0] = np.nan
+    return np.sort(out, axis=1)  # (NaN last)
+
+
+def winner_settled(df: pd.DataFrame, x):
+    """At each point of ``x`` (shares of the game), how many won games' winners already led
+    alone for good (the feel column ``decided``), and how many games were won."""
+    import numpy as np
+
+    winner = df["winner"].to_numpy()
+    decided = np.sort(df["decided"].to_numpy()[winner >= 0])
+    return np.searchsorted(decided, x, side="right"), len(decided)
+
+
 def _elimination(fig, ax, tables, spec, players: int, title: str):
     """When the k-th player goes out (median and the middle half of the games), per run."""
     import numpy as np
 
     order = np.arange(1, players)
     for k, (name, df) in enumerate(tables.items()):
-        out = df[[f"{spec.out_column}_{s}" for s in range(players)]].to_numpy().astype(float)
-        out[out < 0] = np.nan  # (never out: the winner, or everyone still in at the cap)
-        out = np.sort(out, axis=1)[:, : players - 1]  # (NaN last) the first, second, ... out
+        out = out_order(spec, df, players)[:, : players - 1]  # the first, second, ... out
         middle, low, high = (np.nanpercentile(out, q, axis=0) for q in (50, 25, 75))
         x = order + (k - (len(tables) - 1) / 2) * 0.08
         ax.errorbar(x, middle, yerr=[middle - low, high - middle], fmt="o-", capsize=3, label=name)
@@ -242,10 +261,8 @@ def feel_figure(tables: dict[str, pd.DataFrame], title: str = "") -> Figure:
     for k, (name, df) in enumerate(tables.items()):
         colour = f"C{k}"
         winner = df["winner"].to_numpy()
-        decided = np.sort(df["decided"].to_numpy()[winner >= 0])
-        n = len(decided)
+        settled, n = winner_settled(df, x)
         if n:
-            settled = np.searchsorted(decided, x, side="right")
             band = np.array([wilson(int(h), n) for h in settled])
             known.plot(x, settled / n, color=colour, label=f"{name}: winner leads for good")
             known.fill_between(x, band[:, 0], band[:, 1], color=colour, alpha=0.2, linewidth=0)
