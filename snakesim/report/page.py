@@ -10,8 +10,12 @@ from __future__ import annotations
 
 import html
 from importlib import resources
+from typing import TYPE_CHECKING
 
 from snakesim.core.jsontext import to_json
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 BASE_STYLE = (
     "body{font-family:sans-serif;max-width:70em;margin:2em auto;padding:0 1em;line-height:1.45}"
@@ -41,3 +45,17 @@ def page(title: str, body: str) -> str:
         f"<title>{html.escape(title)}</title><style>{BASE_STYLE}{asset('charts.css')}</style></head><body>\n{body}"
         f"<script>{script}</script></body></html>\n"
     )
+
+
+def markdown_table(df: pd.DataFrame) -> str:
+    """A table as Markdown (a study's sections, the workbench's report)."""
+    cols = [str(c) for c in df.columns]
+    out = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
+    for row in df.itertuples(index=False):
+        out.append("| " + " | ".join(_plain(v) for v in row) + " |")
+    return "\n".join(out)
+
+
+def _plain(v) -> str:
+    """A table cell as Markdown: a float to 4 digits; a ``|`` escaped, so it cannot split the cell."""
+    return (f"{v:.4g}" if isinstance(v, float) else str(v)).replace("|", "\\|")

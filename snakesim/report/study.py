@@ -57,7 +57,7 @@ from snakesim.report.figures import (
     sweep_figure,
     tune_figure,
 )
-from snakesim.report.page import charts_html, page
+from snakesim.report.page import charts_html, markdown_table, page
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -533,7 +533,7 @@ def _markdown(study, header, sections) -> str:
         lines += [f"## {s.title}", "", s.note, ""]
         if s.findings:
             lines += ["In words:", "", *(f"- {f}" for f in s.findings), ""]
-        lines += [_markdown_table(s.table), ""]
+        lines += [markdown_table(s.table), ""]
         for name in s.figures:  # (each its own paragraph, so report.html can put a chart in its place)
             lines += [f"![{name}]({name})", ""]
     lines += [
@@ -543,19 +543,6 @@ def _markdown(study, header, sections) -> str:
         "",
     ]
     return "\n".join(lines)
-
-
-def _markdown_table(df: pd.DataFrame) -> str:
-    cols = [str(c) for c in df.columns]
-    out = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
-    for row in df.itertuples(index=False):
-        out.append("| " + " | ".join(_plain(v) for v in row) + " |")
-    return "\n".join(out)
-
-
-def _plain(v) -> str:
-    """A table cell as Markdown: a float to 4 digits; a ``|`` escaped, so it cannot split the cell."""
-    return (f"{v:.4g}" if isinstance(v, float) else str(v)).replace("|", "\\|")
 
 
 def _html(study, header, sections, out_dir: Path) -> str:

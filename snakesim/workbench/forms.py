@@ -96,8 +96,9 @@ def rules_view(rules: Rules) -> dict[str, Any]:
             texts[name] = {k: _text(v) for k, v in value.items()}
         else:
             texts[name] = _text(value)
-    return {"toml": rules.to_toml(), "changes": as_toml(rules.changes()), "values": values, "texts": texts,
-            "hash": rules.rules_hash(), "summary": describe_changes(rules.changes())}  # fmt: skip
+    changes = rules.changes()
+    return {"toml": rules.to_toml(), "changes": as_toml(changes), "values": values, "texts": texts,
+            "hash": rules.rules_hash(), "summary": describe_changes(changes)}  # fmt: skip
 
 
 def _text(value: Any) -> Any:

@@ -7,7 +7,7 @@ import time
 
 from snakesim import __version__
 from snakesim.core.rules import inline
-from snakesim.report.page import charts_html, page
+from snakesim.report.page import charts_html, markdown_table, page
 from snakesim.workbench.jobs import Job
 
 
@@ -70,15 +70,14 @@ def report_html(job: Job) -> str:
                  + "; every arm plays the same games (game i is dealt from the same shuffle in each).")  # fmt: skip
     parts += ["", "## What it means", ""]
     parts += [f"- **{f['arm']}**: {f['text']}" if f.get("arm") else f"- {f['text']}" for f in result["findings"]]
-    if result.get("rows"):
-        arms = list(dict.fromkeys(r["arm"] for r in result["rows"]))
-        parts += ["", "## The figures", "", "| what | " + " | ".join(arms) + " |", "|---" * (len(arms) + 1) + "|"]
-        cells: dict[str, dict[str, str]] = {}
-        for r in result["rows"]:
-            text = r["value"] + (f"; {r['diff']}" if r["diff"] else "")
-            cells.setdefault(r["metric"], {})[r["arm"]] = text.replace("|", "\\|")
-        for metric, by in cells.items():
-            parts.append(f"| {metric} | " + " | ".join(by.get(a, "") for a in arms) + " |")
+    if result.get("rows"):  # (one row per metric, one column per arm, as a study's report shows them)
+        import pandas as pd
+
+        rows = pd.DataFrame(result["rows"])
+        rows["cell"] = [v + (f"; {d}" if d else "") for v, d in zip(rows["value"], rows["diff"], strict=True)]
+        wide = rows.pivot_table(index="metric", columns="arm", values="cell", aggfunc="first", sort=False).fillna("")
+        wide.columns.name = None
+        parts += ["", "## The figures", "", markdown_table(wide.reset_index().rename(columns={"metric": "what"}))]
     parts += ["", "## Charts", "", "CHARTS", "", "## The same on the command line", ""]
     parts += ["Save each arm's rules from the workbench as LABEL.toml, then:", "", f"    {result['command']}", ""]
     body = md.render("\n".join(parts)).replace("<p>CHARTS</p>", charts_html(result["charts"]))
