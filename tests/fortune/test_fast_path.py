@@ -18,7 +18,7 @@ def _same(a, b):
 
 
 def _row(table, players, card, in_game, drawer):
-    row = (card << kernel.index_bits(players)) | (in_game * players + drawer)
+    row = kernel.table_row(players, len(FortuneRules().effects), in_game, drawer, card)
     return table.reshape(-1, 1 << ROW_BITS)[row]
 
 
@@ -100,7 +100,7 @@ def test_the_table_is_what_the_kernel_plays(monkeypatch):
     right = kernel.play_block(rules, 4, 1, 0, 300)
     table, advance = kernel.fast_table(rules, 4)
     wrong = table.copy().reshape(-1, 1 << ROW_BITS)
-    wrong[(Card.LEAVES << kernel.index_bits(4)) | (0b1111 * 4), F_CUP] = 2  # LEAVES puts 2 in the cup...
+    wrong[kernel.table_row(4, len(rules.effects), 0b1111, 0, Card.LEAVES), F_CUP] = 2  # LEAVES puts 2 in the cup...
     monkeypatch.setattr(kernel, "fast_table", lambda *_: (wrong.ravel(), advance))
     changed = kernel.play_block(rules, 4, 1, 0, 300)
     assert (changed["max_cup"] != right["max_cup"]).any()
