@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from snakesim.games.fortune import kernel
-from snakesim.games.fortune.kernel import F_CUP, F_DELTA, F_NEED, F_UNIT, ROW_BITS, STEP_BITS
+from snakesim.games.fortune.kernel import F_CUP, F_DELTA, F_NEED, F_UNIT, ROW_BITS, TAKE_MASK
 from snakesim.games.fortune.rules import Card, FortuneRules
 from tests.fortune.test_identity import random_rules
 
@@ -18,8 +18,14 @@ def _same(a, b):
 
 
 def _row(table, players, card, in_game, drawer):
-    row = kernel.table_row(players, len(FortuneRules().effects), in_game, drawer, card)
+    place = bin(in_game & ((1 << drawer) - 1)).count("1")  # (the drawer's place among the seats in)
+    row = kernel.table_row(players, kernel.type_bits(len(FortuneRules().effects)), in_game, place, card)
     return table.reshape(-1, 1 << ROW_BITS)[row]
+
+
+def _step(value):
+    """An ``advance`` entry as (places the turn moves on, how the card takes the cup)."""
+    return int(value) >> (kernel.type_bits(len(FortuneRules().effects)) + ROW_BITS), int(value) & TAKE_MASK
 
 
 def _need(value, players):
@@ -48,7 +54,8 @@ def test_hand_checked_rows_of_the_seed_cards():
     hearts = _row(table, 4, Card.HEARTS, full, 1)  # takes 3 from seat 2, who skips: seat 3 draws next
     assert _need(hearts[F_NEED], 4) == [0, 0, 4, 0] and _lanes(hearts[F_DELTA], 4) == [0, 3, -3, 0]
     steps = advance.reshape(16, -1)[full]
-    assert steps[Card.HEARTS] == 2 and steps[Card.SUNS] == 1 and steps[Card.SNAKE] == 1 | 1 << STEP_BITS
+    assert _step(steps[Card.HEARTS]) == (2, 0) and _step(steps[Card.SUNS]) == (1, 0)
+    assert _step(steps[Card.SNAKE]) == (1, 1)  # takes all of the cup
     river = _row(table, 4, Card.RIVER, full, 1)  # gives 3 to the right
     assert _need(river[F_NEED], 4) == [0, 4, 0, 0] and _lanes(river[F_DELTA], 4) == [3, -3, 0, 0]
     fountain = _row(table, 4, Card.FOUNTAIN, full, 1)
@@ -56,7 +63,7 @@ def test_hand_checked_rows_of_the_seed_cards():
     snake = _row(table, 4, Card.SNAKE, full, 1)  # the cup's amount is the kernel's business
     assert snake[F_UNIT] == 1 << 16 and snake[F_DELTA] == 0
     half = FortuneRules().updated({"effects": {"SNAKE": [{"take_cup": "half"}]}})
-    assert kernel.fast_table(half, 4)[1].reshape(16, -1)[full, Card.SNAKE] == 1 | 2 << STEP_BITS
+    assert _step(kernel.fast_table(half, 4)[1].reshape(16, -1)[full, Card.SNAKE]) == (1, 2)
     # Seat 2 out: seat 1's left is seat 3, and CROSSES gives to two players.
     crosses = _row(table, 4, Card.CROSSES, 0b1011, 1)
     assert _need(crosses[F_NEED], 4) == [0, 3, 0, 0] and _lanes(crosses[F_DELTA], 4) == [1, -2, 0, 1]
@@ -72,7 +79,7 @@ def test_rows_that_cannot_be_fixed_go_the_exact_way():
     rules = FortuneRules().updated({"effects": {"HEARTS": [{"skip": "right"}]}})
     table, advance = kernel.fast_table(rules, 4)
     assert _need(_row(table, 4, Card.HEARTS, 0b0111, 1)[F_NEED], 4) == never
-    assert advance.reshape(16, -1)[0b0011, Card.HEARTS] == 2  # two in the game: right = left
+    assert _step(advance.reshape(16, -1)[0b0011, Card.HEARTS]) == (2, 0)  # two in the game: right = left
     # The cup taken before another primitive depends on the cup: exact.
     rules = FortuneRules().updated({"effects": {"SNAKE": [{"take_cup": "all"}, {"cup": 1}]}})
     table, _ = kernel.fast_table(rules, 4)
@@ -100,7 +107,9 @@ def test_the_table_is_what_the_kernel_plays(monkeypatch):
     right = kernel.play_block(rules, 4, 1, 0, 300)
     table, advance = kernel.fast_table(rules, 4)
     wrong = table.copy().reshape(-1, 1 << ROW_BITS)
-    wrong[kernel.table_row(4, len(rules.effects), 0b1111, 0, Card.LEAVES), F_CUP] = 2  # LEAVES puts 2 in the cup...
+    wrong[kernel.table_row(4, kernel.type_bits(len(rules.effects)), 0b1111, 0, Card.LEAVES), F_CUP] = (
+        2  # LEAVES puts 2 in the cup...
+    )
     monkeypatch.setattr(kernel, "fast_table", lambda *_: (wrong.ravel(), advance))
     changed = kernel.play_block(rules, 4, 1, 0, 300)
     assert (changed["max_cup"] != right["max_cup"]).any()

@@ -53,13 +53,13 @@ from snakesim.games.fortune.rules import (
 
 BLOCK = 256  # games per scratch allocation; any value gives the same results
 # Positions in the params array built by `encode`.
-P_PLAYERS, P_TURN_CAP, P_PRESORTED, P_TYPES, P_FAST, P_LANE, P_FEEL, P_START_COINS = range(8)
+P_PLAYERS, P_TURN_CAP, P_PRESORTED, P_TYPES, P_FAST, P_LANE, P_FEEL, P_TYPE_BITS, P_START_COINS = range(9)
 # (P_START_COINS + seat: its coins)
 # Columns of the fast path's table (see `fast_table`).
 F_NEED, F_DELTA, F_CUP, F_UNIT = range(4)
 _NEED, _DELTA, _CUP, _UNIT = (np.uint64(f) for f in range(4))  # (unsigned: no index fix-ups)
-STEP_BITS = 2  # an `advance` entry: places moved on, then (above) how the card takes the cup
-_STEP_BITS, _STEP_MASK = np.uint64(STEP_BITS), np.uint64((1 << STEP_BITS) - 1)
+TAKE_MASK = 3  # an `advance` entry: how the card takes the cup (these bits), plus how far the drawer's row moves on
+_TAKE_MASK = np.uint64(TAKE_MASK)  # (a row's start is a multiple of 4: room for it)
 ROW_BITS = 2  # a row is 4 words
 _ROW_BITS = np.uint64(ROW_BITS)
 MORE = 1 << 6  # in a packed primitive (see `program`): the card has further primitives
@@ -203,56 +203,62 @@ def _primitive(op, seat, n, left, right, cup, coins, out_at, skip, alive, length
 
 
 @njit(inline="always")
-def _fast_card(pile, table, advance, rows, at, word, high, cup, max_cup, place, by_card, places):
+def _fast_card(pile, table, advance, at, word, high, cup, max_cup, drawer, by_card, last_row, span):
     """Card ``pile[at]`` from the fast path's table: False and the state unchanged if some seat
     would pay as much as it has (or more), else True and the state after it (see `_run`)."""
     code = np.uint64(pile[at])
-    e = code + rows[place]
+    e = code + drawer
     if (word - table[e + _NEED]) & high != high:
-        return False, word, cup, max_cup, place
+        return False, word, cup, max_cup, drawer
     word += table[e + _DELTA]
     step = advance[by_card + (code >> _ROW_BITS)]
-    if step > _STEP_MASK:  # the drawer takes the cup (1) or half of it (2); known from the card,
+    take = step & _TAKE_MASK
+    if take:  # the drawer takes the cup (1) or half of it (2); known from the card,
         max_cup = max(max_cup, cup)  # so a miss on this branch is found early
         cup += table[e + _CUP]
-        won = cup >> ((step >> _STEP_BITS) - np.uint64(1))
+        won = cup >> (take - np.uint64(1))
         cup -= won
         word += won * table[e + _UNIT]
-        step &= _STEP_MASK
+        step -= take
     else:
         cup += table[e + _CUP]
-    place += step
-    wrapped = place - places
-    place = place if place < places else wrapped
-    return True, word, cup, max_cup, place
+    drawer += step
+    wrapped = drawer - span
+    drawer = drawer if drawer < last_row else wrapped
+    return True, word, cup, max_cup, drawer
 
 
 @njit(inline="always")
-def _run(pile, table, advance, rows, at, end, word, high, cup, max_cup, place, by_card, places):
+def _run(pile, table, advance, at, end, word, high, cup, max_cup, drawer, by_card, last_row, span):
     """The fast path: play ``pile[at:end]`` from the table while no seat pays as much as it
     has; return where it stopped and the state then (see `_play_one`).
 
     ``word`` holds every seat's coins in its lane below the lane's top bit, which is kept set
     (``high``): a seat pays less than it has exactly when subtracting its ``F_NEED`` leaves
     that bit set. The cup only grows between takes, so its highest value is looked at before a
-    take and at the end. Two cards a round, with the drawer's place wrapped by a select (the
-    two together measured 5% faster than a card a round and a branch); inlined, since the loop
-    is where the time goes and a call would copy the arrays it is passed.
+    take and at the end. The drawer is where their rows start in the table: the seats in the
+    game have their rows in the order of their places, ``span`` apart in all, so a turn moves
+    the drawer on by a fixed step (one place, or two past a skipped seat; `advance`, by card),
+    wrapped after the last place by a select. So the next card's row does not wait for the
+    table row of the card before (measured 2% faster than a place looked up in a list of
+    rows). Two cards a round (with the select, 5% faster than a card a round and a branch);
+    inlined, since the loop is where the time goes and a call would copy the arrays it is
+    passed.
     """
     one = np.uint64(1)
     ok = True
     while ok and at < end:
-        ok, word, cup, max_cup, place = _fast_card(
-            pile, table, advance, rows, at, word, high, cup, max_cup, place, by_card, places
+        ok, word, cup, max_cup, drawer = _fast_card(
+            pile, table, advance, at, word, high, cup, max_cup, drawer, by_card, last_row, span
         )
         if ok:
             at += one
             if at < end:
-                ok, word, cup, max_cup, place = _fast_card(
-                    pile, table, advance, rows, at, word, high, cup, max_cup, place, by_card, places
+                ok, word, cup, max_cup, drawer = _fast_card(
+                    pile, table, advance, at, word, high, cup, max_cup, drawer, by_card, last_row, span
                 )
                 at += np.uint64(ok)
-    return at, word, cup, max(max_cup, cup), place
+    return at, word, cup, max(max_cup, cup), drawer
 
 
 @njit(inline="always")
@@ -260,17 +266,17 @@ def _play_one(words, further, ops, table, advance, params, seed, game, scratch, 
     """Play game ``game`` and write its results into row ``row`` of the ``out`` columns.
 
     The pile holds each card as where its row starts among its neighbours' in the fast path's
-    flat ``table`` (``card << ROW_BITS``, see `table_row`), so that a card plus the seats'
-    state (``rows``) is one index; ``words[card]`` is the card's packed effect (see `program`)
-    for the exact path.
+    flat ``table`` (``card << ROW_BITS``, see `table_row`), so that a card plus where the
+    drawer's rows start is one index; ``words[card]`` is the card's packed effect (see
+    `program`) for the exact path.
     """
     n, turn_cap, presorted, n_types = params[P_PLAYERS], params[P_TURN_CAP], params[P_PRESORTED], params[P_TYPES]
-    fast, lane = params[P_FAST], np.uint64(params[P_LANE])
+    fast, lane, type_bits = params[P_FAST], np.uint64(params[P_LANE]), np.uint64(params[P_TYPE_BITS])
     high = np.uint64(0)  # the top bit of every seat's lane in the packed coins: a guard, always set
     for s in range(n if fast else 0):
         high |= np.uint64(1) << (lane * np.uint64(s) + lane - np.uint64(1))
     lane_mask = (np.uint64(1) << (lane - np.uint64(1))) - np.uint64(1)  # (below the guard bit)
-    copies, keys, identities, pile, coins, out_at, skip, alive, rows, codes, tops, deficits = scratch
+    copies, keys, identities, pile, coins, out_at, skip, alive, seats, codes, tops, deficits = scratch
     (o_outcome, o_winner, o_length, o_coins, o_out_at, o_reshuffles, o_max_cup,
      o_lead_changes, o_decided, o_comeback, o_deficit, o_q1, o_q2, o_q3, o_tie_break, o_out_share) = out  # fmt: skip
     with_feel = params[P_FEEL]  # (then never the fast path: every card's standings are recorded)
@@ -312,37 +318,39 @@ def _play_one(words, further, ops, table, advance, params, seed, game, scratch, 
                     in_game |= np.uint64(coins[s] > 0) << np.uint64(s)
                     pending |= skip[s]
                 if not pending:  # (a skip left for later is the exact path's business)
-                    # The drawer is a place among the seats in the game, which only moves on:
-                    # one place, or two past a skipped seat (`advance`, by card). So the next
-                    # drawer does not wait for the table row of the card before.
+                    # The drawer as where their rows start (see `_run`).
                     un = np.uint64(n)
                     places = popcount(in_game)
                     place = popcount(in_game & ((np.uint64(1) << np.uint64(seat)) - np.uint64(1)))
                     p = np.uint64(0)
                     for s in range(un):
                         if (in_game >> s) & np.uint64(1):
-                            rows[p] = table_row(un, np.uint64(n_types), in_game, s, np.uint64(0)) << _ROW_BITS
-                            rows[un + p] = s  # (the seat at that place)
+                            seats[p] = s  # (the seat at each place)
                             p += np.uint64(1)
+                    first_row = table_row(un, type_bits, in_game, np.uint64(0), np.uint64(0)) << _ROW_BITS
+                    row_shift = type_bits + _ROW_BITS
+                    span = places << row_shift
+                    last_row = first_row + span
+                    drawer = first_row + (place << row_shift)
                     by_card = in_game * np.uint64(n_types)
                     ucup = np.uint64(cup)
                     umax = np.uint64(max_cup)
                     before = length
                     while True:
-                        at, word, ucup, umax, place = _run(
+                        at, word, ucup, umax, drawer = _run(
                             pile,
                             table,
                             advance,
-                            rows,
                             np.uint64(top),
                             np.uint64(stop),
                             word,
                             high,
                             ucup,
                             umax,
-                            place,
+                            drawer,
                             by_card,
-                            places,
+                            last_row,
+                            span,
                         )
                         length += np.int64(at) - top
                         top = np.int64(at)
@@ -357,7 +365,7 @@ def _play_one(words, further, ops, table, advance, params, seed, game, scratch, 
                     if length > before:
                         cup = np.int64(ucup)
                         max_cup = np.int64(umax)
-                        seat = np.int64(rows[np.uint64(n) + place])
+                        seat = np.int64(seats[(drawer - first_row) >> row_shift])
                         for s in range(n):
                             coins[s] = np.int64((word >> (lane * np.uint64(s))) & lane_mask)
             if top == n_cards:
@@ -433,7 +441,7 @@ def game_scratch(deck: np.ndarray, codes: np.ndarray, params: np.ndarray) -> tup
         np.empty(n, np.int64),  # out_at
         np.empty(n, np.bool_),  # skip
         np.empty(1, np.int64),  # players in the game
-        np.empty(2 * n, np.uint64),  # fast path: the table rows of the seats in the game, then the seats
+        np.empty(n, np.uint64),  # fast path: the seats in the game, in order
         codes,
         *feel_record.scratch(int(params[P_TURN_CAP]) if params[P_FEEL] else 0, n),
     )
@@ -485,16 +493,24 @@ def lane_bits(rules: FortuneRules, players: int) -> int:
     return lane if players <= FAST_MAX_PLAYERS and total < 1 << (lane - 1) else 0
 
 
+def type_bits(n_types: int) -> int:
+    """Bits of a fast-table row index for the card: a power of two of rows per drawer."""
+    return max(n_types - 1, 1).bit_length()
+
+
 @register_jitable
-def table_row(players, n_types, in_game, drawer, card):
-    """The fast table's row for ``card`` drawn by ``drawer`` while the seats ``in_game`` (bits)
-    are in the game (see `fast_table`); in the kernel all five are uint64.
+def table_row(players, type_bits, in_game, place, card):
+    """The fast table's row for ``card`` drawn by the seat at ``place`` among the seats
+    ``in_game`` (bits) that are in the game, in seat order (see `fast_table`); in the kernel
+    all five are uint64.
 
     A card's rows for one drawer and one set of seats in the game lie side by side, so a run
-    reads a few hundred bytes of the table. (The card was the highest part of the index, which
-    put every card's row in the same cache set: the kernel measured 3% faster in this order.)
+    reads a few hundred bytes of the table; the drawers' blocks follow one another in the
+    order of their places, a power of two of rows apart (see `_run`). (The card was the highest
+    part of the index, which put every card's row in the same cache set: the kernel measured
+    3% faster with the card lowest.)
     """
-    return (in_game * players + drawer) * n_types + card
+    return ((in_game * players + place) << type_bits) + card
 
 
 @functools.lru_cache(maxsize=32)
@@ -502,16 +518,16 @@ def fast_table(rules: FortuneRules, players: int) -> tuple[np.ndarray, np.ndarra
     """The fast path's tables: what each card does to seats that all have enough coins.
 
     Row `table_row` of ``table`` says what the card does when the seats in ``in_game``
-    (bits) are in the game and ``drawer`` draws, provided no seat pays as much as it has (so
-    that nobody goes out): ``F_NEED`` the packed least
-    coins each seat must have (its payments plus one), ``F_DELTA`` every seat's change packed
-    (mod 2**64), ``F_CUP`` the cup's, ``F_UNIT`` one coin in the drawer's lane.
-    ``advance[in_game * n_types + card]`` is how many places among the seats in the game the
-    turn moves on: 1, or 2 when the card skips the next drawer's turn (a HEARTS skip, folded
-    in); plus, shifted up by `STEP_BITS`, 1 or 2 when the card ends by taking all or half of
-    the cup (that amount depends on the cup, so the kernel adds it to the drawer's lane with
-    ``F_UNIT``). Worked out by the reference engine's own primitives on seats with more coins
-    than any card can move.
+    (bits) are in the game and the seat at a place among them draws, provided no seat pays as
+    much as it has (so that nobody goes out): ``F_NEED`` the packed least coins each seat
+    must have (its payments plus one), ``F_DELTA`` every seat's change packed (mod 2**64),
+    ``F_CUP`` the cup's, ``F_UNIT`` one coin in the drawer's lane. ``advance[in_game *
+    n_types + card]`` is how far the drawer's rows move on: one place (``1 << type_bits +
+    ROW_BITS`` words), or two when the card skips the next drawer's turn (a HEARTS skip,
+    folded in); plus, in the bits of `TAKE_MASK`, 1 or 2 when the card ends by taking all or
+    half of the cup (that amount depends on the cup, so the kernel adds it to the drawer's
+    lane with ``F_UNIT``). Worked out by the reference engine's own primitives on seats with
+    more coins than any card can move.
 
     A card that cannot be one fixed change there (it brings someone back, takes the cup
     before other primitives, or leaves a skip for a later turn) gets an ``F_NEED`` no coins
@@ -521,7 +537,8 @@ def fast_table(rules: FortuneRules, players: int) -> tuple[np.ndarray, np.ndarra
     n_types = len(rules.effects)
     if not lane:
         return np.zeros(1 << ROW_BITS, np.uint64), np.zeros(1, np.uint64)
-    table = np.zeros((table_row(players, n_types, 1 << players, 0, 0), 1 << ROW_BITS), np.uint64)
+    bits = type_bits(n_types)
+    table = np.zeros((table_row(players, bits, 1 << players, 0, 0), 1 << ROW_BITS), np.uint64)
     advance = np.zeros((1 << players, n_types), np.uint64)
     top = 1 << (lane - 1)
     never = sum(top << (lane * s) for s in range(players))
@@ -567,9 +584,9 @@ def fast_table(rules: FortuneRules, players: int) -> tuple[np.ndarray, np.ndarra
             steps = {step for step, _ in rows.values()}
             if len(steps) != 1:
                 continue  # (a skip for some drawers only: the exact way for all)
-            advance[in_game, card] = steps.pop() | take << STEP_BITS
+            advance[in_game, card] = steps.pop() << (bits + ROW_BITS) | take
             for drawer, (_, values) in rows.items():
-                table[table_row(players, n_types, in_game, drawer, card), : len(values)] = values
+                table[table_row(players, bits, in_game, seats.index(drawer), card), : len(values)] = values
     return table.ravel(), advance.ravel()
 
 
@@ -597,6 +614,7 @@ def encode(rules: FortuneRules, players: int, presorted: bool = False, fast: boo
     params[P_LANE] = lane_bits(rules, players)
     params[P_FEEL] = rules.feel
     params[P_FAST] = fast and params[P_LANE] > 0 and not rules.feel
+    params[P_TYPE_BITS] = type_bits(len(rules.effects))
     return params
 
 
