@@ -16,6 +16,7 @@ import time
 
 import numba
 
+from snakesim.core.jit import target_features
 from snakesim.core.threads import max_threads, using_threads
 
 
@@ -31,12 +32,7 @@ def isa() -> str:
     NUMBA_CPU_FEATURES=`` compiles AVX2 code on a machine with AVX-512. (``NUMBA_CPU_NAME``
     alone keeps this machine's features, AVX-512 included.)
     """
-    from llvmlite import binding
-
-    name = numba.config.CPU_NAME or binding.get_host_cpu_name()
-    features = numba.config.CPU_FEATURES
-    if features is None:
-        features = binding.get_host_cpu_features().flatten()
+    name, features = target_features()
     if not features:  # the named processor's own features
         own = {"haswell": "AVX2", "broadwell": "AVX2", "skylake": "AVX2", "znver1": "AVX2", "znver2": "AVX2",
                "znver3": "AVX2", "x86-64": "SSE2"}  # fmt: skip

@@ -217,3 +217,30 @@ def test_a_keyed_deal_is_the_keyed_shuffle_of_the_whole_deck(counts):
         expected = list(deck)
         stream.keyed_shuffle(expected)
         assert dealt.tolist() == shuffled.tolist() == expected
+
+
+@numba.njit
+def _top_bits(base, identities, split):
+    top = np.zeros(identities.shape[0], np.uint16)
+    if split:
+        rng._top16_keys_split(base, identities, top, identities.shape[0])
+    else:
+        rng._top16_keys(base, identities, top, identities.shape[0])
+    return top
+
+
+@pytest.mark.parametrize("n", [0, 1, 7, 8, 10, 11, 12, 19, 22, 30, 52, 63, 64])
+def test_both_ways_of_making_a_deals_top_key_bits_give_the_card_keys_top_bits(n):
+    # The deal picks one way by the processor (rng._SPLIT_KEYS); both run here, on any machine,
+    # for every split of n into steps of 8 + 3 keys, 8 keys and single keys.
+    deck = np.array(_deck([5] * 12 + [4])[:n], np.int8)
+    identities = np.empty(n, np.uint64)
+    rng.deck_identities(deck, identities)
+    stream, seen, expected = Stream(3, n), {}, []
+    for card in deck.tolist():
+        key = rng.py_card_key(stream.deal_key, 2, card, seen.get(card, 0))
+        expected.append((key >> 48) ^ 0x8000)
+        seen[card] = seen.get(card, 0) + 1
+    base = np.uint64((stream.deal_key + (2 << 40) * GOLDEN) & MASK64)
+    for split in (False, True):
+        assert _top_bits(base, identities, split).tolist() == expected

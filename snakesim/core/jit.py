@@ -264,3 +264,34 @@ def njit_inner(fn=None, **extra):
     if fn is None:
         return functools.partial(njit_inner, **extra)
     return _helper(_compile({**JIT_OPTIONS, "_nrt": False, **INNER_OPTIONS, **extra}, fn))
+
+
+def target_features() -> tuple[str, str]:
+    """The processor numba compiles for and its features (``"+avx2,+avx512dq,..."``; empty
+    when they are the named processor's own).
+
+    ``NUMBA_CPU_NAME`` and ``NUMBA_CPU_FEATURES`` change them: ``NUMBA_CPU_NAME=haswell
+    NUMBA_CPU_FEATURES=`` compiles AVX2 code on a machine with AVX-512 (``NUMBA_CPU_NAME``
+    alone keeps this machine's features). numba's cache keeps the code of each apart.
+    """
+    from llvmlite import binding
+
+    features = numba.config.CPU_FEATURES
+    if features is None:
+        features = binding.get_host_cpu_features().flatten()
+    return numba.config.CPU_NAME or binding.get_host_cpu_name(), features
+
+
+# Processors whose own features include AVX-512DQ (for a named one with NUMBA_CPU_FEATURES=).
+_AVX512_PROCESSORS = ("avx512", "cannonlake", "cascadelake", "cooperlake", "icelake", "tigerlake", "rocketlake",
+                      "sapphirerapids", "emeraldrapids", "graniterapids", "znver4", "znver5", "x86-64-v4")  # fmt: skip
+
+
+def wide_vector_multiply() -> bool:
+    """Whether the code numba compiles multiplies vectors of 64-bit integers in one instruction
+    (AVX-512DQ); without it (AVX2, SSE) a lane's multiply takes five. Only speed depends on
+    the answer: code chosen by it computes the same values either way."""
+    name, features = target_features()
+    if features:
+        return "+avx512dq" in features.split(",")
+    return any(part in name for part in _AVX512_PROCESSORS)
