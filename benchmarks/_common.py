@@ -16,7 +16,7 @@ import time
 
 import numba
 
-from snakesim.core.jit import target_features
+from snakesim.core.jit import target_features, target_has
 from snakesim.core.threads import max_threads, using_threads
 
 
@@ -32,12 +32,8 @@ def isa() -> str:
     NUMBA_CPU_FEATURES=`` compiles AVX2 code on a machine with AVX-512. (``NUMBA_CPU_NAME``
     alone keeps this machine's features, AVX-512 included.)
     """
-    name, features = target_features()
-    if not features:  # the named processor's own features
-        own = {"haswell": "AVX2", "broadwell": "AVX2", "skylake": "AVX2", "znver1": "AVX2", "znver2": "AVX2",
-               "znver3": "AVX2", "x86-64": "SSE2"}  # fmt: skip
-        return f"{name}: {own.get(name, 'its own features')}"
-    widest = next((label for flag, label in (("+avx512f", "AVX-512"), ("+avx2", "AVX2")) if flag in features), "SSE")
+    name, _ = target_features()
+    widest = next((label for flag, label in (("avx512f", "AVX-512"), ("avx2", "AVX2")) if target_has(flag)), "SSE")
     return f"{name}: {widest}"
 
 

@@ -6,6 +6,7 @@ import pytest
 from scipy import stats
 
 from snakesim.core import rng
+from snakesim.core.jit import target_has
 from snakesim.core.rng import GOLDEN, MASK64, Stream
 
 
@@ -244,3 +245,31 @@ def test_both_ways_of_making_a_deals_top_key_bits_give_the_card_keys_top_bits(n)
     base = np.uint64((stream.deal_key + (2 << 40) * GOLDEN) & MASK64)
     for split in (False, True):
         assert _top_bits(base, identities, split).tolist() == expected
+
+
+@numba.njit
+def _placed(top, source, packs):
+    items = np.full(64, -1, np.int64)
+    if packs:
+        filled = rng._place_by_top16_packs(top, source, np.uint64(0), items, np.uint64(source.shape[0]))
+    else:
+        filled = rng._place_by_top16(top, source, np.uint64(0), items, np.uint64(source.shape[0]))
+    return items, filled
+
+
+@pytest.mark.skipif(not target_has("avx2"), reason="AVX2's own packs need a processor with AVX2")
+@pytest.mark.parametrize("n", [1, 2, 15, 16, 17, 33, 52, 64])
+def test_both_ways_of_counting_a_rank_agree(n):
+    # The deal counts with AVX2's packs where the processor has AVX2 but not AVX-512
+    # (rng._RANK_PACKS); both run here, with distinct top bits and with a tie among them.
+    generator = np.random.default_rng(n)
+    top = np.full(64, 0x7FFF, np.uint16)  # (the free slots, as rng._top16_slots fills them)
+    top[:n] = generator.choice(0x7FFF, n, replace=False)
+    source = generator.integers(0, 100, n)
+    items, filled = _placed(top, source, True)
+    assert items[:n].tolist() == source[np.argsort(top[:n])].tolist() and int(filled) == (1 << n) - 1
+    if n > 1:
+        top[n - 1] = top[0]
+    (generic, generic_filled), (packed, packed_filled) = _placed(top, source, False), _placed(top, source, True)
+    assert generic.tolist() == packed.tolist() and generic_filled == packed_filled
+    assert n == 1 or int(packed_filled) != (1 << n) - 1  # (the tie shows)

@@ -282,16 +282,21 @@ def target_features() -> tuple[str, str]:
     return numba.config.CPU_NAME or binding.get_host_cpu_name(), features
 
 
-# Processors whose own features include AVX-512DQ (for a named one with NUMBA_CPU_FEATURES=).
-_AVX512_PROCESSORS = ("avx512", "cannonlake", "cascadelake", "cooperlake", "icelake", "tigerlake", "rocketlake",
-                      "sapphirerapids", "emeraldrapids", "graniterapids", "znver4", "znver5", "x86-64-v4")  # fmt: skip
+# The features that matter here of processors named with NUMBA_CPU_FEATURES= (their own);
+# a processor not listed is taken to have none of them, which only costs speed.
+_AVX2 = ("avx2",)
+_AVX512 = ("avx2", "avx512f", "avx512bw", "avx512dq")
+_OWN_FEATURES = {
+    **dict.fromkeys(("haswell", "broadwell", "skylake", "alderlake", "znver1", "znver2", "znver3", "x86-64-v3"), _AVX2),
+    **dict.fromkeys(("skylake-avx512", "cascadelake", "cooperlake", "icelake-server", "icelake-client", "tigerlake",
+                     "sapphirerapids", "emeraldrapids", "graniterapids", "znver4", "znver5", "x86-64-v4"), _AVX512),
+}  # fmt: skip
 
 
-def wide_vector_multiply() -> bool:
-    """Whether the code numba compiles multiplies vectors of 64-bit integers in one instruction
-    (AVX-512DQ); without it (AVX2, SSE) a lane's multiply takes five. Only speed depends on
-    the answer: code chosen by it computes the same values either way."""
+def target_has(feature: str) -> bool:
+    """Whether the code numba compiles may use the processor feature ``feature`` (``"avx2"``,
+    ``"avx512dq"``, ...); the kernels choose between ways of computing the same values by it."""
     name, features = target_features()
     if features:
-        return "+avx512dq" in features.split(",")
-    return any(part in name for part in _AVX512_PROCESSORS)
+        return f"+{feature}" in features.split(",")
+    return feature in _OWN_FEATURES.get(name, ())
