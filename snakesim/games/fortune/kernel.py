@@ -282,20 +282,24 @@ def _play_one(words, further, ops, table, advance, params, seed, game, scratch, 
     with_feel = params[P_FEEL]  # (then never the fast path: every card's standings are recorded)
     key = deal_key(seed, game)  # Fortune has no choices: the deal is all its randomness
     n_cards = codes.shape[0]
+    # The cards' identities order a deal, and the pile receives their codes; the first deal
+    # is made where the reshuffles are, when the first card is drawn from the empty pile (one
+    # copy of the deal's code in the kernel: each took half a second to compile). A scripted
+    # pile counts as deal 0.
+    deals = 0
+    top = n_cards
     if presorted:
         for k in range(n_cards):
             pile[k] = codes[k]
-    else:  # the cards' identities order the deal; the pile receives their codes
-        inline_keyed_deal(key, 0, codes, identities, pile, n_types, copies, keys)
+        deals = 1
+        top = 0
     for s in range(n):
         coins[s] = params[P_START_COINS + s]
         out_at[s] = -1
         skip[s] = False
-    top = 0
     cup = 0
     max_cup = 0
     length = 0
-    reshuffles = 0
     alive[0] = n
     seat = 0
     outcome = -1
@@ -308,7 +312,7 @@ def _play_one(words, further, ops, table, advance, params, seed, game, scratch, 
             skip[seat] = False
         else:
             stop = min(n_cards, top + turn_cap - 1 - length)  # the cap's own card goes the exact way
-            if fast and top < stop:
+            if fast and (top < stop or top == n_cards):
                 # A run of cards that put nobody out, each one row of the table.
                 word = high  # every lane's top bit set: a guard that no change reaches
                 in_game = np.uint64(0)
@@ -358,8 +362,8 @@ def _play_one(words, further, ops, table, advance, params, seed, game, scratch, 
                             break  # a card for the exact way, or the cap's
                         # The pile ran out and a card is needed: the deal does not depend on
                         # the discards' order, so the run goes on through it.
-                        reshuffles += 1
-                        inline_keyed_deal(key, reshuffles, codes, identities, pile, n_types, copies, keys)
+                        inline_keyed_deal(key, deals, codes, identities, pile, n_types, copies, keys)
+                        deals += 1
                         top = 0
                         stop = min(n_cards, turn_cap - 1 - length)
                     if length > before:
@@ -369,9 +373,9 @@ def _play_one(words, further, ops, table, advance, params, seed, game, scratch, 
                         for s in range(n):
                             coins[s] = np.int64((word >> (lane * np.uint64(s))) & lane_mask)
             if top == n_cards:
-                reshuffles += 1
-                # Every card is in the discards, so this is a deal of the whole deck.
-                keyed_deal(key, reshuffles, codes, identities, pile, n_types, copies, keys)
+                # Every card is in the discards (or none was dealt yet): a deal of the whole deck.
+                keyed_deal(key, deals, codes, identities, pile, n_types, copies, keys)
+                deals += 1
                 top = 0
             d = words[np.uint64(pile[top]) >> _ROW_BITS]  # the card's first primitive, and where the rest are
             top += 1
@@ -414,7 +418,7 @@ def _play_one(words, further, ops, table, advance, params, seed, game, scratch, 
     for s in range(n):
         o_coins[row, s] = coins[s]
         o_out_at[row, s] = out_at[s]
-    o_reshuffles[row] = reshuffles
+    o_reshuffles[row] = deals - 1
     o_max_cup[row] = max_cup
     feel_columns = (o_lead_changes, o_decided, o_comeback, o_deficit, o_q1, o_q2, o_q3, o_tie_break)
     if with_feel:
