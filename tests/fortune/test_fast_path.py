@@ -23,6 +23,11 @@ def _row(table, players, card, in_game, drawer):
     return table.reshape(-1, 1 << ROW_BITS)[row]
 
 
+def _steps(advance, players=4):
+    """The ``advance`` table as [in_game, card] entries (each card's entry is the first of its 4)."""
+    return advance.reshape(1 << players, -1, 1 << ROW_BITS)[:, :, 0]
+
+
 def _step(value):
     """An ``advance`` entry as (places the turn moves on, how the card takes the cup)."""
     return int(value) >> (kernel.type_bits(len(FortuneRules().effects)) + ROW_BITS), int(value) & TAKE_MASK
@@ -53,7 +58,7 @@ def test_hand_checked_rows_of_the_seed_cards():
     full = 0b1111
     hearts = _row(table, 4, Card.HEARTS, full, 1)  # takes 3 from seat 2, who skips: seat 3 draws next
     assert _need(hearts[F_NEED], 4) == [0, 0, 4, 0] and _lanes(hearts[F_DELTA], 4) == [0, 3, -3, 0]
-    steps = advance.reshape(16, -1)[full]
+    steps = _steps(advance)[full]
     assert _step(steps[Card.HEARTS]) == (2, 0) and _step(steps[Card.SUNS]) == (1, 0)
     assert _step(steps[Card.SNAKE]) == (1, 1)  # takes all of the cup
     river = _row(table, 4, Card.RIVER, full, 1)  # gives 3 to the right
@@ -63,7 +68,7 @@ def test_hand_checked_rows_of_the_seed_cards():
     snake = _row(table, 4, Card.SNAKE, full, 1)  # the cup's amount is the kernel's business
     assert snake[F_UNIT] == 1 << 16 and snake[F_DELTA] == 0
     half = FortuneRules().updated({"effects": {"SNAKE": [{"take_cup": "half"}]}})
-    assert _step(kernel.fast_table(half, 4)[1].reshape(16, -1)[full, Card.SNAKE]) == (1, 2)
+    assert _step(_steps(kernel.fast_table(half, 4)[1])[full, Card.SNAKE]) == (1, 2)
     # Seat 2 out: seat 1's left is seat 3, and CROSSES gives to two players.
     crosses = _row(table, 4, Card.CROSSES, 0b1011, 1)
     assert _need(crosses[F_NEED], 4) == [0, 3, 0, 0] and _lanes(crosses[F_DELTA], 4) == [1, -2, 0, 1]
@@ -79,7 +84,7 @@ def test_rows_that_cannot_be_fixed_go_the_exact_way():
     rules = FortuneRules().updated({"effects": {"HEARTS": [{"skip": "right"}]}})
     table, advance = kernel.fast_table(rules, 4)
     assert _need(_row(table, 4, Card.HEARTS, 0b0111, 1)[F_NEED], 4) == never
-    assert _step(advance.reshape(16, -1)[0b0011, Card.HEARTS]) == (2, 0)  # two in the game: right = left
+    assert _step(_steps(advance)[0b0011, Card.HEARTS]) == (2, 0)  # two in the game: right = left
     # The cup taken before another primitive depends on the cup: exact.
     rules = FortuneRules().updated({"effects": {"SNAKE": [{"take_cup": "all"}, {"cup": 1}]}})
     table, _ = kernel.fast_table(rules, 4)
