@@ -191,13 +191,17 @@ def test_keyed_shuffle_is_uniform():
     assert len(orders) == 20
 
 
-@numba.njit
 def _numba_deal(seed, game, number, deck, order):
+    identities = np.empty(deck.shape[0], np.uint64)
+    rng.deck_identities(deck, identities)
+    return _numba_deal_with(seed, game, number, deck, order, identities)
+
+
+@numba.njit
+def _numba_deal_with(seed, game, number, deck, order, identities):
     n = deck.shape[0]
     sizes = rng.keyed_scratch(n, 64)
     copies, keys = np.zeros(sizes[0], np.int64), np.empty(sizes[1], np.uint64)
-    identities = np.empty(n, np.uint64)
-    rng.deck_identities(deck, identities)
     dealt = np.empty(n, np.int8)
     rng.keyed_deal(rng.deal_key(seed, game), number, deck, identities, dealt, 64, copies, keys)
     shuffled = deck[order].copy()  # the same cards in another order, shuffled by occurrence
@@ -273,3 +277,11 @@ def test_both_ways_of_counting_a_rank_agree(n):
     (generic, generic_filled), (packed, packed_filled) = _placed(top, source, False), _placed(top, source, True)
     assert generic.tolist() == packed.tolist() and generic_filled == packed_filled
     assert n == 1 or int(packed_filled) != (1 << n) - 1  # (the tie shows)
+
+
+def test_a_decks_identities_number_each_types_cards_in_deck_order():
+    deck = np.array([3, 0, 3, 3, 7, 0], np.int8)
+    identities = np.empty(6, np.uint64)
+    rng.deck_identities(deck, identities)
+    copies = [0, 0, 1, 2, 0, 1]
+    assert identities.tolist() == [((int(t) << 20 | c) * GOLDEN) & MASK64 for t, c in zip(deck, copies, strict=True)]

@@ -22,7 +22,7 @@ import numpy as np
 from llvmlite import ir
 from numba import types
 from numba.core import cgutils
-from numba.extending import intrinsic
+from numba.extending import intrinsic, register_jitable
 
 from snakesim.core.jit import njit, target_has
 
@@ -161,7 +161,7 @@ _TOP16 = np.uint64(48)
 _SIGN16 = np.uint16(0x8000)
 
 
-@njit
+@register_jitable
 def _rank_bits(n):
     """log2 of the buckets `_rank_by_keys` spreads ``n`` keys over: at least 32 per key, so
     that about n/64 keys share a bucket with another."""
@@ -171,11 +171,12 @@ def _rank_bits(n):
     return bits
 
 
-@njit
+@register_jitable
 def keyed_scratch(n_cards, n_types):
     """Lengths of the ``copies`` (int64) and ``keys`` (uint64) scratch arrays that
     :func:`keyed_shuffle` and :func:`keyed_deal` need for up to ``n_cards`` cards of
-    ``n_types`` types."""
+    ``n_types`` types. (Plain Python when Python calls it, as the kernels' fronts do: nothing
+    to compile before a first run.)"""
     copies = n_types + max(_buckets(n_cards) + 1 + n_cards, n_cards)
     keys = 2 * n_cards
     if n_cards <= RANK_LIMIT:
@@ -186,7 +187,7 @@ def keyed_scratch(n_cards, n_types):
     return copies, keys
 
 
-@njit
+@register_jitable
 def _buckets(n):
     size = 2
     while size < 4 * n:
@@ -217,7 +218,7 @@ def keyed_shuffle(key, shuffle_number, items, n, n_types, copies, keys):
         for k in range(np.uint64(n)):  # ranks write into items: read the cards from a copy
             copies[np.uint64(n_types) + k] = items[k]
         if 0 < n <= SMALL_LIMIT:
-            top = keys[np.uint64(n) : np.uint64(n) + np.uint64(16)].view(np.uint16)
+            top = _slots16(keys, n)
             _top16_slots(top)
             for k in range(np.uint64(n)):
                 top[k] = np.uint16(keys[k] >> _TOP16) ^ _SIGN16
@@ -228,17 +229,19 @@ def keyed_shuffle(key, shuffle_number, items, n, n_types, copies, keys):
         _sort_by_keys(items, n, n_types, copies, keys)
 
 
-@njit
-def deck_identities(deck, identities):
+def deck_identities(deck, identities) -> None:
     """``identities[k]``: the identity word ``(type << 20) | copy`` of card ``k`` of ``deck``
     (copy = its occurrence among the cards of its type) times ``_GOLDEN``: the part of the
     card's key that no deal changes, so :func:`keyed_deal` does not multiply it again (a 64-bit
-    multiply of four lanes takes five instructions with AVX2)."""
-    for k in range(deck.shape[0]):
-        copy = 0
-        for j in range(k):
-            copy += deck[j] == deck[k]
-        identities[k] = ((np.uint64(deck[k]) << np.uint64(20)) | np.uint64(copy)) * _GOLDEN
+    multiply of four lanes takes five instructions with AVX2). In numpy, for the kernels'
+    fronts (nothing to compile before a first run)."""
+    deck = np.asarray(deck, np.int64)
+    order = np.argsort(deck, kind="stable")  # each type's cards together, in deck order
+    ordered = deck[order]
+    first = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]])  # where each type's run starts
+    copy = np.empty(deck.size, np.int64)
+    copy[order] = np.arange(deck.size) - np.repeat(first, np.diff(np.r_[first, deck.size]))
+    identities[:] = ((deck.astype(np.uint64) << np.uint64(20)) | copy.astype(np.uint64)) * _GOLDEN
 
 
 @njit(inline="always")
@@ -271,7 +274,7 @@ def _dealt_by_top16(base, deck, identities, items, keys):
     """A deal of ``0 < n <= SMALL_LIMIT`` cards on its keys' top bits alone (`_placed_by_top16`);
     False when two of them tie, and the full keys must order it."""
     n = deck.shape[0]
-    top = keys[n : n + 16].view(np.uint16)
+    top = _slots16(keys, n)
     _top16_slots(top)
     if _SPLIT_KEYS:
         _top16_keys_split(base, identities, top, n)
@@ -458,6 +461,26 @@ def _place_by_top16(typingctx, top, source, at, items, n):
 def _place_by_top16_packs(typingctx, top, source, at, items, n):
     """`_place_by_top16` with AVX2's own packs (`_RANK_PACKS`); only for processors with AVX2."""
     return types.uint64(top, source, at, items, n), _place_ir(True)
+
+
+@intrinsic
+def _slots16(typingctx, keys, start):
+    """``keys[start : start + 16]`` seen as 64 uint16 slots, as ``.view(np.uint16)`` would
+    (whose code, general over every kind of array, took 0.2 s to compile in each kernel)."""
+    slots = types.Array(types.uint16, 1, "C")
+
+    def codegen(context, builder, signature, args):
+        keys_type, start_type = signature.args
+        data = context.make_array(keys_type)(context, builder, args[0]).data
+        start = context.cast(builder, args[1], start_type, types.intp)
+        first = builder.bitcast(builder.gep(data, [start]), context.get_data_type(types.uint16).as_pointer())
+        view, size = context.make_array(slots)(context, builder), context.get_constant(types.intp, 2)
+        shape = cgutils.pack_array(builder, [context.get_constant(types.intp, 64)])
+        strides = cgutils.pack_array(builder, [size])
+        context.populate_array(view, data=first, shape=shape, strides=strides, itemsize=size, meminfo=None)
+        return view._getvalue()
+
+    return slots(keys, start), codegen
 
 
 @njit(inline="always")
