@@ -218,7 +218,7 @@ def keyed_shuffle(key, shuffle_number, items, n, n_types, copies, keys):
         for k in range(np.uint64(n)):  # ranks write into items: read the cards from a copy
             copies[np.uint64(n_types) + k] = items[k]
         if 0 < n <= SMALL_LIMIT:
-            top = _slots16(keys, n)
+            top = keys[np.uint64(n) : np.uint64(n) + np.uint64(16)].view(np.uint16)
             _top16_slots(top)
             for k in range(np.uint64(n)):
                 top[k] = np.uint16(keys[k] >> _TOP16) ^ _SIGN16
@@ -274,7 +274,7 @@ def _dealt_by_top16(base, deck, identities, items, keys):
     """A deal of ``0 < n <= SMALL_LIMIT`` cards on its keys' top bits alone (`_placed_by_top16`);
     False when two of them tie, and the full keys must order it."""
     n = deck.shape[0]
-    top = _slots16(keys, n)
+    top = keys[n : n + 16].view(np.uint16)
     _top16_slots(top)
     if _SPLIT_KEYS:
         _top16_keys_split(base, identities, top, n)
@@ -461,26 +461,6 @@ def _place_by_top16(typingctx, top, source, at, items, n):
 def _place_by_top16_packs(typingctx, top, source, at, items, n):
     """`_place_by_top16` with AVX2's own packs (`_RANK_PACKS`); only for processors with AVX2."""
     return types.uint64(top, source, at, items, n), _place_ir(True)
-
-
-@intrinsic
-def _slots16(typingctx, keys, start):
-    """``keys[start : start + 16]`` seen as 64 uint16 slots, as ``.view(np.uint16)`` would
-    (whose code, general over every kind of array, took 0.2 s to compile in each kernel)."""
-    slots = types.Array(types.uint16, 1, "C")
-
-    def codegen(context, builder, signature, args):
-        keys_type, start_type = signature.args
-        data = context.make_array(keys_type)(context, builder, args[0]).data
-        start = context.cast(builder, args[1], start_type, types.intp)
-        first = builder.bitcast(builder.gep(data, [start]), context.get_data_type(types.uint16).as_pointer())
-        view, size = context.make_array(slots)(context, builder), context.get_constant(types.intp, 2)
-        shape = cgutils.pack_array(builder, [context.get_constant(types.intp, 64)])
-        strides = cgutils.pack_array(builder, [size])
-        context.populate_array(view, data=first, shape=shape, strides=strides, itemsize=size, meminfo=None)
-        return view._getvalue()
-
-    return slots(keys, start), codegen
 
 
 @njit(inline="always")
