@@ -37,7 +37,7 @@ $(BROWSER_STAMP): $(STAMP)
 	touch $(BROWSER_STAMP)
 
 test-browser: $(BROWSER_STAMP)
-	@start=$$(date +%s); SNAKESIM_BROWSER_REQUIRED=1 $(BIN)/python -m pytest -m browser; rc=$$?; \
+	@start=$$(date +%s); SNAKESIM_BROWSER_REQUIRED=1 $(BIN)/python -m pytest -m browser -n 0; rc=$$?; \
 	echo "make test-browser: $$(( $$(date +%s) - start )) s"; exit $$rc
 
 ## The README's picture of the workbench, taken by its browser test.

@@ -2,7 +2,9 @@
 chromium, driven by Playwright), every request that is not the file itself blocked and counted.
 
 These tests are marked ``browser`` and run with ``make test-browser`` (CI runs it), which
-installs Playwright and chromium first. There, a missing browser is a failure, not a skip
+installs Playwright and chromium first and runs them in one process, in order: the workbench's
+tests share one page, each going on from the state the one before left (spread over pytest-xdist
+workers, a test could find a fresh page instead). There, a missing browser is a failure, not a skip
 (``SNAKESIM_BROWSER_REQUIRED=1``); elsewhere the tests skip with the command that runs them.
 """
 
@@ -197,7 +199,8 @@ def test_the_address_reopens_the_comparison(workbench_page):
     assert "#" in address
     page.goto(server.url)  # (a fresh page, then the link pasted into its address bar)
     expect(page.locator("#arms tbody tr")).to_have_count(1)
-    page.goto(address)
+    with page.expect_event("load"):  # (only the hash changes: the page reloads itself, after goto returns)
+        page.goto(address)
     expect(page.locator("#arms tbody tr")).to_have_count(2)
     assert page.input_value("#games") == "20000" and page.input_value("#seed") == "5"
     assert page.locator("#arms tbody tr", has_text="ten coins").locator(".arm-rules").inner_text() == "start_coins=10"
@@ -205,6 +208,8 @@ def test_the_address_reopens_the_comparison(workbench_page):
 
 
 def test_a_bad_edit_shows_its_one_line_and_a_hidden_arm_leaves_the_chart(workbench_page):
+    from playwright.sync_api import expect
+
     page, _, _, errors, _ = workbench_page
     page.fill("[data-field=snakes]", "-3")
     page.wait_for_selector("#rules-error:not([hidden])")
@@ -215,9 +220,10 @@ def test_a_bad_edit_shows_its_one_line_and_a_hidden_arm_leaves_the_chart(workben
         page.click("#run")
         page.wait_for_selector("#results:not([hidden])", timeout=120_000)
     bars = "[data-chart=win-rates] .snakesim-bar"
+    expect(page.locator(bars)).not_to_have_count(0)
     before = page.locator(bars).count()
     page.locator("[data-chart=win-rates] .snakesim-legend-item", has_text="standard").click()
-    assert page.locator(bars).count() == before // 2
+    expect(page.locator(bars)).to_have_count(before // 2)
     assert errors == []
 
 
