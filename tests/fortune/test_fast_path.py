@@ -112,9 +112,8 @@ def test_the_table_is_what_the_kernel_plays(monkeypatch):
     right = kernel.play_block(rules, 4, 1, 0, 300)
     table, advance = kernel.fast_table(rules, 4)
     wrong = table.copy().reshape(-1, 1 << ROW_BITS)
-    wrong[kernel.table_row(4, kernel.type_bits(len(rules.effects)), 0b1111, 0, Card.LEAVES), F_CUP] = (
-        2  # LEAVES puts 2 in the cup...
-    )
+    row = kernel.table_row(4, kernel.type_bits(len(rules.effects)), 0b1111, 0, Card.LEAVES)
+    wrong[row, F_CUP] = 2  # LEAVES puts 2 in the cup...
     monkeypatch.setattr(kernel, "fast_table", lambda *_: (wrong.ravel(), advance))
     changed = kernel.play_block(rules, 4, 1, 0, 300)
     assert (changed["max_cup"] != right["max_cup"]).any()
