@@ -264,7 +264,8 @@ def keyed_deal(key, shuffle_number, deck, identities, items, n_types, copies, ke
 
     Equal to ``keyed_shuffle`` of any ordering of the same cards (the keys depend only on the
     cards present), but the keys come from the deck's precomputed :func:`deck_identities`, so
-    their loop has no copy counting and vectorises: a game's deal.
+    their loop has no copy counting and vectorises: a game's deal (and Fortune's reshuffles off its
+    fast path; on it, :func:`inline_keyed_deal`).
     """
     inline_keyed_deal(key, shuffle_number, deck, identities, items, n_types, copies, keys)
 
