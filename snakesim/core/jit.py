@@ -207,7 +207,7 @@ def _link_only_helpers() -> None:
 _link_only_helpers()
 
 
-JIT_OPTIONS = {"cache": True, "nogil": True, "error_model": "numpy"}
+JIT_OPTIONS = {"cache": True, "nogil": True, "error_model": "numpy", "no_cfunc_wrapper": True}
 # A helper's options: no wrappers for calls from Python, compiled to IR only, so not cached.
 INNER_OPTIONS = {"cache": False, "no_cpython_wrapper": True, "no_cfunc_wrapper": True}
 
