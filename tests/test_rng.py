@@ -224,6 +224,26 @@ def test_a_keyed_deal_is_the_keyed_shuffle_of_the_whole_deck(counts):
         assert dealt.tolist() == shuffled.tolist() == expected
 
 
+@pytest.mark.parametrize("counts", [[5] * 10 + [2], [3] * 40, [100, 120, 80]], ids=len)
+def test_deals_with_the_deal_scratch_are_the_keyed_shuffle(counts):
+    # deal_scratch leaves out the sort's scratch for a deck that fits the ranks (None), and
+    # numba then drops the sort: were it typed, the None would not compile. 300 cards: sorted.
+    deck = np.array(_deck(counts), np.int8)
+    copies, keys = rng.deal_scratch(deck.size, 64)
+    assert (copies is None) == (deck.size <= rng.RANK_LIMIT)
+    identities = np.empty(deck.size, np.uint64)
+    rng.deck_identities(deck, identities)
+    for deal in (rng.keyed_deal, rng.full_keyed_deal):
+        for game, number in ((0, 0), (5, 3)):
+            dealt = np.empty(deck.size, np.int8)
+            deal(np.uint64(rng.deal_key(9, game)), number, deck, identities, dealt, 64, copies, keys)
+            stream = Stream(9, game)
+            stream.shuffles = number
+            expected = list(deck)
+            stream.keyed_shuffle(expected)
+            assert dealt.tolist() == expected
+
+
 @numba.njit
 def _top_bits(base, identities, split):
     top = np.zeros(identities.shape[0], np.uint16)

@@ -31,7 +31,7 @@ from numba.extending import register_jitable
 from snakesim.core import feel, feel_record
 from snakesim.core.columns import allocate
 from snakesim.core.jit import njit, njit_inner
-from snakesim.core.rng import Stream, deal_key, deck_identities, inline_keyed_deal, keyed_deal, keyed_scratch, popcount
+from snakesim.core.rng import Stream, deal_key, deal_scratch, deck_identities, inline_keyed_deal, keyed_deal, popcount
 from snakesim.core.rules import seat_values
 from snakesim.core.threads import play_in_blocks
 from snakesim.games.fortune.reference import FortuneGame
@@ -262,7 +262,7 @@ def _run(pile, table, advance, at, end, word, high, cup, max_cup, drawer, by_car
 
 
 @njit(inline="always")
-def _play_one(words, further, ops, table, advance, params, seed, game, scratch, out, row):
+def _play_one(words, further, ops, table, advance, params, seed, game, scratch, tracking, out, row):
     """Play game ``game`` and write its results into row ``row`` of the ``out`` columns.
 
     The pile holds each card as where its row starts among its neighbours' in the fast path's
@@ -276,10 +276,9 @@ def _play_one(words, further, ops, table, advance, params, seed, game, scratch, 
     for s in range(n if fast else 0):
         high |= np.uint64(1) << (lane * np.uint64(s) + lane - np.uint64(1))
     lane_mask = (np.uint64(1) << (lane - np.uint64(1))) - np.uint64(1)  # (below the guard bit)
-    copies, keys, identities, pile, coins, out_at, skip, alive, seats, codes, tops, deficits = scratch
+    copies, keys, identities, pile, coins, out_at, skip, alive, seats, codes = scratch
     (o_outcome, o_winner, o_length, o_coins, o_out_at, o_reshuffles, o_max_cup,
      o_lead_changes, o_decided, o_comeback, o_deficit, o_q1, o_q2, o_q3, o_tie_break, o_out_share) = out  # fmt: skip
-    with_feel = params[P_FEEL]  # (then never the fast path: every card's standings are recorded)
     key = deal_key(seed, game)  # Fortune has no choices: the deal is all its randomness
     n_cards = codes.shape[0]
     # The cards' identities order a deal, and the pile receives their codes; the first deal
@@ -305,8 +304,10 @@ def _play_one(words, further, ops, table, advance, params, seed, game, scratch, 
     outcome = -1
     winner = -1
     out_steps = 0
-    if with_feel:
-        feel_record.record(coins, 1, n, 0, tops, deficits)
+    # The feel figures' record (``tracking``: None when off, and numba then drops every use
+    # before typing it); with it on, never the fast path: every card's standings are recorded.
+    if tracking is not None:
+        feel_record.record(coins, 1, n, 0, tracking[0], tracking[1])
     while outcome < 0:
         if skip[seat]:
             skip[seat] = False
@@ -407,8 +408,8 @@ def _play_one(words, further, ops, table, advance, params, seed, game, scratch, 
                 outcome = DRAW
             elif length >= turn_cap:
                 outcome = UNFINISHED
-            if with_feel:
-                out_steps += feel_record.record(coins, 1, n, length, tops, deficits)
+            if tracking is not None:
+                out_steps += feel_record.record(coins, 1, n, length, tracking[0], tracking[1])
             if outcome >= 0:
                 break
         seat = _left(coins, seat, n)
@@ -421,8 +422,8 @@ def _play_one(words, further, ops, table, advance, params, seed, game, scratch, 
     o_reshuffles[row] = deals - 1
     o_max_cup[row] = max_cup
     feel_columns = (o_lead_changes, o_decided, o_comeback, o_deficit, o_q1, o_q2, o_q3, o_tie_break)
-    if with_feel:
-        feel_record.write(feel_columns, row, feel_record.summarise(tops, deficits, length, winner))
+    if tracking is not None:
+        feel_record.write(feel_columns, row, feel_record.summarise(tracking[0], tracking[1], length, winner))
         o_out_share[row] = out_steps / (n * length) if length > 0 else 0.0
     else:
         feel_record.write(feel_columns, row, feel.NOT_RECORDED)
@@ -435,10 +436,8 @@ def game_scratch(deck: np.ndarray, codes: np.ndarray, params: np.ndarray) -> tup
     n = int(params[P_PLAYERS])
     identities = np.empty(len(deck), np.uint64)
     deck_identities(deck, identities)
-    sizes = keyed_scratch(len(deck), int(params[P_TYPES]))
     return (
-        np.empty(sizes[0], np.int64),  # keyed shuffle scratch
-        np.empty(sizes[1], np.uint64),
+        *deal_scratch(len(deck), int(params[P_TYPES])),  # the deal's (no copies for a deck that fits the ranks)
         identities,
         np.empty(len(deck), np.int32),  # draw pile + discard pile (card codes)
         np.empty(n, np.int64),  # coins
@@ -447,16 +446,15 @@ def game_scratch(deck: np.ndarray, codes: np.ndarray, params: np.ndarray) -> tup
         np.empty(1, np.int64),  # players in the game
         np.empty(n, np.uint64),  # fast path: the seats in the game, in order
         codes,
-        *feel_record.scratch(int(params[P_TURN_CAP]) if params[P_FEEL] else 0, n),
     )
 
 
 @njit
-def _play_rows(words, further, ops, table, advance, params, seed, first, scratch, out, start, stop):
+def _play_rows(words, further, ops, table, advance, params, seed, first, scratch, tracking, out, start, stop):
     """`_play_one` for rows ``start .. stop - 1``, the game inlined into its loop (a call copies
     every array it is passed, and a game's are many); compiled without reference counting."""
     for row in range(start, stop):
-        _play_one(words, further, ops, table, advance, params, seed, first + row, scratch, out, row)
+        _play_one(words, further, ops, table, advance, params, seed, first + row, scratch, tracking, out, row)
 
 
 def program(rules: FortuneRules) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -675,8 +673,9 @@ def play_block(
     columns = tuple(out.values())
 
     def play(start, stop):  # (each thread its own scratch)
+        tracking = feel_record.scratch(rules.turn_cap, players) if rules.feel else None  # (see _play_one)
         _play_rows(words, further, ops, table, advance, params, np.uint64(seed), np.int64(first),
-                   game_scratch(cards, codes, params), columns, np.int64(start), np.int64(stop))  # fmt: skip
+                   game_scratch(cards, codes, params), tracking, columns, np.int64(start), np.int64(stop))  # fmt: skip
 
     play_in_blocks(play, count, BLOCK)
     return out

@@ -27,9 +27,9 @@ from snakesim.core.policies import (
 from snakesim.core.rng import (
     below,
     deal_key,
+    deal_scratch,
     deck_identities,
     keyed_deal,
-    keyed_scratch,
     seed_lane,
     seed_stream,
     shuffle,
@@ -320,12 +320,14 @@ def _expert(state, look, params, policies, seat, i, k, pl, fan, n_cards, kinds, 
 
 
 @njit
-def _play_rows(deck, kinds, col_a, col_b, fits, params, policies, seed, first, scratch, think, out, start, stop):
+def _play_rows(deck, kinds, col_a, col_b, fits, params, policies, seed, first, scratch, think, tracking, out, start,
+               stop):  # fmt: skip
     """Play games ``first + start .. first + stop - 1`` into rows ``start .. stop - 1`` of the
     ``out`` columns (one function, so that the game is compiled once, not again in a loop's).
 
     ``think`` is the look-ahead's scratch (`think_scratch`), or None when no seat thinks
-    ahead: the look-ahead is then not even compiled."""
+    ahead: the look-ahead is then not even compiled. Likewise ``tracking``, the feel figures'
+    record (each seat's points after a turn, and `feel_record.scratch`), None when they are off."""
     for row in range(start, stop):
         game = first + row
         n = params[P_PLAYERS]
@@ -345,14 +347,10 @@ def _play_rows(deck, kinds, col_a, col_b, fits, params, policies, seed, first, s
             cards,
             taken,
             longest,
-            points,
-            tops,
-            deficits,
         ) = scratch
         (o_outcome, o_winner, o_length, o_cards, o_snakes, o_longest, o_completed, o_table_cards,
          o_table_snakes) = out[:9]  # fmt: skip
         seed_stream(state, seed, game)
-        with_feel = params[P_FEEL]
         seed_lane(look, seed, game, LOOKAHEAD_LANE)  # the look-ahead policies' playouts
         n_cards = deck.shape[0]
         if presorted:
@@ -380,7 +378,8 @@ def _play_rows(deck, kinds, col_a, col_b, fits, params, policies, seed, first, s
                                    ends, lengths, middles, n_snakes, pl, fit, cards, taken, longest)  # fmt: skip
             completed += done
             turns += i > 0  # (the first card is turned up before play: step 0)
-            if with_feel:
+            if tracking is not None:
+                points, tops, deficits = tracking
                 for s in range(n):
                     points[s] = _rank(params, cards, taken, longest, s)[0]
                 feel_record.record(points, 1, n, turns, tops, deficits)
@@ -401,9 +400,9 @@ def _play_rows(deck, kinds, col_a, col_b, fits, params, policies, seed, first, s
             table_cards += lengths[s]
         o_table_cards[row] = table_cards
         o_table_snakes[row] = n_snakes
-        if with_feel:
+        if tracking is not None:
             feel_record.write(
-                out[9:], row, feel_record.summarise(tops, deficits, turns, best_seat if leaders == 1 else -1)
+                out[9:], row, feel_record.summarise(tracking[1], tracking[2], turns, best_seat if leaders == 1 else -1)
             )
         else:
             feel_record.write(out[9:], row, feel.NOT_RECORDED)
@@ -415,12 +414,10 @@ def game_scratch(deck: np.ndarray, players: int) -> tuple:
     n_cards = len(deck)
     identities = np.empty(n_cards, np.uint64)
     deck_identities(deck, identities)
-    sizes = keyed_scratch(n_cards, N_TYPES)
     return (
         np.empty(4, np.uint64),  # random stream state (decisions)
         np.empty(4, np.uint64),  # the look-ahead's playouts (their own lane)
-        np.empty(sizes[0], np.int64),  # keyed shuffle scratch
-        np.empty(sizes[1], np.uint64),
+        *deal_scratch(n_cards, N_TYPES),  # the deal's (no copies for a deck that fits the ranks)
         identities,
         np.empty(n_cards, np.int8),  # the fan, in draw order
         np.empty((n_cards, 2), np.int64),  # each snake's two ends
@@ -431,8 +428,6 @@ def game_scratch(deck: np.ndarray, players: int) -> tuple:
         np.empty(players, np.int64),  # cards taken per seat
         np.empty(players, np.int64),  # snakes taken per seat
         np.empty(players, np.int64),  # longest snake taken per seat
-        np.empty(players, np.int64),  # each seat's points after a turn
-        *feel_record.scratch(n_cards, players),
     )
 
 
@@ -530,8 +525,9 @@ def play_block(
 
     def play(start, stop):  # (each thread its own scratch)
         think = think_scratch(players, len(cards)) if thinks else None
+        tracking = (np.empty(players, np.int64), *feel_record.scratch(len(cards), players)) if rules.feel else None
         _play_rows(cards, KINDS, col_a, col_b, fits, params, table, np.uint64(seed), np.int64(first),
-                   game_scratch(cards, players), think, columns, np.int64(start), np.int64(stop))  # fmt: skip
+                   game_scratch(cards, players), think, tracking, columns, np.int64(start), np.int64(stop))  # fmt: skip
 
     play_in_blocks(play, count, BLOCK)
     return out

@@ -307,19 +307,20 @@ def _expert(state, look, masks, params, policies, key, seat, legal, hands, held,
 
 
 @njit
-def _play_rows(deck, masks, params, policies, seed, first, scratch, think, out, start, stop):
+def _play_rows(deck, masks, params, policies, seed, first, scratch, think, tracking, out, start, stop):
     """Play games ``first + start .. first + stop - 1`` into rows ``start .. stop - 1`` of the
     ``out`` columns (one function, so that the game is compiled once, not again in a loop's).
 
     ``masks[top]`` has bit ``c`` set when card ``c`` may be played on ``top``; ``held[s]`` has
     bit ``c`` set while seat ``s`` holds a card ``c``. ``think`` is the look-ahead's scratch
     (`think_scratch`), or None when no seat thinks ahead: the look-ahead is then not even
-    compiled.
+    compiled. Likewise ``tracking``, the feel figures' record (`feel_record.scratch`), None
+    when they are off.
     """
     for row in range(start, stop):
         game = first + row
         n, presorted = params[P_PLAYERS], params[P_PRESORTED]
-        state, look, copies, keys, identities, stock, pile, hands, totals, held, tops, deficits = scratch
+        state, look, copies, keys, identities, stock, pile, hands, totals, held = scratch
         o_outcome, o_winner, o_length, o_hand, o_drawn, o_reshuffles = out[:6]
         seed_stream(state, seed, game)  # the policies' decisions
         seed_lane(look, seed, game, LOOKAHEAD_LANE)  # the look-ahead policies' playouts
@@ -352,9 +353,8 @@ def _play_rows(deck, masks, params, policies, seed, first, scratch, think, out, 
         outcome = -1
         winner = -1
         seat = 0
-        with_feel = params[P_FEEL]
-        if with_feel:
-            feel_record.record(totals, -1, n, 0, tops, deficits)
+        if tracking is not None:
+            feel_record.record(totals, -1, n, 0, tracking[0], tracking[1])
         while outcome < 0:
             forced = -1
             if think is not None and policies[seat, CODE] >= EXPERT:
@@ -367,8 +367,8 @@ def _play_rows(deck, masks, params, policies, seed, first, scratch, think, out, 
                 state, masks, params, policies, key, False, forced, hands, held, totals, stock, pile, copies, keys,
                 sp, se, pc, seat, turns, drawn, reshuffles, passes,
             )  # fmt: skip
-            if with_feel:
-                feel_record.record(totals, -1, n, turns, tops, deficits)
+            if tracking is not None:
+                feel_record.record(totals, -1, n, turns, tracking[0], tracking[1])
             seat = seat + 1 if seat + 1 < n else 0
         o_outcome[row] = outcome
         o_winner[row] = winner
@@ -377,13 +377,13 @@ def _play_rows(deck, masks, params, policies, seed, first, scratch, think, out, 
             o_hand[row, s] = totals[s]
         o_drawn[row] = drawn
         o_reshuffles[row] = reshuffles
-        if with_feel:
-            feel_record.write(out[6:], row, feel_record.summarise(tops, deficits, turns, winner))
+        if tracking is not None:
+            feel_record.write(out[6:], row, feel_record.summarise(tracking[0], tracking[1], turns, winner))
         else:
             feel_record.write(out[6:], row, feel.NOT_RECORDED)
 
 
-def game_scratch(deck: np.ndarray, players: int, turn_cap: int) -> tuple:
+def game_scratch(deck: np.ndarray, players: int) -> tuple:
     """A thread's scratch for `_play_rows` (made here, in numpy: compiled allocation code
     would only lengthen the first compile)."""
     identities = np.empty(len(deck), np.uint64)
@@ -400,7 +400,6 @@ def game_scratch(deck: np.ndarray, players: int, turn_cap: int) -> tuple:
         np.empty((players, N_SYMBOLS), np.int64),  # hands: count of each symbol
         np.empty(players, np.int64),  # cards in each hand
         np.empty(players, np.int64),  # bit set of the symbols in each hand
-        *feel_record.scratch(turn_cap, players),
     )
 
 
@@ -492,9 +491,9 @@ def play_block(
 
     def play(start, stop):  # (each thread its own scratch)
         think = think_scratch(players, len(cards)) if thinks else None
-        scratch = game_scratch(cards, players, rules.turn_cap if rules.feel else 0)
-        _play_rows(cards, masks, params, table, np.uint64(seed), np.int64(first), scratch, think, columns,
-                   np.int64(start), np.int64(stop))  # fmt: skip
+        tracking = feel_record.scratch(rules.turn_cap, players) if rules.feel else None
+        _play_rows(cards, masks, params, table, np.uint64(seed), np.int64(first), game_scratch(cards, players), think,
+                   tracking, columns, np.int64(start), np.int64(stop))  # fmt: skip
 
     play_in_blocks(play, count, BLOCK)
     return out

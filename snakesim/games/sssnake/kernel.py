@@ -30,9 +30,9 @@ from snakesim.core.policies import (
 from snakesim.core.rng import (
     below,
     deal_key,
+    deal_scratch,
     deck_identities,
-    keyed_deal,
-    keyed_scratch,
+    full_keyed_deal,
     popcount,
     seed_lane,
     seed_stream,
@@ -883,22 +883,21 @@ def _standings(board, n, side, search, standing, searched):
 
 
 @njit
-def _play_rows(stock_cards, faces, actions, params, policies, seed, first, scratch, think, out, start, stop):
+def _play_rows(stock_cards, faces, actions, params, policies, seed, first, scratch, think, tracking, out, start, stop):
     """Play games ``first + start .. first + stop - 1`` into rows ``start .. stop - 1`` of the
     ``out`` columns: one function, so that its code is compiled once, not once more for a
     caller's loop.
 
     ``think`` is the look-ahead's scratch (`think_scratch`), or None when no seat thinks
-    ahead: the look-ahead is then not even compiled."""
+    ahead: the look-ahead is then not even compiled. Likewise ``tracking``, the feel figures'
+    record, None when they are off: each seat's standing (minus the cards missing) and the
+    cards placed on its snake when it was last searched, so that only a changed board is
+    searched; then `feel_record.scratch`."""
     n, presorted, side = params[P_PLAYERS], params[P_PRESORTED], params[P_SIDE]
-    state, dice, copies, keys, identities, stock, board, spite, bufs, place_scratch, ctx, tracked = scratch
+    state, dice, copies, keys, identities, stock, board, spite, bufs, place_scratch, ctx = scratch
     occupied, free, ends, box, placed, memo = board[0], board[1], board[2], board[3], board[4], board[5]
     drawn = bufs[0]
     o_outcome, o_winner, o_length, o_placed, o_missing, o_spite, o_discarded, o_stock_left, o_unused = out[:9]
-    # The feel figures' record: each seat's standing (minus the cards missing) and the cards
-    # placed on its snake when it was last searched, so that only a changed board is searched.
-    standing, searched, tops, deficits = tracked
-    with_feel = params[P_FEEL]
     for row in range(start, stop):
         game = first + row
         seed_stream(state, seed, game)  # the policies' decisions
@@ -910,7 +909,7 @@ def _play_rows(stock_cards, faces, actions, params, policies, seed, first, scrat
             for i in range(n_stock):
                 stock[i] = stock_cards[i]
         else:  # coupled across decks: see snakesim.core.rng
-            keyed_deal(deal_key(seed, game), 0, stock_cards, identities, stock, N_CARD_TYPES, copies, keys)
+            full_keyed_deal(deal_key(seed, game), 0, stock_cards, identities, stock, N_CARD_TYPES, copies, keys)
         # Every board starts as the large card, its top-left cell at (origin, origin), and two ends.
         bx = by = params[P_ORIGIN]
         for s in range(n):
@@ -955,7 +954,8 @@ def _play_rows(stock_cards, faces, actions, params, policies, seed, first, scrat
             if joined:
                 winner = s
                 break
-        if with_feel:
+        if tracking is not None:
+            standing, searched, tops, deficits = tracking
             for s in range(n):
                 searched[s] = -1
             _standings(board, n, side, search, standing, searched)
@@ -987,7 +987,8 @@ def _play_rows(stock_cards, faces, actions, params, policies, seed, first, scrat
             counts[C_SEAT] = -1
             next_card = after
             discarded += lost
-            if with_feel:
+            if tracking is not None:
+                standing, searched, tops, deficits = tracking
                 _standings(board, n, side, search, standing, searched)
                 feel_record.record(standing, 1, n, turns, tops, deficits)
             if winner >= 0:
@@ -1023,8 +1024,8 @@ def _play_rows(stock_cards, faces, actions, params, policies, seed, first, scrat
         for s in range(n):
             total_placed += placed[s]
         o_unused[row] = next_card - total_placed - discarded  # drawn in the turn that joined a snake
-        if with_feel:
-            feel_record.write(out[9:], row, feel_record.summarise(tops, deficits, turns, o_winner[row]))
+        if tracking is not None:
+            feel_record.write(out[9:], row, feel_record.summarise(tracking[2], tracking[3], turns, o_winner[row]))
         else:
             feel_record.write(out[9:], row, feel.NOT_RECORDED)
         # Clear the used part of every grid for the next game.
@@ -1081,12 +1082,10 @@ def game_scratch(stock_cards: np.ndarray, params: np.ndarray) -> tuple:
     n, cells, n_stock = int(params[P_PLAYERS]), int(params[P_SIDE]) ** 2, len(stock_cards)
     identities = np.empty(n_stock, np.uint64)
     deck_identities(stock_cards, identities)
-    sizes = keyed_scratch(n_stock, N_CARD_TYPES)
     return (
         np.empty(4, np.uint64),  # random stream state (decisions)
         np.empty(4, np.uint64),  # the die's stream state
-        np.empty(sizes[0], np.int64),  # keyed shuffle scratch
-        np.empty(sizes[1], np.uint64),
+        *deal_scratch(n_stock, N_CARD_TYPES),  # the deal's (no copies for a deck that fits the ranks)
         identities,
         np.empty(n_stock, np.int8),  # the stock, in draw order
         _grids(n, cells, int(params[P_ORIGIN])),
@@ -1094,9 +1093,12 @@ def game_scratch(stock_cards: np.ndarray, params: np.ndarray) -> tuple:
         _turn_buffers(),
         _place_scratch(cells, n_stock),
         _counters(),  # the turn's decisions and counters
-        # the feel figures' record: standings, cards placed when searched, top seats, deficits
-        (np.empty(n, np.int64), np.empty(n, np.int64), *feel_record.scratch(n_stock, n)),
     )
+
+
+def feel_scratch(players: int, n_stock: int) -> tuple:
+    """A thread's record of the feel figures (see `_play_rows`)."""
+    return np.empty(players, np.int64), np.empty(players, np.int64), *feel_record.scratch(n_stock, players)
 
 
 def think_scratch(params: np.ndarray, n_stock: int) -> tuple:
@@ -1186,8 +1188,9 @@ def play_block(
 
     def play(start, stop):  # (each thread its own scratch)
         think = think_scratch(params, len(cards)) if thinks else None
+        tracking = feel_scratch(players, len(cards)) if rules.feel else None
         _play_rows(cards, faces, actions, params, table, np.uint64(seed), np.int64(first), game_scratch(cards, params),
-                   think, columns, np.int64(start), np.int64(stop))  # fmt: skip
+                   think, tracking, columns, np.int64(start), np.int64(stop))  # fmt: skip
 
     play_in_blocks(play, count, BLOCK)
     return out
