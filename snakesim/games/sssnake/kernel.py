@@ -882,7 +882,7 @@ def _standings(board, n, side, search, standing, searched):
             searched[s] = placed[s]
 
 
-@njit
+@njit(vectorize=False)  # (see jit.njit)
 def _play_rows(stock_cards, faces, actions, params, policies, seed, first, scratch, think, tracking, out, start, stop):
     """Play games ``first + start .. first + stop - 1`` into rows ``start .. stop - 1`` of the
     ``out`` columns: one function, so that its code is compiled once, not once more for a
