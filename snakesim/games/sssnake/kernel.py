@@ -397,53 +397,6 @@ def _place(occupied, free, ends, box, side, card, end, f, log):
     return n_log
 
 
-# _try and _options are inlined into their callers, and _search_bits takes the one scratch
-# array it needs rather than the search's tuple: a call copies every array it is passed (and
-# every array of a tuple) field by field, which cost a greedy turn more than a tenth of its time.
-@njit(inline="always")
-def _try(occupied, free, ends, box, side, card, end, f, search, saved, masks, window):
-    """Cards missing after a placement, leaving the board as it was. The search runs on the
-    board's bit masks (see `_frame`) when it has them: the placement changes a few cells,
-    which are brought up to date for the search and then put back."""
-    log = search[4]
-    for i in range(2):
-        for j in range(3):
-            saved[3 * i + j] = ends[i, j]
-    for i in range(4):
-        saved[6 + i] = box[i]
-    cx, cy = ends[end, 0], ends[end, 1]
-    c = cy * side + cx
-    n_log = _place(occupied, free, ends, box, side, card, end, f, log)
-    xb, yb, w, h = window[0], window[1], window[2], window[3]
-    # Most placements leave no free path and use none: the cell only stops being empty.
-    simple = free[c] == 0 and n_log == 0
-    i = (cy - yb) * w + cx - xb
-    word, bit = i >> 6, np.uint64(1) << np.uint64(i & 63)
-    if w > 0:
-        if simple:
-            masks[0, word] &= ~bit
-        else:
-            _mask_placement(occupied, free, side, masks, xb, yb, w, cx, cy, log, n_log)
-        missing = 0 if _joined(ends) else _search_bits(occupied, free, ends, box, side, log, masks, xb, yb, w, h)
-    else:
-        missing = _missing(occupied, free, ends, box, side, search)
-    for i in range(n_log - 1, -1, -1):
-        free[log[i, 0]] = log[i, 1]
-    occupied[c] = 0
-    free[c] = 0
-    if w > 0:
-        if simple:
-            masks[0, word] |= bit
-        else:
-            _mask_placement(occupied, free, side, masks, xb, yb, w, cx, cy, log, n_log)
-    for i in range(2):
-        for j in range(3):
-            ends[i, j] = saved[3 * i + j]
-    for i in range(4):
-        box[i] = saved[6 + i]
-    return missing
-
-
 @njit
 def _frame(board, s, side):
     """(Re)build seat ``s``'s bit masks (see `_mask_cells`) in a window ``MARGIN`` cells around
@@ -487,26 +440,73 @@ def _options(board, owner, side, cards, n_cards, opts, search, saved):
     """List the legal placements of ``cards[:n_cards]`` on ``owner``'s board into ``opts`` rows
     (card, end, f, missing).
 
+    Each placement is tried on the board itself and undone: the card is put down (`_place`,
+    which logs the free paths it uses in ``search[4]``), the board's bit masks are brought up
+    to date for the few cells it changed (a placement that leaves no free path and uses none
+    only clears its cell's bit), the search runs on them (`_search_bits`; `_missing` on a board
+    too large for masks), and the log and ``saved`` (the ends and the box) put everything back.
+
     A placement's answer depends only on the board and (card kind, end, direction), so it is
     remembered in the board's ``memo`` until the board changes: cards of a kind drawn twice,
     and a board searched again in the same turn (a gift weighed, then placed), cost one search.
+
+    (The trial is written out here: as a function numba inlined it cost the first compile
+    0.2 s more, and as a call it copied every array passed, field by field, which cost a greedy
+    turn more than a tenth of its time; `_search_bits` is passed the one scratch array it needs
+    for that reason.)
     """
     occupied, free, ends, box, memo = board[0][owner], board[1][owner], board[2][owner], board[3][owner], board[5]
-    masks, window = board[6][owner], board[7][owner]
+    masks, window, log = board[6][owner], board[7][owner], search[4]
+    xb, yb, w, h = window[0], window[1], window[2], window[3]  # (w - 1 cells a row: a guard bit)
     k = 0
     for j in range(n_cards):
         card = cards[j]
         for end in range(2):
             x, y, d = ends[end, 0], ends[end, 1], ends[end, 2]
-            if occupied[y * side + x]:
+            c = y * side + x  # (the cell the end points into)
+            if occupied[c]:
                 continue
             for f in range(4):
                 if not _sends(card, d, f):
                     continue
                 at = card * 8 + end * 4 + f
                 m = memo[owner, at]
-                if m < 0:
-                    m = _try(occupied, free, ends, box, side, card, end, f, search, saved, masks, window)
+                if m < 0:  # the trial
+                    for e in range(2):
+                        for t in range(3):
+                            saved[3 * e + t] = ends[e, t]
+                    for t in range(4):
+                        saved[6 + t] = box[t]
+                    n_log = _place(occupied, free, ends, box, side, card, end, f, log)
+                    simple = free[c] == 0 and n_log == 0
+                    i = (y - yb) * w + x - xb
+                    word, bit = i >> 6, np.uint64(1) << np.uint64(i & 63)
+                    if w > 0:
+                        if simple:
+                            masks[0, word] &= ~bit
+                        else:
+                            _mask_placement(occupied, free, side, masks, xb, yb, w, x, y, log, n_log)
+                        m = (
+                            0
+                            if _joined(ends)
+                            else _search_bits(occupied, free, ends, box, side, log, masks, xb, yb, w, h)
+                        )
+                    else:
+                        m = _missing(occupied, free, ends, box, side, search)
+                    for t in range(n_log - 1, -1, -1):  # (undone)
+                        free[log[t, 0]] = log[t, 1]
+                    occupied[c] = 0
+                    free[c] = 0
+                    if w > 0:
+                        if simple:
+                            masks[0, word] |= bit
+                        else:
+                            _mask_placement(occupied, free, side, masks, xb, yb, w, x, y, log, n_log)
+                    for e in range(2):
+                        for t in range(3):
+                            ends[e, t] = saved[3 * e + t]
+                    for t in range(4):
+                        box[t] = saved[6 + t]
                     memo[owner, at] = m
                 if m < INF:
                     opts[k, 0] = j
@@ -1058,7 +1058,7 @@ def _counters():
 
 
 def _place_scratch(cells, n_stock):
-    """A placement's scratch: its options and their keys, the search's, and `_try`'s."""
+    """A placement's scratch: its options and their keys, the search's, and a trial's (`_options`)."""
     search = (
         np.zeros(cells, np.int32),  # the search's visit marks
         np.empty(cells, np.int32),  # cards up to each visited cell
@@ -1072,7 +1072,7 @@ def _place_scratch(cells, n_stock):
         np.empty((MAX_OPTIONS, 4), np.int64),  # legal placements: card, end, direction, missing
         np.empty(MAX_OPTIONS, np.int64),  # their keys
         search,
-        np.empty(10, np.int64),  # ends and box saved by _try
+        np.empty(10, np.int64),  # ends and box saved by a trial placement
     )
 
 
