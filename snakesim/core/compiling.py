@@ -23,16 +23,16 @@ from snakesim.core.jit import cache_base
 
 # About how long a first compile takes on the project's usual 2-core AMD machine (AVX2), with
 # and without a seat that thinks ahead: 1.7 times what an AMD EPYC with AVX-512 took on
-# 2026-11-24 after issue 27's second round (the same code compiled 1.5-1.8 times slower on the
+# 2026-11-25 after issue 27's fifth round (the same code compiled 1.5-1.8 times slower on the
 # machine of issue 27's figures). Used until this machine has compiled the kernel once.
 TYPICAL_SECONDS = {
     ("fortune", False): 7,
     ("rainbow", False): 6,
     ("rainbow", True): 10,
-    ("hisss", False): 6,
-    ("hisss", True): 10,
-    ("sssnake", False): 12,
-    ("sssnake", True): 16,
+    ("hisss", False): 5,
+    ("hisss", True): 9,
+    ("sssnake", False): 10,
+    ("sssnake", True): 15,
 }
 NOTICE_AFTER_SECONDS = 0.6  # loading a cached kernel takes less
 _ready: set[tuple] = set()  # (game, thinks) kernels this process has loaded or compiled
