@@ -53,7 +53,7 @@ from snakesim.games.fortune.rules import (
 
 BLOCK = 256  # games per scratch allocation; any value gives the same results
 # Positions in the params array built by `encode`.
-P_PLAYERS, P_TURN_CAP, P_PRESORTED, P_TYPES, P_FAST, P_LANE, P_FEEL, P_TYPE_BITS, P_START_COINS = range(9)
+P_PLAYERS, P_TURN_CAP, P_PRESORTED, P_TYPES, P_FAST, P_LANE, P_TYPE_BITS, P_START_COINS = range(8)
 # (P_START_COINS + seat: its coins)
 # Columns of the fast path's table (see `fast_table`).
 F_NEED, F_DELTA, F_CUP, F_UNIT = range(4)
@@ -618,7 +618,6 @@ def encode(rules: FortuneRules, players: int, presorted: bool = False, fast: boo
     params[P_PRESORTED] = presorted
     params[P_TYPES] = len(rules.effects)  # (the kernel could read it off its tables: measured 4% slower)
     params[P_LANE] = lane_bits(rules, players)
-    params[P_FEEL] = rules.feel
     params[P_FAST] = fast and params[P_LANE] > 0 and not rules.feel
     params[P_TYPE_BITS] = type_bits(len(rules.effects))
     return params

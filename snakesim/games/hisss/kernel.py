@@ -56,7 +56,7 @@ from snakesim.games.hisss.rules import (
 )
 
 BLOCK = 64  # games per scratch allocation; any value gives the same results
-P_PLAYERS, P_CLAIM_JOINED, P_PER_CARD, P_PER_SNAKE, P_PER_LONGEST, P_TIE_BREAK, P_PRESORTED, P_FEEL, P_START = range(9)
+P_PLAYERS, P_CLAIM_JOINED, P_PER_CARD, P_PER_SNAKE, P_PER_LONGEST, P_TIE_BREAK, P_PRESORTED, P_START = range(8)
 # P_START + seat: the points that seat starts with
 
 
@@ -469,7 +469,6 @@ def encode(rules: HisssRules, players: int, presorted: bool = False) -> np.ndarr
     params[P_PER_LONGEST] = rules.points_per_longest
     params[P_TIE_BREAK] = TIE_BREAKS.index(rules.tie_break)
     params[P_PRESORTED] = presorted
-    params[P_FEEL] = rules.feel
     params[P_START:] = rules.starts(players)
     return params
 

@@ -60,7 +60,7 @@ N_SYMBOLS = len(SYMBOLS)
 ANY_CARD = (1 << N_SYMBOLS) - 1  # what may be played on the empty pile
 BLOCK = 64  # games per scratch allocation; any value gives the same results
 # Positions in the params array built by `encode`.
-P_PLAYERS, P_WILD, P_DRAW_PLAY, P_TURN_CAP, P_PRESORTED, P_FEEL, P_HAND_SIZE = range(7)  # P_HAND_SIZE + seat: its hand
+P_PLAYERS, P_WILD, P_DRAW_PLAY, P_TURN_CAP, P_PRESORTED, P_HAND_SIZE = range(6)  # P_HAND_SIZE + seat: its hand
 
 
 @njit_inner
@@ -440,7 +440,6 @@ def encode(rules: RainbowRules, players: int, presorted: bool = False) -> np.nda
     params[P_DRAW_PLAY] = DRAW_PLAY.index(rules.draw_play)
     params[P_TURN_CAP] = rules.turn_cap
     params[P_PRESORTED] = presorted
-    params[P_FEEL] = rules.feel
     return params
 
 

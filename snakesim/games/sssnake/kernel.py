@@ -73,8 +73,8 @@ MASK_ROWS = 10
 M_ANSWERS = N_CARD_TYPES * 8  # a board's remembered search answers: by card kind, end, direction
 MARGIN = 2  # cells of a board's bit-mask window around its box (at least 2: see _placed; reframed as it grows)
 # The params array: see encode().
-P_PLAYERS, P_PRESORTED, P_SIDE, P_ORIGIN, P_BLOCK_W, P_BLOCK_H, P_HEAD, P_TAIL, P_FEEL = 0, 1, 2, 3, 4, 5, 6, 9, 12
-N_PARAMS = 13
+P_PLAYERS, P_PRESORTED, P_SIDE, P_ORIGIN, P_BLOCK_W, P_BLOCK_H, P_HEAD, P_TAIL = 0, 1, 2, 3, 4, 5, 6, 9
+N_PARAMS = 12
 P_HEAD_START = N_PARAMS  # P_HEAD_START + seat: the cards that seat places before the first roll
 # A turn's counters (ctx[2]): decisions made, decisions replayed from a script, the roll, the
 # roller (-1 outside a turn), the next card after the turn's draws, the next turn's script
@@ -1137,7 +1137,6 @@ def encode(rules: SssnakeRules, players: int, presorted: bool = False) -> np.nda
     params[P_BLOCK_H] = rules.block_height
     params[P_HEAD : P_HEAD + 3] = rules.head_end()
     params[P_TAIL : P_TAIL + 3] = rules.tail_end()
-    params[P_FEEL] = rules.feel
     params[P_HEAD_START:] = seat_values(rules.head_start, players)
     return params
 
