@@ -4,6 +4,7 @@ threads, and the compile notice."""
 
 from __future__ import annotations
 
+import gc
 import os
 import subprocess
 import sys
@@ -146,6 +147,31 @@ def test_a_compile_is_announced_and_counted_once(monkeypatch, capsys, tmp_path):
     assert compiling.estimate("slowgame", False) == pytest.approx(0.3, abs=0.2)  # remembered for next time
     assert compiling.prepare(_SlowSpec(), None, 2, 1) == 0.0  # ready: nothing to do, nothing said
     assert capsys.readouterr().err == ""
+
+
+class _CollectorSpec(_SlowSpec):
+    """A game whose kernel notes whether Python's cycle collector runs while it gets ready."""
+
+    def __init__(self, fails=False):
+        self.fails, self.seen = fails, []
+        self.name = "failinggame" if fails else "collectorgame"  # (a kernel once ready is not prepared again)
+
+    def play_block(self, *args, **kwargs):
+        self.seen.append(gc.isenabled())
+        if self.fails:
+            raise RuntimeError("a compile error")
+
+
+def test_the_cycle_collector_pauses_while_a_kernel_compiles(monkeypatch, tmp_path):
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    assert gc.isenabled()
+    spec = _CollectorSpec()
+    compiling.prepare(spec, None, 2, 1, notice=False)
+    assert spec.seen == [False] and gc.isenabled()
+    failing = _CollectorSpec(fails=True)
+    with pytest.raises(RuntimeError):
+        compiling.prepare(failing, None, 2, 1, notice=False)
+    assert failing.seen == [False] and gc.isenabled()  # (on again after an error too)
 
 
 def test_a_helper_called_from_python_says_why_it_cannot_be():
