@@ -174,6 +174,30 @@ def test_the_cycle_collector_pauses_while_a_kernel_compiles(monkeypatch, tmp_pat
     assert failing.seen == [False] and gc.isenabled()  # (on again after an error too)
 
 
+def _triple_plus_one(a):
+    for i in range(a.shape[0]):
+        a[i] = a[i] * 3 + 1
+
+
+def test_a_kernel_compiled_without_vectorizing_has_no_vector_loop():
+    # jit.njit(vectorize=False) (Sssnake's kernel): LLVM's vectorizers off for its compile
+    # only, numba's settings as they were after it.
+    import numba
+
+    from snakesim.core import jit
+
+    before = numba.config.LOOP_VECTORIZE, numba.config.SLP_VECTORIZE
+    vector = jit.njit(_triple_plus_one, cache=False)
+    scalar = jit.njit(_triple_plus_one, cache=False, vectorize=False)
+    a, b = np.arange(1000), np.arange(1000)
+    vector(a)
+    scalar(b)
+    assert np.array_equal(a, b) and a[10] == 31
+    assert "x i64>" in vector.inspect_llvm(vector.signatures[0])  # (a vector loop: <4 x i64> or the like)
+    assert "x i64>" not in scalar.inspect_llvm(scalar.signatures[0])
+    assert (numba.config.LOOP_VECTORIZE, numba.config.SLP_VECTORIZE) == before
+
+
 def test_a_helper_called_from_python_says_why_it_cannot_be():
     # A helper (njit_inner) has no wrapper for calls from Python: numba would jump to an empty
     # address. It says so instead; compiled code still calls it (every game's tests).

@@ -236,12 +236,16 @@ class _Twinned(CPUDispatcher):
     def compile(self, sig):
         if self.vectorize:
             return super().compile(sig)
-        saved = numba.config.LOOP_VECTORIZE, numba.config.SLP_VECTORIZE
-        numba.config.LOOP_VECTORIZE = numba.config.SLP_VECTORIZE = False  # (read by each LLVM pass pipeline)
-        try:
-            return super().compile(sig)
-        finally:
-            numba.config.LOOP_VECTORIZE, numba.config.SLP_VECTORIZE = saved
+        from numba.core.compiler_lock import global_compiler_lock
+
+        # (numba's own lock, held around the switch: no other thread compiles meanwhile)
+        with global_compiler_lock:
+            saved = numba.config.LOOP_VECTORIZE, numba.config.SLP_VECTORIZE
+            numba.config.LOOP_VECTORIZE = numba.config.SLP_VECTORIZE = False  # (read by each LLVM pass pipeline)
+            try:
+                return super().compile(sig)
+            finally:
+                numba.config.LOOP_VECTORIZE, numba.config.SLP_VECTORIZE = saved
 
 
 def njit(fn=None, *, vectorize=True, **extra):
