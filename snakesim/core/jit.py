@@ -37,6 +37,7 @@ import sys
 from pathlib import Path
 
 import numba
+from numba.core.compiler_lock import global_compiler_lock
 from numba.core.registry import CPUDispatcher
 
 PACKAGE = Path(__file__).resolve().parents[1]
@@ -207,9 +208,9 @@ def _link_only_helpers() -> None:
 _link_only_helpers()
 
 
-JIT_OPTIONS = {"cache": True, "nogil": True, "error_model": "numpy", "no_cfunc_wrapper": True}
-# A helper's options: no wrappers for calls from Python, compiled to IR only, so not cached.
-INNER_OPTIONS = {"cache": False, "no_cpython_wrapper": True, "no_cfunc_wrapper": True}
+JIT_OPTIONS = {"cache": True, "nogil": True, "error_model": "numpy", "no_cfunc_wrapper": True}  # (nothing calls C)
+# A helper's, on top: no wrapper for calls from Python, compiled to IR only, so not cached.
+INNER_OPTIONS = {"cache": False, "no_cpython_wrapper": True}
 
 
 class _Helper(CPUDispatcher):
@@ -236,8 +237,6 @@ class _Twinned(CPUDispatcher):
     def compile(self, sig):
         if self.vectorize:
             return super().compile(sig)
-        from numba.core.compiler_lock import global_compiler_lock
-
         # (numba's own lock, held around the switch: no other thread compiles meanwhile)
         with global_compiler_lock:
             saved = numba.config.LOOP_VECTORIZE, numba.config.SLP_VECTORIZE
