@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from snakesim.games.fortune import kernel
-from snakesim.games.fortune.kernel import F_CUP, F_DELTA, F_NEED, F_UNIT, ROW_BITS, TAKE_MASK
+from snakesim.games.fortune.kernel import F_CUP, F_DELTA, F_NEED, F_UNIT, ROW_BITS, STEP_SHIFT, TAKE_MASK
 from snakesim.games.fortune.rules import Card, FortuneRules
 from tests.fortune.test_identity import random_rules
 
@@ -30,7 +30,7 @@ def _steps(advance, players=4):
 
 def _step(value):
     """An ``advance`` entry as (places the turn moves on, how the card takes the cup)."""
-    return int(value) >> (kernel.type_bits(len(FortuneRules().effects)) + ROW_BITS), int(value) & TAKE_MASK
+    return int(value) >> STEP_SHIFT, int(value) & TAKE_MASK
 
 
 def _need(value, players):
@@ -72,6 +72,18 @@ def test_hand_checked_rows_of_the_seed_cards():
     # Seat 2 out: seat 1's left is seat 3, and CROSSES gives to two players.
     crosses = _row(table, 4, Card.CROSSES, 0b1011, 1)
     assert _need(crosses[F_NEED], 4) == [0, 3, 0, 0] and _lanes(crosses[F_DELTA], 4) == [1, -2, 0, 1]
+
+
+def test_place_cycle_gives_each_turns_place_for_every_count_of_seats():
+    bits = kernel.type_bits(len(FortuneRules().effects))  # 11 kinds of card: 16 rows a drawer
+    cycle = kernel.place_cycle(52, bits)
+    turns = 2 * 52 + kernel.FAST_MAX_PLAYERS  # a run of 52 cards, each moving on up to 2 places
+    assert bits == 4 and cycle.shape == ((kernel.FAST_MAX_PLAYERS + 1) * turns,)
+    rows = 1 << (bits + ROW_BITS)  # words from one place's rows to the next place's
+    three = cycle[3 * turns : 4 * turns] // rows
+    assert three[:7].tolist() == [0, 1, 2, 0, 1, 2, 0] and three[-1] == (turns - 1) % 3
+    assert (cycle[2 * turns : 3 * turns] // rows)[:5].tolist() == [0, 1, 0, 1, 0]
+    assert (cycle[8 * turns :] // rows)[[0, 7, 8, 9]].tolist() == [0, 7, 0, 1]
 
 
 def test_rows_that_cannot_be_fixed_go_the_exact_way():

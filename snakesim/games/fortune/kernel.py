@@ -29,6 +29,7 @@ import numpy as np
 from numba.extending import register_jitable
 
 from snakesim.core import feel, feel_record
+from snakesim.core.branch_hints import likely
 from snakesim.core.columns import allocate
 from snakesim.core.jit import njit, njit_inner
 from snakesim.core.rng import Stream, deal_key, deal_scratch, deck_identities, inline_keyed_deal, keyed_deal, popcount
@@ -58,8 +59,9 @@ P_PLAYERS, P_TURN_CAP, P_PRESORTED, P_TYPES, P_FAST, P_LANE, P_TYPE_BITS, P_STAR
 # Columns of the fast path's table (see `fast_table`).
 F_NEED, F_DELTA, F_CUP, F_UNIT = range(4)
 _NEED, _DELTA, _CUP, _UNIT = (np.uint64(f) for f in range(4))  # (unsigned: no index fix-ups)
-TAKE_MASK = 3  # an `advance` entry: how the card takes the cup (these bits), plus how far the drawer's row moves on
-_TAKE_MASK = np.uint64(TAKE_MASK)  # (a row's start is a multiple of 4: room for it)
+TAKE_MASK = 3  # an `advance` entry: how the card takes the cup (these bits),
+STEP_SHIFT = 2  # and above them how many places the turn moves on
+_TAKE_MASK, _STEP_SHIFT = np.uint64(TAKE_MASK), np.uint64(STEP_SHIFT)
 ROW_BITS = 2  # a row is 4 words
 _ROW_BITS = np.uint64(ROW_BITS)
 MORE = 1 << 6  # in a packed primitive (see `program`): the card has further primitives
@@ -203,13 +205,13 @@ def _primitive(op, seat, n, left, right, cup, coins, out_at, skip, alive, length
 
 
 @njit(inline="always")
-def _fast_card(pile, table, advance, at, word, high, cup, max_cup, drawer, by_card, last_row, span):
+def _fast_card(pile, table, advance, cycle, at, word, high, cup, max_cup, turn, by_card, first_row):
     """Card ``pile[at]`` from the fast path's table: False and the state unchanged if some seat
     would pay as much as it has (or more), else True and the state after it (see `_run`)."""
     code = np.uint64(pile[at])
-    e = code + drawer
+    e = code + first_row + cycle[turn]
     if (word - table[e + _NEED]) & high != high:
-        return False, word, cup, max_cup, drawer
+        return False, word, cup, max_cup, turn
     word += table[e + _DELTA]
     step = advance[by_card + code]
     take = step & _TAKE_MASK
@@ -219,50 +221,52 @@ def _fast_card(pile, table, advance, at, word, high, cup, max_cup, drawer, by_ca
         won = cup >> (take - np.uint64(1))
         cup -= won
         word += won * table[e + _UNIT]
-        step -= take
     else:
         cup += table[e + _CUP]
-    drawer += step
-    wrapped = drawer - span
-    drawer = drawer if drawer < last_row else wrapped
-    return True, word, cup, max_cup, drawer
+    turn += step >> _STEP_SHIFT
+    return True, word, cup, max_cup, turn
 
 
 @njit(inline="always")
-def _run(pile, table, advance, at, end, word, high, cup, max_cup, drawer, by_card, last_row, span):
+def _run(pile, table, advance, cycle, at, end, word, high, cup, max_cup, turn, by_card, first_row):
     """The fast path: play ``pile[at:end]`` from the table while no seat pays as much as it
     has; return where it stopped and the state then (see `_play_one`).
 
     ``word`` holds every seat's coins in its lane below the lane's top bit, which is kept set
     (``high``): a seat pays less than it has exactly when subtracting its ``F_NEED`` leaves
     that bit set. The cup only grows between takes, so its highest value is looked at before a
-    take and at the end. The drawer is where their rows start in the table: the seats in the
-    game have their rows in the order of their places, ``span`` apart in all, so a turn moves
-    the drawer on by a fixed step (one place, or two past a skipped seat; `advance`, by card),
-    wrapped after the last place by a select. So the next card's row does not wait for the
-    table row of the card before (measured 2% faster than a place looked up in a list of
-    rows). Two cards a round (with the select, 5% faster than a card a round and a branch);
-    inlined, since the loop is where the time goes and a call would copy the arrays it is
-    passed.
+    take and at the end.
+
+    The seats in the game have their rows in the table in the order of their places, from
+    ``first_row`` on. ``turn`` indexes `place_cycle`, which gives where the drawer's rows start:
+    it starts at the drawer's place and moves on one place a card, or two past a skipped seat
+    (`advance`, by card, so that the next card's row never waits for the row before). The
+    drawer's rows moved on and wrapped by a compare and a select, the loop's one chain from
+    card to card, measured 2% slower with the hint below (and the same without it).
+
+    Two cards a round (5% faster than a card a round and a branch); the loop's test marked
+    `likely`, so that LLVM keeps the loop's pointers and guard word in registers (they were
+    reloaded from the stack on every card: 1-2% faster); inlined, since the loop is where the
+    time goes and a call would copy the arrays it is passed.
     """
     one = np.uint64(1)
     ok = True
-    while ok and at < end:
-        ok, word, cup, max_cup, drawer = _fast_card(
-            pile, table, advance, at, word, high, cup, max_cup, drawer, by_card, last_row, span
+    while likely(ok and at < end):
+        ok, word, cup, max_cup, turn = _fast_card(
+            pile, table, advance, cycle, at, word, high, cup, max_cup, turn, by_card, first_row
         )
         if ok:
             at += one
             if at < end:
-                ok, word, cup, max_cup, drawer = _fast_card(
-                    pile, table, advance, at, word, high, cup, max_cup, drawer, by_card, last_row, span
+                ok, word, cup, max_cup, turn = _fast_card(
+                    pile, table, advance, cycle, at, word, high, cup, max_cup, turn, by_card, first_row
                 )
                 at += np.uint64(ok)
-    return at, word, cup, max(max_cup, cup), drawer
+    return at, word, cup, max(max_cup, cup), turn
 
 
 @njit(inline="always")
-def _play_one(words, further, ops, table, advance, params, seed, game, scratch, tracking, out, row):
+def _play_one(words, further, ops, table, advance, cycle, params, seed, game, scratch, tracking, out, row):
     """Play game ``game`` and write its results into row ``row`` of the ``out`` columns.
 
     The pile holds each card as where its row starts among its neighbours' in the fast path's
@@ -323,40 +327,41 @@ def _play_one(words, further, ops, table, advance, params, seed, game, scratch, 
                     in_game |= np.uint64(coins[s] > 0) << np.uint64(s)
                     pending |= skip[s]
                 if not pending:  # (a skip left for later is the exact path's business)
-                    # The drawer as where their rows start (see `_run`).
+                    # Where the rows of the seats in the game start, and the drawer's place (see `_run`).
                     un = np.uint64(n)
                     places = popcount(in_game)
                     place = popcount(in_game & ((np.uint64(1) << np.uint64(seat)) - np.uint64(1)))
                     p = np.uint64(0)
+                    # The seat at each place, with no branch (p <= s): a branch on each seat's
+                    # bit was mispredicted often enough to cost 3% of the kernel's time.
                     for s in range(un):
-                        if (in_game >> s) & np.uint64(1):
-                            seats[p] = s  # (the seat at each place)
-                            p += np.uint64(1)
+                        seats[p] = s
+                        p += (in_game >> s) & np.uint64(1)
                     first_row = table_row(un, type_bits, in_game, np.uint64(0), np.uint64(0)) << _ROW_BITS
                     row_shift = type_bits + _ROW_BITS
-                    span = places << row_shift
-                    last_row = first_row + span
-                    drawer = first_row + (place << row_shift)
+                    turns = np.uint64(cycle.shape[0] // (FAST_MAX_PLAYERS + 1))  # (see place_cycle)
                     by_card = (in_game * np.uint64(n_types)) << _ROW_BITS
                     ucup = np.uint64(cup)
                     umax = np.uint64(max_cup)
                     before = length
                     while True:
-                        at, word, ucup, umax, drawer = _run(
+                        turn = places * turns + place
+                        at, word, ucup, umax, turn = _run(
                             pile,
                             table,
                             advance,
+                            cycle,
                             np.uint64(top),
                             np.uint64(stop),
                             word,
                             high,
                             ucup,
                             umax,
-                            drawer,
+                            turn,
                             by_card,
-                            last_row,
-                            span,
+                            first_row,
                         )
+                        place = cycle[turn] >> row_shift
                         length += np.int64(at) - top
                         top = np.int64(at)
                         if top < n_cards or length >= turn_cap - 1:
@@ -370,7 +375,7 @@ def _play_one(words, further, ops, table, advance, params, seed, game, scratch, 
                     if length > before:
                         cup = np.int64(ucup)
                         max_cup = np.int64(umax)
-                        seat = np.int64(seats[(drawer - first_row) >> row_shift])
+                        seat = np.int64(seats[place])
                         for s in range(n):
                             coins[s] = np.int64((word >> (lane * np.uint64(s))) & lane_mask)
             if top == n_cards:
@@ -450,11 +455,11 @@ def game_scratch(deck: np.ndarray, codes: np.ndarray, params: np.ndarray) -> tup
 
 
 @njit
-def _play_rows(words, further, ops, table, advance, params, seed, first, scratch, tracking, out, start, stop):
+def _play_rows(words, further, ops, table, advance, cycle, params, seed, first, scratch, tracking, out, start, stop):
     """`_play_one` for rows ``start .. stop - 1``, the game inlined into its loop (a call copies
     every array it is passed, and a game's are many); compiled without reference counting."""
     for row in range(start, stop):
-        _play_one(words, further, ops, table, advance, params, seed, first + row, scratch, tracking, out, row)
+        _play_one(words, further, ops, table, advance, cycle, params, seed, first + row, scratch, tracking, out, row)
 
 
 def program(rules: FortuneRules) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -526,11 +531,12 @@ def fast_table(rules: FortuneRules, players: int) -> tuple[np.ndarray, np.ndarra
     ``F_CUP`` the cup's, ``F_UNIT`` one coin in the drawer's lane.
 
     ``advance[(in_game * n_types + card) << ROW_BITS]`` (spaced as the pile's codes are, so
-    that a code needs no shift: 1.5% faster) is how far the drawer's rows move on: one place
-    (``1 << type_bits + ROW_BITS`` words), or two when the card skips the next drawer's turn
-    (a HEARTS skip, folded in); plus, in the bits of `TAKE_MASK`, 1 or 2 when the card ends by
-    taking all or half of the cup (that amount depends on the cup, so the kernel adds it to
-    the drawer's lane with ``F_UNIT``).
+    that a code needs no shift: 1.5% faster) is, from bit `STEP_SHIFT`, how many places the
+    turn moves on: one, or two when the card skips the next drawer's turn (a HEARTS skip,
+    folded in); and in the bits of `TAKE_MASK`, 1 or 2 when the card ends by taking all or
+    half of the cup (that amount depends on the cup, so the kernel adds it to the drawer's lane
+    with ``F_UNIT``). It depends on the card and the seats in the game but not on the drawer,
+    so that the next card's row never waits for a row of the table.
 
     Worked out by the reference engine's own primitives on seats with more coins than any
     card can move.
@@ -590,10 +596,23 @@ def fast_table(rules: FortuneRules, players: int) -> tuple[np.ndarray, np.ndarra
             steps = {step for step, _ in rows.values()}
             if len(steps) != 1:
                 continue  # (a skip for some drawers only: the exact way for all)
-            advance[in_game, card, 0] = steps.pop() << (bits + ROW_BITS) | take
+            advance[in_game, card, 0] = steps.pop() << STEP_SHIFT | take
             for drawer, (_, values) in rows.items():
                 table[table_row(players, bits, in_game, seats.index(drawer), card), : len(values)] = values
     return table.ravel(), advance.ravel()
+
+
+@functools.lru_cache(maxsize=32)
+def place_cycle(n_cards: int, type_bits: int) -> np.ndarray:
+    """The fast path's places, turn by turn: with ``places`` seats in the game, entry
+    ``places * turns + t`` (``turns = 2 * n_cards + FAST_MAX_PLAYERS``) is where the rows of
+    the seat at place ``t % places`` start, relative to the first place's: ``(t % places) <<
+    (type_bits + ROW_BITS)``. A run (`_run`) starts at ``t`` = the drawer's place and moves on
+    one or two a card, through at most ``n_cards`` cards: ``turns`` entries are enough."""
+    turns = np.arange(2 * n_cards + FAST_MAX_PLAYERS)
+    shift = type_bits + ROW_BITS
+    rows = [(turns % max(places, 1)) << shift for places in range(FAST_MAX_PLAYERS + 1)]
+    return np.concatenate(rows).astype(np.uint64)
 
 
 class _Tally(FortuneGame):
@@ -669,11 +688,12 @@ def play_block(
     params = encode(rules, players, deck is not None, fast)
     codes = cards.astype(np.int32) << ROW_BITS
     table, advance = fast_table(rules, players)
+    cycle = place_cycle(len(cards), type_bits(len(rules.effects)))
     columns = tuple(out.values())
 
     def play(start, stop):  # (each thread its own scratch)
         tracking = feel_record.scratch(rules.turn_cap, players) if rules.feel else None  # (see _play_one)
-        _play_rows(words, further, ops, table, advance, params, np.uint64(seed), np.int64(first),
+        _play_rows(words, further, ops, table, advance, cycle, params, np.uint64(seed), np.int64(first),
                    game_scratch(cards, codes, params), tracking, columns, np.int64(start), np.int64(stop))  # fmt: skip
 
     play_in_blocks(play, count, BLOCK)
