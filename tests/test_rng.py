@@ -290,13 +290,15 @@ def test_both_ways_of_counting_a_rank_agree(n):
     top = np.full(64, 0x7FFF, np.uint16)  # (the free slots, as rng._top16_slots fills them)
     top[:n] = generator.choice(0x7FFF, n, replace=False)
     source = generator.integers(0, 100, n)
-    items, filled = _placed(top, source, True)
-    assert items[:n].tolist() == source[np.argsort(top[:n])].tolist() and int(filled) == (1 << n) - 1
-    if n > 1:
-        top[n - 1] = top[0]
-    (generic, generic_filled), (packed, packed_filled) = _placed(top, source, False), _placed(top, source, True)
-    assert generic.tolist() == packed.tolist() and generic_filled == packed_filled
-    assert n == 1 or int(packed_filled) != (1 << n) - 1  # (the tie shows)
+    distinct = n * (n - 1) // 2  # the sum of the ranks 0 .. n-1: no two top bits alike
+    items, ranks = _placed(top, source, True)
+    assert items[:n].tolist() == source[np.argsort(top[:n])].tolist() and int(ranks) == distinct
+    for tied in (2, 3):  # a tie of two keys, then of three
+        if n >= tied:
+            top[n - tied + 1 : n] = top[0]
+            (generic, generic_ranks), (packed, packed_ranks) = _placed(top, source, False), _placed(top, source, True)
+            assert generic.tolist() == packed.tolist() and generic_ranks == packed_ranks
+            assert int(packed_ranks) < distinct  # (the tie shows)
 
 
 def test_a_decks_identities_number_each_types_cards_in_deck_order():
