@@ -2,6 +2,7 @@
 
 import json
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
 
@@ -72,8 +73,19 @@ def test_run_json_has_the_documented_keys_and_matches_the_table(tmp_path):
     df = snakesim.read_table(out)
     assert len(df) == 2000 and df.attrs["seed"] == 9
     assert s["win_rate"][0] == (df["winner"] == 0).mean()
-    assert s["length"]["max"] == df["length"].max()
+    assert s["length"]["max"] == df["length"].max() and s["length"]["min"] == df["length"].min()
+    # The median and the 95th percentile are lengths games had: the first by which half and
+    # 95% of the games are over.
+    for key, q in (("median", 0.5), ("p95", 0.95)):
+        assert s["length"][key] == np.quantile(df["length"], q, method="inverted_cdf")
+        assert (df["length"] <= s["length"][key]).mean() >= q > (df["length"] < s["length"][key]).mean()
     assert abs(sum(s["win_rate"]) + s["draw_rate"] + s["unfinished_rate"] - 1) < 1e-12
+
+
+def test_run_says_a_length_every_game_has_in_one_phrase():
+    r = invoke("run", "hisss", "--players", 2, "--games", 500, "--seed", 1)
+    assert r.exit_code == 0, r.output
+    assert "length (turns): 49 in every game" in r.stdout and "95th percentile" not in r.stdout
 
 
 def test_same_command_same_numbers():

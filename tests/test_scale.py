@@ -2,6 +2,7 @@
 threads backend's results, and run folders that resume after a kill."""
 
 import json
+import math
 import os
 import re
 import signal
@@ -22,7 +23,7 @@ from snakesim.analysis.stats import summarize, summary_of
 from snakesim.cli import cli
 from snakesim.core.backends import DaskBackend
 from snakesim.core.runner import simulate_spec, tally_spec
-from snakesim.core.tally import histogram_quantile, length_histogram, merge, tally_columns
+from snakesim.core.tally import km_histogram_quantile, length_histogram, merge, tally_columns
 from snakesim.games import get_game
 
 FORTUNE = get_game("fortune")
@@ -35,9 +36,13 @@ def invoke(*args):
 
 # ---------------------------------------------------------------- mergeable sums
 @settings(max_examples=40, deadline=None)
-@given(values=st.lists(st.integers(0, 60), min_size=1, max_size=200), q=st.floats(0, 1))
-def test_histogram_quantile_is_numpys(values, q):
-    assert histogram_quantile(length_histogram(values), q) == pytest.approx(np.quantile(values, q), abs=1e-9)
+@given(values=st.lists(st.integers(0, 60), min_size=1, max_size=200), q=st.sampled_from([0.05, 0.5, 0.95, 1.0]))
+def test_a_length_quantile_from_the_histogram_is_the_first_length_with_that_share_over(values, q):
+    # With no game unfinished: the smallest length that at least a share q of the games reach
+    # no later than (numpy's "inverted_cdf"), counted here from the sorted lengths themselves.
+    first = sorted(values)[math.ceil(round(q * len(values), 9)) - 1]
+    assert km_histogram_quantile(length_histogram(values), {}, q) == first
+    assert first == np.quantile(values, q, method="inverted_cdf")
 
 
 def test_the_length_histogram_stays_small_whatever_the_turn_cap():
@@ -70,7 +75,7 @@ def test_summary_only_gives_the_tables_summary():
     short = summary_of(tally, list(FORTUNE.outcomes), {})
     for key in ("games", "win_rate", "win_ci", "draw_rate", "outcomes", "length"):
         assert short[key] == full[key], key
-    assert full["length"]["median"] == float(np.median(df["length"]))
+    assert full["length"]["median"] == float(np.quantile(df["length"], 0.5, method="inverted_cdf"))
 
 
 # ---------------------------------------------------------------- Dask

@@ -21,7 +21,6 @@ import numpy as np
 from snakesim.core.tally import (
     Tally,
     censored_histogram,
-    histogram_quantile,
     km_histogram_quantile,
     length_histogram,
     merge,
@@ -146,8 +145,9 @@ def summary_of(t: Tally, outcome_labels, meta: dict, level: float = LEVEL) -> di
         ``win_rate`` and ``win_ci`` per seat (any outcome with a winner); ``draw_rate``,
         ``draw_ci`` (every outcome whose label ends in "draw"); ``unfinished_rate``,
         ``unfinished_ci``; ``outcomes``, each outcome label's ``count, rate, ci``; ``length``
-        with ``mean, mean_ci, median, p95, max``. Rates are over all games. When some games
-        are unfinished (stopped at the turn cap), ``length`` also says ``unfinished`` (their
+        with ``mean, mean_ci, min, max, median, p95``, the last two the first lengths by which
+        half and 95% of the games have ended. Rates are over all games. When some games are
+        unfinished (stopped at the turn cap), ``length`` also says ``unfinished`` (their
         count), the median and 95th percentile come from the Kaplan-Meier curve with those
         games censored (``inf`` where the curve never falls that far), and the mean, which
         counts them at the cap, is a lower bound (``mean_is_lower_bound``). ``means``: the
@@ -236,15 +236,24 @@ def feel_summary(sums: dict, squares: dict, level: float = LEVEL) -> dict:
 
 
 def _length_summary(t: Tally, mean: float, low: float, high: float) -> dict:
-    out = {"mean": mean, "mean_ci": [low, high], "max": max(t.lengths)}
+    # The median and 95th percentile: the first length by which that share of the games has
+    # ended, a whole number of turns some game lasted (numpy's "inverted_cdf"; an interpolated
+    # 52.05 turns means nothing at a table), from the Kaplan-Meier curve, which with no game
+    # unfinished is the plain share of games over by then.
+    out = {
+        "mean": mean,
+        "mean_ci": [low, high],
+        "min": min(t.lengths),
+        "max": max(t.lengths),
+        "median": km_histogram_quantile(t.lengths, t.censored, 0.5),
+        "p95": km_histogram_quantile(t.lengths, t.censored, 0.95),
+    }
     unfinished = sum(t.censored.values())
     if not unfinished:
-        return {**out, "median": histogram_quantile(t.lengths, 0.5), "p95": histogram_quantile(t.lengths, 0.95)}
+        return out
     return {
         **out,
         "mean_ci": [low, float("inf")],  # the unfinished games would have gone on: no upper bound
-        "median": km_histogram_quantile(t.lengths, t.censored, 0.5),
-        "p95": km_histogram_quantile(t.lengths, t.censored, 0.95),
         "unfinished": unfinished,
         "mean_is_lower_bound": True,
         "quantiles": "kaplan-meier",

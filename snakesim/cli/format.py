@@ -76,6 +76,8 @@ def format_summary(
             f"cap), median {_length(n['median'])}, 95th percentile {_length(n['p95'])} (Kaplan-Meier), "
             f"max {n['max']:,} (the cap)"
         )
+    elif n.get("min") == n["max"]:  # (Hisss: every game the same length; no spread to show)
+        text = f"length ({length_unit}): {n['max']:,} in every game"
     else:
         text = (
             f"length ({length_unit}): mean {n['mean']:.2f} [{n['mean_ci'][0]:.2f}, {n['mean_ci'][1]:.2f}], "

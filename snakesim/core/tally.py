@@ -147,25 +147,12 @@ def merge(tallies) -> Tally:
     return total
 
 
-def histogram_quantile(hist: dict[int, int], q: float) -> float:
-    """The ``q`` quantile of the values a sparse histogram ``{value: count}`` counts,
-    interpolated as ``numpy.quantile`` does by default (linearly between the two order
-    statistics around ``(n - 1) q``)."""
-    values = np.array(sorted(hist), dtype=np.int64)
-    cumulative = np.cumsum([hist[v] for v in values.tolist()])
-    n = int(cumulative[-1])
-    position = (n - 1) * q
-    low = int(np.floor(position))
-    # The value of order statistic k (0-based) is the first value whose cumulative count exceeds k.
-    x_low = int(values[np.searchsorted(cumulative, low, side="right")])
-    x_high = int(values[np.searchsorted(cumulative, min(low + 1, n - 1), side="right")])
-    return float(x_low + (position - low) * (x_high - x_low))
-
-
 def km_histogram_quantile(lengths: dict[int, int], censored: dict[int, int], q: float) -> float:
     """The length by which a fraction ``q`` of games have ended, from the Kaplan-Meier curve of
     sparse histograms of all games' lengths and of the unfinished (censored) ones' lengths:
-    the first length at which the curve falls to ``1 - q``, ``inf`` if it never does.
+    the first length at which the curve falls to ``1 - q``, ``inf`` if it never does. With no
+    game unfinished, the first length by which a share ``q`` of the games is over (numpy's
+    ``inverted_cdf`` quantile): always a length some game had.
 
     An unfinished game counts as still going at its recorded length, as in
     :func:`snakesim.analysis.stats.km_quantile` (the same definition, for tables).
