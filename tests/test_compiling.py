@@ -209,3 +209,22 @@ def test_a_helper_called_from_python_says_why_it_cannot_be():
         kernel._dx(1)
     with pytest.raises(TypeError, match="helper"):
         kernel._options.inner(None)  # (the twin through which kernels call an njit function)
+
+
+def test_the_quicker_compile_flags_give_numbas_values():
+    # snakesim.core.jit replaces numba's TargetConfig.values (one property call per option) by
+    # the options' defaults updated with the values set: the same dict, whatever is set, and
+    # set later too (nothing kept from an earlier call).
+    import snakesim.core.jit  # noqa: F401  (the replacement is made on import)
+    from numba.core import targetconfig
+    from numba.core.compiler import Flags
+
+    assert targetconfig.TargetConfig.values.__qualname__.startswith("_quicker_flag_values")
+    flags = Flags()
+    numbas = lambda f: {name: getattr(f, name) for name in f.options}  # noqa: E731  (numba's own)
+    assert flags.values() == numbas(flags)
+    flags.nrt, flags.boundscheck, flags.error_model = True, True, "numpy"
+    assert flags.values() == numbas(flags) and flags.values()["error_model"] == "numpy"
+    other = Flags()
+    other.nrt, other.boundscheck, other.error_model = True, True, "numpy"
+    assert other == flags and hash(other) == hash(flags) and other != Flags()
