@@ -478,7 +478,7 @@ def _place_by_top16(typingctx, top, source, at, items, n):
     (Keys tied in groups of sizes ``m`` rank at the count of keys below their group, and the
     ranks then sum to ``(n**2 - sum(m**2)) / 2``, less. A sum is one addition a card; the bits
     ``1 << r`` ORed together, the check before, made the deals of benchmarks/bench_fortune.py
-    4% slower with AVX2 code.)
+    3-5% slower with AVX2 code.)
 
     A count is one 64-lane compare of all the values against ``top[k]`` and a popcount of its
     bit mask. (Vector IR, because the loop the compiler makes of the plain Python reduces
