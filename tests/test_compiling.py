@@ -215,9 +215,10 @@ def test_the_quicker_compile_flags_give_numbas_values():
     # snakesim.core.jit replaces numba's TargetConfig.values (one property call per option) by
     # the options' defaults updated with the values set: the same dict, whatever is set, and
     # set later too (nothing kept from an earlier call).
-    import snakesim.core.jit  # noqa: F401  (the replacement is made on import)
     from numba.core import targetconfig
     from numba.core.compiler import Flags
+
+    import snakesim.core.jit  # noqa: F401  (the replacement is made on import)
 
     assert targetconfig.TargetConfig.values.__qualname__.startswith("_quicker_flag_values")
     flags = Flags()
