@@ -688,7 +688,7 @@ def play_block(
     params = encode(rules, players, deck is not None, fast)
     codes = cards.astype(np.int32) << ROW_BITS
     table, advance = fast_table(rules, players)
-    cycle = place_cycle(len(cards), type_bits(len(rules.effects)))
+    cycle = place_cycle(len(cards), int(params[P_TYPE_BITS]))  # (the row step the kernel reads from params)
     columns = tuple(out.values())
 
     def play(start, stop):  # (each thread its own scratch)
