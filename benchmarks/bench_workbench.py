@@ -70,7 +70,7 @@ def main() -> None:
             direct()  # kernels loaded before timing
             timed = interleaved({"page": page, "direct": direct}, args.repeats)
             on_page, called = ([t for t, _ in timed[k]] for k in ("page", "direct"))
-            size = len(ask(server, "GET", f"/api/runs/{last['id']}/report"))
+            size = len(ask(server, "GET", f"/api/report?compare={last['id']}"))
             rows += [
                 (
                     f"{game}: the page's answer (s)",

@@ -2,14 +2,12 @@
 chromium, driven by Playwright), every request that is not the file itself blocked and counted.
 
 These tests are marked ``browser`` and run with ``make test-browser`` (CI runs it), which
-installs Playwright and chromium first and runs them in one process, in order: the workbench's
-tests share one page, each going on from the state the one before left (spread over pytest-xdist
-workers, a test could find a fresh page instead). There, a missing browser is a failure, not a skip
-(``SNAKESIM_BROWSER_REQUIRED=1``); elsewhere the tests skip with the command that runs them.
+installs Playwright and chromium first and runs them in one process. There, a missing browser is a
+failure, not a skip (``SNAKESIM_BROWSER_REQUIRED=1``); elsewhere the tests skip with the command
+that runs them. The workbench's page: tests/test_workbench_page.py.
 """
 
 import os
-import re
 import shutil
 
 import pytest
@@ -97,146 +95,3 @@ def test_no_raw_markdown_shows_and_long_titles_wrap(page_of_report):
 def test_nothing_is_requested_from_outside(page_of_report):
     _, _, outside = page_of_report
     assert outside == []
-
-
-# ---------------------------------------------------------------------------- the workbench
-
-
-@pytest.fixture(scope="module")
-def workbench_page(tmp_path_factory, browser):
-    """The workbench's page in the browser, every request not to its server blocked."""
-    from snakesim.workbench.serve import Workbench
-
-    server = Workbench().start()
-    own = server.url.rstrip("/")
-    outside = []
-    # (the page's Content-Security-Policy enforced: a script or style it forbids is an error here)
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, accept_downloads=True)
-    page = context.new_page()
-    errors = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-
-    def console(message):  # (a 400 is the server's answer to a bad edit, shown on the page)
-        if message.type == "error" and "status of 400" not in message.text:
-            errors.append(message.text)
-
-    page.on("console", console)
-
-    def route(r):
-        if r.request.url.startswith(own + "/") or r.request.url.startswith("blob:"):
-            r.continue_()
-        else:
-            outside.append(r.request.url)
-            r.abort()
-
-    page.route("**/*", route)
-    page.goto(server.url)
-    page.wait_for_selector("[data-field=start_coins]")
-    yield page, server, outside, errors, tmp_path_factory.mktemp("downloads")
-    context.close()
-    server.stop()
-
-
-def test_a_house_rule_from_the_page_equals_the_command_line(workbench_page):
-    """Change start_coins to 10, add it as an arm, play 20,000 games, read a finding and a
-    chart value, download the rules and play them with `snakesim run`: the same figures."""
-    import json
-
-    from click.testing import CliRunner
-    from playwright.sync_api import expect
-
-    from snakesim.cli import cli
-
-    page, _, outside, errors, downloads = workbench_page
-    page.fill("[data-field=start_coins]", "10")
-    expect(page.locator("#toml")).to_have_value(re.compile(r"^start_coins = 10\n"))
-    assert page.input_value("[data-field=start_coins]") == "10"
-    page.fill("#label", "ten coins")
-    page.click("#add-arm")
-    assert page.locator("#arms tbody tr").count() == 2
-    page.fill("#games", "20000")
-    page.fill("#seed", "5")
-    page.dispatch_event("#seed", "change")
-    page.click("#run")
-    page.wait_for_selector("#results:not([hidden])", timeout=120_000)
-    finding = page.locator("#findings li", has_text="shorter").first.inner_text()
-    page.hover("[data-chart=win-rates] [data-x='seat 0']")
-    tip = page.inner_text("[data-chart=win-rates] .snakesim-tip")
-    page.screenshot(path=str(downloads / "workbench.png"), full_page=False)
-    shot = os.environ.get("SNAKESIM_SCREENSHOT")
-    if shot:  # (make screenshot: the README's picture)
-        page.locator("#results").scroll_into_view_if_needed()
-        page.hover("[data-chart=win-rates] [data-x='seat 0']")
-        page.screenshot(path=shot, full_page=False)
-    with page.expect_download() as got:
-        page.locator("#arms tbody tr", has_text="ten coins").locator("button", has_text="TOML").click()
-    rules = downloads / got.value.suggested_filename
-    got.value.save_as(rules)
-    assert rules.name == "ten-coins.toml" and "start_coins = 10" in rules.read_text()
-    out = CliRunner().invoke(cli, ["run", "fortune", "-p", "4", "-n", "20000", "--seed", "5", "--rules", str(rules),
-                                   "--json"])  # fmt: skip
-    assert out.exit_code == 0, out.output
-    run = json.loads(out.output)
-    # The chart's value for seat 0 under ten coins, with its interval, is the command line's.
-    shown = re.search(r"ten coins: ([\d.]+)% \[([\d.]+)%, ([\d.]+)%\]", tip)
-    assert shown, tip
-    value, low, high = (float(x) for x in shown.groups())
-    places = len(shown.group(1).split(".")[1]) if "." in shown.group(1) else 0
-    half = 0.5 * 10**-places + 1e-9
-    assert abs(100 * run["win_rate"][0] - value) <= half
-    assert abs(100 * run["win_ci"][0][0] - low) <= half and abs(100 * run["win_ci"][0][1] - high) <= half
-    # The finding's mean length under ten coins is the command line's.
-    mean = re.search(r"-> ([\d.]+) cards drawn", finding)
-    assert mean and abs(run["length"]["mean"] - float(mean.group(1))) <= 0.05 + 1e-9, finding
-    assert outside == [] and errors == []
-
-
-def test_the_address_reopens_the_comparison(workbench_page):
-    from playwright.sync_api import expect
-
-    page, server, outside, errors, _ = workbench_page
-    address = page.url
-    assert "#" in address
-    page.goto(server.url)  # (a fresh page, then the link pasted into its address bar)
-    expect(page.locator("#arms tbody tr")).to_have_count(1)
-    with page.expect_event("load"):  # (only the hash changes: the page reloads itself, after goto returns)
-        page.goto(address)
-    expect(page.locator("#arms tbody tr")).to_have_count(2)
-    assert page.input_value("#games") == "20000" and page.input_value("#seed") == "5"
-    assert page.locator("#arms tbody tr", has_text="ten coins").locator(".arm-rules").inner_text() == "start_coins=10"
-    assert outside == [] and errors == []
-
-
-def test_a_bad_edit_shows_its_one_line_and_a_hidden_arm_leaves_the_chart(workbench_page):
-    from playwright.sync_api import expect
-
-    page, _, _, errors, _ = workbench_page
-    page.fill("[data-field=snakes]", "-3")
-    page.wait_for_selector("#rules-error:not([hidden])")
-    assert page.inner_text("#rules-error").startswith("snakes: expected an integer from 0 to")
-    page.fill("[data-field=snakes]", "2")
-    page.wait_for_selector("#rules-error", state="hidden")
-    if page.locator("#results").is_hidden():
-        page.click("#run")
-        page.wait_for_selector("#results:not([hidden])", timeout=120_000)
-    bars = "[data-chart=win-rates] .snakesim-bar"
-    expect(page.locator(bars)).not_to_have_count(0)
-    before = page.locator(bars).count()
-    page.locator("[data-chart=win-rates] .snakesim-legend-item", has_text="standard").click()
-    expect(page.locator(bars)).to_have_count(before // 2)
-    assert errors == []
-
-
-def test_the_page_finds_a_fair_handicap(workbench_page):
-    page, _, outside, errors, _ = workbench_page
-    page.select_option("#balance-arm", "standard")
-    page.select_option("#handicap", "start_coins")
-    page.fill("#balance-games", "2000")
-    page.click("#balance")
-    page.wait_for_selector("#balance-results:not([hidden])", timeout=120_000)
-    first = page.locator("#balance-findings li").first.inner_text()
-    assert first.startswith(("The search recommends start_coins = [", "Keep start_coins as it is"))
-    assert "fresh games" in page.inner_text("#balance-findings")
-    assert page.locator("[data-chart=balance] .snakesim-bar").count() == 2 * 4  # before and after, 4 seats
-    assert "games played in" in page.inner_text("#balance-status")
-    assert outside == [] and errors == []

@@ -1,6 +1,7 @@
 """The command line through click's CliRunner, bad input included."""
 
 import json
+import re
 
 import numpy as np
 import pytest
@@ -397,3 +398,15 @@ def test_trace_shows_who_leads_after_every_step(game):
     last = steps[-1]
     if row["winner"] >= 0 and row["tie_break"] == 0:
         assert last.endswith(f"seat {row['winner']} leads"), last
+
+
+def test_help_says_how_each_kind_of_player_plays():
+    """A command that takes --policy ends its help with one line a kind of player."""
+    from snakesim.core.policies import POLICY_WORDS
+
+    out = CliRunner().invoke(cli, ["compare", "--help"], terminal_width=200)
+    assert out.exit_code == 0 and "Players (--policy, --policies; in games with choices):" in out.output
+    for name, words in POLICY_WORDS.items():
+        assert re.search(rf"^  {name} +{re.escape(words.format(k=64)[:40])}", out.output, re.M), name
+    assert "greedy:RATE" in out.output and "greedy:0.3 is a novice" in out.output
+    assert "Players (" not in CliRunner().invoke(cli, ["games", "--help"]).output

@@ -50,21 +50,25 @@ def test_a_clear_change_is_said_with_its_size_and_interval():
     t = table((160.0, 60.0, 57.0, 63.0, 1e-40), [(0.5, 0.0, -0.004, 0.004, 0.9), (0.5, 0.0, -0.004, 0.004, 0.9)])
     said = texts(compare_findings(t, FORTUNE, 2, 200_000))
     assert said[0] == "Games get 60% longer: 100 -> 160 cards drawn on average (+60 [+57, +63] at 99%)."
-    assert said[1] == "No seat's chance of winning moves by more than 0.4 points: within the noise of 200,000 games."
+    assert said[1] == (
+        "No seat's chance of winning moves by more than 0.4 percentage points: within the noise of 200,000 games."
+    )
 
 
 def test_no_change_is_said_as_what_the_games_rule_out():
     t = table((100.5, 0.5, -1.2, 2.2, 0.6), [(0.5, 0.002, -0.011, 0.015, 0.8), (0.5, -0.002, -0.015, 0.011, 0.8)])
     said = texts(compare_findings(t, FORTUNE, 2, 20_000))
     assert said[0] == "Game length does not change measurably: 100 -> 100 cards drawn on average (+0 [-1, +2] at 99%)."
-    assert said[1] == "No seat's chance of winning moves by more than 1.5 points: within the noise of 20,000 games."
+    assert said[1] == (
+        "No seat's chance of winning moves by more than 1.5 percentage points: within the noise of 20,000 games."
+    )
     assert not any("longer" in s or "shorter" in s or "more often" in s for s in said)
 
 
 def test_a_change_in_one_seat_only_names_that_seat_and_keeps_the_others():
     t = table((100.0, 0.0, -1.0, 1.0, 1.0), [(0.53, 0.03, 0.01, 0.05, 1e-4), (0.47, -0.004, -0.02, 0.012, 0.3)])
     said = texts(compare_findings(t, FORTUNE, 2, 20_000))
-    assert "Seat 0 wins 3 points more often: 50% -> 53% (+3 [+1, +5] points at 97.5%)." in said
+    assert "Seat 0 wins 3 percentage points more often: 50% -> 53% (+3 [+1, +5] percentage points at 97.5%)." in said
     assert "Seat 1 keeps its chances: no change found." in said
     assert not any(s.startswith("Seat 1 wins") for s in said)
     # The change comes before what is ruled out.
@@ -133,24 +137,38 @@ def test_real_comparisons_get_findings_in_json_and_on_screen(game):
     assert any(f["arm"] == variants[1] for f in s["findings"])
 
 
-def balance_summary(before, after, values=(6, 7, 9), base=(6, 6, 6)):
+def balance_summary(before, after, values=(6, 7, 9), base=(6, 6, 6), status="undecided", worst=0.012):
     seat = {"win_rate": [0.33] * 3, "win_ci": [[0.32, 0.34]] * 3, "balance_p": 0.5}
     fresh = {"before": {**seat, "gap": list(before)}, "after": {**seat, "gap": list(after)}}
     return {"handicap": "start_coins", "values": list(values), "base": list(base), "confirm": {"games": 100_000},
-            **fresh, "novices": None}  # fmt: skip
+            **fresh, "novices": None, "tolerance": 0.01, "status": status, "fresh_max_deviation": worst}  # fmt: skip
 
 
 def test_balance_findings_say_whether_fresh_games_bear_the_handicap_out():
     worse = balance_findings(balance_summary((0.006, 0.0, 0.011), (0.018, 0.012, 0.024)))
     assert worse[0] == "The search recommends start_coins = [6, 7, 9] instead of [6, 6, 6]."
-    assert worse[1].endswith("from 0.6 points [0.0, 1.1] to 1.8 points [1.2, 2.4]: the handicap makes the seats "
-                             "less even there, so keep the rules as they are.")  # fmt: skip
-    better = balance_findings(balance_summary((0.08, 0.07, 0.09), (0.01, 0.0, 0.02)))
-    assert better[1].endswith(": the handicap evens the seats.")
+    assert worse[1].endswith("from 0.6 [0.0, 1.1] percentage points to 1.8 [1.2, 2.4] percentage points: the "
+                             "handicap makes the seats less even there, so keep the rules as they are.")  # fmt: skip
+    fair = balance_findings(balance_summary((0.08, 0.07, 0.09), (0.01, 0.0, 0.02), status="balanced", worst=0.004))
+    assert fair[1].endswith(": every seat is within 1 percentage point of the average seat's chance, fair as asked.")
     unclear = balance_findings(balance_summary((0.02, 0.01, 0.03), (0.015, 0.005, 0.025)))
     assert unclear[1].endswith(": a difference these games cannot tell from noise.")
     kept = balance_findings(balance_summary((0.02, 0.01, 0.03), (0.02, 0.01, 0.03), values=(6, 6, 6)))
     assert kept[0].startswith("Keep start_coins as it is ([6, 6, 6])")
+
+
+def test_a_handicap_is_called_fair_only_when_the_fresh_games_show_it():
+    """The page once said "the handicap evens the seats" at a gap of 1.4 [0.8, 2.0] points with
+    "fair within 1": closer is not fair. Only the fresh games' verdict (status balanced: every
+    seat within the tolerance of the average seat, at once) may say fair."""
+    closer = balance_findings(balance_summary((0.054, 0.048, 0.061), (0.014, 0.008, 0.020), worst=0.009))
+    assert closer[1].endswith(
+        ": the handicap brings the seats closer, but not within 1 percentage point of the "
+        "average seat's chance that these games can show (the furthest seat is 0.9 off)."
+    )
+    assert not any("evens" in s or "fair" in s for s in closer)
+    # Chances are always "percentage points", never bare "points" (a handicap may count game points).
+    assert all(" points" not in s.replace("percentage points", "") for s in closer)
 
 
 def test_tune_findings_say_the_value_and_whether_fresh_games_hold_the_target():
@@ -232,3 +250,88 @@ def test_many_seats_that_move_are_said_in_one_sentence():
     seats = [s for s in said if "seat" in s.lower()]
     assert len(seats) == 1 and seats[0].startswith("3 seats' chances move: seat 1 50% -> 45% (-5 [-7, -3])")
     assert "seat 0 50% -> 53% (+3 [+1, +5])" in seats[0] and seats[0].endswith("points (intervals at 97.5%).")
+
+
+# ---------------------------------------------------------------------------- who plays
+
+
+@pytest.fixture(scope="module")
+def child_among_careful_players():
+    """Rainbow, 3 players, a child playing at random in seat 1: the seed's game and wild-snake."""
+    from snakesim.analysis.compare import compare_variants
+
+    spec = get_game("rainbow")
+    return compare_variants(spec, 3, 3000, ["standard", "wild-snake"], 4, policies="greedy,random,greedy")
+
+
+def test_a_mixed_lineup_names_its_players_and_answers_for_the_child(child_among_careful_players):
+    from snakesim.analysis.findings import hidden_metrics, percent, points
+    from snakesim.report.charts import comparison_charts
+
+    table, tables = child_among_careful_players
+    spec = get_game("rainbow")
+    said = compare_findings(table, spec, 3, 3000)
+    rows = table.set_index(["variant", "metric"])
+    child = rows.loc[("standard", "seat 1 wins")]
+    places = max(1, points(child["low"], child["high"]))
+    # The baseline's sentence gives the child's chance with its interval and a fair share.
+    base = texts(said, "standard")[0]
+    assert base.startswith(
+        f"The random player in seat 1 wins {percent(child['value'], places)} [{percent(child['low'], places)}, "
+        f"{percent(child['high'], places)}] of games"
+    )
+    wins = sum(rows.loc[("standard", f"seat {s} wins")]["value"] for s in range(3))
+    assert f"a fair share being {percent(wins / 3, places)}" in base and "the greedy players in seats 0 and 2" in base
+    # The other rule set's sentence says the child's chance there and its change.
+    other = texts(said, "wild-snake")[0]
+    assert other.startswith("The random player in seat 1 wins") and "with standard" in other
+    assert ("no change found" in other) != ("a change" in other.replace("no change", ""))
+    assert not any(f["text"].startswith("These rule sets differ") for f in said)
+    assert not any(s.startswith("Seat ") for s in texts(said, "wild-snake"))  # (seats are named by their players)
+    # A first-player advantage would mix the seat with the child's play: left out.
+    assert "first-player advantage" in hidden_metrics(table)
+    wins_chart = comparison_charts(spec, 3, table, tables)[0]
+    assert [p[0] for p in wins_chart["series"][0]["points"]] == [
+        "seat 0 (greedy)",
+        "seat 1 (random)",
+        "seat 2 (greedy)",
+    ]
+    assert "seat 1 (random)" in wins_chart["summary"]
+
+
+def test_rule_sets_with_different_players_say_so_first():
+    from snakesim.analysis.compare import compare_variants
+
+    spec = get_game("rainbow")
+    table, _ = compare_variants(spec, 3, 1000, ["standard", "ws=wild-snake,policies=greedy/greedy/greedy"], 4,
+                                policies="greedy,random,greedy")  # fmt: skip
+    first = compare_findings(table, spec, 3, 1000)[0]
+    assert first == {"arm": None, "text": "These rule sets differ in who plays as well as in the rules (standard: "
+                     "greedy, random, greedy; ws: greedy, greedy, greedy), so each difference below mixes the rules "
+                     "with the change of players."}  # fmt: skip
+
+
+def test_each_rule_sets_own_constant_length_is_said_once_and_never_charted():
+    """Hisss deals every card: 49 turns in every game, 50 with one more head. Said once; no
+    "49 -> 49 turns (+0 [+0, +0])", no length rows, no length chart."""
+    from snakesim.analysis.compare import compare_variants
+    from snakesim.analysis.findings import hidden_metrics
+    from snakesim.report.charts import comparison_charts
+
+    arms = ["standard", "more=standard,points_per_snake=2", "r2=standard,heads.RAINBOW=2"]
+    table, tables = compare_variants(HISSS, 3, 600, arms, 2)
+    said = compare_findings(table, HISSS, 3, 600)
+    assert {"arm": None, "text": "Every 3-player Hisss game lasts 49 turns under standard and more, and 50 turns "
+            "under r2."} in said  # fmt: skip
+    assert not any("->" in f["text"] and "turns" in f["text"] for f in said)
+    assert {m for m in table["metric"] if m.startswith("length")} <= hidden_metrics(table)
+    assert "length" not in [c["id"] for c in comparison_charts(HISSS, 3, table, tables)]
+
+
+def test_one_rule_set_alone_says_who_wins_and_how_long():
+    from snakesim.analysis.compare import compare_variants
+
+    table, _ = compare_variants(FORTUNE, 4, 2000, ["standard"], 3)
+    said = [f["text"] for f in compare_findings(table, FORTUNE, 4, 2000)]
+    assert any(s.startswith(("No seat is measurably favoured", "The seats are not equal")) for s in said)
+    assert any(s.startswith("A game lasts ") and "cards drawn on average" in s for s in said)

@@ -103,12 +103,16 @@ def test_games_describe_every_option(server):
     assert [g["name"] for g in data["games"]] == ["fortune", "rainbow", "hisss", "sssnake"]
     for game in data["games"]:
         spec = get_game(game["name"])
-        assert [f["name"] for f in game["fields"]] == list(spec.rules.specs())
+        # Every rule, but not the feel switch: the page has one switch for it, above every rule set.
+        assert [f["name"] for f in game["fields"]] == [n for n in spec.rules.specs() if n != "feel"]
         assert set(game["variants"]) == set(spec.rules.VARIANTS)
         for name, v in game["variants"].items():  # each variant's complete rules, as TOML that reads back
             assert rules_from_text(spec, v["toml"]) == spec.rules.variant(name)
-        kinds = {f["name"]: f["kind"] for f in game["fields"]}
-        assert kinds["feel"] == "bool" and game["per_seat"]
+        assert game["per_seat"]
+        # How each kind of player plays, one line each: every policy of the game, and the novice.
+        assert [name for name, _ in game["players_help"]][: len(spec.policies)] == list(spec.policies)
+        assert all(len(words) > 20 for _, words in game["players_help"])
+    assert data["limits"] == {"max_games": 400_000, "max_arms": 4, "max_name": 40, "max_toml": 20_000}
     fortune = data["games"][0]["fields"]
     deck = next(f for f in fortune if f["name"] == "deck")
     assert deck["kind"] == "table" and "SUNS" in deck["keys"] and deck["entry"]["kind"] == "int"
@@ -123,6 +127,7 @@ def test_a_form_edit_comes_back_as_complete_rules(server):
     status, _, view = call(server, "POST", "/api/rules", {"game": "fortune", "toml": "", "set": ["start_coins=10"]})
     assert status == 200
     assert view["toml"].startswith("start_coins = 10\n") and view["changes"] == TEN
+    assert "feel" not in view["toml"]  # (the page's switch, not a rule)
     assert view["texts"]["start_coins"] == 10 and view["texts"]["deck"]["SUNS"] == 5
     assert view["summary"] == "start_coins=10"
     assert view["hash"] == FORTUNE.rules(start_coins=10).rules_hash()
@@ -171,7 +176,7 @@ def test_bodies_that_are_not_json_too_big_or_too_deep(server):
     status, _, data = call(server, "POST", "/api/runs", raw=deep)
     assert status in (400, 413) and one_line(data["error"])
     status, _, data = call(server, "POST", "/api/rules", raw=b" " * 70_000)
-    assert status == 413 and data["error"].startswith("request: expected at most")
+    assert status == 413 and data["error"].startswith("request: the page sent 70,000 bytes, more than the 65,536")
     try:  # past the server's own cap, the body is not even read: the connection is closed
         status = call(server, "POST", "/api/rules", raw=b" " * 2_000_000)[0]
     except (ConnectionError, http.client.HTTPException):
@@ -216,15 +221,18 @@ HOSTILE_RUNS = [
     ({"seed": -1}, "seed: expected an integer"),
     ({"feel": "yes"}, "feel: expected true or false"),
     ({"kind": "tune"}, "kind: expected one of compare, balance"),
-    ({"arms": []}, "arms: expected a list of 1 to 4 arms"),
-    ({"arms": [{"name": "a", "toml": ""}] * 5}, "arms: expected a list of 1 to 4 arms"),
+    ({"arms": []}, "arms: expected a list of 1 to 4 rule sets"),
+    ({"arms": [{"name": "a", "toml": ""}] * 5}, "arms: expected a list of 1 to 4 rule sets"),
     ({"arms": [{"name": "a", "toml": ""}, {"name": "a", "toml": TEN}]}, "arms: 'a' is given twice"),
     ({"arms": [{"name": "x=y,policy=z", "toml": ""}]}, "arms[0].name: expected a label"),
+    ({"arms": [{"name": 'a=b, "c"', "toml": ""}]}, "arms[0].name: expected a label"),
     ({"arms": [{"name": "a" * 41, "toml": ""}]}, "arms[0].name: expected a label"),
+    ({"arms": [{"name": "  ", "toml": ""}]}, "arms[0].name: expected a label of 1 to 40 letters"),
     ({"arms": [{"name": "a", "toml": "start_coins = 0"}]}, "a: start_coins: expected an integer"),
     ({"arms": [{"name": "a", "toml": "start_coins = [1, 2]"}]}, "start_coins: expected one value per seat"),
     ({"arms": [{"name": "a", "toml": "", "policies": ["greedy"] * 4}]}, "a: policies: fortune has no choices"),
-    ({"arms": ["standard"]}, "arms[0]: expected an arm"),
+    ({"lineup": ["greedy"] * 4}, "lineup: fortune has no choices"),
+    ({"arms": ["standard"]}, "arms[0]: expected a rule set"),
 ]
 
 
@@ -300,7 +308,7 @@ def test_the_pages_figures_are_the_command_lines(server, tmp_path, monkeypatch):
 def test_the_report_is_one_file_with_the_charts(server):
     _, _, started = call(server, "POST", "/api/runs", {**REQUEST, "games": 1000})
     job = wait(server, started["id"])
-    status, response, text = call(server, "GET", f"/api/runs/{job['id']}/report")
+    status, response, text = call(server, "GET", f"/api/report?compare={job['id']}")
     assert status == 200 and "attachment" in response.getheader("Content-Disposition")
     assert "<script>" in text and "snakesim-charts" in text
     assert html.escape(job["result"]["findings"][0]["text"], quote=False) in text
@@ -310,7 +318,7 @@ def test_the_report_is_one_file_with_the_charts(server):
 
 
 def test_the_study_download_replays_the_page(server, tmp_path):
-    status, response, text = call(server, "POST", "/api/download/study", REQUEST)
+    status, response, text = call(server, "POST", "/api/download/study", {"compare": REQUEST, "balance": None})
     assert status == 200 and response.getheader("Content-Disposition") == 'attachment; filename="fortune-study.toml"'
     data = tomllib.loads(text)
     assert data["compare"][0]["arms"] == [{"name": "standard"}, {"name": "ten coins", "set": ["start_coins=10"]}]
@@ -319,7 +327,7 @@ def test_the_study_download_replays_the_page(server, tmp_path):
     load_study(tmp_path / "s.toml")  # (checks every key and arm)
     balance = {"kind": "balance", "game": "fortune", "players": 3, "games": 1000, "seed": 2, "handicap": "start_coins",
                "arm": {"name": "a", "toml": TEN}}  # fmt: skip
-    status, _, text = call(server, "POST", "/api/download/study", balance)
+    status, _, text = call(server, "POST", "/api/download/study", {"balance": balance})
     assert status == 200 and tomllib.loads(text)["balance"][0]["set"] == ["start_coins=10"]
     (tmp_path / "b.toml").write_text(text)
     load_study(tmp_path / "b.toml")
@@ -340,7 +348,11 @@ def test_one_run_at_a_time_cancel_and_a_failed_run_leave_the_server_serving(serv
     status, _, first = call(server, "POST", "/api/runs", big)
     assert status == 202
     status, _, data = call(server, "POST", "/api/runs", REQUEST)
-    assert status == 429 and data["error"].startswith("runs: 1 run(s) under way")
+    assert status == 429 and data["error"].startswith("runs: a run is under way (Fortune, 4 players: 1 rule set")
+    assert [r["id"] for r in data["running"]] == [first["id"]]  # (so that the page can offer to cancel it)
+    _, _, listed = call(server, "GET", "/api/runs")  # (any page sees it, without its result)
+    assert any(r["id"] == first["id"] and r["state"] != "done" for r in listed["runs"])
+    assert all("result" not in r for r in listed["runs"])
     status, _, _ = call(server, "DELETE", f"/api/runs/{first['id']}")
     job = wait(server, first["id"], 60)
     assert job["state"] in ("cancelled", "done")  # (it may have finished first)
@@ -448,8 +460,10 @@ def _round_trips(spec, rules):
     (the address) and the changes as --set strings (a study file, the command line)."""
     from snakesim.core.rules import as_toml, change_settings
 
-    assert rules_from_text(spec, rules.to_toml()) == rules
-    assert rules_from_text(spec, as_toml(rules.changes())) == rules
+    # (the page's rules never carry feel: its one switch sets it for every rule set)
+    page = rules.updated({"feel": False})
+    assert rules_from_text(spec, rules.to_toml()) == page
+    assert rules_from_text(spec, as_toml(rules.changes())) == page
     assert spec.rules().with_settings(change_settings(rules.changes())) == rules
 
 

@@ -179,7 +179,8 @@ def compare_tables(spec: GameSpec, tables: dict[str, pd.DataFrame], level: float
         the row's numbers count (``fraction`` for rates and shares: JSON and CSV keep them 0 to 1).
         Rows ``length median`` and ``length 95th percentile`` (Kaplan-Meier, unfinished games
         censored), ``seat balance p`` (chi-square test of equal seat shares) and ``largest
-        seat gap`` describe each variant on its own.
+        seat gap`` describe each variant on its own. ``attrs["seats"]`` holds each variant's
+        policy by seat, from its table's metadata (empty where unknown or without choices).
     """
     import pandas as pd
 
@@ -211,6 +212,7 @@ def compare_tables(spec: GameSpec, tables: dict[str, pd.DataFrame], level: float
         rows.append([name, "largest seat gap", "rate", *seat_gap(wins, len(df), level), *_NO_DIFF])
     out = pd.DataFrame(rows, columns=COLUMNS)
     out["unit"] = [unit_of(spec, metric, kind) for metric, kind in zip(out["metric"], out["kind"], strict=True)]
+    out.attrs["seats"] = {name: tuple(df.attrs.get("policies") or ()) for name, df in tables.items()}
     return out
 
 

@@ -6,17 +6,22 @@ of the Holm step that decided it, then excludes 0); otherwise the sentence says 
 change the games rule out. A metric that is the same in every game of every arm is said once
 ("every 2-player Hisss game lasts 49 turns") instead of row by row.
 
-Rates are written in percentage points, with as many decimals as their interval needs.
+Rates are written in percent and their differences in percentage points (never plain
+"points", which a game may score), with as many decimals as their interval needs. Where the
+seats hold different players (a child playing at random among careful players), a seat is
+named by its player ("the random player in seat 1") and the first-player advantage is left out:
+it would mix the seat with the player.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from snakesim.analysis.stats import LEVEL
+from snakesim.analysis.stats import LEVEL, wilson
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -136,16 +141,56 @@ def constant_metrics(table: pd.DataFrame) -> dict[str, float]:
     return out
 
 
-def hidden_metrics(table: pd.DataFrame) -> set[str]:
+def hidden_metrics(table: pd.DataFrame, seats: Mapping[str, Sequence[str]] | None = None) -> set[str]:
     """The rows a comparison's table leaves out, said once in words instead: the per-game
-    metrics that never vary (:func:`constant_metrics`) and the length quantiles that are the
-    same number in every arm."""
+    metrics that never vary (:func:`constant_metrics`), the length quantiles that are the
+    same number in every arm, every length row where each arm's games all last as long as
+    each other (:func:`constant_lengths`), and the first-player advantage where a rule set's
+    seats hold different players (``seats``: each arm's policy by seat, by default the
+    table's own)."""
     out = set(constant_metrics(table))
     for metric, rows in table[table["kind"] == "quantile"].groupby("metric"):
         values = rows[["value", "low", "high"]].to_numpy(dtype=float)
         if np.isfinite(values).all() and np.ptp(values) < SAME:
             out.add(metric)
+    if constant_lengths(table):
+        out |= {m for m in table["metric"].unique() if m.startswith("length")}
+    if any(mixed(s) for s in lineups(table, seats).values()):
+        out.add("first-player advantage")
     return out
+
+
+def lineups(table: pd.DataFrame, seats: Mapping[str, Sequence[str]] | None = None) -> dict[str, tuple[str, ...]]:
+    """Each arm's policy by seat: ``seats`` where given, else the comparison's own
+    (``attrs["seats"]``); empty for an arm whose players are not known."""
+    seats = seats if seats is not None else table.attrs.get("seats") or {}
+    return {arm: tuple(seats.get(arm, ())) for arm in dict.fromkeys(table["variant"])}
+
+
+def constant_lengths(table: pd.DataFrame) -> dict[str, float]:
+    """Each arm's game length, where every game of each arm lasts as long as the others of
+    that arm (Hisss deals every card: 49 turns, 50 with one more card): ``{arm: length}``;
+    empty where any arm's lengths vary."""
+    rows = table[table["metric"].str.startswith("length (")]
+    values = rows[["value", "low", "high"]].to_numpy(dtype=float)
+    if rows.empty or not np.isfinite(values).all() or (np.ptp(values, axis=1) >= SAME).any():
+        return {}
+    return dict(zip(rows["variant"], values[:, 0].tolist(), strict=True))
+
+
+def mixed(seats: Sequence[str] | None) -> bool:
+    """Whether a line-up's seats hold different kinds of player."""
+    return bool(seats) and len(set(seats)) > 1
+
+
+def seat_name(seat: int, seats: Sequence[str] | None) -> str:
+    """``seat 1``, or ``the random player in seat 1`` where the seats hold different players."""
+    return f"the {seats[seat]} player in seat {seat}" if mixed(seats) else f"seat {seat}"
+
+
+def lineup_text(seats: Sequence[str]) -> str:
+    """A line-up in seat order: ``random, greedy, greedy``."""
+    return ", ".join(seats)
 
 
 def row_text(r, alpha: float = ALPHA) -> tuple[str, str]:
@@ -216,31 +261,70 @@ def constant_sentence(metric: str, value: float, spec: GameSpec, players: int, a
     return f"{metric.capitalize()} is {number(value, 2)} in every game{every}."
 
 
-def compare_findings(table: pd.DataFrame, spec: GameSpec, players: int, games: int) -> list[dict]:
+def compare_findings(
+    table: pd.DataFrame,
+    spec: GameSpec,
+    players: int,
+    games: int,
+    seats: Mapping[str, Sequence[str]] | None = None,
+) -> list[dict]:
     """The findings of a comparison (``compare.compare_tables``), most important first.
+
+    Parameters
+    ----------
+    table : DataFrame
+        The comparison (``compare.compare_tables``); the first arm is the baseline.
+    spec : GameSpec
+    players, games : int
+        Seats, and games per arm.
+    seats : mapping of str to sequence of str, optional
+        Each arm's policy by seat (empty for a game without choices); by default the table's
+        own (``attrs["seats"]``). A comparison whose arms differ in players says so first, and
+        where a line-up mixes kinds of player the findings name them ("the random player in
+        seat 1 wins ...").
 
     Returns
     -------
     list of dict
-        ``{"arm": name or None, "text": sentence}``: first the metrics that never vary (arm
-        None), then for each arm after the first its sentences against the first: the changes
-        its tests find, largest first, then what the games rule out.
+        ``{"arm": name or None, "text": sentence}``: first a warning where the arms differ in
+        players as well as rules, then the metrics that never vary (arm None); then where the
+        seats hold different players, each arm's chances of its players (the baseline's
+        first); then for each arm after the first its sentences against the first: the changes
+        its tests find, largest first, then what the games rule out. A comparison of one arm
+        says who wins from which seat and how long a game lasts.
     """
     arms = list(dict.fromkeys(table["variant"]))
+    seats = lineups(table, seats)
+    base = arms[0]
+    out = []
+    if len({seats[a] for a in arms}) > 1:
+        who = "; ".join(f"{a}: {lineup_text(seats[a]) or 'no choices'}" for a in arms)
+        out.append({"arm": None, "text": f"These rule sets differ in who plays as well as in the rules ({who}), "
+                    "so each difference below mixes the rules with the change of players."})  # fmt: skip
     constant = constant_metrics(table)
-    out = [
+    out += [
         {"arm": None, "text": t}
         for m, v in constant.items()
         if (t := constant_sentence(m, v, spec, players, len(arms)))
     ]
+    lengths = constant_lengths(table)
+    if lengths and len(set(lengths.values())) > 1:  # (each arm's games all alike, the arms not)
+        out.append({"arm": None, "text": _lengths_sentence(lengths, spec, players)})
     rows = table.set_index(["variant", "metric"])
-    base = arms[0]
+    if len(arms) == 1:
+        return out + [{"arm": None, "text": t} for t in _alone(rows, base, seats[base], spec, players, games)]
+    if mixed(seats[base]):
+        out.append({"arm": base, "text": _players_sentence(rows, base, None, seats[base], players)})
     for arm in arms[1:]:
         found, ruled_out = [], []
+        covered = ()
+        if mixed(seats[arm]):
+            covered = _minority(seats[arm])
+            out.append({"arm": arm, "text": _players_sentence(rows, arm, base, seats[arm], players)})
         length = next((m for m in rows.loc[arm].index if m.startswith("length (")), None)
-        if length and length not in constant:
+        if length and length not in constant and not lengths:
             _length(rows.loc[base, length], rows.loc[arm, length], spec.length_unit, found, ruled_out)
-        _seats(rows, base, arm, players, games, found, ruled_out)
+        _seats(rows, base, arm, players, games, found, ruled_out, seats[arm], covered)
         for metric in ("draw", *FEEL_WORDS):
             if (arm, metric) in rows.index and metric not in constant:
                 _rate_or_mean(metric, rows.loc[base, metric], rows.loc[arm, metric], found)
@@ -252,11 +336,116 @@ def compare_findings(table: pd.DataFrame, spec: GameSpec, players: int, games: i
     return out
 
 
+def _lengths_sentence(lengths: dict[str, float], spec: GameSpec, players: int) -> str:
+    """Each arm's one game length, said once: ``Every 3-player Hisss game lasts 49 turns under
+    standard and more, and 50 turns under rainbow2.``"""
+    by_value: dict[float, list[str]] = {}
+    for arm, value in lengths.items():
+        by_value.setdefault(value, []).append(arm)
+    parts = [f"{number(v, 0)} {spec.length_unit} under {_and(arms)}" for v, arms in by_value.items()]
+    return f"Every {players}-player {spec.name.capitalize()} game lasts {_and(parts, ', and ')}."
+
+
+def _and(items: Sequence[str], last: str = " and ") -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + last + items[-1]
+
+
+def _minority(seats: Sequence[str]) -> tuple[int, ...]:
+    """The seats whose player is not of the most common kind (every seat where no kind is most
+    common): the child among careful players."""
+    counts = {p: seats.count(p) for p in seats}
+    most = max(counts.values())
+    field = [p for p, c in counts.items() if c == most]
+    return tuple(s for s, p in enumerate(seats) if len(field) > 1 or p != field[0])
+
+
+def _players_sentence(rows, arm: str, base: str | None, seats: Sequence[str], players: int) -> str:
+    """The chances of an arm's players where its seats hold different players: each odd
+    player's win rate with its interval (and its change from ``base``), the others' rates,
+    and a fair share."""
+    rates = {s: rows.loc[arm, f"seat {s} wins"] for s in range(players)}
+    fair = sum(float(r["value"]) for r in rates.values()) / players
+    odd = _minority(seats)
+    places = max(1, max(points(rates[s]["low"], rates[s]["high"]) for s in odd))
+    parts = []
+    for s in odd:
+        r = rates[s]
+        text = f"{seat_name(s, seats)} wins {rate_ci(r['value'], (r['low'], r['high']), places)} of games"
+        if base is not None and r["diff"] == r["diff"]:
+            change = "a change" if _significant(r) else "no change found"
+            dp = points(r["diff_low"], r["diff_high"])
+            text += (
+                f" ({percent(rows.loc[base, f'seat {s} wins']['value'], places)} with {base}; "
+                f"{_points_diff(r, dp)} percentage points{level_note(r['diff_level'])}: {change})"
+            )
+        parts.append(text)
+    sentence = "; ".join(parts) + f", a fair share being {percent(fair, places)}"
+    rest = [s for s in range(players) if s not in odd]
+    if rest:
+        kinds = sorted({seats[s] for s in rest})
+        who = f"the {kinds[0]} players" if len(kinds) == 1 else "the other players"
+        where = f"seat{'s' if len(rest) > 1 else ''} {_and([str(s) for s in rest])}"
+        values = _and([percent(rates[s]["value"], places) for s in rest])
+        sentence += f"; {who} in {where} win {values}"
+    return sentence[0].upper() + sentence[1:] + "."
+
+
+def _alone(rows, arm: str, seats: Sequence[str], spec: GameSpec, players: int, games: int) -> list[str]:
+    """One rule set on its own: who wins from which seat (the players' chances where the seats
+    hold different players) and how long a game lasts, as ``snakesim run`` says them."""
+    out = []
+    if mixed(seats):
+        out.append(_players_sentence(rows, arm, None, seats, players))
+    else:
+        rates = [float(rows.loc[arm, f"seat {s} wins"]["value"]) for s in range(players)]
+        cis = [(float(rows.loc[arm, f"seat {s} wins"]["low"]), float(rows.loc[arm, f"seat {s} wins"]["high"]))
+               for s in range(players)]  # fmt: skip
+        out.append(_seat_sentence(rates, cis, games, players))
+    length = next((m for m in rows.loc[arm].index if m.startswith("length (")), None)
+    if length is not None:
+        r = rows.loc[arm, length]
+        median = rows.loc[arm, "length median (Kaplan-Meier)"] if (arm, "length median (Kaplan-Meier)") in rows.index \
+            else None  # fmt: skip
+        if r["high"] - r["low"] >= SAME:
+            lp = decimals(r["high"] - r["low"])
+            text = (f"A game lasts {number(r['value'], lp)} {spec.length_unit} on average [{number(r['low'], lp)}, "
+                    f"{number(r['high'], lp)}]")  # fmt: skip
+            if median is not None and math.isfinite(median["value"]):
+                text += f"; half are over by {number(median['value'], 0)}"
+            out.append(text + ".")
+    return out
+
+
+def _seat_sentence(rates, cis, games: int, players: int, level: float = LEVEL) -> str:
+    """Who wins from which seat: a seat is favoured or behind only when its win rate's
+    interval, at the level that holds for every seat at once (Bonferroni), leaves out an
+    equal share of the games somebody won."""
+    wins = [round(r * games) for r in rates]
+    fair = sum(wins) / players / games
+    joint = 1 - (1 - level) / players
+    bounds = [wilson(k, games, joint) for k in wins]
+    places = max(1, points(*cis[0]))
+    if any(lo > fair for lo, _ in bounds) or any(hi < fair for _, hi in bounds):
+        best, worst = int(np.argmax(rates)), int(np.argmin(rates))
+        most, least = (rate_ci(rates[i], cis[i], places) for i in (best, worst))
+        return (
+            f"The seats are not equal: seat {best} wins most often, {most} of games, and seat {worst} least, "
+            f"{least}, where an equal share would be {percent(fair, places)}."
+        )
+    return (
+        f"No seat is measurably favoured: every seat wins between {percent(min(rates), places)} and "
+        f"{percent(max(rates), places)} of games, an equal share being {percent(fair, places)}."
+    )
+
+
 def _significant(r) -> bool:
     return r["p_holm"] == r["p_holm"] and r["p_holm"] < ALPHA
 
 
 def _length(b, r, unit: str, found: list, ruled_out: list) -> None:
+    if max(b["high"] - b["low"], r["high"] - r["low"], abs(r["value"] - b["value"])) < SAME:
+        ruled_out.append(f"Every game still lasts {number(r['value'], 0)} {unit}.")
+        return
     places = decimals(r["diff_high"] - r["diff_low"])
     diff = signed(r["diff"], r["diff_low"], r["diff_high"], places) + level_note(r["diff_level"])
     change = r["diff"] / b["value"] if b["value"] else float("inf")
@@ -278,9 +467,14 @@ def _length(b, r, unit: str, found: list, ruled_out: list) -> None:
         )
 
 
-def _seats(rows, base: str, arm: str, players: int, games: int, found: list, ruled_out: list) -> None:
+def _seats(rows, base: str, arm: str, players: int, games: int, found: list, ruled_out: list,
+           seats: Sequence[str] = (), covered: Sequence[int] = ()) -> None:  # fmt: skip
+    """The seats whose chance of winning moves (named by their players where the seats hold
+    different ones), and how much the games rule out; seats in ``covered`` are said already."""
     moved, bound = [], 0.0
     for s in range(players):
+        if s in covered:
+            continue
         r, b = rows.loc[arm, f"seat {s} wins"], rows.loc[base, f"seat {s} wins"]
         bound = max(bound, abs(r["diff_low"]), abs(r["diff_high"]))
         if _significant(r):
@@ -289,12 +483,12 @@ def _seats(rows, base: str, arm: str, players: int, games: int, found: list, rul
         moved.sort(key=lambda m: -abs(m[2]["diff"]))
         places = max(points(r["diff_low"], r["diff_high"]) for _, _, r in moved)
         levels = sorted({100 * r["diff_level"] for _, _, r in moved})
-        parts = [f"seat {s} {percent(b['value'], places)} -> {percent(r['value'], places)} "
+        parts = [f"{seat_name(s, seats)} {percent(b['value'], places)} -> {percent(r['value'], places)} "
                  f"({_points_diff(r, places)})" for s, b, r in moved]  # fmt: skip
         found.append((
             max(abs(r["diff"]) / max(b["value"], 1e-9) for _, b, r in moved),
             f"{len(moved)} seats' chances move: " + ", ".join(parts)
-            + " points (intervals at "
+            + " percentage points (intervals at "
             + (f"{levels[0]:.4g}%" if len(levels) == 1 else f"{levels[0]:.4g}% to {levels[-1]:.4g}%")
             + ").",
         ))  # fmt: skip
@@ -302,23 +496,28 @@ def _seats(rows, base: str, arm: str, players: int, games: int, found: list, rul
         for s, b, r in moved:
             places = points(r["diff_low"], r["diff_high"])
             word = "more" if r["diff"] > 0 else "less"
+            who = seat_name(s, seats)
             found.append(
                 (
                     abs(r["diff"]) / max(b["value"], 1e-9),
-                    f"Seat {s} wins {100 * abs(r['diff']):.{places}f} points {word} often: "
-                    f"{percent(b['value'], places)} -> {percent(r['value'], places)} "
-                    f"({_points_diff(r, places)} points{level_note(r['diff_level'])}).",
+                    f"{who[0].upper()}{who[1:]} wins {100 * abs(r['diff']):.{places}f} percentage points {word} "
+                    f"often: {percent(b['value'], places)} -> {percent(r['value'], places)} "
+                    f"({_points_diff(r, places)} percentage points{level_note(r['diff_level'])}).",
                 )
             )
-    if not moved:
+    other = "other " if covered else ""
+    if not moved and len(covered) < players:
         ruled_out.append(
-            f"No seat's chance of winning moves by more than {100 * bound:.{max(1, decimals(100 * bound))}f} "
-            f"points: within the noise of {games:,} games."
+            f"No {other}seat's chance of winning moves by more than "
+            f"{100 * bound:.{max(1, decimals(100 * bound))}f} percentage points: within the noise of {games:,} games."
         )
-    elif len(moved) < players:
-        still = [str(s) for s in range(players) if s not in {m[0] for m in moved}]
-        who = f"seat {still[0]} keeps its" if len(still) == 1 else f"seats {', '.join(still)} keep their"
-        ruled_out.append(f"{who[0].upper()}{who[1:]} chances: no change found.")
+    elif moved and len(moved) + len(covered) < players:
+        still = [s for s in range(players) if s not in {m[0] for m in moved} and s not in covered]
+        if len(still) == 1:
+            who = seat_name(still[0], seats)
+            ruled_out.append(f"{who[0].upper()}{who[1:]} keeps its chances: no change found.")
+        else:
+            ruled_out.append(f"Seats {', '.join(map(str, still))} keep their chances: no change found.")
 
 
 def _points_diff(r, places: int) -> str:
@@ -336,7 +535,7 @@ def _rate_or_mean(metric: str, b, r, found: list) -> None:
             (
                 abs(r["diff"]) / max(b["value"], 1e-9),
                 f"{lead}: {percent(b['value'], places)} -> {percent(r['value'], places)} of games "
-                f"({_points_diff(r, places)} points{level_note(r['diff_level'])}).",
+                f"({_points_diff(r, places)} percentage points{level_note(r['diff_level'])}).",
             )
         )
         return
@@ -344,7 +543,7 @@ def _rate_or_mean(metric: str, b, r, found: list) -> None:
     if r["kind"] == "rate" or metric in PERCENT_MEANS:
         places = points(r["diff_low"], r["diff_high"])
         values = f"{percent(b['value'], places)} -> {percent(r['value'], places)} {what}"
-        diff = f"{_points_diff(r, places)} points"
+        diff = f"{_points_diff(r, places)} percentage points"
     else:
         places = decimals(r["diff_high"] - r["diff_low"])
         values = f"{number(b['value'], places)} -> {number(r['value'], places)} {what}"
@@ -382,31 +581,9 @@ def run_findings(s: dict, spec: GameSpec) -> list[str]:
     share of the games somebody won), how long a game lasts, draws, and the game-feel figures
     where they were recorded.
     """
-    from snakesim.analysis.stats import wilson
-
     games, players = s["games"], s["players"]
     game = f"{players}-player {spec.name.capitalize()}"
-    wins = [round(r * games) for r in s["win_rate"]]
-    fair = sum(wins) / players / games
-    joint = 1 - (1 - s["level"]) / players  # (each seat's interval at this level: all hold at once)
-    bounds = [wilson(k, games, joint) for k in wins]
-    ahead = [i for i, (lo, _) in enumerate(bounds) if lo > fair]
-    behind = [i for i, (_, hi) in enumerate(bounds) if hi < fair]
-    places = max(1, points(*s["win_ci"][0]))
-    out = []
-    if ahead or behind:
-        best, worst = int(np.argmax(s["win_rate"])), int(np.argmin(s["win_rate"]))
-        most, least = (rate_ci(s["win_rate"][i], s["win_ci"][i], places) for i in (best, worst))
-        out.append(
-            f"The seats are not equal: seat {best} wins most often, {most} of games, and seat {worst} least, "
-            f"{least}, where an equal share would be {percent(fair, places)}."
-        )
-    else:
-        low, high = min(s["win_rate"]), max(s["win_rate"])
-        out.append(
-            f"No seat is measurably favoured: every seat wins between {percent(low, places)} and "
-            f"{percent(high, places)} of games, an equal share being {percent(fair, places)}."
-        )
+    out = [_seat_sentence(s["win_rate"], s["win_ci"], games, players, s["level"])]
     n = s["length"]
     unit = spec.length_unit
     if n["mean_ci"][1] - n["mean_ci"][0] < SAME and n["median"] == n["max"]:
@@ -489,27 +666,36 @@ def metric_words(metric: str) -> str:
 def _gap(c: dict) -> str:
     g, lo, hi = c["gap"]
     places = max(1, points(lo, hi))
-    return f"{100 * g:.{places}f} points [{100 * lo:.{places}f}, {100 * hi:.{places}f}]"
+    return f"{100 * g:.{places}f} [{100 * lo:.{places}f}, {100 * hi:.{places}f}] percentage points"
 
 
 def balance_findings(s: dict) -> list[str]:
-    """A balance search (``BalanceResult.summary``) in words: what to play, and whether the
-    fresh games bear it out (the largest gap between seats before and after, with intervals)."""
+    """A balance search (``BalanceResult.summary``) in words: what to play, and what the fresh
+    games show. The seats are called fair within the tolerance only when the fresh games show
+    every seat within it of the average seat at once (``status`` balanced); otherwise the
+    sentence says how close the handicap came. Chances are in percentage points, never plain
+    points, which a handicap such as ``start_points`` counts in."""
     option, values, base = s["handicap"], s["values"], s["base"]
     before, after = s["before"]["gap"], s["after"]["gap"]
+    tolerance = f"{100 * s['tolerance']:g} percentage point{'' if s['tolerance'] == 0.01 else 's'}"
     out = []
     if list(values) == list(base):
         out.append(f"Keep {option} as it is ({_inline(base)}): no handicap found evens the seats further.")
     else:
         out.append(f"The search recommends {option} = {_inline(values)} instead of {_inline(base)}.")
     fresh = (
-        f"On {s['confirm']['games']:,} fresh games the largest gap between seats goes from {_gap(s['before'])} "
-        f"to {_gap(s['after'])}"
+        f"On {s['confirm']['games']:,} fresh games the largest gap between two seats' chances of winning goes from "
+        f"{_gap(s['before'])} to {_gap(s['after'])}"
     )
+    fair = s["status"] == "balanced"
+    worst = f"{100 * s['fresh_max_deviation']:.1f}"
     if after[1] > before[2]:
         out.append(fresh + ": the handicap makes the seats less even there, so keep the rules as they are.")
+    elif fair:
+        out.append(fresh + f": every seat is within {tolerance} of the average seat's chance, fair as asked.")
     elif after[2] < before[1]:
-        out.append(fresh + ": the handicap evens the seats.")
+        out.append(fresh + f": the handicap brings the seats closer, but not within {tolerance} of the average "
+                   f"seat's chance that these games can show (the furthest seat is {worst} off).")  # fmt: skip
     elif list(values) != list(base):
         out.append(fresh + ": a difference these games cannot tell from noise.")
     else:
@@ -568,7 +754,7 @@ LINEUP_WORDS = {
 
 def skill_findings(table: pd.DataFrame, shares: pd.DataFrame) -> list[str]:
     """A skill measurement (``SkillResult``) in words: each player count's verdict, then each odd
-    player's edge in points over a field player at the same seats (paired 95% intervals)."""
+    player's edge in percentage points over a field player at the same seats (paired 95% intervals)."""
     out = []
     words = {lineup: who for lineup, (who, _) in LINEUP_WORDS.items()}
     for row in shares.itertuples():
@@ -588,12 +774,13 @@ def skill_findings(table: pd.DataFrame, shares: pd.DataFrame) -> list[str]:
             ci = signed(r.edge, r.edge_low, r.edge_high, places, 100)
             if r.edge_low > 0 or r.edge_high < 0:
                 word = "more" if r.edge > 0 else "less"
-                text = f"{who.capitalize()} wins {100 * abs(r.edge):.{places}f} points {word} often than a field player"
+                text = (f"{who.capitalize()} wins {100 * abs(r.edge):.{places}f} percentage points {word} often than a "
+                        "field player")  # fmt: skip
             else:
                 text = f"{who.capitalize()} wins about as often as a field player"
             out.append(
-                f"{text} at the same seats ({ci} points): {percent(r.win_rate, places)} of games, an equal share "
-                f"being {percent(r.fair_share, places)}."
+                f"{text} at the same seats ({ci} percentage points): {percent(r.win_rate, places)} of games, "
+                f"an equal share being {percent(r.fair_share, places)}."
             )
     return out
 
@@ -611,7 +798,7 @@ def skill_difference_findings(differences: pd.DataFrame) -> list[str]:
                 continue
             places = max(1, points(r.diff_low, r.diff_high))
             change = (
-                f"{fixed(100 * r.base_edge, places, True)} -> {fixed(100 * r.edge, places, True)} points "
+                f"{fixed(100 * r.base_edge, places, True)} -> {fixed(100 * r.edge, places, True)} percentage points "
                 f"({signed(r.diff, r.diff_low, r.diff_high, places, 100)}, Holm p {p_text(r.p_holm)})"
             )  # fmt: skip
             if r.p_holm < ALPHA:

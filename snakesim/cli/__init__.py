@@ -9,6 +9,24 @@ import click
 from snakesim.core.errors import InputError
 
 
+class Command(click.Command):
+    """A command whose help ends with how each kind of player plays, when it takes ``--policy``
+    or ``--policies``: one line a kind, so that ``greedy,random`` is not jargon."""
+
+    def format_epilog(self, ctx, formatter):
+        super().format_epilog(ctx, formatter)
+        if any(p.name in ("policy", "policies") for p in self.params):
+            from snakesim.core.policies import POLICY_WORDS, policies_help
+            from snakesim.games import GAMES
+
+            rows = []
+            for name, words in policies_help(tuple(POLICY_WORDS)):
+                games = [g.name for g in GAMES.values() if name.partition(":")[0] in g.policies]
+                rows.append((name, words + ("" if len(games) > 2 else f" ({', '.join(games)} only)")))
+            with formatter.section("Players (--policy, --policies; in games with choices)"):
+                formatter.write_dl(rows)
+
+
 class Group(click.Group):
     """A click group whose errors are one line on stderr with exit status 2.
 
@@ -42,6 +60,8 @@ class Group(click.Group):
         if not standalone_mode:
             return rv
         sys.exit(rv if isinstance(rv, int) else 0)
+
+    command_class = Command
 
 
 @click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})

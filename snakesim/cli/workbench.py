@@ -60,7 +60,8 @@ def workbench(port, host, open_browser, max_games, max_runs):
     if open_browser:
         webbrowser.open(server.url)
     try:
-        server.thread.join()
+        while server.thread.is_alive():  # (a join with no timeout is never woken by Ctrl-C)
+            server.thread.join(0.5)
     except KeyboardInterrupt:
         click.echo("snakesim workbench: stopping", err=True)
     finally:

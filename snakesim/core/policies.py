@@ -73,6 +73,41 @@ def parse_policy(spec: GameSpec, text: str) -> str:
     return name if rate == 0 else f"{name}:{rate:g}"
 
 
+# How each kind of player plays, in one line each: the workbench's legend and the commands' --help.
+# (A look-ahead's line names its playouts: bare expert is expert:64.)
+_THINKS = "plays each allowed move out in {k} imagined games and keeps the best"
+POLICY_WORDS = {
+    "random": "picks any allowed move at random, as a very young player might",
+    "greedy": "takes the move that looks best right now, without thinking ahead (a careful player; the default)",
+    "friendly": "plays its own snake as greedy does, but helps its neighbour's snake instead of hindering it",
+    "expert": "thinks ahead: " + _THINKS + "; slow",
+    "oracle": "thinks ahead as expert does, but sees every hidden card: a yardstick, not a fair player",
+}
+
+
+def player_words(text: str) -> str:
+    """How one seat's player plays, in one line, from its canonical spelling
+    (:func:`parse_policy`): ``greedy:0.3`` -> a careful player who makes a random move 30% of
+    the time; ``expert:16`` -> thinks ahead: plays each allowed move out in 16 imagined games..."""
+    name, _, param = text.partition(":")
+    if param and name in MISTAKE_POLICIES:
+        who = "a careful player" if name == "greedy" else f"a {name} player"
+        return f"{who} who makes a random move {100 * float(param):g}% of the time"
+    return POLICY_WORDS.get(name, name).format(k=param or DEFAULT_PLAYOUTS)
+
+
+def policies_help(names: Sequence[str]) -> list[tuple[str, str]]:
+    """The kinds of player among ``names`` (a game's policies), one line each as ``(spelling,
+    how it plays)``; then the novice's spelling where a policy takes a mistake rate."""
+    lines = [(name, player_words(name) + (f" ({name}:K: K games a move)" if name in LOOKAHEAD_POLICIES else ""))
+             for name in names]  # fmt: skip
+    mistakes = [n for n in names if n in MISTAKE_POLICIES]
+    if mistakes:
+        words = player_words(mistakes[0] + ":0.3").replace("30%", "RATE (0 to 1)")
+        lines.append((f"{mistakes[0]}:RATE", f"{words}; {mistakes[0]}:0.3 is a novice"))
+    return lines
+
+
 def policy_parameters(spec: GameSpec) -> str:
     """How this game's policies take a parameter, in words (for ``snakesim variants``)."""
     lines = []

@@ -51,6 +51,12 @@ class Spec:
         return value
 
 
+def typed(text: str) -> str:
+    """What a ``NAME=VALUE`` setting's value was, for a message: ``'abc'``, or ``nothing`` for an
+    empty field (never ``''``, nor the ``0`` a number field reads it as)."""
+    return repr(text) if text.strip() else "nothing"
+
+
 @dataclass(frozen=True)
 class Int(Spec):
     """An integer in ``[low, high]``."""
@@ -69,7 +75,7 @@ class Int(Spec):
         try:
             value = int(text.replace("_", ""))
         except ValueError:
-            raise InputError(field, f"expected {self.describe()}, got {text!r}") from None
+            raise InputError(field, f"expected {self.describe()}, got {typed(text)}") from None
         return self.check(field, value)
 
     def describe(self):
@@ -100,7 +106,7 @@ class PerSeat(Spec):
         try:
             value = parse_value(field, text)
         except InputError:
-            raise InputError(field, f"expected {self.describe()}, got {text!r}") from None
+            raise InputError(field, f"expected {self.describe()}, got {typed(text)}") from None
         return self.check(field, value)
 
     def describe(self):
@@ -135,7 +141,7 @@ class Bool(Spec):
             return True
         if word in _FALSE:
             return False
-        raise InputError(field, f"expected {self.describe()}, got {text!r}")
+        raise InputError(field, f"expected {self.describe()}, got {typed(text)}")
 
     def describe(self):
         return "true or false"
@@ -540,7 +546,7 @@ def parse_value(field: str, text: str) -> Any:
         return tomllib.loads(f"value = {text}")["value"]
     except (ValueError, RecursionError):  # (TOMLDecodeError is a ValueError, as is a number too long to read)
         raise InputError(
-            field, f'expected a TOML value (a number, "text", [a, list] or {{a = table}}), got {text!r}'
+            field, f'expected a TOML value (a number, "text", [a, list] or {{a = table}}), got {typed(text)}'
         ) from None
 
 

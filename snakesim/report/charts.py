@@ -5,10 +5,11 @@ The workbench and a study's ``report.html`` draw the same charts with ``static/c
 computes what they draw, in plain JSON values: every point carries its 95% interval, so the
 page never computes a statistic itself.
 
-A chart is ``{"id", "title", "kind", "x_label", "y_label", "percent", "series"}``: ``kind``
-``bars`` (one group per x category, one bar per series) or ``lines``; each series is an arm,
-``{"name", "points": [[x, value, low, high], ...]}``; ``percent`` means the values are shares
-(0 to 1), shown in percent.
+A chart is ``{"id", "title", "kind", "x_label", "y_label", "percent", "series", "summary"}``:
+``kind`` ``bars`` (one group per x category, one bar per series) or ``lines``; each series is
+an arm, ``{"name", "points": [[x, value, low, high], ...]}``; ``percent`` means the values are
+shares (0 to 1), shown in percent; ``summary`` says what the chart shows in a sentence or two,
+for a reader who cannot see it (and for everyone, under it).
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ def comparison_charts(spec: GameSpec, players: int, table: pd.DataFrame, tables:
     if lengths_vary(tables):
         charts.append(spread_chart(
             "length", "How long games last", f"game length ({spec.length_unit})",
-            {name: df["length"].to_numpy() for name, df in tables.items()},
+            {name: df["length"].to_numpy() for name, df in tables.items()}, unit=spec.length_unit,
         ))  # fmt: skip
     margins = {name: m for name, df in tables.items() if (m := winning_margin(spec, spec.scores(df, players)))}
     if margins and len({int(v) for _, m in margins.values() for v in np.unique(m)}) > 1:
@@ -47,7 +48,7 @@ def comparison_charts(spec: GameSpec, players: int, table: pd.DataFrame, tables:
         label = labels.pop() if len(labels) == 1 else OWN_SCORE  # (as the comparison's rows name it)
         charts.append(spread_chart(
             "margin", "How far the winner ends ahead of the next seat", f"winning margin ({label})",
-            {name: m for name, (_, m) in margins.items()},
+            {name: m for name, (_, m) in margins.items()}, unit=label, what="won by",
         ))  # fmt: skip
     if spec.out_column is not None:
         charts.append(out_chart(spec, players, tables))
@@ -55,25 +56,47 @@ def comparison_charts(spec: GameSpec, players: int, table: pd.DataFrame, tables:
         charts.append(known_chart(tables))
         charts.append(spread_chart(
             "lead-changes", "How often the lead changes hands", "times the lead changes hands in a game",
-            {name: df["lead_changes"].to_numpy() for name, df in tables.items()},
+            {name: df["lead_changes"].to_numpy() for name, df in tables.items()}, unit="lead changes",
+            what="have",
         ))  # fmt: skip
     return charts
 
 
 def win_rate_chart(table: pd.DataFrame, players: int) -> dict:
-    """Each arm's win rate by seat with its interval (``compare_tables``'s rows)."""
+    """Each arm's win rate by seat with its interval (``compare_tables``'s rows). Where every
+    arm seats the same players and they differ from seat to seat, each seat is named with its
+    player (``seat 1 (random)``), so the chart answers "how often does the child win?"."""
+    from snakesim.analysis.findings import lineups, mixed
+
+    seats = set(lineups(table).values())
+    names = next(iter(seats)) if len(seats) == 1 else ()
+    label = [f"seat {s} ({names[s]})" if mixed(names) else f"seat {s}" for s in range(players)]
     series = []
     for name, rows in table.groupby("variant", sort=False):
         by = rows.set_index("metric")
-        points = [[f"seat {s}", *_floats(by.loc[f"seat {s} wins", ["value", "low", "high"]])] for s in range(players)]
+        points = [[label[s], *_floats(by.loc[f"seat {s} wins", ["value", "low", "high"]])] for s in range(players)]
         series.append({"name": str(name), "points": points})
-    return _chart("win-rates", "Who wins from which seat", "bars", "seat (0 plays first)", "wins", True, series)
+    summary = "; ".join(
+        f"{s['name']}: " + ", ".join(f"{x} {100 * v:.1f}%" for x, v, _, _ in s["points"]) for s in series
+    )
+    return _chart("win-rates", "Who wins from which seat", "bars", "seat (0 plays first)", "wins", True, series,
+                  f"The share of games each seat wins. {summary}.")  # fmt: skip
 
 
-def spread_chart(key: str, title: str, x_label: str, values: dict[str, np.ndarray], level: float = LEVEL) -> dict:
+def spread_chart(
+    key: str,
+    title: str,
+    x_label: str,
+    values: dict[str, np.ndarray],
+    level: float = LEVEL,
+    unit: str = "",
+    what: str = "last",
+) -> dict:
     """The share of games at each value (or bin of values) of a per-game count, by arm, each
     share with its Wilson interval. The long tail past the 99th percentile of every arm's
-    values together is one last bin ("300+")."""
+    values together is one last bin ("300+"). The summary gives each arm's median and 90th
+    percentile (``half of the games last at most 40 turns, nine in ten at most 95``: ``what``
+    the games do, in ``unit``)."""
     every = np.concatenate(list(values.values()))
     low, high = int(every.min()), int(np.ceil(np.percentile(every, TAIL)))
     width = max(1, -(-(high - low + 1) // MOST_BINS))  # (ceiling division: at most MOST_BINS bins)
@@ -95,7 +118,16 @@ def spread_chart(key: str, title: str, x_label: str, values: dict[str, np.ndarra
         series.append({"name": name, "points": points})
     if tail:
         x_label += f"; the last point: every game of {points[-1][0]}"
-    return _chart(key, title, "lines", x_label, "share of games", True, series)
+    summary = "; ".join(
+        f"{name}: half of the games {what} at most {_quantile(v, 0.5)} {unit}, nine in ten at most {_quantile(v, 0.9)}"
+        for name, v in values.items()
+    )
+    return _chart(key, title, "lines", x_label, "share of games", True, series, summary + ".")
+
+
+def _quantile(values: np.ndarray, q: float) -> str:
+    """The smallest value that at least a share ``q`` of the games reach or stay under."""
+    return f"{int(np.quantile(values, q, method='inverted_cdf')):,}"
 
 
 def out_chart(spec: GameSpec, players: int, tables: dict[str, pd.DataFrame], level: float = LEVEL) -> dict:
@@ -112,8 +144,12 @@ def out_chart(spec: GameSpec, players: int, tables: dict[str, pd.DataFrame], lev
     for name, out in orders.items():
         points = [[f"{ordinal(k + 1)} out", *mean_interval(out[:, k][~np.isnan(out[:, k])], level)] for k in ks]
         series.append({"name": name, "points": points})
+    summary = "; ".join(
+        f"{s['name']}: " + ", ".join(f"the {x} after {v:.0f}" for x, v, _, _ in s["points"]) for s in series
+    )
     return _chart("out", "When players go out for good", "bars", "the player who goes out",
-                  f"{spec.length_unit} when it happens (mean)", False, series)  # fmt: skip
+                  f"{spec.length_unit} when it happens (mean)", False, series,
+                  f"On average, in {spec.length_unit}: {summary}.")  # fmt: skip
 
 
 def known_chart(tables: dict[str, pd.DataFrame], level: float = LEVEL) -> dict:
@@ -129,15 +165,42 @@ def known_chart(tables: dict[str, pd.DataFrame], level: float = LEVEL) -> dict:
             continue
         points = [[f"{round(100 * x)}%", h / n, *wilson(int(h), n, level)] for x, h in zip(steps, settled, strict=True)]
         series.append({"name": name, "points": points})
+    summary = "; ".join(f"{s['name']}: {100 * s['points'][5][1]:.0f}%" for s in series)
     return _chart(
         "known", "When is the winner known?", "lines", "how far the game has gone",
         "winner leads for good", True, series,
+        f"The share of won games whose winner already leads alone for good, as the game goes on. Half-way: {summary}.",
     )  # fmt: skip
 
 
-def _chart(key, title, kind, x_label, y_label, percent, series) -> dict:
+def balance_chart(result, handicap: str) -> dict:
+    """A balance search's answer on fresh games (``BalanceResult``): each seat's win rate with
+    its interval under the starting values and under the recommended ones."""
+    series = []
+    for when, rows in result.confirmed.groupby("rules", sort=False):
+        values = result.base if when == "before" else result.values
+        points = [[f"seat {int(r.seat)}", float(r.win_rate), float(r.low), float(r.high)] for r in rows.itertuples()]
+        series.append({"name": f"{when}: {handicap} = {values}", "points": points})
+    summary = "; ".join(
+        f"{s['name']}: " + ", ".join(f"{x} {100 * v:.1f}%" for x, v, _, _ in s["points"]) for s in series
+    )
+    chart = _chart(
+        "balance",
+        "Who wins from which seat, before and after, on fresh games",
+        "bars",
+        "seat (0 plays first)",
+        "wins",
+        True,
+        series,
+        f"The share of games each seat wins. {summary}.",
+    )
+    chart["level"] = result.summary["level"]
+    return chart  # fmt: skip
+
+
+def _chart(key, title, kind, x_label, y_label, percent, series, summary: str) -> dict:
     return {"id": key, "title": title, "kind": kind, "x_label": x_label, "y_label": y_label, "percent": percent,
-            "level": LEVEL, "series": series}  # fmt: skip
+            "level": LEVEL, "series": series, "summary": summary}  # fmt: skip
 
 
 def _floats(values) -> list[float]:

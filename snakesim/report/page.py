@@ -22,6 +22,7 @@ BASE_STYLE = (
     "h1,h2{overflow-wrap:anywhere}table{border-collapse:collapse;font-size:.85em;display:block;overflow-x:auto}"
     "td,th{border:1px solid #ccc;padding:.2em .5em;vertical-align:top}img{max-width:100%}"
     "code{background:#f4f4f4;padding:0 .2em;overflow-wrap:anywhere}"
+    "pre{white-space:pre-wrap;overflow-wrap:anywhere;background:#f4f4f4;padding:.4em .6em}pre code{padding:0}"
 )
 
 

@@ -4,6 +4,9 @@ The form is generated from the rules schema (``snakesim.core.rules``): every opt
 allowed values and help line. The page keeps the rules as TOML text; a change made in the
 form comes back as ``--set`` strings (``start_coins=10``, ``deck.SNAKE=2``), so the form,
 the TOML and the command line go through the same checks and give the same one-line errors.
+
+The ``feel`` option is not a rule but a way of playing: the page has one switch for it that
+holds for every rule set, so it is left out of the form and of the rules' text.
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from snakesim.core.errors import InputError
-from snakesim.core.policies import parse_policy
+from snakesim.core.policies import parse_policy, policies_help
 from snakesim.core.registry import GameSpec
 from snakesim.core.rules import (
     Bool,
@@ -29,6 +32,7 @@ from snakesim.core.rules import (
 
 MAX_TOML_CHARS = 20_000  # far more than any game's complete rules (Sssnake's: about 1,500)
 MAX_SETTINGS = 200
+SWITCHES = ("feel",)  # options the page sets for every rule set at once, outside the rules
 
 
 def field_form(spec: Spec) -> dict[str, Any]:
@@ -53,6 +57,8 @@ def game_form(spec: GameSpec) -> dict[str, Any]:
     policies, its variants (with their complete rules) and its options' form."""
     fields = []
     for name, f in spec.rules.specs().items():
+        if name in SWITCHES:
+            continue
         one = f.metadata["spec"]
         fields.append({"name": name, "help": f.metadata["help"], "allowed": one.describe(), **field_form(one)})
     return {
@@ -62,6 +68,7 @@ def game_form(spec: GameSpec) -> dict[str, Any]:
         "max_players": spec.max_players,
         "policies": list(spec.policies),
         "default_policy": spec.default_policy,
+        "players_help": [list(line) for line in policies_help(spec.policies)],
         "per_seat": list(spec.rules.per_seat_options()),
         "length_unit": spec.length_unit,
         "fields": fields,
@@ -83,21 +90,27 @@ def rules_from_text(spec: GameSpec, text: Any, settings: Any = ()) -> Rules:
         raise InputError("set", f"expected a list of at most {MAX_SETTINGS} NAME=VALUE texts")
     if not all(isinstance(s, str) for s in settings):
         raise InputError("set", "expected NAME=VALUE texts")
-    return spec.rules.from_mapping(parse_toml(text, "toml", "rules file"))[1].with_settings(settings)
+    mapping = parse_toml(text, "toml", "rules file")
+    for name in SWITCHES:  # (a rules file saved by `snakesim rules` has them: the page's switch decides)
+        mapping.pop(name, None)
+    if any(s.partition("=")[0].strip() in SWITCHES for s in settings):
+        raise InputError("set", f"{', '.join(SWITCHES)} is the page's switch, not a rule")
+    return spec.rules.from_mapping(mapping)[1].with_settings(settings)
 
 
 def rules_view(rules: Rules) -> dict[str, Any]:
     """Checked rules as the page shows them: the complete TOML, each option's value, and the
-    text a form field shows for it (a table's entries one by one)."""
-    values = rules.to_dict()
+    text a form field shows for it (a table's entries one by one); the page's switches left
+    out."""
+    values = {k: v for k, v in rules.to_dict().items() if k not in SWITCHES}
     texts = {}
     for name, value in values.items():
         if isinstance(value, dict):
             texts[name] = {k: _text(v) for k, v in value.items()}
         else:
             texts[name] = _text(value)
-    changes = rules.changes()
-    return {"toml": rules.to_toml(), "changes": as_toml(changes), "values": values, "texts": texts,
+    changes = {k: v for k, v in rules.changes().items() if k not in SWITCHES}
+    return {"toml": as_toml(values), "changes": as_toml(changes) if changes else "", "values": values, "texts": texts,
             "hash": rules.rules_hash(), "summary": describe_changes(changes)}  # fmt: skip
 
 
@@ -108,14 +121,15 @@ def _text(value: Any) -> Any:
     return inline(value)
 
 
-def check_policies(spec: GameSpec, players: int, policies: Any) -> list[str]:
-    """One checked policy per seat (empty for a game without choices)."""
+def check_policies(spec: GameSpec, players: int, policies: Any, field: str = "policies") -> list[str]:
+    """One checked policy per seat (empty for a game without choices; None: the game's
+    default player in every seat); InputError naming ``field`` otherwise."""
     if not spec.policies:
         if policies:
-            raise InputError("policies", f"{spec.name} has no choices to make, so its seats take no policy")
+            raise InputError(field, f"{spec.name} has no choices to make, so its seats take no policy")
         return []
     if policies is None:
         return [spec.default_policy] * players
     if not isinstance(policies, list) or len(policies) != players:
-        raise InputError("policies", f"expected one policy per seat ({players})")
+        raise InputError(field, f"expected one policy per seat ({players})")
     return [parse_policy(spec, p) for p in policies]

@@ -28,7 +28,12 @@ class Cancelled(Exception):
 
 
 class Busy(Exception):
-    """No room for another run: as many are running as the server allows."""
+    """No room for another run: as many are running as the server allows (``running``: their
+    states, so that the page can offer to cancel them)."""
+
+    def __init__(self, message: str, running: list[dict]):
+        super().__init__(message)
+        self.running = running
 
 
 @dataclass(frozen=True)
@@ -113,16 +118,31 @@ class Job:
         done = self.work_done + self.part_done * self.parts[self.part][1]
         return min(1.0, done / whole) if whole > 0 else None
 
-    def status(self) -> dict[str, Any]:
-        """What the page polls: state, message, games done of the total, seconds, and the
-        result or the one-line error once finished."""
+    def describe(self) -> str:
+        """What the run plays, in a line: ``Fortune, 4 players: 2 rule sets, 100,000 games each``."""
+        r = self.request
+        head = f"{str(r.get('game', '')).capitalize()}, {r.get('players')} players: "
+        if self.kind == "balance":
+            return head + f"a fair {r.get('handicap')} for {(r.get('arm') or {}).get('name', 'a rule set')}"
+        arms = r.get("arms") or []
+        games = r.get("games")
+        return (
+            head
+            + f"{len(arms)} rule set{'s' if len(arms) != 1 else ''}, "
+            + (f"{games:,} games each" if isinstance(games, int) else "its games")
+        )
+
+    def status(self, result: bool = True) -> dict[str, Any]:
+        """What the page polls: state, message, what it plays, games done of the total,
+        seconds, and (with ``result``) the request and its result once done; the one-line
+        error once failed."""
         with self.lock:
             end = self.finished or time.monotonic()
             out = {"id": self.id, "kind": self.kind, "state": self.state, "message": self.message,
-                   "done": self.done, "total": self.total, "share": self.share(),
+                   "what": self.describe(), "done": self.done, "total": self.total, "share": self.share(),
                    "seconds": round(end - self.started, 2)}  # fmt: skip
-            if self.state == "done":
-                out["result"] = self.result
+            if self.state == "done" and result:
+                out["result"], out["request"] = self.result, self.request
             if self.error is not None:
                 out["error"] = self.error
             return out
@@ -140,9 +160,15 @@ class Jobs:
     def start(self, job: Job, work: Callable[[Job], dict]) -> Job:
         """Run ``work(job)`` on a thread; Busy if as many runs as allowed are under way."""
         with self.lock:
-            running = sum(j.state not in FINISHED for j in self.jobs.values())
-            if running >= self.limits.max_runs:
-                raise Busy(f"{running} run(s) under way, the most this server plays at once; wait or cancel")
+            running = [j for j in self.jobs.values() if j.state not in FINISHED]
+            if len(running) >= self.limits.max_runs:
+                what = "; ".join(j.describe() for j in running)
+                one = len(running) == 1
+                raise Busy(
+                    f"{'a run is' if one else f'{len(running)} runs are'} under way ({what}), and this server plays "
+                    f"{'one' if one else len(running)} at a time: wait for {'it' if one else 'them'} or cancel",
+                    [j.status(result=False) for j in running],
+                )
             finished = [j for j in self.jobs.values() if j.state in FINISHED]
             for old in finished[: max(0, len(finished) - self.limits.kept + 1)]:
                 del self.jobs[old.id]
@@ -153,6 +179,11 @@ class Jobs:
     def get(self, job_id: str) -> Job | None:
         with self.lock:
             return self.jobs.get(job_id)
+
+    def all(self) -> list[Job]:
+        """Every run kept, the oldest first."""
+        with self.lock:
+            return list(self.jobs.values())
 
     def cancel(self, job_id: str) -> Job | None:
         job = self.get(job_id)

@@ -3,12 +3,16 @@ and what each run sends back.
 
 A comparison request::
 
-    {"kind": "compare", "game": "fortune", "players": 4, "games": 100000, "seed": 1,
-     "feel": true, "arms": [{"name": "seed's game", "toml": "...", "policies": null}, ...]}
+    {"kind": "compare", "game": "rainbow", "players": 3, "games": 100000, "seed": 1,
+     "feel": true, "lineup": ["greedy", "random", "greedy"],
+     "arms": [{"name": "seed's game", "toml": "...", "policies": null}, ...]}
 
 plays every arm on games ``0 .. games-1`` of ``seed`` through ``compare_variants``, exactly as
-``snakesim compare`` does. A balance request names one arm, a per-seat ``handicap`` option,
-a ``tolerance`` and the games per candidate, and runs ``balance``.
+``snakesim compare`` does. ``lineup`` is the baseline's players, one policy per seat (null: the
+game's default player in every seat); an arm takes it unless it names ``policies`` of its own.
+``feel`` decides the game-feel figures for every arm (a rules text's own ``feel`` is left
+out: the page has one switch). A balance request names one ``arm``, a per-seat ``handicap``
+option, a ``tolerance`` and the games per candidate, and runs ``balance``.
 """
 
 from __future__ import annotations
@@ -19,15 +23,17 @@ from typing import Any
 from snakesim.core.arms import Shared, build_arms
 from snakesim.core.errors import InputError
 from snakesim.core.rng import MAX_SEED
-from snakesim.core.rules import Int, change_settings
+from snakesim.core.rules import Int, as_toml, change_settings, describe_changes
 from snakesim.games import get_game
-from snakesim.workbench.forms import check_policies, rules_from_text
+from snakesim.workbench.forms import SWITCHES, check_policies, rules_from_text
 from snakesim.workbench.jobs import Job, Limits
+from snakesim.workbench.keep import DETAILS_NOTE
 
 KINDS = ("compare", "balance")
 MAX_NAME = 40
 # An arm's label: what the command line's LABEL=... takes without quoting (no = , or quotes).
 LABEL = re.compile(rf"^[\w][\w .+()-]{{0,{MAX_NAME - 1}}}$")
+LABEL_ALLOWED = f"1 to {MAX_NAME} letters, digits, spaces or - _ . + ( ), starting with a letter or digit"
 # A balance plays rounds of candidates, then fresh games: its games per candidate may be at
 # most this share of a request's games.
 BALANCE_SHARE = 50
@@ -36,6 +42,15 @@ BALANCE_SHARE = 50
 def _int(request: dict, key: str, low: int, high: int, default: int | None = None) -> int:
     value = request.get(key, default)
     return Int(low, high).check(key, value)
+
+
+def check_label(name: Any, where: str = "name") -> str:
+    """A rule set's label, stripped; InputError naming ``where`` unless it is 1 to 40 letters,
+    digits, spaces or ``- _ . + ( )`` (what the command line's ``LABEL=`` takes unquoted)."""
+    if not isinstance(name, str) or not LABEL.match(name.strip()):
+        shown = "nothing" if not isinstance(name, str) or not name.strip() else repr(name)
+        raise InputError(where, f"expected a label of {LABEL_ALLOWED}, got {shown}")
+    return name.strip()
 
 
 def check_request(request: Any, limits: Limits) -> tuple[Job, dict]:
@@ -54,11 +69,12 @@ def check_request(request: Any, limits: Limits) -> tuple[Job, dict]:
     feel = request.get("feel", False)
     if not isinstance(feel, bool):
         raise InputError("feel", f"expected true or false, got {feel!r}")
-    shared = Shared(options={"feel": True} if feel else None)
+    lineup = check_policies(spec, players, request.get("lineup"), "lineup")
+    shared = Shared(options={"feel": feel})
     if kind == "compare":
         arms_in = request.get("arms")
         if not isinstance(arms_in, list) or not 1 <= len(arms_in) <= limits.max_arms:
-            raise InputError("arms", f"expected a list of 1 to {limits.max_arms} arms")
+            raise InputError("arms", f"expected a list of 1 to {limits.max_arms} rule sets")
         most = limits.max_games // len(arms_in)
         if most < 1:
             raise InputError("arms", f"this server plays at most {limits.max_games:,} games per request")
@@ -66,10 +82,10 @@ def check_request(request: Any, limits: Limits) -> tuple[Job, dict]:
     else:
         arms_in = [request.get("arm")]
         games = _int(request, "games", 100, max(100, limits.max_games // BALANCE_SHARE), 20_000)
-    tables = [_arm(spec, players, a, k) for k, a in enumerate(arms_in)]
+    tables = [_arm(spec, players, a, k, lineup) for k, a in enumerate(arms_in)]
     arms = build_arms(spec, players, games, seed, tables, shared, "arms")
     plan = {"spec": spec, "players": players, "games": games, "seed": seed, "arms": arms, "tables": tables,
-            "shared": shared, "request": request}  # fmt: skip
+            "shared": shared, "lineup": lineup, "request": request}  # fmt: skip
     if kind == "compare":
         return Job(kind, request, games * len(arms)), plan
     from snakesim.analysis.balance import check_balance
@@ -86,21 +102,20 @@ def check_request(request: Any, limits: Limits) -> tuple[Job, dict]:
     return Job(kind, request, 0), plan
 
 
-def _arm(spec, players: int, arm: Any, k: int) -> dict:
+def _arm(spec, players: int, arm: Any, k: int, lineup: list[str]) -> dict:
     """An arm of the page as ``snakesim.core.arms`` takes it: a label, the rules' options and
-    the seats' policies."""
+    the seats' policies (the line-up's unless the arm has its own)."""
     where = f"arms[{k}]"
     if not isinstance(arm, dict):
-        raise InputError(where, "expected an arm: {name, toml, policies}")
-    name = arm.get("name")
-    if not isinstance(name, str) or not LABEL.match(name.strip()):
-        raise InputError(f"{where}.name", f"expected a label of 1 to {MAX_NAME} letters, digits, spaces or - _ . + ( )")
+        raise InputError(where, "expected a rule set: {name, toml, policies}")
+    name = check_label(arm.get("name"), f"{where}.name")
     try:
         rules = rules_from_text(spec, arm.get("toml", ""))
-        seats = check_policies(spec, players, arm.get("policies"))
+        own = arm.get("policies")
+        seats = lineup if own is None else check_policies(spec, players, own)
     except InputError as err:
         raise InputError(f"{name}: {err.field}", err.message) from None
-    out = {"name": name.strip(), "set": change_settings(rules.changes())}
+    out = {"name": name, "set": change_settings(rules.changes())}
     if seats:
         out["policies"] = seats
     return out
@@ -133,6 +148,19 @@ def play(job: Job, plan: dict) -> dict:
     return _balance(plan, backend)
 
 
+def arms_played(plan: dict) -> list[dict]:
+    """Each rule set as the page, the report and the study name it: its label, what it changes
+    from the seed's game (as TOML and in a line), its hash and its players."""
+    lineup = list(plan["lineup"])
+    out = []
+    for a in plan["arms"]:
+        changes = {k: v for k, v in a.rules.changes().items() if k not in SWITCHES}
+        out.append({"name": a.label, "rules_hash": a.rules.rules_hash(), "policies": list(a.seats),
+                    "own_players": list(a.seats) != lineup, "changes": as_toml(changes) if changes else "",
+                    "summary": describe_changes(changes)})  # fmt: skip
+    return out
+
+
 def _compare(plan: dict, backend) -> dict:
     from snakesim.analysis.compare import compare_variants
     from snakesim.analysis.findings import ALPHA, compare_findings, hidden_metrics, row_text
@@ -152,37 +180,32 @@ def _compare(plan: dict, backend) -> dict:
         "findings": compare_findings(table, spec, players, games),
         "rows": rows,
         "charts": comparison_charts(spec, players, table, tables),
-        "arms": [
-            {"name": a.label, "rules_hash": a.rules.rules_hash(), "policies": list(a.seats)} for a in plan["arms"]
-        ],
+        "arms": arms_played(plan),
         "command": command(plan),
+        "details_note": DETAILS_NOTE,
     }
 
 
 def _balance(plan: dict, backend) -> dict:
     from snakesim.analysis.balance import balance
     from snakesim.analysis.findings import balance_findings
+    from snakesim.report.charts import balance_chart
 
     arm, games = plan["arms"][0], plan["games"]
     result = balance(
         plan["spec"], arm.rules, plan["players"], plan["handicap"], arm.seats, plan["tolerance"], None, games,
         4 * games, 5 * games, plan["seed"], backend=backend,
     )  # fmt: skip
-    series = []
-    for when, rows in result.confirmed.groupby("rules", sort=False):
-        values = result.base if when == "before" else result.values
-        points = [[f"seat {int(r.seat)}", float(r.win_rate), float(r.low), float(r.high)] for r in rows.itertuples()]
-        series.append({"name": f"{when}: {plan['handicap']} = {values}", "points": points})
-    chart = {"id": "balance", "title": "Who wins from which seat, before and after, on fresh games", "kind": "bars",
-             "x_label": "seat (0 plays first)", "y_label": "wins", "percent": True, "level": result.summary["level"],
-             "series": series}  # fmt: skip
     return {
         "findings": [{"arm": None, "text": t} for t in balance_findings(result.summary)],
         "status": result.status,
         "message": result.message,
         "values": list(result.values),
         "base": list(result.base),
-        "charts": [chart],
+        "handicap": plan["handicap"],
+        "tolerance": plan["tolerance"],
+        "charts": [balance_chart(result, plan["handicap"])],
+        "arms": arms_played(plan),
         "command": command(plan),
     }
 
@@ -195,14 +218,18 @@ def command(plan: dict) -> str:
     spec, request = plan["spec"], plan["request"]
     parts = ["snakesim", request.get("kind", "compare"), spec.name, "-p", str(plan["players"]), "--seed",
              str(plan["seed"]), "-n", str(plan["games"])]  # fmt: skip
+    lineup = list(plan["lineup"])
+    if lineup and lineup != [spec.default_policy] * len(lineup):
+        parts += ["--policies", ",".join(lineup)]
     for arm in plan["arms"]:
         text = f"{arm.label}={file_name(arm.label)}"
-        if arm.seats:
+        if list(arm.seats) != lineup:
             text += ",policies=" + "/".join(arm.seats)
         parts += ["-v", text]
-    if plan["shared"].options:
+    balance = request.get("kind") == "balance"
+    if plan["shared"].options.get("feel"):
         parts += ["--set", "feel=true"]
-    if request.get("kind") == "balance":
+    if balance:
         parts += ["--handicap", plan["handicap"], "--tolerance", str(plan["tolerance"])]
         parts += ["--max-games", str(4 * plan["games"]), "--confirm-games", str(5 * plan["games"])]
     return " ".join(shlex.quote(p) for p in parts)
@@ -210,6 +237,4 @@ def command(plan: dict) -> str:
 
 def file_name(label: str) -> str:
     """The file a label's rules download as: letters, digits, - and _ kept, the rest -."""
-    import re
-
     return (re.sub(r"[^A-Za-z0-9_-]+", "-", label).strip("-") or "rules") + ".toml"

@@ -9,10 +9,14 @@ Endpoints (every answer JSON, every error ``{"error": "field: what is allowed"}`
 - ``GET /api/games`` every game's form (``forms.game_form``);
 - ``POST /api/rules`` ``{game, toml, set}``: the checked rules (``forms.rules_view``);
 - ``POST /api/runs`` a run request (``runs.check_request``): ``{id}`` at once, 202;
+- ``GET /api/runs`` the runs under way and the finished ones kept, without their results (any
+  page of this server may see and cancel a run; only the page that started it shows its result);
 - ``GET /api/runs/ID`` its state, and its result once done; ``DELETE /api/runs/ID`` cancels it;
 - ``POST /api/download/rules`` ``{game, toml, name}``: the rules as a TOML file;
-- ``POST /api/download/study`` the page's state: a study TOML that reproduces it;
-- ``GET /api/runs/ID/report`` the run's report, one self-contained HTML file.
+- ``POST /api/download/study`` ``{compare, balance}`` (run requests, either may be null): a
+  study TOML that plays them again;
+- ``GET /api/report?compare=ID&balance=ID`` (either may be left out): the runs' report, one
+  self-contained HTML file.
 
 Safe by default: it listens on 127.0.0.1; a request whose ``Host`` is not the server's own
 address, or whose ``Origin`` is another site, is refused (DNS rebinding, cross-site posts);
@@ -34,10 +38,13 @@ from snakesim.core.jsontext import to_json
 from snakesim.workbench.jobs import Busy, Jobs, Limits
 
 MAX_BODY = 64 * 1024  # a request's JSON: a few rule sets' TOML fits many times over
-STATIC = {  # what /static/ serves: the package's own files, by name
-    "app.js": ("snakesim.workbench", "static/app.js", "application/javascript"),
+# What /static/ serves: the package's own files, by name. The page is ES modules, one a part
+# (app.js imports the others), loaded as they are: no build step.
+MODULES = ("app", "address", "editor", "results", "rulesets", "runs", "util")
+STATIC = {
+    **{f"{m}.js": ("snakesim.workbench", f"static/{m}.js", "text/javascript") for m in MODULES},
     "app.css": ("snakesim.workbench", "static/app.css", "text/css"),
-    "charts.js": ("snakesim.report", "static/charts.js", "application/javascript"),
+    "charts.js": ("snakesim.report", "static/charts.js", "text/javascript"),
     "charts.css": ("snakesim.report", "static/charts.css", "text/css"),
 }
 
@@ -65,7 +72,8 @@ class Base(tornado.web.RequestHandler):
             self.fail(403, "Origin", f"requests from {origin!r} are refused; use the page this server serves")
             return
         if self.request.method in ("POST", "PUT", "DELETE") and len(self.request.body) > MAX_BODY:
-            self.fail(413, "request", f"expected at most {MAX_BODY:,} bytes, got {len(self.request.body):,}")
+            self.fail(413, "request", f"the page sent {len(self.request.body):,} bytes, more than the {MAX_BODY:,} "
+                      "this server reads; a game's complete rules take about 2,000")  # fmt: skip
 
     def set_default_headers(self):
         self.set_header("X-Content-Type-Options", "nosniff")
@@ -124,9 +132,13 @@ class Static(Base):
 class Games(Base):
     def get(self):
         from snakesim.games import GAMES
-        from snakesim.workbench.forms import game_form
+        from snakesim.workbench.forms import MAX_TOML_CHARS, game_form
+        from snakesim.workbench.runs import MAX_NAME
 
-        self.send({"games": [game_form(spec) for spec in GAMES.values()]})
+        limits = self.jobs.limits
+        self.send({"games": [game_form(spec) for spec in GAMES.values()],
+                   "limits": {"max_games": limits.max_games, "max_arms": limits.max_arms, "max_name": MAX_NAME,
+                              "max_toml": MAX_TOML_CHARS}})  # fmt: skip
 
 
 class RulesCheck(Base):
@@ -143,6 +155,9 @@ class RulesCheck(Base):
 
 
 class Runs(Base):
+    def get(self):
+        self.send({"runs": [job.status(result=False) for job in self.jobs.all()]})
+
     def post(self):
         def action():
             from snakesim.workbench.runs import check_request, play
@@ -151,7 +166,9 @@ class Runs(Base):
             try:
                 self.jobs.start(job, lambda j: play(j, plan))
             except Busy as busy:
-                self.fail(429, "runs", str(busy))
+                self.set_status(429)
+                self.set_header("Content-Type", "application/json")
+                self.finish(json.dumps({"error": f"runs: {busy}", "running": busy.running}))
                 return
             self.send({"id": job.id}, 202)
 
@@ -175,29 +192,38 @@ class Run(Base):
 
 
 class Report(Base):
-    def get(self, job_id: str):
+    def get(self):
         from snakesim.workbench.keep import report_html
 
-        job = self.jobs.get(job_id)
-        if job is None or job.state != "done":
-            self.fail(404, "run", "no finished run with that id")
+        found = {}
+        for kind in ("compare", "balance"):
+            job_id = self.get_query_argument(kind, None)
+            if job_id is None:
+                continue
+            job = self.jobs.get(job_id)
+            if job is None or job.state != "done" or job.kind != kind:
+                self.fail(404, kind, "no finished run with that id on this server (it keeps the last 20)")
+                return
+            found[kind] = job
+        if not found:
+            self.fail(400, "report", "name a finished run: ?compare=ID, ?balance=ID or both")
             return
         _attachment(self, "snakesim-report.html", "text/html; charset=utf-8")
-        self.finish(report_html(job))
+        self.finish(report_html(found.get("compare"), found.get("balance")))
 
 
 class DownloadRules(Base):
     def post(self):
         def action():
             from snakesim.games import get_game
-            from snakesim.workbench.forms import rules_from_text
+            from snakesim.workbench.forms import rules_from_text, rules_view
             from snakesim.workbench.runs import file_name
 
             data = _object(self.body())
             spec = get_game(_text(data, "game"))
-            rules = rules_from_text(spec, data.get("toml", ""))
+            view = rules_view(rules_from_text(spec, data.get("toml", "")))
             _attachment(self, file_name(str(data.get("name") or "rules")), "application/toml; charset=utf-8")
-            self.finish(f"# {spec.title}: rules {rules.rules_hash()}, from the snakesim workbench\n" + rules.to_toml())
+            self.finish(f"# {spec.title}: rules {view['hash']}, from the snakesim workbench\n" + view["toml"])
 
         self.handled(action)
 
@@ -208,10 +234,21 @@ class DownloadStudy(Base):
             from snakesim.workbench.keep import study_toml
             from snakesim.workbench.runs import check_request
 
-            request = self.body()
-            _, plan = check_request(request, self.jobs.limits)
-            _attachment(self, f"{plan['spec'].name}-study.toml", "application/toml; charset=utf-8")
-            self.finish(study_toml(plan))
+            data = _object(self.body())
+            plans = {}
+            for kind in ("compare", "balance"):
+                if data.get(kind) is not None:
+                    request = _object(data[kind])
+                    if request.get("kind", "compare") != kind:
+                        raise InputError(f"{kind}.kind", f"expected {kind!r}")
+                    plans[kind] = check_request(request, self.jobs.limits)[1]
+            if not plans:
+                raise InputError("study", "give a comparison, a balance or both")
+            games = {p["spec"].name for p in plans.values()}
+            if len(games) > 1:
+                raise InputError("study", f"a study is of one game, got {', '.join(sorted(games))}")
+            _attachment(self, f"{games.pop()}-study.toml", "application/toml; charset=utf-8")
+            self.finish(study_toml(plans.get("compare"), plans.get("balance")))
 
         self.handled(action)
 
@@ -247,7 +284,7 @@ def make_app(port: int, names: set[str], limits: Limits | None = None, jobs: Job
             (r"/api/rules", RulesCheck, settings),
             (r"/api/runs", Runs, settings),
             (r"/api/runs/([A-Za-z0-9_-]+)", Run, settings),
-            (r"/api/runs/([A-Za-z0-9_-]+)/report", Report, settings),
+            (r"/api/report", Report, settings),
             (r"/api/download/rules", DownloadRules, settings),
             (r"/api/download/study", DownloadStudy, settings),
         ],

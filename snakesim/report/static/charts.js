@@ -1,12 +1,15 @@
 /* snakesim's charts: bars or lines with their 95% intervals, drawn as SVG from the data
-   that snakesim.report.charts computes. Hovering a column shows every shown arm's value with
-   its interval; a legend button shows or hides an arm. No library, nothing fetched: the
-   workbench serves this file and a report inlines it. */
+   that snakesim.report.charts computes. Each chart is one Tab stop: the arrow keys (or a
+   pointer, or a tap) pick a column and show every shown rule set's value with its interval;
+   a legend button shows or hides a rule set; a sentence under the chart says what it shows.
+   No library, nothing fetched: the workbench serves this file and a report inlines it. */
 (function () {
   "use strict";
   var COLOURS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f"];
   var SVG = "http://www.w3.org/2000/svg";
-  var W = 640, H = 300, LEFT = 58, RIGHT = 14, TOP = 14, BOTTOM = 46;
+  var H = 300, LEFT = 58, RIGHT = 14, TOP = 14, BOTTOM = 46;
+  var WIDEST = 640, NARROWEST = 320;  // the chart's own width follows its box's, so text stays legible on a phone
+  var CHAR = 6.6;  // an x label's width per character, in the chart's units (11px text)
 
   function el(tag, attrs, parent) {
     var node = document.createElementNS(SVG, tag);
@@ -46,9 +49,23 @@
     return 10 * power;
   }
 
-  function draw(box, chart, hidden) {
+  /* Every how many columns an x label fits without running into the next. */
+  function labelEvery(xs, column) {
+    var widest = 0;
+    xs.forEach(function (x) { widest = Math.max(widest, String(x).length); });
+    return Math.max(1, Math.ceil((widest * CHAR + 10) / column));
+  }
+
+  function chartWidth(box) {
+    return Math.max(NARROWEST, Math.min(WIDEST, Math.round(box.clientWidth || WIDEST)));
+  }
+
+  function draw(box, chart, hidden, heading, keep) {
+    var W = chartWidth(box);
+    box.dataset.width = W;
     box.innerHTML = "";
-    html("h4", "snakesim-chart-title", chart.title, box);
+    var title = html("h" + heading, "snakesim-chart-title", chart.title, box);
+    title.id = box.id + "-title";
     var series = chart.series.map(function (s, i) { return { s: s, colour: COLOURS[i % COLOURS.length], i: i }; });
     var shown = series.filter(function (d) { return !hidden[d.s.name]; });
     var xs = chart.series.length ? chart.series[0].points.map(function (p) { return p[0]; }) : [];
@@ -57,7 +74,13 @@
     if (chart.percent && top > 0.95) top = 1;  // (a share: the axis ends at 100%)
     var step = niceStep(top), ticks = Math.max(1, Math.ceil(top / step - 1e-9));
     top = step * ticks;
-    var svg = el("svg", { viewBox: "0 0 " + W + " " + H, role: "img", "aria-label": chart.title, "class": "snakesim-svg" }, box);
+    // The plot is one Tab stop; its name is the title, its description the summary below it.
+    var plot = html("div", "snakesim-plot", null, box);
+    plot.tabIndex = 0;
+    plot.setAttribute("role", "group");
+    plot.setAttribute("aria-labelledby", title.id);
+    plot.setAttribute("aria-describedby", box.id + "-summary " + box.id + "-how");
+    var svg = el("svg", { viewBox: "0 0 " + W + " " + H, "aria-hidden": "true", focusable: "false", "class": "snakesim-svg" }, plot);
     var plotW = W - LEFT - RIGHT, plotH = H - TOP - BOTTOM;
     function y(v) { return TOP + plotH * (1 - v / top); }
     var tickPlaces = Math.max(0, -Math.floor(Math.log10((chart.percent ? 100 : 1) * step) + 1e-9));
@@ -68,7 +91,7 @@
       el("text", { x: LEFT - 6, y: yy + 4, "text-anchor": "end", "class": "snakesim-tick" }, svg).textContent = label;
     }
     var column = plotW / Math.max(1, xs.length);
-    var every = Math.max(1, Math.ceil(xs.length / 12));
+    var every = labelEvery(xs, column);
     xs.forEach(function (x, j) {
       if (j % every === 0) {
         el("text", { x: LEFT + column * (j + 0.5), y: H - BOTTOM + 16, "text-anchor": "middle", "class": "snakesim-tick" }, svg).textContent = x;
@@ -98,60 +121,103 @@
         el("polyline", { points: line.join(" "), stroke: d.colour, "class": "snakesim-line" }, svg);
       });
     }
-    var tip = html("div", "snakesim-tip", null, box);
+    var mark = el("rect", { x: 0, y: TOP, width: column, height: plotH, "class": "snakesim-mark" }, svg);
+    mark.style.display = "none";
+    var tip = html("div", "snakesim-tip", null, plot);
+    tip.setAttribute("aria-live", "polite");
     tip.hidden = true;
+    var current = -1;
+    function pick(j) {
+      current = j;
+      var x = xs[j];
+      tip.innerHTML = "";
+      html("strong", null, chart.kind === "bars" ? String(x) : chart.x_label + ": " + x, tip);
+      shown.forEach(function (d) {
+        var p = d.s.points[j], row = html("div", "snakesim-tip-row", null, tip);
+        var swatch = html("span", "snakesim-swatch", null, row);
+        swatch.style.background = d.colour;
+        html("span", null, d.s.name + ": " + show(chart, p[1], p[2], p[3]), row);
+      });
+      tip.hidden = false;
+      mark.setAttribute("x", LEFT + column * j);
+      mark.style.display = "";
+      var middle = (LEFT + column * (j + 0.5)) / W * plot.clientWidth;
+      var left = middle + 12 + tip.offsetWidth <= plot.clientWidth ? middle + 12 : middle - 12 - tip.offsetWidth;
+      tip.style.left = Math.max(0, left) + "px";
+    }
+    function drop() { tip.hidden = true; mark.style.display = "none"; current = -1; }
     xs.forEach(function (x, j) {
       var hit = el("rect", { x: LEFT + column * j, y: TOP, width: column, height: plotH, "class": "snakesim-hit", "data-x": String(x) }, svg);
-      function enter() {
-        tip.innerHTML = "";
-        html("strong", null, chart.kind === "bars" ? String(x) : chart.x_label + ": " + x, tip);
-        shown.forEach(function (d) {
-          var p = d.s.points[j], row = html("div", "snakesim-tip-row", null, tip);
-          var swatch = html("span", "snakesim-swatch", null, row);
-          swatch.style.background = d.colour;
-          html("span", null, d.s.name + ": " + show(chart, p[1], p[2], p[3]), row);
-        });
-        tip.hidden = false;
-        var left = (LEFT + column * (j + 1)) / W * box.clientWidth;
-        tip.style.left = Math.min(left, box.clientWidth - 260) + "px";
-      }
-      hit.addEventListener("mouseenter", enter);
-      hit.addEventListener("focus", enter);
-      hit.addEventListener("mouseleave", function () { tip.hidden = true; });
+      hit.addEventListener("mouseenter", function () { pick(j); });
+      hit.addEventListener("click", function () { pick(j); });
     });
+    box.redraw = function () { draw(box, chart, hidden, heading); };
+    svg.addEventListener("mouseleave", drop);
+    plot.addEventListener("keydown", function (e) {
+      var keys = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 };
+      if (e.key in keys) {
+        pick(current < 0 ? 0 : Math.min(xs.length - 1, Math.max(0, current + keys[e.key])));
+        e.preventDefault();
+      } else if (e.key === "Home" || e.key === "End") {
+        pick(e.key === "Home" ? 0 : xs.length - 1);
+        e.preventDefault();
+      } else if (e.key === "Escape") { drop(); }
+    });
+    plot.addEventListener("blur", drop);
     var legend = html("div", "snakesim-legend", null, box);
     series.forEach(function (d) {
       var button = html("button", "snakesim-legend-item" + (hidden[d.s.name] ? " off" : ""), null, legend);
       button.type = "button";
       button.setAttribute("aria-pressed", hidden[d.s.name] ? "false" : "true");
-      button.title = hidden[d.s.name] ? "show this arm" : "hide this arm";
+      button.title = hidden[d.s.name] ? "show this rule set" : "hide this rule set";
       var swatch = html("span", "snakesim-swatch", null, button);
       swatch.style.background = d.colour;
       html("span", null, d.s.name, button);
       button.addEventListener("click", function () {
         hidden[d.s.name] = !hidden[d.s.name];
-        draw(box, chart, hidden);
+        draw(box, chart, hidden, heading, d.s.name);
       });
+      if (keep === d.s.name) button.focus();
     });
-    html("p", "snakesim-chart-note", "Hover a column for each arm's value and its " + Math.round(100 * (chart.level || 0.95)) + "% interval; click an arm to hide or show it.", box);
+    var summary = html("p", "snakesim-chart-summary", chart.summary || "", box);
+    summary.id = box.id + "-summary";
+    var how = html("p", "snakesim-chart-note", "Point at or tap a column, or Tab to the chart and use the arrow keys, for " +
+      "each rule set's value and its " + Math.round(100 * (chart.level || 0.95)) + "% interval; a rule set's button shows or hides it.", box);
+    how.id = box.id + "-how";
   }
 
-  /* Draw the charts (a list of chart objects) into container. */
-  function render(container, charts) {
+  var made = 0;
+
+  /* Draw the charts (a list of chart objects) into container; titles are headings of the
+     given level (3: under the page's h2 sections). */
+  function render(container, charts, heading) {
     container.innerHTML = "";
     charts.forEach(function (chart) {
       var box = html("figure", "snakesim-chart", null, container);
+      box.id = "snakesim-chart-" + (++made);
       box.setAttribute("data-chart", chart.id);
-      draw(box, chart, {});
+      draw(box, chart, {}, heading || 3);
     });
   }
+
+  // A turned phone or a resized window: charts whose box changed width are drawn again.
+  var resizing = null;
+  window.addEventListener("resize", function () {
+    clearTimeout(resizing);
+    resizing = setTimeout(function () {
+      var boxes = document.querySelectorAll(".snakesim-chart");
+      for (var i = 0; i < boxes.length; i++) {
+        if (boxes[i].redraw && String(chartWidth(boxes[i])) !== boxes[i].dataset.width) boxes[i].redraw();
+      }
+    }, 200);
+  });
 
   window.SnakesimCharts = { render: render, show: show };
   function start() {
     var boxes = document.querySelectorAll(".snakesim-charts");
     for (var i = 0; i < boxes.length; i++) {
       var data = boxes[i].querySelector("script[type='application/json']");
-      if (data) render(boxes[i].appendChild(document.createElement("div")), JSON.parse(data.textContent));
+      if (data) render(boxes[i].appendChild(document.createElement("div")), JSON.parse(data.textContent), 3);
     }
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);

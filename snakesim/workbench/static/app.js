@@ -1,453 +1,433 @@
-/* The snakesim workbench page: a game's rules as a form and as TOML (the server checks every
-   edit with the command line's one-line messages), rule sets side by side, a run with its
-   progress, and the answer in words and charts. The page's state lives in its address. */
-(function () {
-  "use strict";
-  var $ = function (id) { return document.getElementById(id); };
-  var state = { games: {}, game: null, rules: null, arms: [], job: null, balanceJob: null, lastRun: null };
+/* The snakesim workbench page: a game and who plays it, rule sets side by side (one of them in
+   the editor), Play, what the rules do, and a fair handicap. Play plays exactly the rule sets
+   the page lists, with the players it shows (or says plainly which it leaves out); every
+   result is marked the moment the settings it answers change; the address holds the whole
+   page, results included, so a link or a reload brings it all back. */
 
-  function api(method, path, body) {
-    var init = { method: method, headers: {} };
-    if (body !== undefined) { init.headers["Content-Type"] = "application/json"; init.body = JSON.stringify(body); }
-    return fetch(path, init).then(function (response) {
-      return response.json().then(function (data) {
-        if (!response.ok) throw new Error(data.error || ("the server answered " + response.status));
-        return data;
-      });
-    });
+import { readAddress, writeAddress } from "./address.js";
+import { buildEditor, discard, loadArm, replaceRules, settle, watchToml } from "./editor.js";
+import { markStale, showBalance, showCompare } from "./results.js";
+import { describeSeats, drawArms, drawLineup, resized, sameAsBaseline } from "./rulesets.js";
+import { isRunning, reattach, start as startRun } from "./runs.js";
+import { $, api, count, listed, showError, wholeNumber } from "./util.js";
+
+const state = { games: {}, limits: null, game: null, lineup: [], arms: [], editing: null, nextId: 1,
+                shown: { compare: null, balance: null } };
+const MAX_SEED = Number.MAX_SAFE_INTEGER;
+// A label as the command line's LABEL= takes it unquoted (snakesim.workbench.runs.LABEL).
+const LABEL = /^[\p{L}\p{N}_][\p{L}\p{N}_ .+()-]*$/u;
+
+const editingArm = () => state.arms.find((a) => a.id === state.editing) || state.arms[0];
+const players = () => wholeNumber("players", "players", state.game.min_players, state.game.max_players);
+const check = (toml) => api("POST", "/api/rules", { game: state.game.name, toml, set: [] });
+
+/* The rule sets Play plays: every one the page lists but those the same as the baseline. */
+const played = () => state.arms.filter((a, i) => i === 0 || !sameAsBaseline(state, a));
+const left = () => state.arms.filter((a, i) => i > 0 && sameAsBaseline(state, a));
+const armRequest = (a) => ({ name: a.name, toml: a.toml, policies: a.policies ? a.policies.slice() : null });
+
+function compareRequest() {
+  const arms = played();
+  const most = Math.max(1, Math.floor(state.limits.max_games / arms.length));
+  return {
+    kind: "compare", game: state.game.name, players: players(), seed: wholeNumber("seed", "seed", 0, MAX_SEED),
+    games: wholeNumber("games", "games per rule set", 1, most), feel: $("feel").checked,
+    lineup: state.game.policies.length ? state.lineup.slice() : null, arms: arms.map(armRequest),
+  };
+}
+
+function balanceRequest() {
+  const arm = state.arms.find((a) => a.name === $("balance-arm").value) || state.arms[0];
+  const tolerance = Number($("tolerance").value);
+  if (!(tolerance >= 0.1 && tolerance <= 20)) {
+    throw new Error(`fair within: expected a number of percentage points from 0.1 to 20, got "${$("tolerance").value}"`);
   }
+  const most = Math.max(100, Math.floor(state.limits.max_games / 50));
+  return {
+    kind: "balance", game: state.game.name, players: players(), seed: wholeNumber("seed", "seed", 0, MAX_SEED),
+    games: wholeNumber("balance-games", "games per try", 100, most), feel: false,
+    lineup: state.game.policies.length ? state.lineup.slice() : null, arm: armRequest(arm),
+    handicap: $("handicap").value, tolerance: Math.round(tolerance * 1000) / 100000,
+  };
+}
 
-  function node(tag, cls, text, parent) {
-    var el = document.createElement(tag);
-    if (cls) el.className = cls;
-    if (text !== undefined && text !== null) el.textContent = text;
-    if (parent) parent.appendChild(el);
-    return el;
-  }
+const REQUESTS = { compare: compareRequest, balance: balanceRequest };
 
-  function showError(id, message) {
-    var el = $(id);
-    el.textContent = message || "";
-    el.hidden = !message;
-  }
+/* ------------------------------------------------------------------ the page changed */
+function changed() {
+  drawArms(page);
+  planText();
+  saveAddress();
+  markStale(state, REQUESTS);
+}
 
-  /* ---------------------------------------------------------------- the address */
-  function encode(obj) {
-    var bytes = new TextEncoder().encode(JSON.stringify(obj)), text = "";
-    bytes.forEach(function (b) { text += String.fromCharCode(b); });
-    return btoa(text).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-  }
-
-  function decode(text) {
-    var raw = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
-    var bytes = new Uint8Array(raw.length);
-    for (var i = 0; i < raw.length; i++) bytes[i] = raw.charCodeAt(i);
-    return JSON.parse(new TextDecoder().decode(bytes));
-  }
-
-  function saveAddress() {
-    if (!state.rules) return;
-    var s = {
-      g: state.game.name, p: players(), n: Number($("games").value), s: Number($("seed").value), f: $("feel").checked,
-      b: $("base").value, l: $("label").value, e: state.rules.changes,
-      a: state.arms.map(function (a) { return { n: a.name, c: a.changes, p: a.policies }; }),
-    };
-    history.replaceState(null, "", "#" + encode(s));
-  }
-
-  function readAddress() {
-    if (location.hash.length < 2) return null;
-    try { return decode(location.hash.slice(1)); } catch (e) { return null; }
-  }
-
-  /* ---------------------------------------------------------------- rules */
-  function players() { return Number($("players").value); }
-
-  function checkRules(toml, settings) {
-    return api("POST", "/api/rules", { game: state.game.name, toml: toml, set: settings || [] });
-  }
-
-  function setRules(view, keepText) {
-    state.rules = view;
-    if (!keepText) $("toml").value = view.toml;
-    $("rules-summary").textContent = "Changes from the seed's game: " + view.summary + ".";
-    fillForm(view);
-    showError("rules-error", "");
-    saveAddress();
-  }
-
-  function buildForm() {
-    var form = $("form");
-    form.innerHTML = "";
-    state.game.fields.forEach(function (f) {
-      var box = node("fieldset", "field", null, form);
-      node("legend", null, f.name, box);
-      node("p", "help", f.help + " (" + f.allowed + ")", box);
-      if (f.kind === "table") {
-        var grid = node("div", "table-grid", null, box);
-        f.keys.forEach(function (key) {
-          var label = node("label", null, null, grid);
-          node("span", null, key, label);
-          label.appendChild(input(f.entry, f.name, key));
-        });
-      } else {
-        box.appendChild(input(f, f.name, null));
-      }
-    });
-  }
-
-  function input(f, name, key) {
-    var el;
-    if (f.kind === "bool") { el = document.createElement("input"); el.type = "checkbox"; }
-    else if (f.kind === "choice") {
-      el = document.createElement("select");
-      f.choices.forEach(function (c) { node("option", null, c, el).value = c; });
-    } else if (f.kind === "int") {
-      el = document.createElement("input"); el.type = "number"; el.min = f.low; el.max = f.high; el.step = 1;
-    } else { el = document.createElement("input"); el.type = "text"; }
-    el.dataset.field = name;
-    if (key !== null) el.dataset.key = key;
-    el.setAttribute("aria-label", key === null ? name : name + " " + key);
-    var timer = null;
-    function send() {
-      var value = el.type === "checkbox" ? String(el.checked) : el.value;
-      var setting = name + (key === null ? "" : "." + key) + "=" + value;
-      checkRules(state.rules.toml, [setting]).then(function (view) {
-        el.classList.remove("invalid");
-        setRules(view);
-      }, function (err) {
-        el.classList.add("invalid");
-        showError("rules-error", err.message);
-      });
+function planText() {
+  let text;
+  try {
+    const r = compareRequest();
+    const names = r.arms.map((a) => a.name);
+    text = r.arms.length === 1
+      ? `Play plays ${names[0]} alone: ${count(r.games)} games with ${r.players} players.`
+      : `Play compares ${listed(names)}: ${count(r.games)} games each, the same deals in each, with ${r.players} players.`;
+    if (r.lineup && new Set(r.lineup).size > 1) text += ` Players: ${describeSeats(r.lineup)}.`;
+    const out = left().map((a) => a.name);
+    if (out.length) {
+      text += ` Left out: ${listed(out)}, the same rules and players as the baseline (change a rule to compare `
+        + `${out.length > 1 ? "them" : "it"}).`;
     }
-    el.addEventListener(el.tagName === "SELECT" || el.type === "checkbox" ? "change" : "input", function () {
-      clearTimeout(timer);
-      timer = setTimeout(send, el.type === "checkbox" || el.tagName === "SELECT" ? 0 : 350);
-    });
-    return el;
+    showError("setup-error", "");
+  } catch (err) {
+    text = "";
+    showError("setup-error", err.message);
   }
+  $("plan").textContent = text;
+}
 
-  function fillForm(view) {
-    var fields = $("form").querySelectorAll("[data-field]");
-    fields.forEach(function (el) {
-      if (el === document.activeElement || el.classList.contains("invalid")) return;
-      var value = view.texts[el.dataset.field];
-      if (el.dataset.key !== undefined) value = value ? value[el.dataset.key] : "";
-      if (el.type === "checkbox") el.checked = value === true;
-      else el.value = value === undefined || value === null ? "" : String(value);
-    });
+function saveAddress() {
+  let n;
+  try { n = players(); } catch (e) { return; }
+  const b = state.shown.balance;
+  writeAddress({
+    g: state.game.name, p: n, n: $("games").value, s: $("seed").value, f: $("feel").checked,
+    L: state.game.policies.length ? state.lineup : null,
+    a: state.arms.map((a) => ({ n: a.name, c: a.changes, p: a.policies })),
+    e: state.arms.indexOf(editingArm()),
+    r: state.shown.compare ? state.shown.compare.id : null,
+    b: { a: $("balance-arm").value, h: $("handicap").value, t: $("tolerance").value, n: $("balance-games").value,
+         r: b ? b.id : null },
+  });
+  keepRow();
+}
+
+/* ------------------------------------------------------------------ rule sets */
+function uniqueName(name) {
+  const taken = state.arms.map((a) => a.name);
+  let label = name.slice(0, state.limits.max_name), k = 2;
+  while (taken.indexOf(label) >= 0) label = `${name.slice(0, state.limits.max_name - 3)} ${k++}`;
+  return label;
+}
+
+function newArm(name, view, policies) {
+  const arm = { id: state.nextId++, name: uniqueName(name), toml: view.toml, changes: view.changes,
+                summary: view.summary, hash: view.hash, policies: policies || null };
+  state.arms.push(arm);
+  return arm;
+}
+
+async function edit(arm) {
+  try {
+    await settle();
+  } catch (err) {
+    showError("rules-error", err.message);
+    return;
   }
+  state.editing = arm.id;
+  $("label").value = arm.name;
+  showError("label-error", "");
+  $("editing-name").textContent = arm.name;
+  drawArms(page);
+  await loadArm(arm);
+  saveAddress();
+}
 
-  function watchToml() {
-    var timer = null;
-    $("toml").addEventListener("input", function () {
-      clearTimeout(timer);
-      timer = setTimeout(function () {
-        checkRules($("toml").value).then(function (view) {
-          $("form").querySelectorAll(".invalid").forEach(function (el) { el.classList.remove("invalid"); });
-          setRules(view, true);
-        }, function (err) { showError("rules-error", err.message); });
-      }, 400);
-    });
-    $("toml").addEventListener("blur", function () { if (state.rules) $("toml").value = state.rules.toml; });
+function remove(arm) {
+  const i = state.arms.indexOf(arm);
+  const wasEditing = arm === editingArm();
+  state.arms.splice(i, 1);
+  arm.policies = null;
+  if (i === 0 && state.arms[0].policies) {  // (the new baseline's players become everyone's)
+    state.lineup = state.arms[0].policies;
+    state.arms[0].policies = null;
+    drawLineup(page);
   }
-
-  /* ---------------------------------------------------------------- arms */
-  function policyChoices() {
-    var out = [];
-    state.game.policies.forEach(function (p) {
-      out.push(p);
-      if (p === "greedy") out.push("greedy:0.3");
-    });
-    return out;
+  if (wasEditing) {
+    discard();
+    edit(state.arms[Math.max(0, i - 1)]);
   }
+  changed();
+}
 
-  function defaultSeats() {
-    var seats = [];
-    for (var i = 0; i < players(); i++) seats.push(state.game.default_policy);
-    return state.game.policies.length ? seats : null;
+async function addRuleSet() {
+  if (state.arms.length >= state.limits.max_arms) return;
+  const pick = $("variant-pick").value;
+  const view = await check(pick === "" ? state.arms[0].toml : state.game.variants[pick].toml);
+  const arm = newArm(pick === "" ? "my rules" : pick, view, null);
+  changed();
+  await edit(arm);
+}
+
+function renamed() {
+  const arm = editingArm();
+  const text = $("label").value.trim();
+  let problem = "";
+  if (!text) problem = "the label: give the rule set a name";
+  else if (text.length > state.limits.max_name || !LABEL.test(text)) {
+    problem = `the label: 1 to ${state.limits.max_name} letters, digits, spaces or - _ . + ( ), starting with a letter `
+      + `or digit, so that the command line takes it as it is; "${text}" is not`;
+  } else if (state.arms.some((a) => a !== arm && a.name === text)) problem = `the label: ${text} is taken`;
+  showError("label-error", problem);
+  $("label").classList.toggle("invalid", Boolean(problem));
+  if (problem || text === arm.name) return;
+  const balance = $("balance-arm").value === arm.name;
+  arm.name = text;
+  $("editing-name").textContent = text;
+  drawArms(page);
+  if (balance) $("balance-arm").value = text;
+  changed();
+}
+
+function playersChanged() {
+  let n;
+  try { n = players(); } catch (err) {
+    planText();
+    markStale(state, REQUESTS);
+    return;
   }
-
-  function addArm(name, view, policies) {
-    var taken = state.arms.map(function (a) { return a.name; });
-    var label = name, k = 2;
-    while (taken.indexOf(label) >= 0) label = name + " " + k++;
-    state.arms.push({ name: label, toml: view.toml, changes: view.changes, summary: view.summary,
-                      policies: policies || defaultSeats() });
-    drawArms();
+  if (state.game.policies.length) {
+    state.lineup = resized(state.lineup, n, state.game.default_policy);
+    state.arms.forEach((a) => { if (a.policies) a.policies = resized(a.policies, n, state.game.default_policy); });
+    drawLineup(page);
   }
+  changed();
+}
 
-  function drawArms() {
-    var body = $("arms").querySelector("tbody");
-    body.innerHTML = "";
-    var pick = $("balance-arm"), before = pick.value;
-    pick.innerHTML = "";
-    state.arms.forEach(function (arm, i) {
-      var tr = node("tr", null, null, body);
-      tr.dataset.arm = arm.name;
-      node("td", "arm-name", arm.name + (i === 0 ? " (baseline)" : ""), tr);
-      node("td", "arm-rules", arm.summary, tr);
-      var seats = node("td", null, null, tr);
-      if (arm.policies) {
-        arm.policies.forEach(function (p, s) {
-          var sel = node("select", null, null, seats);
-          sel.setAttribute("aria-label", arm.name + " seat " + s);
-          policyChoices().forEach(function (c) { node("option", null, "seat " + s + ": " + c, sel).value = c; });
-          sel.value = p;
-          sel.addEventListener("change", function () { arm.policies[s] = sel.value; saveAddress(); });
-        });
-      } else { node("span", "note", "no choices to make", seats); }
-      var tools = node("td", "tools", null, tr);
-      var edit = node("button", null, "edit", tools);
-      edit.type = "button";
-      edit.title = "load these rules into the editor";
-      edit.addEventListener("click", function () {
-        $("label").value = arm.name;
-        checkRules(arm.toml).then(function (view) { setRules(view); });
-      });
-      var get = node("button", null, "TOML", tools);
-      get.type = "button";
-      get.title = "download these rules";
-      get.addEventListener("click", function () { downloadRules(arm.name, arm.toml); });
-      if (state.arms.length > 1) {
-        var drop = node("button", null, "remove", tools);
-        drop.type = "button";
-        drop.addEventListener("click", function () { state.arms.splice(i, 1); drawArms(); });
-      }
-      node("option", null, arm.name, pick).value = arm.name;
-    });
-    if (before) pick.value = before;
-    saveAddress();
+/* ------------------------------------------------------------------ runs */
+async function play() {
+  showError("run-error", "");
+  try {
+    await settle();
+    const request = compareRequest();
+    await startRun("compare", request, comparisonDone);
+  } catch (err) {
+    showError("run-error", err.message);
   }
+}
 
-  function resizeSeats() {
-    state.arms.forEach(function (arm) {
-      if (!arm.policies) return;
-      while (arm.policies.length < players()) arm.policies.push(state.game.default_policy);
-      arm.policies.length = players();
-    });
-    drawArms();
+function comparisonDone(job) {
+  state.shown.compare = { id: job.id, request: job.request, result: job.result };
+  showCompare(state.shown.compare);
+  document.body.dataset.compare = job.id;  // (for tests: which run's results are shown)
+  $("results-gone").hidden = true;
+  saveAddress();
+  markStale(state, REQUESTS);
+}
+
+async function findHandicap() {
+  showError("balance-error", "");
+  try {
+    await settle();
+    await startRun("balance", balanceRequest(), balanceDone);
+  } catch (err) {
+    showError("balance-error", err.message);
   }
+}
 
-  /* ---------------------------------------------------------------- downloads */
-  function saveBlob(blob, name) {
-    var a = document.createElement("a");
-    a.href = URL.createObjectURL(blob);
-    a.download = name;
-    document.body.appendChild(a);
-    a.click();
-    setTimeout(function () { URL.revokeObjectURL(a.href); a.remove(); }, 1000);
-  }
+function balanceDone(job) {
+  state.shown.balance = { id: job.id, request: job.request, result: job.result };
+  showBalance(state.shown.balance);
+  document.body.dataset.balance = job.id;
+  saveAddress();
+  markStale(state, REQUESTS);
+}
 
-  function download(path, body) {
-    return fetch(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) })
-      .then(function (response) {
-        if (!response.ok) return response.json().then(function (d) { throw new Error(d.error); });
-        var name = /filename="([^"]+)"/.exec(response.headers.get("Content-Disposition") || "");
-        return response.blob().then(function (blob) { saveBlob(blob, name ? name[1] : "download.toml"); });
-      });
-  }
-
-  function downloadRules(name, toml) {
-    download("/api/download/rules", { game: state.game.name, toml: toml, name: name })
-      .catch(function (err) { showError("rules-error", err.message); });
-  }
-
-  /* ---------------------------------------------------------------- runs */
-  function runRequest() {
-    return {
-      kind: "compare", game: state.game.name, players: players(), games: Number($("games").value),
-      seed: Number($("seed").value), feel: $("feel").checked,
-      arms: state.arms.map(function (a) { return { name: a.name, toml: a.toml, policies: a.policies }; }),
-    };
-  }
-
-  function watch(id, onDone, onFail, progressBar, status) {
-    var timer = setInterval(function () {
-      api("GET", "/api/runs/" + id).then(function (job) {
-        if (job.state === "compiling") { status.textContent = job.message; progressBar.removeAttribute("value"); }
-        else if (job.state === "playing" || job.state === "waiting") {
-          if (job.share !== null && job.share !== undefined) {  // (work, not games: arms may cost differently)
-            progressBar.max = 1; progressBar.value = job.share;
-            status.textContent = job.done.toLocaleString("en") + " of " + job.total.toLocaleString("en") + " games played";
-          } else if (job.total) {
-            progressBar.max = job.total; progressBar.value = job.done;
-            status.textContent = job.done.toLocaleString("en") + " of " + job.total.toLocaleString("en") + " games played";
-          } else { progressBar.removeAttribute("value"); status.textContent = job.done.toLocaleString("en") + " games played"; }
-        }
-        if (["done", "failed", "cancelled"].indexOf(job.state) >= 0) {
-          clearInterval(timer);
-          if (job.state === "done") onDone(job);
-          else onFail(job.state === "failed" ? job.error : "cancelled");
-        }
-      }, function (err) { clearInterval(timer); onFail(err.message); });
-    }, 250);
-  }
-
-  function run() {
-    showError("run-error", "");
-    var request = runRequest();
-    api("POST", "/api/runs", request).then(function (started) {
-      state.job = started.id;
-      $("run").disabled = true; $("cancel").hidden = false; $("progress").hidden = false;
-      $("status").textContent = "starting";
-      var t0 = Date.now();
-      watch(started.id, function (job) {
-        finishRun();
-        state.lastRun = { request: request, id: job.id };
-        $("status").textContent = (job.total).toLocaleString("en") + " games played in " + ((Date.now() - t0) / 1000).toFixed(1) + " s";
-        showResults(job.result, job.id);
-      }, function (message) {
-        finishRun();
-        $("status").textContent = message === "cancelled" ? "cancelled" : "";
-        if (message !== "cancelled") showError("run-error", message);
-      }, $("progress"), $("status"));
-    }, function (err) { showError("run-error", err.message); });
-  }
-
-  function finishRun() {
-    state.job = null;
-    $("run").disabled = false; $("cancel").hidden = true; $("progress").hidden = true;
-  }
-
-  function findingsList(list, findings) {
-    list.innerHTML = "";
-    findings.forEach(function (f) {
-      var li = node("li", null, null, list);
-      if (f.arm) node("strong", null, f.arm + ": ", li);
-      li.appendChild(document.createTextNode(f.text));
-    });
-  }
-
-  function showResults(result, id) {
-    $("results").hidden = false;
-    findingsList($("findings"), result.findings);
-    window.SnakesimCharts.render($("charts"), result.charts);
-    var arms = [], cells = {};
-    result.rows.forEach(function (r) {
-      if (arms.indexOf(r.arm) < 0) arms.push(r.arm);
-      (cells[r.metric] = cells[r.metric] || {})[r.arm] = r;
-    });
-    var table = node("table", "figures"), head = node("tr", null, null, node("thead", null, null, table));
-    node("th", null, "what", head);
-    arms.forEach(function (a) { node("th", null, a, head); });
-    var body = node("tbody", null, null, table);
-    Object.keys(cells).forEach(function (metric) {
-      var tr = node("tr", null, null, body);
-      node("th", null, metric, tr);
-      arms.forEach(function (a) {
-        var r = cells[metric][a], td = node("td", r && r.significant ? "changed" : null, null, tr);
-        if (!r) return;
-        node("div", null, r.value, td);
-        if (r.diff) node("div", "diff", r.diff, td);
-      });
-    });
-    $("table-box").innerHTML = "";
-    $("table-box").appendChild(table);
-    $("command").textContent = result.command;
-    $("download-report").href = "/api/runs/" + id + "/report";
-  }
-
-  function balance() {
-    showError("balance-error", "");
-    var arm = state.arms.filter(function (a) { return a.name === $("balance-arm").value; })[0] || state.arms[0];
-    var request = {
-      kind: "balance", game: state.game.name, players: players(), seed: Number($("seed").value), feel: false,
-      games: Number($("balance-games").value), handicap: $("handicap").value,
-      tolerance: Number($("tolerance").value) / 100, arm: { name: arm.name, toml: arm.toml, policies: arm.policies },
-    };
-    api("POST", "/api/runs", request).then(function (started) {
-      $("balance").disabled = true; $("balance-progress").hidden = false;
-      $("balance-status").textContent = "starting";
-      watch(started.id, function (job) {
-        $("balance").disabled = false; $("balance-progress").hidden = true;
-        $("balance-status").textContent = job.done.toLocaleString("en") + " games played in " + job.seconds.toFixed(1) + " s";
-        $("balance-results").hidden = false;
-        findingsList($("balance-findings"), job.result.findings);
-        window.SnakesimCharts.render($("balance-charts"), job.result.charts);
-      }, function (message) {
-        $("balance").disabled = false; $("balance-progress").hidden = true;
-        $("balance-status").textContent = "";
-        showError("balance-error", message);
-      }, $("balance-progress"), $("balance-status"));
-    }, function (err) { showError("balance-error", err.message); });
-  }
-
-  /* ---------------------------------------------------------------- the game */
-  function chooseGame(name, saved) {
-    state.game = state.games[name];
-    $("game").value = name;
-    $("players").min = state.game.min_players;
-    $("players").max = state.game.max_players;
-    var n = saved ? saved.p : Math.min(Math.max(players(), state.game.min_players), state.game.max_players);
-    $("players").value = n;
-    $("game-title").textContent = state.game.title;
-    ["base", "variant-pick"].forEach(function (id) {
-      var sel = $(id);
-      sel.innerHTML = "";
-      Object.keys(state.game.variants).forEach(function (v) {
-        node("option", null, v + ": " + state.game.variants[v].description, sel).value = v;
-      });
-    });
-    $("handicap").innerHTML = "";
-    state.game.per_seat.forEach(function (h) { node("option", null, h, $("handicap")).value = h; });
-    buildForm();
-    state.arms = [];
-    if (saved) {
-      $("base").value = saved.b || "standard";
-      $("label").value = saved.l || "my rules";
-      var loads = saved.a.map(function (a) { return checkRules(a.c); });
-      return Promise.all(loads).then(function (views) {
-        views.forEach(function (v, i) { addArm(saved.a[i].n, v, saved.a[i].p); });
-        return checkRules(saved.e);
-      }).then(function (view) { setRules(view); });
+/* The results a link names, from the server that played them (it keeps the last 20). */
+async function restoreResults(saved) {
+  const lost = [];
+  const ids = [["compare", saved.r, comparisonDone], ["balance", saved.b && saved.b.r, balanceDone]];
+  for (const [kind, id, done] of ids) {
+    if (!id) continue;
+    try {
+      const job = await api("GET", `/api/runs/${id}`);
+      if (job.state === "done" && job.kind === kind) done(job);
+      else if (!isRunning(kind)) lost.push(kind);
+    } catch (err) {
+      lost.push(kind);
     }
-    addArm("standard", { toml: state.game.variants.standard.toml, changes: "", summary: "all defaults" });
-    return checkRules(state.game.variants.standard.toml).then(function (view) { setRules(view); });
   }
+  if (lost.length) {
+    const which = lost.map((k) => (k === "compare" ? "comparison" : "fair handicap"));
+    $("results-gone").hidden = false;
+    $("results-gone").textContent = `The ${listed(which)} this link showed ${lost.length > 1 ? "are" : "is"} no longer `
+      + "on this server (it keeps the last 20 runs, and forgets them when it stops). Press the button again: the "
+      + "same games give the same figures.";
+  }
+}
 
-  function start() {
-    api("GET", "/api/games").then(function (data) {
-      data.games.forEach(function (g) {
-        state.games[g.name] = g;
-        node("option", null, g.name, $("game")).value = g.name;
-      });
-      var saved = readAddress();
-      if (saved && saved.g in state.games) {
-        $("games").value = saved.n; $("seed").value = saved.s; $("feel").checked = !!saved.f;
-        return chooseGame(saved.g, saved);
+/* ------------------------------------------------------------------ keeping it */
+function keepRow() {
+  const c = state.shown.compare, b = state.shown.balance;
+  $("keep").hidden = !c && !b;
+  const query = [c ? `compare=${c.id}` : "", b ? `balance=${b.id}` : ""].filter(Boolean).join("&");
+  $("download-report").href = `/api/report?${query}`;
+}
+
+async function download(path, body) {
+  const response = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json" },
+                                       body: JSON.stringify(body) });
+  if (!response.ok) throw new Error((await response.json()).error);
+  const name = /filename="([^"]+)"/.exec(response.headers.get("Content-Disposition") || "");
+  const a = document.createElement("a");
+  a.href = URL.createObjectURL(await response.blob());
+  a.download = name ? name[1] : "download.toml";
+  document.body.appendChild(a);
+  a.click();
+  setTimeout(() => { URL.revokeObjectURL(a.href); a.remove(); }, 1000);
+}
+
+function downloadRules(arm) {
+  download("/api/download/rules", { game: state.game.name, toml: arm.toml, name: arm.name })
+    .catch((err) => showError("rules-error", err.message));
+}
+
+/* ------------------------------------------------------------------ the game */
+function fillGameControls(game) {
+  $("game").value = game.name;
+  $("players").dataset.min = game.min_players;
+  $("game-title").textContent = `${game.title}; ${game.min_players} to ${game.max_players} players.`;
+  [["base", false], ["variant-pick", true]].forEach(([id, copy]) => {
+    const sel = $(id);
+    sel.innerHTML = "";
+    if (copy) sel.appendChild(new Option("a copy of the baseline", ""));
+    Object.keys(game.variants).forEach((v) => {
+      sel.appendChild(new Option(`${v}: ${game.variants[v].description}`, v));
+    });
+  });
+  $("handicap").innerHTML = "";
+  game.per_seat.forEach((h) => $("handicap").appendChild(new Option(h, h)));
+}
+
+async function chooseGame(name, saved) {
+  const game = state.games[name];
+  state.game = game;
+  state.shown = { compare: null, balance: null };
+  $("results").hidden = true;
+  $("balance-results").hidden = true;
+  fillGameControls(game);
+  const n = saved ? saved.p : Math.min(Math.max(Number($("players").value) || 4, game.min_players), game.max_players);
+  $("players").value = n;
+  state.lineup = game.policies.length
+    ? (saved && saved.L ? saved.L.slice(0, n) : resized([], n, game.default_policy)) : [];
+  buildEditor(game, { arm: editingArm, changed: () => changed(), limits: state.limits });
+  drawLineup(page);
+  state.arms = [];
+  const problems = [];
+  if (saved) {
+    for (const a of saved.a) {
+      try {
+        newArm(a.n, await check(a.c), a.p ? a.p.slice(0, n) : null);
+      } catch (err) {
+        problems.push(`rule set "${a.n}" could not be read (${err.message})`);
       }
-      return chooseGame(data.games[0].name);
-    }).catch(function (err) { showError("run-error", err.message); });
-
-    $("game").addEventListener("change", function () { chooseGame($("game").value); });
-    $("players").addEventListener("change", resizeSeats);
-    ["games", "seed", "feel", "label"].forEach(function (id) { $(id).addEventListener("change", saveAddress); });
-    $("reset").addEventListener("click", function () {
-      checkRules(state.game.variants[$("base").value].toml).then(function (view) { setRules(view); });
-    });
-    $("add-arm").addEventListener("click", function () { addArm($("label").value.trim() || "my rules", state.rules); });
-    $("add-variant").addEventListener("click", function () {
-      var v = $("variant-pick").value;
-      checkRules(state.game.variants[v].toml).then(function (view) { addArm(v, view); });
-    });
-    $("download-rules").addEventListener("click", function () { downloadRules($("label").value || "rules", state.rules.toml); });
-    $("run").addEventListener("click", run);
-    $("cancel").addEventListener("click", function () { if (state.job) api("DELETE", "/api/runs/" + state.job); });
-    $("balance").addEventListener("click", balance);
-    $("download-study").addEventListener("click", function () {
-      download("/api/download/study", state.lastRun ? state.lastRun.request : runRequest())
-        .catch(function (err) { showError("run-error", err.message); });
-    });
-    $("copy-link").addEventListener("click", function () {
-      saveAddress();
-      if (navigator.clipboard) navigator.clipboard.writeText(location.href);
-      $("copy-link").textContent = "Link copied (it is also this page's address)";
-    });
-    watchToml();
-    // A link pasted into this tab's address bar changes only the part after #: open it afresh.
-    window.addEventListener("hashchange", function () { location.reload(); });
+    }
   }
+  if (!state.arms.length) {
+    const seed = await check(game.variants.standard.toml);
+    newArm("standard", seed, null);
+    newArm("my rules", seed, null);
+  }
+  state.editing = (state.arms[saved && saved.e >= 0 ? saved.e : 1] || state.arms[state.arms.length - 1]).id;
+  if (saved && saved.b) {
+    if (saved.b.a) $("balance-arm").value = saved.b.a;
+    if (game.per_seat.indexOf(saved.b.h) >= 0) $("handicap").value = saved.b.h;
+    if (saved.b.t) $("tolerance").value = saved.b.t;
+    if (saved.b.n) $("balance-games").value = saved.b.n;
+  }
+  drawArms(page);
+  if (saved && saved.b && saved.b.a) $("balance-arm").value = saved.b.a;
+  await edit(editingArm());
+  if (problems.length) linkError(`This link's ${listed(problems)}; the page shows the rest.`);
+  changed();
+  document.body.dataset.game = name;  // (for tests: the game's page is drawn)
+}
 
-  start();
-})();
+function linkError(message) {
+  showError("link-error", message);
+}
+
+/* A version 1 link (before rule sets kept their own players) as today's. */
+function upgraded(old) {
+  if (!old || old.v !== undefined || typeof old.g !== "string" || !Array.isArray(old.a)) return null;
+  const lineup = old.a[0] && old.a[0].p ? old.a[0].p : null;
+  const arms = old.a.map((a) => ({ n: a.n, c: a.c || "", p: a.p && lineup && a.p.join() !== lineup.join() ? a.p : null }));
+  if (typeof old.e === "string" && !arms.some((a) => a.c === old.e)) arms.push({ n: old.l || "my rules", c: old.e, p: null });
+  return { v: 2, g: old.g, p: old.p, n: String(old.n), s: String(old.s), f: Boolean(old.f), L: lineup, a: arms,
+           e: arms.length - 1, r: null, b: null };
+}
+
+async function start() {
+  let data;
+  try {
+    data = await api("GET", "/api/games");
+  } catch (err) {
+    showError("run-error", err.message);
+    return;
+  }
+  state.limits = data.limits;
+  data.games.forEach((g) => {
+    state.games[g.name] = g;
+    $("game").appendChild(new Option(g.name, g.name));
+  });
+  let { saved, error } = readAddress();
+  if (error) {
+    const old = upgraded(readOld());
+    if (old) { saved = old; error = null; }
+  }
+  if (saved && !(saved.g in state.games)) {
+    error = `This link is of a game this workbench does not have (${saved.g}).`;
+    saved = null;
+  }
+  if (error) linkError(`${error} The page shows the seed's ${data.games[0].name} game instead.`);
+  if (saved) {
+    $("games").value = saved.n || "100000";
+    $("seed").value = saved.s || "1";
+    $("feel").checked = saved.f !== false;
+  }
+  await chooseGame(saved ? saved.g : data.games[0].name, saved);
+  if (saved) await restoreResults(saved);
+  await reattach({ compare: comparisonDone, balance: balanceDone });
+  wire();
+  document.body.dataset.ready = "true";
+}
+
+function readOld() {
+  try {
+    const raw = atob(location.hash.slice(1).replace(/-/g, "+").replace(/_/g, "/"));
+    return JSON.parse(new TextDecoder().decode(Uint8Array.from(raw, (c) => c.charCodeAt(0))));
+  } catch (e) {
+    return null;
+  }
+}
+
+function wire() {
+  $("game").addEventListener("change", async () => {
+    await settle().catch(() => {});
+    discard();
+    showError("link-error", "");
+    await chooseGame($("game").value, null);
+  });
+  $("players").addEventListener("input", playersChanged);
+  ["games", "seed", "tolerance", "balance-games"].forEach((id) => $(id).addEventListener("input", changed));
+  ["feel", "handicap", "balance-arm"].forEach((id) => $(id).addEventListener("change", changed));
+  $("label").addEventListener("input", renamed);
+  $("reset").addEventListener("click", () => replaceRules(state.game.variants[$("base").value].toml));
+  $("add-variant").addEventListener("click", addRuleSet);
+  $("download-rules").addEventListener("click", () => downloadRules(editingArm()));
+  $("run").addEventListener("click", play);
+  $("balance").addEventListener("click", findHandicap);
+  $("download-study").addEventListener("click", () => {
+    const shown = (k) => (state.shown[k] ? state.shown[k].request : null);
+    download("/api/download/study", { compare: shown("compare"), balance: shown("balance") })
+      .catch((err) => showError("keep-error", err.message));
+  });
+  $("copy-link").addEventListener("click", () => {
+    saveAddress();
+    if (navigator.clipboard) navigator.clipboard.writeText(location.href).catch(() => {});
+    $("copy-link").textContent = "Link copied (it is also this page's address)";
+  });
+  watchToml();
+  // A link pasted into this tab's address bar changes only the part after #: open it afresh.
+  window.addEventListener("hashchange", () => location.reload());
+}
+
+const page = { state, changed, edit, remove, downloadRules };
+start();

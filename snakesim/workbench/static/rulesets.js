@@ -1,0 +1,148 @@
+/* The players and the rule sets: who plays in each seat (the baseline's players, which every
+   rule set keeps unless it is given its own), and the list of rule sets side by side, one of
+   them in the editor. */
+
+import { $, button, listed, node } from "./util.js";
+
+/* The kinds of player a seat may hold: the game's policies, and greedy's novice after greedy. */
+export function playerChoices(game) {
+  const out = [];
+  game.policies.forEach((p) => {
+    out.push(p);
+    if (p === "greedy") out.push("greedy:0.3");
+  });
+  return out;
+}
+
+/* A select of the players a seat may hold, calling change(value) when it changes. */
+function seatSelect(game, label, value, parent, change) {
+  const wrap = node("label", "seat", null, parent);
+  node("span", null, label, wrap);
+  const sel = node("select", null, null, wrap);
+  playerChoices(game).forEach((c) => { node("option", null, c, sel).value = c; });
+  if (playerChoices(game).indexOf(value) < 0) node("option", null, value, sel).value = value;
+  sel.value = value;
+  sel.addEventListener("change", () => change(sel.value));
+  return sel;
+}
+
+/* Section 1's players: one select a seat, and how each kind of player plays. */
+export function drawLineup(page) {
+  const { state } = page;
+  const game = state.game;
+  const box = $("lineup");
+  box.innerHTML = "";
+  $("lineup-box").hidden = !game.policies.length;
+  $("no-choices").hidden = game.policies.length > 0;
+  $("no-choices").textContent = `Nobody makes a choice in ${game.title.split(":")[0]}: the cards decide every move, `
+    + "so there are no players to choose.";
+  state.lineup.forEach((p, s) => {
+    seatSelect(game, `seat ${s}`, p, box, (v) => {
+      state.lineup[s] = v;
+      page.changed();
+    });
+  });
+  const words = $("players-words");
+  words.innerHTML = "";
+  game.players_help.forEach(([name, text]) => {
+    const row = node("div", null, null, words);
+    node("dt", null, name, row);
+    node("dd", null, text, row);
+  });
+}
+
+export const seatsOf = (state, arm) => arm.policies || state.lineup;
+
+/* A rule set is the same as the baseline: the same rules and the same players. */
+export function sameAsBaseline(state, arm) {
+  const base = state.arms[0];
+  return arm !== base && arm.hash === base.hash && seatsOf(state, arm).join() === seatsOf(state, base).join();
+}
+
+/* The list of rule sets, each with what it changes, its players and its buttons. */
+export function drawArms(page) {
+  const { state } = page;
+  const list = $("arms");
+  list.innerHTML = "";
+  state.arms.forEach((arm, i) => {
+    const item = node("li", "arm" + (arm.id === state.editing ? " editing" : ""), null, list);
+    item.dataset.arm = arm.name;
+    const head = node("div", "arm-head", null, item);
+    node("strong", "arm-name", arm.name, head);
+    if (i === 0) node("span", "tag", "baseline", head);
+    if (arm.id === state.editing) node("span", "tag editing-tag", "in the editor", head);
+    const rules = node("div", "arm-rules", null, item);
+    rules.textContent = arm.changes ? `Changes: ${arm.summary}` : "The seed's rules, unchanged";
+    if (sameAsBaseline(state, arm)) {
+      node("div", "arm-same", "The same rules and players as the baseline: Play leaves it out until you change a rule "
+        + "or its players.", item);
+    }
+    if (state.game.policies.length) drawArmPlayers(page, arm, i, item);
+    const tools = node("div", "tools", null, item);
+    if (arm.id !== state.editing) button("Edit its rules", tools, () => page.edit(arm), `edit the rules of ${arm.name}`);
+    button("Download (TOML)", tools, () => page.downloadRules(arm), `download the rules of ${arm.name} as a file`);
+    if (state.arms.length > 1) {
+      button(i === 0 ? "Remove (the next becomes the baseline)" : "Remove", tools, () => page.remove(arm),
+        `remove ${arm.name}`);
+    }
+  });
+  const full = state.arms.length >= state.limits.max_arms;
+  $("add-variant").disabled = full;
+  $("arms-note").textContent = full
+    ? `${state.arms.length} rule sets: the most this server compares at once. Remove one to add another.`
+    : "";
+  const pick = $("balance-arm");
+  const before = pick.value;
+  pick.innerHTML = "";
+  state.arms.forEach((arm) => { node("option", null, arm.name, pick).value = arm.name; });
+  if (state.arms.some((a) => a.name === before)) pick.value = before;
+}
+
+function drawArmPlayers(page, arm, i, item) {
+  const { state } = page;
+  const box = node("div", "arm-players", null, item);
+  if (i === 0) {
+    box.textContent = `Players: ${describeSeats(state.lineup)} (set in section 1)`;
+    return;
+  }
+  if (!arm.policies) {
+    node("span", null, `Players: the baseline's (${describeSeats(state.lineup)})`, box);
+    button("Give it players of its own", box, () => {
+      arm.policies = state.lineup.slice();
+      page.changed();
+    });
+    return;
+  }
+  node("span", null, "Players of its own: ", box);
+  arm.policies.forEach((p, s) => {
+    seatSelect(state.game, `seat ${s}`, p, box, (v) => {
+      arm.policies[s] = v;
+      page.changed();
+    });
+  });
+  button("Use the baseline's players", box, () => {
+    arm.policies = null;
+    page.changed();
+  });
+  if (arm.policies.join() !== state.lineup.join()) {
+    node("p", "warn", "Its players differ from the baseline's: the comparison will mix this rule set with the change "
+      + "of players, and says so.", box);
+  }
+}
+
+/* Seats in words: "greedy in every seat", "random in seat 1, greedy in seats 0 and 2". */
+export function describeSeats(seats) {
+  const kinds = [...new Set(seats)];
+  if (kinds.length === 1) return `${kinds[0]} in every seat`;
+  return kinds.map((k) => {
+    const where = seats.map((p, s) => (p === k ? s : -1)).filter((s) => s >= 0);
+    return `${k} in seat${where.length > 1 ? "s" : ""} ${listed(where.map(String))}`;
+  }).join(", ");
+}
+
+/* Seats resized to a new number of players: new seats take the game's default player. */
+export function resized(seats, players, fill) {
+  const out = seats.slice(0, players);
+  while (out.length < players) out.push(fill);
+  return out;
+}

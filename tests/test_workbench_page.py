@@ -1,0 +1,534 @@
+"""The workbench's page as a family and a designer use it, in a real headless browser (Debian's
+chromium driven by Playwright): typing at their speed, reloading mid-run, a second tab, a phone's
+screen, the keyboard alone. One test for each way the page once let them get a wrong or silently
+partial answer (issue 41), and the parent's question from end to end, checked against the command
+line on the same games.
+
+Marked ``browser``: ``make test-browser`` installs the browser and runs them (CI does). Every test
+opens fresh pages on one server; every request that is not to that server is blocked and counted,
+and every script error fails the test.
+"""
+
+import itertools
+import json
+import re
+
+import pytest
+from click.testing import CliRunner
+
+from snakesim.cli import cli
+from tests.test_browser import browser, chromium  # noqa: F401  (the module's headless chromium)
+
+pytestmark = pytest.mark.browser
+RUN = 120_000  # ms a run may take (a first run compiles its engine)
+
+
+@pytest.fixture(scope="module")
+def server():
+    from snakesim.workbench.serve import Workbench
+
+    wb = Workbench().start()
+    yield wb
+    wb.stop()
+
+
+@pytest.fixture
+def open_page(browser, server):  # noqa: F811
+    """open_page(width, height, path) -> a fresh page (its own tab storage) once it is drawn."""
+    contexts, problems = [], []
+
+    def open_(width=1280, height=900, path="", context=None, wait=True):
+        if context is None:
+            context = browser.new_context(viewport={"width": width, "height": height}, accept_downloads=True)
+            contexts.append(context)
+        page = context.new_page()
+        page.on("pageerror", lambda e: problems.append(f"script error: {e}"))
+
+        def console(message):  # (a 4xx is the server's answer to a bad edit or a busy server, shown on the page)
+            if message.type == "error" and not re.search(r"status of 4\d\d", message.text):
+                problems.append(message.text)
+
+        page.on("console", console)
+        own = server.url.rstrip("/")
+
+        def route(r):
+            if r.request.url.startswith((own + "/", "blob:", "data:", "file://")):  # (file: a downloaded report)
+                r.continue_()
+            else:
+                problems.append(f"asked outside: {r.request.url}")
+                r.abort()
+
+        page.route("**/*", route)
+        page.goto(server.url + path)
+        if wait:
+            page.wait_for_selector("body[data-ready=true]", timeout=30_000)
+        return page
+
+    yield open_
+    for context in contexts:
+        context.close()
+    assert problems == []
+
+
+def choose(page, game, players=None):
+    page.select_option("#game", game)
+    page.wait_for_selector(f"body[data-game={game}]")
+    if players is not None:
+        page.fill("#players", str(players))
+
+
+def started(page, button="#run"):
+    """Press a run's button; return the run's id (the POST's answer)."""
+    with page.expect_response(lambda r: r.url.endswith("/api/runs") and r.request.method == "POST") as answer:
+        page.click(button)
+    assert answer.value.status == 202, answer.value.json()
+    return answer.value.json()["id"]
+
+
+def play(page, button="#run", shown="compare"):
+    """Press Play (or Find the handicap) and wait for its results on the page."""
+    run = started(page, button)
+    page.wait_for_selector(f"body[data-{shown}='{run}']", timeout=RUN)
+    return run
+
+
+def findings(page, box="#findings"):
+    return [li.inner_text() for li in page.locator(f"{box} li").all()]
+
+
+def set_field(page, selector, text):
+    page.fill(selector, text)
+
+
+# ---------------------------------------------------------------------------- 1. Play plays what the page shows
+
+
+def test_play_plays_the_rules_in_the_editor_and_says_what_it_leaves_out(open_page):
+    """Once, an edited rule set was left out of Play unless "added as an arm" first: the answer
+    was about the baseline alone, and nothing said so."""
+    page = open_page()
+    assert page.inner_text("#editing-name") == "my rules"
+    plan = page.locator("#plan")
+    assert "Left out: my rules, the same rules and players as the baseline" in plan.inner_text()
+    page.fill("[data-field=start_coins]", "10")
+    page.wait_for_function("() => document.getElementById('toml').value.startsWith('start_coins = 10')")
+    assert "Play compares standard and my rules" in plan.inner_text() and "Left out" not in plan.inner_text()
+    page.fill("#games", "3000")
+    with page.expect_request(lambda r: r.url.endswith("/api/runs") and r.method == "POST") as sent:
+        run = started(page)
+    arms = json.loads(sent.value.post_data)["arms"]
+    assert [a["name"] for a in arms] == ["standard", "my rules"] and arms[1]["toml"].startswith("start_coins = 10")
+    page.wait_for_selector(f"body[data-compare='{run}']", timeout=RUN)
+    assert any(f.startswith("my rules: ") for f in findings(page))
+    assert page.locator("#table-box th", has_text="my rules").count() == 1
+
+
+# ---------------------------------------------------------------------------- 2. no typed value is put back
+
+
+def test_fast_typing_is_never_put_back_even_on_a_slow_server(open_page, monkeypatch):
+    """Once, a value typed within 350 ms of another (tabbing through the deck) went back to its
+    old value when the answer for the first came back. Here every check takes 0.4 s."""
+    import time
+
+    from snakesim.workbench import forms
+
+    page = open_page()
+    slow = forms.rules_view
+
+    def slow_view(rules):
+        time.sleep(0.4)
+        return slow(rules)
+
+    monkeypatch.setattr(forms, "rules_view", slow_view)
+    page.click("[data-field=deck][data-key=LEAVES]")
+    for count in ("7", "9", "3", "11"):  # a person tabbing down the deck: a key, then Tab
+        page.keyboard.press("Control+A")
+        page.keyboard.type(count, delay=60)
+        page.keyboard.press("Tab")
+    typed = {"LEAVES": "7", "POPPIES": "9", "ORCHIDS": "3", "FOUNTAIN": "11"}
+    page.wait_for_function(
+        "t => ['LEAVES = 7', 'POPPIES = 9', 'ORCHIDS = 3', 'FOUNTAIN = 11'].every(x => t.value.includes(x))",
+        arg=page.locator("#toml").element_handle(),
+        timeout=20_000,
+    )
+    page.wait_for_timeout(1200)  # (any late answer would have come back by now)
+    for key, value in typed.items():
+        assert page.input_value(f"[data-field=deck][data-key={key}]") == value, key
+    monkeypatch.undo()
+    # A refused value stays in its field, marked, with the server's one line; the rest still applies.
+    page.fill("[data-field=start_coins]", "abc")
+    page.fill("[data-field=snakes]", "3")
+    error = page.locator("#rules-error")
+    error.wait_for(state="visible")
+    assert error.inner_text().startswith("start_coins: expected an integer from 1 to 1,000,000") and "got 'abc'" in (
+        error.inner_text()
+    )
+    page.wait_for_function("() => document.getElementById('toml').value.includes('snakes = 3')")
+    assert page.input_value("[data-field=start_coins]") == "abc"
+    assert "invalid" in page.get_attribute("[data-field=start_coins]", "class")
+    page.fill("[data-field=start_coins]", "")
+    page.wait_for_function("() => document.getElementById('rules-error').textContent.includes('got nothing')")
+    # Play will not play half-typed rules: it says which field to fix.
+    page.click("#run")
+    page.wait_for_selector("#run-error:not([hidden])")
+    assert page.inner_text("#run-error").startswith("my rules: start_coins: expected an integer")
+    page.click("#rules-undo")
+    page.wait_for_selector("#rules-error", state="hidden")
+    from playwright.sync_api import expect
+
+    expect(page.locator("[data-field=start_coins]")).to_have_value("20")
+
+
+# ---------------------------------------------------------------------------- 3. every rule set takes the players
+
+
+def test_every_rule_set_takes_the_baselines_players_unless_given_its_own(open_page):
+    """Once, the family's child (seat 1, random) was greedy in the added wild-snake: the
+    comparison mixed the rule with the child's play, and nothing said so."""
+    page = open_page()
+    choose(page, "rainbow", 3)
+    page.select_option("#lineup select >> nth=1", "random")
+    page.select_option("#variant-pick", "wild-snake")
+    page.click("#add-variant")
+    card = page.locator("#arms li[data-arm=wild-snake]")
+    card.wait_for()
+    assert "Players: the baseline's (greedy in seats 0 and 2, random in seat 1)" in card.inner_text()
+    page.fill("#games", "1500")
+    with page.expect_request(lambda r: r.url.endswith("/api/runs") and r.method == "POST") as sent:
+        run = started(page)
+    request = json.loads(sent.value.post_data)
+    assert request["lineup"] == ["greedy", "random", "greedy"]
+    assert [a["policies"] for a in request["arms"]] == [None, None]
+    page.wait_for_selector(f"body[data-compare='{run}']", timeout=RUN)
+    assert not any("differ in who plays" in f for f in findings(page))
+    # Given players of its own, the rule set says it differs, and so does the answer's first line.
+    card.locator("button", has_text="Give it players of its own").click()
+    card.locator("select >> nth=1").select_option("greedy")
+    assert "Its players differ from the baseline's" in card.inner_text()
+    play(page)
+    assert findings(page)[0].startswith("These rule sets differ in who plays as well as in the rules (standard: "
+                                        "greedy, random, greedy; wild-snake: greedy, greedy, greedy)")  # fmt: skip
+
+
+# ---------------------------------------------------------------------------- 4. a run belongs to its page
+
+
+def test_a_reload_reattaches_to_its_run_and_another_page_can_cancel_it(open_page):
+    """Once, a reload mid-run left the run playing with no way to stop it ("1 run(s) under way...
+    wait or cancel", no Cancel button), and a second tab met the same."""
+    page = open_page()
+    choose(page, "rainbow", 3)
+    page.select_option("#lineup select >> nth=0", "expert")  # (an expert's game costs hundreds: a long run)
+    page.fill("#games", "200000")
+    run = started(page)
+    page.wait_for_selector("#cancel:not([hidden])")
+    page.reload()
+    page.wait_for_selector("body[data-ready=true]")
+    page.wait_for_selector("#cancel:not([hidden])", timeout=10_000)  # its own run, reattached
+    assert page.is_visible("#progress")
+    # A second tab (its own storage) sees the run, says whose it is, and can cancel it.
+    other = open_page()
+    busy = other.locator("#busy")
+    busy.wait_for(state="visible", timeout=10_000)
+    assert "Another page of this workbench is playing Rainbow, 3 players: 1 rule set" in busy.inner_text()
+    other.click("#run")  # (Play there says the server is busy, with the same way out)
+    other.wait_for_selector("#run-error:not([hidden])")
+    assert "a run is under way" in other.inner_text("#run-error")
+    busy.locator("button", has_text="Cancel that run").click()
+    page.wait_for_function(
+        "() => document.getElementById('status').textContent.startsWith('Cancelled after')", timeout=RUN
+    )  # (a cancel during the engine's compile takes effect after it)
+    busy.wait_for(state="hidden", timeout=10_000)
+    assert page.is_hidden("#cancel") and page.is_enabled("#run")
+    # A short run reloaded at once still brings its results to the page that started it.
+    page.select_option("#lineup select >> nth=0", "greedy")
+    page.fill("#games", "20000")
+    run = started(page)
+    page.reload()
+    page.wait_for_selector(f"body[data-compare='{run}']", timeout=RUN)
+    assert findings(page)
+
+
+# ---------------------------------------------------------------------------- 5. stale and lost state
+
+
+def test_results_are_marked_stale_and_a_link_keeps_everything_the_page_found(open_page, server, tmp_path):
+    """Once, old results stayed unmarked after the settings changed, a broken link silently opened
+    the default page, a reopened link lost the results, and the handicap was kept nowhere."""
+    import tomllib
+
+    page = open_page()
+    page.fill("[data-field=start_coins]", "10")
+    page.wait_for_function("() => document.getElementById('toml').value.startsWith('start_coins = 10')")
+    page.fill("#games", "3000")
+    run = play(page)
+    stale = page.locator("#stale")
+    assert stale.is_hidden()
+    page.fill("#players", "3")
+    stale.wait_for(state="visible")
+    assert "the number of players changed since" in stale.inner_text()
+    page.fill("#players", "4")
+    stale.wait_for(state="hidden")
+    page.fill("[data-field=start_coins]", "11")
+    page.wait_for_function("() => document.getElementById('stale').textContent.includes('the rules of my rules')")
+    page.fill("[data-field=start_coins]", "10")
+    stale.wait_for(state="hidden")
+    # A fair handicap, kept beside the comparison.
+    page.select_option("#handicap", "start_coins")
+    page.fill("#balance-games", "1000")
+    balance = play(page, "#balance", "balance")
+    said = findings(page), findings(page, "#balance-findings")
+    # The link reopens both results without playing a game.
+    link = page.url
+    again = open_page(path=link[len(server.url) :], wait=False)
+    posts = []
+    again.on("request", lambda r: posts.append(r.url) if r.method == "POST" and r.url.endswith("/api/runs") else None)
+    again.wait_for_selector(f"body[data-compare='{run}'][data-balance='{balance}']", timeout=30_000)
+    assert (findings(again), findings(again, "#balance-findings")) == said and posts == []
+    assert again.is_hidden("#stale") and again.is_hidden("#balance-stale")
+    assert again.input_value("#handicap") == "start_coins" and again.input_value("#balance-games") == "1000"
+    # The study plays both again; the report holds both, and what each rule set changes.
+    with again.expect_download() as got:
+        again.click("#download-study")
+    study = tomllib.loads(open(got.value.path()).read())
+    assert study["compare"][0]["arms"][1] == {"name": "my rules", "set": ["start_coins=10"]}
+    assert study["balance"][0]["handicap"] == "start_coins" and study["balance"][0]["games"] == 1000
+    report = again.request.get(server.url + again.get_attribute("#download-report", "href").lstrip("/")).text()
+    assert "A fair handicap" in report and "start_coins=10" in report and said[1][0] in report.replace("&#x27;", "'")
+    # A cut-short or foreign link says so, and the page opens on the default game.
+    for broken in (link[: len(link) - 25], server.url + "#bm90IGEgbGluaw"):
+        cut = open_page(path=broken[len(server.url) :])
+        assert cut.is_visible("#link-error") and "could not be read" in cut.inner_text("#link-error")
+        assert cut.input_value("#game") == "fortune"
+
+
+def test_a_cancel_leaves_earlier_results_marked_for_what_they_answer(open_page):
+    page = open_page()
+    page.fill("[data-field=start_coins]", "10")
+    page.fill("#games", "3000")
+    page.wait_for_function("() => document.getElementById('plan').textContent.includes('compares')")
+    play(page)
+    page.fill("#players", "5")
+    page.fill("#games", "1000000")
+    started(page)
+    page.click("#cancel")
+    page.wait_for_function("() => document.getElementById('status').textContent.startsWith('Cancelled after')")
+    # The results on screen are still the 4-player ones, and say so.
+    assert page.is_visible("#stale") and "the number of players" in page.inner_text("#stale")
+
+
+# ---------------------------------------------------------------------------- 6. the parent's question
+
+
+def test_the_parents_question_is_answered_on_the_first_view(open_page):
+    """ "We play Rainbow with 3 players, our 7-year-old plays randomly: what does wild-snake do?"
+    The child's chance, with its interval, in words on the first view, equal to the command line's
+    on the same games; no statistics words outside the details."""
+    page = open_page()
+    choose(page, "rainbow", 3)
+    words = page.inner_text("#players-words")
+    assert "random" in words and "picks any allowed move at random" in words and "greedy:RATE" in words
+    page.select_option("#lineup select >> nth=1", "random")
+    page.select_option("#variant-pick", "wild-snake")
+    page.click("#add-variant")
+    page.locator("#arms li[data-arm=wild-snake]").wait_for()
+    page.fill("#games", "4000")
+    page.fill("#seed", "3")
+    play(page)
+    said = findings(page)
+    out = CliRunner().invoke(cli, ["compare", "rainbow", "-p", "3", "-n", "4000", "--seed", "3", "--policies",
+                                   "greedy,random,greedy", "-v", "standard", "-v", "wild-snake", "--set", "feel=true",
+                                   "--json"])  # fmt: skip
+    assert out.exit_code == 0, out.output
+    rows = {(r["variant"], r["metric"]): r for r in json.loads(out.output)["rows"]}
+    for arm in ("standard", "wild-snake"):
+        text = next(f for f in said if f.startswith(f"{arm}: The random player in seat 1 wins "))
+        value, low, high = (float(x) for x in re.search(r"wins ([\d.]+)% \[([\d.]+)%, ([\d.]+)%\]", text).groups())
+        row = rows[arm, "seat 1 wins"]
+        for shown, exact in ((value, row["value"]), (low, row["low"]), (high, row["high"])):
+            assert abs(100 * exact - shown) <= 0.05 + 1e-9, (arm, text)
+        assert "a fair share being 33.3%" in text
+    # The first chart names the players; the first view speaks no statistics.
+    seats = page.eval_on_selector_all("[data-chart=win-rates] .snakesim-hit", "h => h.map(x => x.dataset.x)")
+    assert seats == ["seat 0 (greedy)", "seat 1 (random)", "seat 2 (greedy)"]
+    first_view = page.evaluate(
+        "() => { const r = document.getElementById('results').cloneNode(true);"
+        " r.querySelector('details').remove(); return r.innerText; }"
+    )
+    for jargon in ("arm", "p(Holm)", "pairing", "Kaplan-Meier", "seat balance", "pp", "first-player advantage"):
+        assert not re.search(rf"(?<![\w-]){re.escape(jargon)}(?![\w-])", first_view), jargon
+    assert page.locator("[data-field=feel]").count() == 0 and page.locator("#feel").count() == 1
+
+
+# ---------------------------------------------------------------------------- 7. no claim the page contradicts
+
+
+def test_constant_lengths_are_said_once_and_the_report_says_what_each_rule_set_changes(open_page, server):
+    page = open_page()
+    choose(page, "hisss", 3)
+    page.fill("[data-field=heads][data-key=RAINBOW]", "2")
+    page.wait_for_function("() => document.getElementById('toml').value.includes('RAINBOW = 2')")
+    page.fill("#games", "800")
+    play(page)
+    said = findings(page)
+    assert "Every 3-player Hisss game lasts 49 turns under standard, and 50 turns under my rules." in said
+    assert not any(re.search(r"\d+ -> \d+ turns", f) for f in said)
+    assert page.locator("[data-chart=length]").count() == 0
+    assert page.locator("#table-box th", has_text=re.compile("^length")).count() == 0
+    report = page.request.get(server.url + page.get_attribute("#download-report", "href").lstrip("/")).text()
+    assert "<strong>my rules</strong>: <code>heads.RAINBOW=2</code>" in report
+    assert "<strong>standard</strong> (the baseline): the seed's rules, unchanged" in report
+
+
+def test_the_handicap_is_called_fair_only_when_the_fresh_games_show_it(open_page, server):
+    page = open_page()
+    choose(page, "hisss", 3)
+    page.select_option("#handicap", "start_points")
+    page.fill("#tolerance", "1")
+    page.fill("#balance-games", "2000")
+    run = play(page, "#balance", "balance")
+    status = page.request.get(f"{server.url}api/runs/{run}").json()["result"]["status"]
+    text = " ".join(findings(page, "#balance-findings"))
+    assert ("fair as asked" in text) == (status == "balanced")
+    assert "evens the seats" not in text and " points" not in text.replace("percentage points", "")
+
+
+# ---------------------------------------------------------------------------- 8. a phone and a keyboard
+
+
+def test_a_phone_and_the_keyboard_alone(open_page, server, tmp_path):
+    page = open_page(360, 800)
+    page.fill("[data-field=start_coins]", "10")
+    page.fill("#games", "5000")
+    page.wait_for_function("() => document.getElementById('plan').textContent.includes('compares')")
+    play(page)
+    page.fill("#balance-games", "1000")
+    play(page, "#balance", "balance")
+    width = "document.documentElement.scrollWidth"
+    assert page.evaluate(width) <= 360
+    for box in page.locator("#arms button, #keep button, #keep a").all():
+        b = box.bounding_box()
+        assert b["x"] >= 0 and b["x"] + b["width"] <= 360, box.inner_text()
+    # The length chart's labels do not run into each other.
+    spans = page.eval_on_selector_all(
+        "[data-chart=length] .snakesim-tick[text-anchor=middle]",
+        "ts => ts.map(t => { const b = t.getBoundingClientRect(); return [b.left, b.right]; })",
+    )
+    assert len(spans) >= 3 and all(a[1] <= b[0] for a, b in itertools.pairwise(spans))
+    # Headings in order; no hint to hover on a phone.
+    levels = page.eval_on_selector_all("h1, h2, h3, h4, h5, h6", "hs => hs.map(h => Number(h.tagName[1]))")
+    assert levels[0] == 1 and all(b <= a + 1 for a, b in itertools.pairwise(levels))
+    assert "hover" not in page.inner_text("body").lower()
+    # The keyboard alone: from Play to the downloads, each chart is one Tab stop with a name.
+    charts = page.locator("#charts .snakesim-chart, #balance-charts .snakesim-chart").count()
+    page.focus("#run")
+    stops = []
+    for _ in range(80):
+        page.keyboard.press("Tab")
+        here = page.evaluate(
+            "() => { const e = document.activeElement; const l = e.getAttribute('aria-labelledby');"
+            " const name = l ? document.getElementById(l).textContent : e.labels && e.labels.length"
+            " ? e.labels[0].textContent : e.getAttribute('aria-label') || e.textContent || '';"
+            " return [e.id, e.className, name.trim()]; }"
+        )
+        stops.append(here)
+        if here[0] == "download-study":
+            break
+    assert stops[-1][0] == "download-study"
+    plots = [s for s in stops if "snakesim-plot" in s[1]]
+    assert len(plots) == charts and all(name for _, _, name in stops)
+    page.locator("#charts .snakesim-plot").first.focus()
+    page.keyboard.press("ArrowRight")
+    tip = page.locator("#charts .snakesim-tip").first
+    assert tip.is_visible() and re.search(r"standard: [\d.]+% \[", tip.inner_text())
+    # The report, on the same phone: nothing runs off the side.
+    report = tmp_path / "report.html"
+    report.write_text(page.request.get(server.url + page.get_attribute("#download-report", "href").lstrip("/")).text())
+    paper = open_page(360, 800, wait=False)
+    paper.goto(report.as_uri())
+    paper.wait_for_selector(".snakesim-chart")
+    assert paper.evaluate(width) <= 360
+
+
+def test_weak_input_gets_a_line_that_names_what_was_typed(open_page):
+    page = open_page(360, 800)
+    for text, said in (("", "got nothing"), ("abc", 'got "abc"'), ("9", "got 9")):
+        page.fill("#players", text)
+        page.wait_for_selector("#setup-error:not([hidden])")
+        assert page.inner_text("#setup-error") == f"players: expected a whole number from 2 to 8, {said}"
+    page.fill("#players", "4")
+    page.wait_for_selector("#setup-error", state="hidden")
+    page.fill("[data-field=snakes]", "")
+    page.wait_for_function("() => document.getElementById('rules-error').textContent.startsWith('snakes: ')")
+    assert page.inner_text("#rules-error").endswith("got nothing")
+    page.click("#rules-undo")
+    # A 200 KB paste into the rules text: said in words, before anything is sent.
+    page.eval_on_selector("#toml", "t => { t.value = 'x = 1\\n'.repeat(33000); t.dispatchEvent(new Event('input')); }")
+    page.wait_for_function("() => document.getElementById('rules-error').textContent.startsWith('toml: a rules text')")
+    assert "at most 20,000 characters, got 198,000" in page.inner_text("#rules-error")
+    page.click("#rules-undo")
+    # A label the command line cannot take is refused as it is typed, and never reaches Play.
+    page.fill("#label", 'a=b, "c"')
+    page.wait_for_selector("#label-error:not([hidden])")
+    assert page.inner_text("#editing-name") == "my rules"
+    page.fill("#label", "ten coins")
+    page.wait_for_selector("#label-error", state="hidden")
+    assert page.inner_text("#editing-name") == "ten coins"
+    # Rule sets up to the server's limit, then Add says why it is off.
+    while page.is_enabled("#add-variant"):
+        page.click("#add-variant")
+        page.wait_for_timeout(150)
+    assert page.locator("#arms li").count() == 6
+    assert "the most this server compares at once" in page.inner_text("#arms-note")
+
+
+# ---------------------------------------------------------------------------- the figures are the command line's
+
+
+def test_a_house_rule_from_the_page_equals_the_command_line(open_page, tmp_path):
+    """Change start_coins to 10, play 20,000 games, read a finding and a chart value, download the
+    rules and play them with `snakesim run`: the same figures. (`make screenshot` takes the README's
+    picture here.)"""
+    import os
+
+    page = open_page()
+    page.fill("[data-field=start_coins]", "10")
+    page.fill("#label", "ten coins")
+    page.fill("#games", "20000")
+    page.fill("#seed", "5")
+    page.wait_for_function("() => document.getElementById('plan').textContent.includes('standard and ten coins')")
+    play(page)
+    finding = page.locator("#findings li", has_text="shorter").first.inner_text()
+    page.locator("[data-chart=win-rates] .snakesim-plot").focus()
+    page.keyboard.press("ArrowRight")
+    tip = page.inner_text("[data-chart=win-rates] .snakesim-tip")
+    shot = os.environ.get("SNAKESIM_SCREENSHOT")
+    if shot:  # (make screenshot: the README's picture)
+        page.locator("#results").scroll_into_view_if_needed()
+        page.hover("[data-chart=win-rates] [data-x='seat 0']")
+        page.screenshot(path=shot, full_page=False)
+    with page.expect_download() as got:
+        page.locator("#arms li[data-arm='ten coins']").locator("button", has_text="Download").click()
+    rules = tmp_path / got.value.suggested_filename
+    got.value.save_as(rules)
+    assert rules.name == "ten-coins.toml" and "start_coins = 10" in rules.read_text()
+    out = CliRunner().invoke(cli, ["run", "fortune", "-p", "4", "-n", "20000", "--seed", "5", "--rules", str(rules),
+                                   "--json"])  # fmt: skip
+    assert out.exit_code == 0, out.output
+    run = json.loads(out.output)
+    shown = re.search(r"ten coins: ([\d.]+)% \[([\d.]+)%, ([\d.]+)%\]", tip)
+    assert shown, tip
+    value, low, high = (float(x) for x in shown.groups())
+    places = len(shown.group(1).split(".")[1]) if "." in shown.group(1) else 0
+    half = 0.5 * 10**-places + 1e-9
+    assert abs(100 * run["win_rate"][0] - value) <= half
+    assert abs(100 * run["win_ci"][0][0] - low) <= half and abs(100 * run["win_ci"][0][1] - high) <= half
+    mean = re.search(r"-> ([\d.]+) cards drawn", finding)
+    assert mean and abs(run["length"]["mean"] - float(mean.group(1))) <= 0.05 + 1e-9, finding
+    # A rule set hidden in the legend leaves the chart; its button says so.
+    bars = page.locator("[data-chart=win-rates] .snakesim-bar")
+    before = bars.count()
+    page.locator("[data-chart=win-rates] .snakesim-legend-item", has_text="standard").click()
+    assert bars.count() == before // 2
+    assert page.get_attribute("[data-chart=win-rates] .snakesim-legend-item >> nth=0", "aria-pressed") == "false"
