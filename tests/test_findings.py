@@ -69,10 +69,10 @@ def test_a_change_in_one_seat_only_names_that_seat_and_keeps_the_others():
     t = table((100.0, 0.0, -1.0, 1.0, 1.0), [(0.53, 0.03, 0.01, 0.05, 1e-4), (0.47, -0.004, -0.02, 0.012, 0.3)])
     said = texts(compare_findings(t, FORTUNE, 2, 20_000))
     assert "Seat 0 wins 3 percentage points more often: 50% -> 53% (+3 [+1, +5] percentage points at 97.5%)." in said
-    assert "Seat 1 keeps its chances: no change found." in said
+    assert "For seat 1, no change found: any change is within the noise of 20,000 games." in said
     assert not any(s.startswith("Seat 1 wins") for s in said)
     # The change comes before what is ruled out.
-    assert said.index("Seat 1 keeps its chances: no change found.") > 0
+    assert said.index("For seat 1, no change found: any change is within the noise of 20,000 games.") > 0
 
 
 def test_a_constant_metric_is_said_once_for_every_arm():
@@ -81,7 +81,7 @@ def test_a_constant_metric_is_said_once_for_every_arm():
     findings = compare_findings(t, HISSS, 2, 5_000)
     once = texts(findings, None)
     assert once == ["Every 2-player Hisss game lasts 49 turns under every rule set compared.",
-                    "No 2-player Hisss game is drawn under any rule set compared."]  # fmt: skip
+                    "No 2-player Hisss game ends in a draw under any rule set compared."]  # fmt: skip
     assert not any("length" in s.lower() for s in texts(findings))
 
 
@@ -152,7 +152,16 @@ def test_balance_findings_say_whether_fresh_games_bear_the_handicap_out():
     fair = balance_findings(balance_summary((0.08, 0.07, 0.09), (0.01, 0.0, 0.02), status="balanced", worst=0.004))
     assert fair[1].endswith(": every seat is within 1 percentage point of the average seat's chance, fair as asked.")
     unclear = balance_findings(balance_summary((0.02, 0.01, 0.03), (0.015, 0.005, 0.025)))
-    assert unclear[1].endswith(": a difference these games cannot tell from noise.")
+    assert unclear[1].endswith(
+        ": a difference these games cannot tell from noise, so keep the rules as they are; "
+        "these games do not show every seat within 1 percentage point of the average seat's "
+        "chance (the furthest is 1.2 percentage points off by estimate)."
+    )
+    # A recommendation that moves every seat alike says so: it is no handicap between the seats.
+    alike = balance_findings(balance_summary((0.02, 0.01, 0.03), (0.015, 0.005, 0.025), values=(7, 7, 7)))
+    assert alike[0].endswith(
+        "instead of [6, 6, 6]: the same for every seat, a change of the game rather than a handicap between the seats."
+    )
     kept = balance_findings(balance_summary((0.02, 0.01, 0.03), (0.02, 0.01, 0.03), values=(6, 6, 6)))
     assert kept[0].startswith("Keep start_coins as it is ([6, 6, 6])")
 
@@ -163,10 +172,10 @@ def test_a_handicap_is_called_fair_only_when_the_fresh_games_show_it():
     seat within the tolerance of the average seat, at once) may say fair."""
     closer = balance_findings(balance_summary((0.054, 0.048, 0.061), (0.014, 0.008, 0.020), worst=0.009))
     assert closer[1].endswith(
-        ": the handicap brings the seats closer, but not within 1 percentage point of the "
-        "average seat's chance that these games can show (the furthest seat is 0.9 off)."
+        ": the handicap brings the seats closer, but these games do not show every seat within 1 percentage point of "
+        "the average seat's chance (the furthest is 0.9 percentage points off by estimate); more games would tell."
     )
-    assert not any("evens" in s or "fair" in s for s in closer)
+    assert not any("evens" in s or "fair as asked." in s for s in closer)
     # Chances are always "percentage points", never bare "points" (a handicap may count game points).
     assert all(" points" not in s.replace("percentage points", "") for s in closer)
 

@@ -109,10 +109,13 @@ def test_play_plays_the_rules_in_the_editor_and_says_what_it_leaves_out(open_pag
     page = open_page()
     assert page.inner_text("#editing-name") == "my rules"
     plan = page.locator("#plan")
-    assert "Left out: my rules, the same rules and players as the baseline" in plan.inner_text()
+    assert plan.inner_text() == (
+        "Play plays standard alone: 100,000 games with 4 players. It leaves out my rules: no "
+        "different from standard yet."
+    )
     page.fill("[data-field=start_coins]", "10")
     page.wait_for_function("() => document.getElementById('toml').value.startsWith('start_coins = 10')")
-    assert "Play compares standard and my rules" in plan.inner_text() and "Left out" not in plan.inner_text()
+    assert "Play compares standard and my rules" in plan.inner_text() and "leaves out" not in plan.inner_text()
     page.fill("#games", "3000")
     with page.expect_request(lambda r: r.url.endswith("/api/runs") and r.method == "POST") as sent:
         run = started(page)
@@ -390,7 +393,7 @@ def test_the_handicap_is_called_fair_only_when_the_fresh_games_show_it(open_page
     run = play(page, "#balance", "balance")
     status = page.request.get(f"{server.url}api/runs/{run}").json()["result"]["status"]
     text = " ".join(findings(page, "#balance-findings"))
-    assert ("fair as asked" in text) == (status == "balanced")
+    assert ("fair as asked." in text) == (status == "balanced")
     assert "evens the seats" not in text and " points" not in text.replace("percentage points", "")
 
 
@@ -453,7 +456,7 @@ def test_a_phone_and_the_keyboard_alone(open_page, server, tmp_path):
 
 def test_weak_input_gets_a_line_that_names_what_was_typed(open_page):
     page = open_page(360, 800)
-    for text, said in (("", "got nothing"), ("abc", 'got "abc"'), ("9", "got 9")):
+    for text, said in (("", "got nothing"), ("abc", "got 'abc'"), ("9", "got 9")):
         page.fill("#players", text)
         page.wait_for_selector("#setup-error:not([hidden])")
         assert page.inner_text("#setup-error") == f"players: expected a whole number from 2 to 8, {said}"
@@ -471,10 +474,19 @@ def test_weak_input_gets_a_line_that_names_what_was_typed(open_page):
     # A label the command line cannot take is refused as it is typed, and never reaches Play.
     page.fill("#label", 'a=b, "c"')
     page.wait_for_selector("#label-error:not([hidden])")
+    page.press("#label", "Tab")
+    assert page.inner_text("#editing-name") == "my rules"
+    # Typed at a person's speed, a label is taken once the field is left, never half-typed ("standar").
+    page.fill("#label", "")
+    page.type("#label", "standard", delay=60)
+    assert page.inner_text("#label-error") == "the label: standard is taken"
+    page.press("#label", "Tab")
     assert page.inner_text("#editing-name") == "my rules"
     page.fill("#label", "ten coins")
     page.wait_for_selector("#label-error", state="hidden")
+    page.press("#label", "Tab")
     assert page.inner_text("#editing-name") == "ten coins"
+    assert page.inner_text("#rules-summary").startswith("ten coins plays the seed's game as it is")
     # Rule sets up to the server's limit, then Add says why it is off.
     while page.is_enabled("#add-variant"):
         page.click("#add-variant")
@@ -495,6 +507,7 @@ def test_a_house_rule_from_the_page_equals_the_command_line(open_page, tmp_path)
     page = open_page()
     page.fill("[data-field=start_coins]", "10")
     page.fill("#label", "ten coins")
+    page.press("#label", "Tab")
     page.fill("#games", "20000")
     page.fill("#seed", "5")
     page.wait_for_function("() => document.getElementById('plan').textContent.includes('standard and ten coins')")

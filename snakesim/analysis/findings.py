@@ -246,7 +246,11 @@ def constant_sentence(metric: str, value: float, spec: GameSpec, players: int, a
     if metric.startswith("length"):
         return f"Every {players}-player {game} game lasts {number(value, 0)} {spec.length_unit}{every}."
     if metric == "draw":
-        return f"No {players}-player {game} game is drawn{any_}." if value == 0 else f"Every game is drawn{every}."
+        return (
+            f"No {players}-player {game} game ends in a draw{any_}."
+            if value == 0
+            else f"Every game ends in a draw{every}."
+        )
     if metric == "unfinished":
         return ""  # (no game reaching the turn cap is the usual case, not worth a sentence)
     if metric == "won on the tie-break" and value == 0:
@@ -287,11 +291,12 @@ def compare_findings(
     -------
     list of dict
         ``{"arm": name or None, "text": sentence}``: first a warning where the arms differ in
-        players as well as rules, then the metrics that never vary (arm None); then where the
-        seats hold different players, each arm's chances of its players (the baseline's
-        first); then for each arm after the first its sentences against the first: the changes
-        its tests find, largest first, then what the games rule out. A comparison of one arm
-        says who wins from which seat and how long a game lasts.
+        players as well as rules, then the metrics that never vary (arm None); then who wins
+        from which seat under the baseline (its players' chances where the seats hold different
+        players); then for each arm after the first its players' chances where they differ,
+        and its sentences against the first: the changes its tests find, largest first, then
+        what the games rule out. A comparison of one arm says who wins from which seat and how
+        long a game lasts.
     """
     arms = list(dict.fromkeys(table["variant"]))
     seats = lineups(table, seats)
@@ -313,8 +318,7 @@ def compare_findings(
     rows = table.set_index(["variant", "metric"])
     if len(arms) == 1:
         return out + [{"arm": None, "text": t} for t in _alone(rows, base, seats[base], spec, players, games)]
-    if mixed(seats[base]):
-        out.append({"arm": base, "text": _players_sentence(rows, base, None, seats[base], players)})
+    out.append({"arm": base, "text": _who_wins(rows, base, seats[base], players, games)})
     for arm in arms[1:]:
         found, ruled_out = [], []
         covered = ()
@@ -393,14 +397,7 @@ def _players_sentence(rows, arm: str, base: str | None, seats: Sequence[str], pl
 def _alone(rows, arm: str, seats: Sequence[str], spec: GameSpec, players: int, games: int) -> list[str]:
     """One rule set on its own: who wins from which seat (the players' chances where the seats
     hold different players) and how long a game lasts, as ``snakesim run`` says them."""
-    out = []
-    if mixed(seats):
-        out.append(_players_sentence(rows, arm, None, seats, players))
-    else:
-        rates = [float(rows.loc[arm, f"seat {s} wins"]["value"]) for s in range(players)]
-        cis = [(float(rows.loc[arm, f"seat {s} wins"]["low"]), float(rows.loc[arm, f"seat {s} wins"]["high"]))
-               for s in range(players)]  # fmt: skip
-        out.append(_seat_sentence(rates, cis, games, players))
+    out = [_who_wins(rows, arm, seats, players, games)]
     length = next((m for m in rows.loc[arm].index if m.startswith("length (")), None)
     if length is not None:
         r = rows.loc[arm, length]
@@ -414,6 +411,16 @@ def _alone(rows, arm: str, seats: Sequence[str], spec: GameSpec, players: int, g
                 text += f"; half are over by {number(median['value'], 0)}"
             out.append(text + ".")
     return out
+
+
+def _who_wins(rows, arm: str, seats: Sequence[str], players: int, games: int) -> str:
+    """Who wins from which seat under one rule set: its players' chances where the seats hold
+    different players, else whether any seat is favoured."""
+    if mixed(seats):
+        return _players_sentence(rows, arm, None, seats, players)
+    seat = [rows.loc[arm, f"seat {s} wins"] for s in range(players)]
+    rates = [float(r["value"]) for r in seat]
+    return _seat_sentence(rates, [(float(r["low"]), float(r["high"])) for r in seat], games, players)
 
 
 def _seat_sentence(rates, cis, games: int, players: int, level: float = LEVEL) -> str:
@@ -512,12 +519,10 @@ def _seats(rows, base: str, arm: str, players: int, games: int, found: list, rul
             f"{100 * bound:.{max(1, decimals(100 * bound))}f} percentage points: within the noise of {games:,} games."
         )
     elif moved and len(moved) + len(covered) < players:
+        # (no change found is not "keeps its chances": a change smaller than the noise may be there)
         still = [s for s in range(players) if s not in {m[0] for m in moved} and s not in covered]
-        if len(still) == 1:
-            who = seat_name(still[0], seats)
-            ruled_out.append(f"{who[0].upper()}{who[1:]} keeps its chances: no change found.")
-        else:
-            ruled_out.append(f"Seats {', '.join(map(str, still))} keep their chances: no change found.")
+        who = seat_name(still[0], seats) if len(still) == 1 else f"seats {_and([str(s) for s in still])}"
+        ruled_out.append(f"For {who}, no change found: any change is within the noise of {games:,} games.")
 
 
 def _points_diff(r, places: int) -> str:
@@ -681,25 +686,30 @@ def balance_findings(s: dict) -> list[str]:
     out = []
     if list(values) == list(base):
         out.append(f"Keep {option} as it is ({_inline(base)}): no handicap found evens the seats further.")
+    elif len(set(values)) == 1 and len(set(base)) == 1:
+        out.append(f"The search recommends {option} = {_inline(values)} instead of {_inline(base)}: the same for "
+                   "every seat, a change of the game rather than a handicap between the seats.")  # fmt: skip
     else:
         out.append(f"The search recommends {option} = {_inline(values)} instead of {_inline(base)}.")
     fresh = (
         f"On {s['confirm']['games']:,} fresh games the largest gap between two seats' chances of winning goes from "
         f"{_gap(s['before'])} to {_gap(s['after'])}"
     )
-    fair = s["status"] == "balanced"
-    worst = f"{100 * s['fresh_max_deviation']:.1f}"
+    unshown = (
+        f"these games do not show every seat within {tolerance} of the average seat's chance (the furthest is "
+        f"{100 * s['fresh_max_deviation']:.1f} percentage points off by estimate)"
+    )
     if after[1] > before[2]:
         out.append(fresh + ": the handicap makes the seats less even there, so keep the rules as they are.")
-    elif fair:
+    elif s["status"] == "balanced":
         out.append(fresh + f": every seat is within {tolerance} of the average seat's chance, fair as asked.")
     elif after[2] < before[1]:
-        out.append(fresh + f": the handicap brings the seats closer, but not within {tolerance} of the average "
-                   f"seat's chance that these games can show (the furthest seat is {worst} off).")  # fmt: skip
+        out.append(fresh + f": the handicap brings the seats closer, but {unshown}; more games would tell.")
     elif list(values) != list(base):
-        out.append(fresh + ": a difference these games cannot tell from noise.")
+        out.append(fresh + f": a difference these games cannot tell from noise, so keep the rules as they are; "
+                   f"{unshown}.")  # fmt: skip
     else:
-        out.append(fresh + ".")
+        out.append(fresh + f"; {unshown}.")
     if s.get("novices") is not None:
         n = s["novices"]
         word = "holds" if n["holds"] else "does not hold"

@@ -169,7 +169,8 @@ def known_chart(tables: dict[str, pd.DataFrame], level: float = LEVEL) -> dict:
     return _chart(
         "known", "When is the winner known?", "lines", "how far the game has gone",
         "winner leads for good", True, series,
-        f"The share of won games whose winner already leads alone for good, as the game goes on. Half-way: {summary}.",
+        "The share of won games whose winner already leads alone for good (and never loses the lead again), as the "
+        f"game goes on. Half-way: {summary}.",
     )  # fmt: skip
 
 

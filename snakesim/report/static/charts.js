@@ -7,7 +7,7 @@
   "use strict";
   var COLOURS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f"];
   var SVG = "http://www.w3.org/2000/svg";
-  var H = 300, LEFT = 58, RIGHT = 14, TOP = 14, BOTTOM = 46;
+  var HEIGHT = 300, LEFT = 58, RIGHT = 14, TOP = 14;
   var WIDEST = 640, NARROWEST = 320;  // the chart's own width follows its box's, so text stays legible on a phone
   var CHAR = 6.6;  // an x label's width per character, in the chart's units (11px text)
 
@@ -49,11 +49,40 @@
     return 10 * power;
   }
 
+  /* An x label as lines: "seat 1 (random)" on two when one is too wide for its column. */
+  function labelLines(x, column) {
+    var text = String(x), cut = text.indexOf(" (");
+    if (text.length * CHAR + 10 <= column || cut < 0) return [text];
+    return [text.slice(0, cut), text.slice(cut + 1)];
+  }
+
   /* Every how many columns an x label fits without running into the next. */
   function labelEvery(xs, column) {
     var widest = 0;
-    xs.forEach(function (x) { widest = Math.max(widest, String(x).length); });
+    xs.forEach(function (x) {
+      labelLines(x, column).forEach(function (line) { widest = Math.max(widest, line.length); });
+    });
     return Math.max(1, Math.ceil((widest * CHAR + 10) / column));
+  }
+
+  /* Text broken into lines of at most `room` units of 12px text, at spaces. */
+  function wrap(text, room) {
+    var most = Math.max(12, Math.floor(room / 7)), lines = [], line = "";
+    String(text).split(" ").forEach(function (word) {
+      if (line && (line + " " + word).length > most) { lines.push(line); line = word; }
+      else line = line ? line + " " + word : word;
+    });
+    if (line) lines.push(line);
+    return lines;
+  }
+
+  function lines(parent, attrs, texts, step) {
+    var node = el("text", attrs, parent);
+    texts.forEach(function (t, i) {
+      var span = el("tspan", { x: attrs.x, dy: i ? step : 0 }, node);
+      span.textContent = t;
+    });
+    return node;
   }
 
   function chartWidth(box) {
@@ -69,6 +98,15 @@
     var series = chart.series.map(function (s, i) { return { s: s, colour: COLOURS[i % COLOURS.length], i: i }; });
     var shown = series.filter(function (d) { return !hidden[d.s.name]; });
     var xs = chart.series.length ? chart.series[0].points.map(function (p) { return p[0]; }) : [];
+    // The x labels (on two lines where one is too wide) and the axis caption (wrapped) set the
+    // room under the plot.
+    var plotW = W - LEFT - RIGHT, column = plotW / Math.max(1, xs.length);
+    var every = labelEvery(xs, column);
+    var labels = xs.map(function (x) { return labelLines(x, column * every); });
+    var twoLines = labels.some(function (l) { return l.length > 1; });
+    var caption = wrap(chart.x_label, plotW);
+    var extra = 14 * (caption.length - 1) + (twoLines ? 12 : 0);
+    var BOTTOM = 46 + extra, H = HEIGHT + extra;
     var top = 0;
     shown.forEach(function (d) { d.s.points.forEach(function (p) { top = Math.max(top, p[3], p[1]); }); });
     if (chart.percent && top > 0.95) top = 1;  // (a share: the axis ends at 100%)
@@ -81,7 +119,7 @@
     plot.setAttribute("aria-labelledby", title.id);
     plot.setAttribute("aria-describedby", box.id + "-summary " + box.id + "-how");
     var svg = el("svg", { viewBox: "0 0 " + W + " " + H, "aria-hidden": "true", focusable: "false", "class": "snakesim-svg" }, plot);
-    var plotW = W - LEFT - RIGHT, plotH = H - TOP - BOTTOM;
+    var plotH = H - TOP - BOTTOM;
     function y(v) { return TOP + plotH * (1 - v / top); }
     var tickPlaces = Math.max(0, -Math.floor(Math.log10((chart.percent ? 100 : 1) * step) + 1e-9));
     for (var t = 0; t <= ticks; t++) {
@@ -90,14 +128,12 @@
       var label = chart.percent ? (100 * v).toFixed(tickPlaces) + "%" : v.toFixed(tickPlaces);
       el("text", { x: LEFT - 6, y: yy + 4, "text-anchor": "end", "class": "snakesim-tick" }, svg).textContent = label;
     }
-    var column = plotW / Math.max(1, xs.length);
-    var every = labelEvery(xs, column);
-    xs.forEach(function (x, j) {
+    labels.forEach(function (parts, j) {
       if (j % every === 0) {
-        el("text", { x: LEFT + column * (j + 0.5), y: H - BOTTOM + 16, "text-anchor": "middle", "class": "snakesim-tick" }, svg).textContent = x;
+        lines(svg, { x: LEFT + column * (j + 0.5), y: H - BOTTOM + 16, "text-anchor": "middle", "class": "snakesim-tick" }, parts, 12);
       }
     });
-    el("text", { x: LEFT + plotW / 2, y: H - 8, "text-anchor": "middle", "class": "snakesim-axis" }, svg).textContent = chart.x_label;
+    lines(svg, { x: LEFT + plotW / 2, y: H - BOTTOM + 32 + (twoLines ? 12 : 0), "text-anchor": "middle", "class": "snakesim-axis" }, caption, 14);
     el("text", { x: 14, y: TOP + plotH / 2, "text-anchor": "middle", transform: "rotate(-90 14 " + (TOP + plotH / 2) + ")", "class": "snakesim-axis" }, svg).textContent = chart.y_label;
 
     if (chart.kind === "bars") {

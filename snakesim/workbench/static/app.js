@@ -5,7 +5,7 @@
    page, results included, so a link or a reload brings it all back. */
 
 import { readAddress, writeAddress } from "./address.js";
-import { buildEditor, discard, loadArm, replaceRules, settle, watchToml } from "./editor.js";
+import { buildEditor, discard, loadArm, replaceRules, settle, summarize, watchToml } from "./editor.js";
 import { markStale, showBalance, showCompare } from "./results.js";
 import { describeSeats, drawArms, drawLineup, resized, sameAsBaseline } from "./rulesets.js";
 import { isRunning, reattach, start as startRun } from "./runs.js";
@@ -68,12 +68,12 @@ function planText() {
     const names = r.arms.map((a) => a.name);
     text = r.arms.length === 1
       ? `Play plays ${names[0]} alone: ${count(r.games)} games with ${r.players} players.`
-      : `Play compares ${listed(names)}: ${count(r.games)} games each, the same deals in each, with ${r.players} players.`;
+      : `Play compares ${listed(names)}: ${count(r.games)} games each, every rule set dealt the same shuffles, `
+        + `with ${r.players} players.`;
     if (r.lineup && new Set(r.lineup).size > 1) text += ` Players: ${describeSeats(r.lineup)}.`;
     const out = left().map((a) => a.name);
     if (out.length) {
-      text += ` Left out: ${listed(out)}, the same rules and players as the baseline (change a rule to compare `
-        + `${out.length > 1 ? "them" : "it"}).`;
+      text += ` It leaves out ${listed(out)}: no different from ${state.arms[0].name} yet.`;
     }
     showError("setup-error", "");
   } catch (err) {
@@ -88,7 +88,7 @@ function saveAddress() {
   try { n = players(); } catch (e) { return; }
   const b = state.shown.balance;
   writeAddress({
-    g: state.game.name, p: n, n: $("games").value, s: $("seed").value, f: $("feel").checked,
+    g: state.game.name, p: n, pt: $("players").value, n: $("games").value, s: $("seed").value, f: $("feel").checked,
     L: state.game.policies.length ? state.lineup : null,
     a: state.arms.map((a) => ({ n: a.name, c: a.changes, p: a.policies })),
     e: state.arms.indexOf(editingArm()),
@@ -130,6 +130,12 @@ async function edit(arm) {
   saveAddress();
 }
 
+async function editAndShow(arm) {
+  await edit(arm);
+  $("editor").scrollIntoView({ block: "start" });
+  $("label").focus({ preventScroll: true });
+}
+
 function remove(arm) {
   const i = state.arms.indexOf(arm);
   const wasEditing = arm === editingArm();
@@ -156,7 +162,9 @@ async function addRuleSet() {
   await edit(arm);
 }
 
-function renamed() {
+/* The label as it is typed: checked at once; the rule set takes it when the field is left
+   (Enter or Tab), so a half-typed name never renames it. */
+function labelProblem() {
   const arm = editingArm();
   const text = $("label").value.trim();
   let problem = "";
@@ -167,12 +175,19 @@ function renamed() {
   } else if (state.arms.some((a) => a !== arm && a.name === text)) problem = `the label: ${text} is taken`;
   showError("label-error", problem);
   $("label").classList.toggle("invalid", Boolean(problem));
-  if (problem || text === arm.name) return;
+  return problem;
+}
+
+function renamed() {
+  const arm = editingArm();
+  const text = $("label").value.trim();
+  if (labelProblem() || text === arm.name) return;
   const balance = $("balance-arm").value === arm.name;
   arm.name = text;
   $("editing-name").textContent = text;
   drawArms(page);
   if (balance) $("balance-arm").value = text;
+  summarize();
   changed();
 }
 
@@ -288,23 +303,23 @@ function fillGameControls(game) {
     const sel = $(id);
     sel.innerHTML = "";
     if (copy) sel.appendChild(new Option("a copy of the baseline", ""));
-    Object.keys(game.variants).forEach((v) => {
-      sel.appendChild(new Option(`${v}: ${game.variants[v].description}`, v));
-    });
+    Object.keys(game.variants).forEach((v) => sel.appendChild(new Option(v, v)));
   });
   $("handicap").innerHTML = "";
   game.per_seat.forEach((h) => $("handicap").appendChild(new Option(h, h)));
+  variantNotes();
 }
 
 async function chooseGame(name, saved) {
   const game = state.games[name];
   state.game = game;
   state.shown = { compare: null, balance: null };
-  $("results").hidden = true;
+  $("results-body").hidden = true;
+  $("results-empty").hidden = false;
   $("balance-results").hidden = true;
   fillGameControls(game);
   const n = saved ? saved.p : Math.min(Math.max(Number($("players").value) || 4, game.min_players), game.max_players);
-  $("players").value = n;
+  $("players").value = saved && typeof saved.pt === "string" ? saved.pt : n;
   state.lineup = game.policies.length
     ? (saved && saved.L ? saved.L.slice(0, n) : resized([], n, game.default_policy)) : [];
   buildEditor(game, { arm: editingArm, changed: () => changed(), limits: state.limits });
@@ -408,11 +423,18 @@ function wire() {
   $("players").addEventListener("input", playersChanged);
   ["games", "seed", "tolerance", "balance-games"].forEach((id) => $(id).addEventListener("input", changed));
   ["feel", "handicap", "balance-arm"].forEach((id) => $(id).addEventListener("change", changed));
-  $("label").addEventListener("input", renamed);
+  $("label").addEventListener("input", labelProblem);
+  $("label").addEventListener("change", renamed);
   $("reset").addEventListener("click", () => replaceRules(state.game.variants[$("base").value].toml));
   $("add-variant").addEventListener("click", addRuleSet);
   $("download-rules").addEventListener("click", () => downloadRules(editingArm()));
   $("run").addEventListener("click", play);
+  $("run-again").addEventListener("click", async () => {
+    await play();
+    $("run-section").scrollIntoView({ block: "start" });
+  });
+  $("variant-pick").addEventListener("change", variantNotes);
+  $("base").addEventListener("change", variantNotes);
   $("balance").addEventListener("click", findHandicap);
   $("download-study").addEventListener("click", () => {
     const shown = (k) => (state.shown[k] ? state.shown[k].request : null);
@@ -429,5 +451,14 @@ function wire() {
   window.addEventListener("hashchange", () => location.reload());
 }
 
-const page = { state, changed, edit, remove, downloadRules };
+/* Under each variant picker: what the chosen variant is. */
+function variantNotes() {
+  const v = $("variant-pick").value;
+  $("variant-note").textContent = v === ""
+    ? "A copy of the baseline's rules, to change as you like."
+    : `${v}: ${state.game.variants[v].description}.`;
+  $("base-note").textContent = `${$("base").value}: ${state.game.variants[$("base").value].description}.`;
+}
+
+const page = { state, changed, edit: editAndShow, remove, downloadRules };
 start();

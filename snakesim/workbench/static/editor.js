@@ -160,9 +160,15 @@ function fill(view) {
     }
   });
   if (pending.toml === null && document.activeElement !== $("toml")) $("toml").value = view.toml;
-  $("rules-summary").textContent = view.changes
-    ? `What ${hooks.arm().name} changes from the seed's game: ${view.summary}.`
-    : `${hooks.arm().name} plays the seed's game as it is: change a rule below to make it your own.`;
+  summarize();
+}
+
+/* The line over the form: what the edited rule set changes from the seed's game. */
+export function summarize() {
+  const arm = hooks.arm();
+  $("rules-summary").textContent = arm.changes
+    ? `What ${arm.name} changes from the seed's game: ${arm.summary}.`
+    : `${arm.name} plays the seed's game as it is: change a rule below to make it your own.`;
 }
 
 /* Show a rule set's rules in the editor (its edits pending are settled first). */

@@ -39,7 +39,8 @@ function figuresTable(rows) {
 
 export function showCompare(shown) {
   const { result } = shown;
-  $("results").hidden = false;
+  $("results-body").hidden = false;
+  $("results-empty").hidden = true;
   findingsList($("findings"), result.findings);
   window.SnakesimCharts.render($("charts"), result.charts, 3);
   $("details-note").textContent = result.details_note;
@@ -60,7 +61,6 @@ const NAMES = { game: "the game", players: "the number of players", seed: "the s
 
 /* What differs between the request a result answers and the one the page would send now. */
 export function changesBetween(then, now) {
-  if (!now) return ["a setting that is not valid now"];
   const out = [];
   Object.keys(NAMES).forEach((k) => {
     if (JSON.stringify(then[k]) !== JSON.stringify(now[k])) out.push(NAMES[k]);
@@ -87,18 +87,21 @@ export function changesBetween(then, now) {
 
 /* Mark each shown result whose settings have changed since it was played. */
 export function markStale(state, requests) {
-  [["compare", "results", "stale"], ["balance", "balance-results", "balance-stale"]].forEach(([kind, box, note]) => {
+  [["compare", "results-body", "stale"], ["balance", "balance-results", "balance-stale"]].forEach(([kind, box, note]) => {
     const shown = state.shown[kind];
     if (!shown) return;
     let now = null;
     try { now = requests[kind](); } catch (e) { now = null; }
-    const changed = changesBetween(shown.request, now);
-    $(box).classList.toggle("stale", changed.length > 0);
-    $(note).hidden = !changed.length;
+    const changed = now ? changesBetween(shown.request, now) : [];
+    $(box).classList.toggle("stale", !now || changed.length > 0);
+    $(note).hidden = Boolean(now) && !changed.length;
     const again = kind === "compare" ? "Play the games" : "Find the handicap";
-    $(note).textContent = changed.length
-      ? `Out of date: these results answer earlier settings, and ${listed(changed)} changed since. `
-        + `Press "${again}" to see what the settings above do.`
-      : "";
+    $(note).textContent = !now
+      ? "Out of date: a setting above is not valid now (its message says why); these results answer the settings "
+        + "before."
+      : changed.length
+        ? `Out of date: these results answer earlier settings, and ${listed(changed)} changed since. `
+          + `Press "${again}" to see what the settings above do.`
+        : "";
   });
 }

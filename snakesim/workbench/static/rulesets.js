@@ -74,8 +74,8 @@ export function drawArms(page) {
     const rules = node("div", "arm-rules", null, item);
     rules.textContent = arm.changes ? `Changes: ${arm.summary}` : "The seed's rules, unchanged";
     if (sameAsBaseline(state, arm)) {
-      node("div", "arm-same", "The same rules and players as the baseline: Play leaves it out until you change a rule "
-        + "or its players.", item);
+      node("div", "arm-same", "No different from the baseline yet: change its rules (section 5) or its players, and "
+        + "Play compares it. Until then Play leaves it out.", item);
     }
     if (state.game.policies.length) drawArmPlayers(page, arm, i, item);
     const tools = node("div", "tools", null, item);

@@ -47,9 +47,11 @@ function progress(kind, job) {
     bar.max = job.total;
     bar.value = job.done;
     status.textContent = `${count(job.done)} of ${count(job.total)} games played`;
-  } else {
+  } else {  // (a search: its games are not known ahead)
     bar.removeAttribute("value");
-    status.textContent = job.done ? `${count(job.done)} games played` : "starting";
+    status.textContent = job.done
+      ? `${count(job.done)} games played so far: the search stops once it can tell its tries apart`
+      : "starting";
   }
 }
 

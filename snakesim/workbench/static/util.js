@@ -62,7 +62,7 @@ export function wholeNumber(id, name, low, high) {
   const text = $(id).value.trim();
   const allowed = `${name}: expected a whole number from ${count(low)} to ${count(high)}`;
   if (!text) throw new Error(`${allowed}, got nothing`);
-  if (!/^\d+$/.test(text.replace(/[,_ ]/g, ""))) throw new Error(`${allowed}, got "${text}"`);
+  if (!/^\d+$/.test(text.replace(/[,_ ]/g, ""))) throw new Error(`${allowed}, got '${text}'`);
   const value = Number(text.replace(/[,_ ]/g, ""));
   if (value < low || value > high) throw new Error(`${allowed}, got ${count(value)}`);
   return value;
