@@ -65,7 +65,7 @@
     return Math.max(1, Math.ceil((widest * CHAR + 10) / column));
   }
 
-  /* Text broken into lines of at most `room` units of 12px text, at spaces. */
+  /* Text broken into lines of at most "room" units of 12px text, at spaces. */
   function wrap(text, room) {
     var most = Math.max(12, Math.floor(room / 7)), lines = [], line = "";
     String(text).split(" ").forEach(function (word) {
