@@ -318,6 +318,12 @@ def test_rule_sets_with_different_players_say_so_first():
     assert first == {"arm": None, "text": "These rule sets differ in who plays as well as in the rules (standard: "
                      "greedy, random, greedy; ws: greedy, greedy, greedy), so each difference below mixes the rules "
                      "with the change of players."}  # fmt: skip
+    # The same rules with other players: a comparison of the players, said so.
+    table, _ = compare_variants(spec, 3, 1000, ["standard", "child=standard,policies=greedy/random/greedy"], 4)
+    assert compare_findings(table, spec, 3, 1000)[0]["text"] == (
+        "These rule sets have the same rules and differ only in who plays (standard: greedy, greedy, greedy; child: "
+        "greedy, random, greedy): each difference below is the players'."
+    )
 
 
 def test_each_rule_sets_own_constant_length_is_said_once_and_never_charted():

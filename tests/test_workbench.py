@@ -82,9 +82,14 @@ def test_page_and_its_files_come_from_the_server(server):
     status, response, text = call(server, "GET", "/")
     assert status == 200 and "<title>snakesim workbench" in text
     assert "default-src 'self'" in response.getheader("Content-Security-Policy")
-    for name in ("app.js", "app.css", "charts.js", "charts.css"):
-        status, _, text = call(server, "GET", f"/static/{name}")
+    from snakesim.workbench.server import STATIC
+
+    assert {"app.js", "editor.js", "runs.js", "app.css", "charts.js", "charts.css"} <= set(STATIC)
+    for name in STATIC:  # (the page's ES modules among them, each served as it is)
+        status, response, text = call(server, "GET", f"/static/{name}")
         assert status == 200 and len(text) > 500, name
+        assert response.getheader("Content-Type").startswith(("text/javascript", "text/css")), name
+    assert '<script type="module" src="/static/app.js">' in call(server, "GET", "/")[2]
     # Every script and style the page loads is the server's own: nothing from outside.
     page = call(server, "GET", "/")[2]
     assert "http" not in page.replace("http-equiv", "")

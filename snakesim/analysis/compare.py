@@ -180,7 +180,8 @@ def compare_tables(spec: GameSpec, tables: dict[str, pd.DataFrame], level: float
         Rows ``length median`` and ``length 95th percentile`` (Kaplan-Meier, unfinished games
         censored), ``seat balance p`` (chi-square test of equal seat shares) and ``largest
         seat gap`` describe each variant on its own. ``attrs["seats"]`` holds each variant's
-        policy by seat, from its table's metadata (empty where unknown or without choices).
+        policy by seat and ``attrs["rules_hash"]`` its rules' hash, from its table's metadata
+        (empty or None where unknown; seats are empty for a game without choices).
     """
     import pandas as pd
 
@@ -213,6 +214,7 @@ def compare_tables(spec: GameSpec, tables: dict[str, pd.DataFrame], level: float
     out = pd.DataFrame(rows, columns=COLUMNS)
     out["unit"] = [unit_of(spec, metric, kind) for metric, kind in zip(out["metric"], out["kind"], strict=True)]
     out.attrs["seats"] = {name: tuple(df.attrs.get("policies") or ()) for name, df in tables.items()}
+    out.attrs["rules_hash"] = {name: df.attrs.get("rules_hash") for name, df in tables.items()}
     return out
 
 

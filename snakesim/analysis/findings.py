@@ -304,8 +304,14 @@ def compare_findings(
     out = []
     if len({seats[a] for a in arms}) > 1:
         who = "; ".join(f"{a}: {lineup_text(seats[a]) or 'no choices'}" for a in arms)
-        out.append({"arm": None, "text": f"These rule sets differ in who plays as well as in the rules ({who}), "
-                    "so each difference below mixes the rules with the change of players."})  # fmt: skip
+        hashes = set((table.attrs.get("rules_hash") or {}).values())
+        if len(hashes) == 1 and None not in hashes:  # (a comparison of players on the same rules)
+            text = (f"These rule sets have the same rules and differ only in who plays ({who}): each difference "
+                    "below is the players'.")  # fmt: skip
+        else:
+            text = (f"These rule sets differ in who plays as well as in the rules ({who}), so each difference below "
+                    "mixes the rules with the change of players.")  # fmt: skip
+        out.append({"arm": None, "text": text})
     constant = constant_metrics(table)
     out += [
         {"arm": None, "text": t}
@@ -399,18 +405,17 @@ def _alone(rows, arm: str, seats: Sequence[str], spec: GameSpec, players: int, g
     hold different players) and how long a game lasts, as ``snakesim run`` says them."""
     out = [_who_wins(rows, arm, seats, players, games)]
     length = next((m for m in rows.loc[arm].index if m.startswith("length (")), None)
-    if length is not None:
-        r = rows.loc[arm, length]
-        median = rows.loc[arm, "length median (Kaplan-Meier)"] if (arm, "length median (Kaplan-Meier)") in rows.index \
-            else None  # fmt: skip
-        if r["high"] - r["low"] >= SAME:
-            lp = decimals(r["high"] - r["low"])
-            text = (f"A game lasts {number(r['value'], lp)} {spec.length_unit} on average [{number(r['low'], lp)}, "
-                    f"{number(r['high'], lp)}]")  # fmt: skip
-            if median is not None and math.isfinite(median["value"]):
-                text += f"; half are over by {number(median['value'], 0)}"
-            out.append(text + ".")
-    return out
+    if length is None or rows.loc[arm, length]["high"] - rows.loc[arm, length]["low"] < SAME:
+        return out  # (a length every game shares is said once already)
+    r = rows.loc[arm, length]
+    lp = decimals(r["high"] - r["low"])
+    text = f"A game lasts {number(r['value'], lp)} {spec.length_unit} on average [{number(r['low'], lp)}, " + (
+        f"{number(r['high'], lp)}]"
+    )
+    median = rows.loc[arm]["value"].get("length median (Kaplan-Meier)", math.nan)
+    if math.isfinite(median):
+        text += f"; half are over by {number(median, 0)}"
+    return [*out, text + "."]
 
 
 def _who_wins(rows, arm: str, seats: Sequence[str], players: int, games: int) -> str:
