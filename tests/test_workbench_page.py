@@ -206,7 +206,12 @@ def test_every_rule_set_takes_the_baselines_players_unless_given_its_own(open_pa
     page.wait_for_selector(f"body[data-compare='{run}']", timeout=RUN)
     assert not any("differ in who plays" in f for f in findings(page))
     # Given players of its own, the rule set says it differs, and so does the answer's first line.
-    card.locator("button", has_text="Give it players of its own").click()
+    card.locator("button", has_text="Give it players of its own").focus()
+    page.keyboard.press("Enter")  # (with the keyboard: the card is drawn anew, and the focus stays in it)
+    assert (
+        page.evaluate("() => document.activeElement.closest('li') && document.activeElement.closest('li').dataset.arm")
+        == "wild-snake"
+    )
     card.locator("select >> nth=1").select_option("greedy")
     assert "Its players differ from the baseline's" in card.inner_text()
     play(page)

@@ -8,7 +8,7 @@ import { readAddress, writeAddress } from "./address.js";
 import { buildEditor, discard, loadArm, replaceRules, settle, summarize, watchToml } from "./editor.js";
 import { markStale, showBalance, showCompare } from "./results.js";
 import { describeSeats, drawArms, drawLineup, resized, sameAsBaseline } from "./rulesets.js";
-import { isRunning, reattach, start as startRun } from "./runs.js";
+import { reattach, start as startRun } from "./runs.js";
 import { $, api, count, listed, showError, wholeNumber } from "./util.js";
 
 const state = { games: {}, limits: null, game: null, lineup: [], arms: [], editing: null, nextId: 1,
@@ -40,7 +40,7 @@ function balanceRequest() {
   const arm = state.arms.find((a) => a.name === $("balance-arm").value) || state.arms[0];
   const tolerance = Number($("tolerance").value);
   if (!(tolerance >= 0.1 && tolerance <= 20)) {
-    throw new Error(`fair within: expected a number of percentage points from 0.1 to 20, got "${$("tolerance").value}"`);
+    throw new Error(`fair within: expected a number of percentage points from 0.1 to 20, got '${$("tolerance").value}'`);
   }
   const most = Math.max(100, Math.floor(state.limits.max_games / 50));
   return {
@@ -171,7 +171,7 @@ function labelProblem() {
   if (!text) problem = "the label: give the rule set a name";
   else if (text.length > state.limits.max_name || !LABEL.test(text)) {
     problem = `the label: 1 to ${state.limits.max_name} letters, digits, spaces or - _ . + ( ), starting with a letter `
-      + `or digit, so that the command line takes it as it is; "${text}" is not`;
+      + `or digit, so that the command line takes it as it is; '${text}' is not`;
   } else if (state.arms.some((a) => a !== arm && a.name === text)) problem = `the label: ${text} is taken`;
   showError("label-error", problem);
   $("label").classList.toggle("invalid", Boolean(problem));
@@ -254,7 +254,7 @@ async function restoreResults(saved) {
     try {
       const job = await api("GET", `/api/runs/${id}`);
       if (job.state === "done" && job.kind === kind) done(job);
-      else if (!isRunning(kind)) lost.push(kind);
+      else if (["failed", "cancelled"].indexOf(job.state) >= 0) lost.push(kind);  // (under way: its page shows it)
     } catch (err) {
       lost.push(kind);
     }
@@ -297,7 +297,6 @@ function downloadRules(arm) {
 /* ------------------------------------------------------------------ the game */
 function fillGameControls(game) {
   $("game").value = game.name;
-  $("players").dataset.min = game.min_players;
   $("game-title").textContent = `${game.title}; ${game.min_players} to ${game.max_players} players.`;
   [["base", false], ["variant-pick", true]].forEach(([id, copy]) => {
     const sel = $(id);
@@ -321,7 +320,7 @@ async function chooseGame(name, saved) {
   const n = saved ? saved.p : Math.min(Math.max(Number($("players").value) || 4, game.min_players), game.max_players);
   $("players").value = saved && typeof saved.pt === "string" ? saved.pt : n;
   state.lineup = game.policies.length
-    ? (saved && saved.L ? saved.L.slice(0, n) : resized([], n, game.default_policy)) : [];
+    ? resized(saved && saved.L ? saved.L : [], n, game.default_policy) : [];
   buildEditor(game, { arm: editingArm, changed: () => changed(), limits: state.limits });
   drawLineup(page);
   state.arms = [];
@@ -329,7 +328,7 @@ async function chooseGame(name, saved) {
   if (saved) {
     for (const a of saved.a) {
       try {
-        newArm(a.n, await check(a.c), a.p ? a.p.slice(0, n) : null);
+        newArm(a.n, await check(a.c), a.p ? resized(a.p, n, game.default_policy) : null);
       } catch (err) {
         problems.push(`rule set "${a.n}" could not be read (${err.message})`);
       }

@@ -119,8 +119,9 @@ function taken(arm, view, sent, toml) {
 }
 
 function refused(err, sent, toml) {
-  if (err.status === undefined) {  // (no answer at all: keep the edits, say so)
+  if (err.status === undefined) {  // (no answer at all: keep the edits, say so, and try again in a while)
     showError("rules-error", err.message);
+    schedule(3000);
     return;
   }
   const message = err.message;

@@ -19,6 +19,7 @@ function seatSelect(game, label, value, parent, change) {
   const wrap = node("label", "seat", null, parent);
   node("span", null, label, wrap);
   const sel = node("select", null, null, wrap);
+  sel.dataset.role = label;
   playerChoices(game).forEach((c) => { node("option", null, c, sel).value = c; });
   if (playerChoices(game).indexOf(value) < 0) node("option", null, value, sel).value = value;
   sel.value = value;
@@ -59,10 +60,15 @@ export function sameAsBaseline(state, arm) {
   return arm !== base && arm.hash === base.hash && seatsOf(state, arm).join() === seatsOf(state, base).join();
 }
 
-/* The list of rule sets, each with what it changes, its players and its buttons. */
+/* The list of rule sets, each with what it changes, its players and its buttons. Drawn anew
+   at every change, with the keyboard's focus kept on the same control (or, where that control
+   went, the one that took its place). */
 export function drawArms(page) {
   const { state } = page;
   const list = $("arms");
+  const active = document.activeElement;
+  const focused = list.contains(active) && active.dataset.role
+    ? { arm: active.closest("li").dataset.arm, role: active.dataset.role } : null;
   list.innerHTML = "";
   state.arms.forEach((arm, i) => {
     const item = node("li", "arm" + (arm.id === state.editing ? " editing" : ""), null, list);
@@ -79,13 +85,22 @@ export function drawArms(page) {
     }
     if (state.game.policies.length) drawArmPlayers(page, arm, i, item);
     const tools = node("div", "tools", null, item);
-    if (arm.id !== state.editing) button("Edit its rules", tools, () => page.edit(arm), `edit the rules of ${arm.name}`);
-    button("Download (TOML)", tools, () => page.downloadRules(arm), `download the rules of ${arm.name} as a file`);
+    if (arm.id !== state.editing) {
+      button("Edit its rules", tools, () => page.edit(arm), `edit the rules of ${arm.name}`).dataset.role = "edit";
+    }
+    button("Download (TOML)", tools, () => page.downloadRules(arm), `download the rules of ${arm.name} as a file`)
+      .dataset.role = "download";
     if (state.arms.length > 1) {
       button(i === 0 ? "Remove (the next becomes the baseline)" : "Remove", tools, () => page.remove(arm),
-        `remove ${arm.name}`);
+        `remove ${arm.name}`).dataset.role = "remove";
     }
   });
+  if (focused) {  // (the same control, else the one that replaced it: a seat for "own players", and back)
+    const item = [...list.children].find((li) => li.dataset.arm === focused.arm);
+    const again = item && (item.querySelector(`[data-role="${focused.role}"]`)
+      || item.querySelector("[data-role='seat 0'], [data-role=players], [data-role=download]"));
+    if (again) again.focus();
+  }
   const full = state.arms.length >= state.limits.max_arms;
   $("add-variant").disabled = full;
   $("arms-note").textContent = full
@@ -110,7 +125,7 @@ function drawArmPlayers(page, arm, i, item) {
     button("Give it players of its own", box, () => {
       arm.policies = state.lineup.slice();
       page.changed();
-    });
+    }).dataset.role = "players";
     return;
   }
   node("span", null, "Players of its own: ", box);
@@ -123,7 +138,7 @@ function drawArmPlayers(page, arm, i, item) {
   button("Use the baseline's players", box, () => {
     arm.policies = null;
     page.changed();
-  });
+  }).dataset.role = "players";
   if (arm.policies.join() !== state.lineup.join()) {
     node("p", "warn", "Its players differ from the baseline's: the comparison will mix this rule set with the change "
       + "of players, and says so.", box);

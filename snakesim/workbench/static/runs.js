@@ -24,8 +24,6 @@ function remember(kind, id) {
   sessionStorage.setItem(MINE, JSON.stringify(runs));
 }
 
-export const isRunning = (kind) => Boolean(watching[kind]);
-
 function busyUi(kind, on) {
   const p = PANELS[kind];
   $(p.button).disabled = on;
