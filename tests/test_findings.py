@@ -350,3 +350,13 @@ def test_one_rule_set_alone_says_who_wins_and_how_long():
     said = [f["text"] for f in compare_findings(table, FORTUNE, 4, 2000)]
     assert any(s.startswith(("No seat is measurably favoured", "The seats are not equal")) for s in said)
     assert any(s.startswith("A game lasts ") and "cards drawn on average" in s for s in said)
+
+
+def test_a_fair_share_with_draws_says_what_it_is_a_share_of():
+    from snakesim.analysis.compare import compare_variants
+
+    table, _ = compare_variants(HISSS, 3, 2000, ["standard"], 5, policies="greedy,greedy,random")
+    said = compare_findings(table, HISSS, 3, 2000)[-1]["text"]  # (after the draws' sentence)
+    drawn = table[(table["variant"] == "standard") & (table["metric"] == "draw")]["value"].iloc[0]
+    assert drawn > 0 and said.startswith("The random player in seat 2 wins ")
+    assert "(a third of the games somebody won)" in said

@@ -67,6 +67,7 @@ def open_page(browser, server):  # noqa: F811
     yield open_
     for context in contexts:
         context.close()
+    server.jobs.cancel_all()  # (a test that failed mid-run leaves the next one a free server)
     assert problems == []
 
 
@@ -217,6 +218,13 @@ def test_every_rule_set_takes_the_baselines_players_unless_given_its_own(open_pa
     play(page)
     assert findings(page)[0].startswith("These rule sets differ in who plays as well as in the rules (standard: "
                                         "greedy, random, greedy; wild-snake: greedy, greedy, greedy)")  # fmt: skip
+    # Another game and back: the rule sets, their players and the results are as they were left.
+    said = findings(page)
+    choose(page, "hisss")
+    assert page.locator("#arms li[data-arm=wild-snake]").count() == 0
+    choose(page, "rainbow")
+    assert "Players of its own" in card.inner_text() and findings(page) == said
+    assert page.input_value("#players") == "3" and page.is_hidden("#stale")
 
 
 # ---------------------------------------------------------------------------- 4. a run belongs to its page
@@ -242,12 +250,13 @@ def test_a_reload_reattaches_to_its_run_and_another_page_can_cancel_it(open_page
     assert "Another page of this workbench is playing Rainbow, 3 players: 1 rule set" in busy.inner_text()
     other.click("#run")  # (Play there says the server is busy, with the same way out)
     other.wait_for_selector("#run-error:not([hidden])")
-    assert "a run is under way" in other.inner_text("#run-error")
+    assert other.inner_text("#run-error").startswith("A run is under way (Rainbow, 3 players")
     busy.locator("button", has_text="Cancel that run").click()
     page.wait_for_function(
         "() => document.getElementById('status').textContent.startsWith('Cancelled after')", timeout=RUN
     )  # (a cancel during the engine's compile takes effect after it)
     busy.wait_for(state="hidden", timeout=10_000)
+    other.wait_for_selector("#run-error", state="hidden")  # (the busy line goes with the run)
     assert page.is_hidden("#cancel") and page.is_enabled("#run")
     # A short run reloaded at once still brings its results to the page that started it.
     page.select_option("#lineup select >> nth=0", "greedy")

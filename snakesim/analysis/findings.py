@@ -56,6 +56,8 @@ FEEL_WORDS = {  # metric -> (what it counts, more, fewer)
         "The tie-break decides fewer games",
     ),
 }
+# A fair share of the games somebody won, in words, by the number of seats.
+SHARE_WORDS = {2: "half", 3: "a third", 4: "a quarter", 5: "a fifth", 6: "a sixth", 7: "a seventh", 8: "an eighth"}
 # Differences of rates (seat 0's wins above an equal share, the largest gap between seats): in points.
 POINT_METRICS = frozenset(("first-player advantage", "largest seat gap"))
 PERCENT_MEANS = {"winner leads for good after (share of the game)", "time seats spend out of the game"}
@@ -390,6 +392,8 @@ def _players_sentence(rows, arm: str, base: str | None, seats: Sequence[str], pl
             )
         parts.append(text)
     sentence = "; ".join(parts) + f", a fair share being {percent(fair, places)}"
+    if fair * players < 1 - SAME:  # (some games are drawn or unfinished: a share of the games somebody won)
+        sentence += f" ({SHARE_WORDS.get(players, f'1/{players}')} of the games somebody won)"
     rest = [s for s in range(players) if s not in odd]
     if rest:
         kinds = sorted({seats[s] for s in rest})

@@ -272,6 +272,8 @@ class Named(Table):
         return key, self.item().parse(f"{field}.{key}", text)
 
     def describe(self):
+        if not self.keys:
+            return f"{self.item().describe()} for any NAME you add"
         return f"{self.item().describe()} for each of {', '.join(self.keys)} (and any new NAME)"
 
 

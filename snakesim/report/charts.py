@@ -48,7 +48,7 @@ def comparison_charts(spec: GameSpec, players: int, table: pd.DataFrame, tables:
         label = labels.pop() if len(labels) == 1 else OWN_SCORE  # (as the comparison's rows name it)
         charts.append(spread_chart(
             "margin", "How far the winner ends ahead of the next seat", f"winning margin ({label})",
-            {name: m for name, (_, m) in margins.items()}, unit=label, what="won by",
+            {name: m for name, (_, m) in margins.items()}, unit="" if label == OWN_SCORE else label, what="won by",
         ))  # fmt: skip
     if spec.out_column is not None:
         charts.append(out_chart(spec, players, tables))
@@ -119,15 +119,17 @@ def spread_chart(
     if tail:
         x_label += f"; the last point: every game of {points[-1][0]}"
     summary = "; ".join(
-        f"{name}: half of the games {what} at most {_quantile(v, 0.5)} {unit}, nine in ten at most {_quantile(v, 0.9)}"
+        f"{name}: half of the games {what} {_at_most(v, 0.5, unit)}, nine in ten {_at_most(v, 0.9, '').strip()}"
         for name, v in values.items()
     )
     return _chart(key, title, "lines", x_label, "share of games", True, series, summary + ".")
 
 
-def _quantile(values: np.ndarray, q: float) -> str:
-    """The smallest value that at least a share ``q`` of the games reach or stay under."""
-    return f"{int(np.quantile(values, q, method='inverted_cdf')):,}"
+def _at_most(values: np.ndarray, q: float, unit: str) -> str:
+    """``at most 40 turns`` (``no lead changes`` at 0): the smallest value that at least a share
+    ``q`` of the games reach or stay under."""
+    v = int(np.quantile(values, q, method="inverted_cdf"))
+    return f"no {unit}".strip() if v == 0 and unit else f"at most {v:,} {unit}".strip()
 
 
 def out_chart(spec: GameSpec, players: int, tables: dict[str, pd.DataFrame], level: float = LEVEL) -> dict:

@@ -47,6 +47,8 @@ def field_form(spec: Spec) -> dict[str, Any]:
         return {"kind": "int", "low": spec.low, "high": spec.high}
     if isinstance(spec, Table):
         item = spec.item()
+        if not spec.keys:  # (only names a user adds, such as Rainbow's wild cards: edited in the rules text)
+            return {"kind": "named"}
         entry = {"kind": "int", "low": item.low, "high": item.high} if isinstance(item, Int) else {"kind": "text"}
         return {"kind": "table", "keys": list(spec.keys), "entry": entry, "entry_allowed": item.describe()}
     return {"kind": "text"}  # (a list of names, a card's effect: TOML text)
@@ -104,8 +106,10 @@ def rules_view(rules: Rules) -> dict[str, Any]:
     out."""
     values = {k: v for k, v in rules.to_dict().items() if k not in SWITCHES}
     texts = {}
+    named = {name for name, f in rules.specs().items() if isinstance(f.metadata["spec"], Table)
+             and not f.metadata["spec"].keys}  # fmt: skip
     for name, value in values.items():
-        if isinstance(value, dict):
+        if isinstance(value, dict) and name not in named:
             texts[name] = {k: _text(v) for k, v in value.items()}
         else:
             texts[name] = _text(value)
@@ -115,7 +119,8 @@ def rules_view(rules: Rules) -> dict[str, Any]:
 
 
 def _text(value: Any) -> Any:
-    """A value as its form field holds it: booleans and numbers as they are, the rest as TOML."""
+    """A value as its form field holds it: booleans and numbers as they are, the rest as TOML
+    (a table of names a user adds, as one inline table: ``{SNAKE = ["LEAVES", "BLUE"]}``)."""
     if isinstance(value, bool | int | str):
         return value
     return inline(value)

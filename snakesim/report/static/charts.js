@@ -167,7 +167,7 @@
       current = j;
       var x = xs[j];
       tip.innerHTML = "";
-      html("strong", null, chart.kind === "bars" ? String(x) : chart.x_label + ": " + x, tip);
+      html("strong", null, chart.kind === "bars" ? String(x) : chart.x_label.split(";")[0] + ": " + x, tip);
       shown.forEach(function (d) {
         var p = d.s.points[j], row = html("div", "snakesim-tip-row", null, tip);
         var swatch = html("span", "snakesim-swatch", null, row);
@@ -178,6 +178,12 @@
       mark.setAttribute("x", LEFT + column * j);
       mark.style.display = "";
       var middle = (LEFT + column * (j + 0.5)) / W * plot.clientWidth;
+      if (plot.clientWidth < 480) {  // (a phone: under the plot, not over the bars it tells about)
+        tip.style.top = plot.clientHeight + "px";
+        tip.style.left = "0px";
+        return;
+      }
+      tip.style.top = "";
       var left = middle + 12 + tip.offsetWidth <= plot.clientWidth ? middle + 12 : middle - 12 - tip.offsetWidth;
       tip.style.left = Math.max(0, left) + "px";
     }

@@ -13,6 +13,8 @@ import { $, api, count, listed, showError, wholeNumber } from "./util.js";
 
 const state = { games: {}, limits: null, game: null, lineup: [], arms: [], editing: null, nextId: 1,
                 shown: { compare: null, balance: null } };
+// Each game's page as it was left, so that going to another game and back loses nothing.
+const leftBehind = {};
 const MAX_SEED = Number.MAX_SAFE_INTEGER;
 // A label as the command line's LABEL= takes it unquoted (snakesim.workbench.runs.LABEL).
 const LABEL = /^[\p{L}\p{N}_][\p{L}\p{N}_ .+()-]*$/u;
@@ -160,6 +162,10 @@ async function addRuleSet() {
   const arm = newArm(pick === "" ? "my rules" : pick, view, null);
   changed();
   await edit(arm);
+  if (state.arms.length < state.limits.max_arms) {  // (else the note says the list is full)
+    $("arms-note").textContent = `Added ${arm.name}, with the baseline's players; its rules are in the editor `
+      + "(section 5).";
+  }
 }
 
 /* The label as it is typed: checked at once; the rule set takes it when the field is left
@@ -309,7 +315,7 @@ function fillGameControls(game) {
   variantNotes();
 }
 
-async function chooseGame(name, saved) {
+async function chooseGame(name, saved, before) {
   const game = state.games[name];
   state.game = game;
   state.shown = { compare: null, balance: null };
@@ -317,6 +323,7 @@ async function chooseGame(name, saved) {
   $("results-empty").hidden = false;
   $("balance-results").hidden = true;
   fillGameControls(game);
+  if (before) return backTo(game, before);
   const n = saved ? saved.p : Math.min(Math.max(Number($("players").value) || 4, game.min_players), game.max_players);
   $("players").value = saved && typeof saved.pt === "string" ? saved.pt : n;
   state.lineup = game.policies.length
@@ -352,6 +359,20 @@ async function chooseGame(name, saved) {
   if (problems.length) linkError(`This link's ${listed(problems)}; the page shows the rest.`);
   changed();
   document.body.dataset.game = name;  // (for tests: the game's page is drawn)
+}
+
+/* A game left earlier, as it was: its players, rule sets, editor and results. */
+async function backTo(game, before) {
+  $("players").value = before.players;
+  Object.assign(state, { lineup: before.lineup, arms: before.arms, editing: before.editing });
+  buildEditor(game, { arm: editingArm, changed: () => changed(), limits: state.limits });
+  drawLineup(page);
+  drawArms(page);
+  await edit(editingArm());
+  if (before.shown.compare) comparisonDone({ id: before.shown.compare.id, ...before.shown.compare });
+  if (before.shown.balance) balanceDone({ id: before.shown.balance.id, ...before.shown.balance });
+  changed();
+  document.body.dataset.game = game.name;
 }
 
 function linkError(message) {
@@ -417,7 +438,9 @@ function wire() {
     await settle().catch(() => {});
     discard();
     showError("link-error", "");
-    await chooseGame($("game").value, null);
+    leftBehind[state.game.name] = { players: $("players").value, lineup: state.lineup, arms: state.arms,
+                                     editing: state.editing, shown: state.shown };
+    await chooseGame($("game").value, null, leftBehind[$("game").value]);
   });
   $("players").addEventListener("input", playersChanged);
   ["games", "seed", "tolerance", "balance-games"].forEach((id) => $(id).addEventListener("input", changed));
@@ -431,6 +454,7 @@ function wire() {
   $("run-again").addEventListener("click", async () => {
     await play();
     $("run-section").scrollIntoView({ block: "start" });
+    if (!$("cancel").hidden) $("cancel").focus({ preventScroll: true });
   });
   $("variant-pick").addEventListener("change", variantNotes);
   $("base").addEventListener("change", variantNotes);

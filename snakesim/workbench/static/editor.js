@@ -39,6 +39,11 @@ export function buildEditor(g, h) {
         node("span", null, key, label);
         label.appendChild(input(f.entry, f.name, key));
       });
+    } else if (f.kind === "named") {  // (any names a user adds: shown here, edited in the rules text)
+      const shown = node("output", "named", null, box);
+      shown.dataset.field = f.name;
+      shown.setAttribute("aria-label", f.name);
+      node("p", "help", "Change these in the rules text (TOML) beside the form: it takes any name.", box);
     } else {
       box.appendChild(input(f, f.name, null));
     }
@@ -155,6 +160,7 @@ function fill(view) {
     let value = view.texts[el.dataset.field];
     if (el.dataset.key !== undefined) value = value ? value[el.dataset.key] : "";
     if (el.type === "checkbox") el.checked = value === true;
+    else if (el.tagName === "OUTPUT") el.textContent = value === "{}" ? "none" : String(value);
     else {
       const text = value === undefined || value === null ? "" : String(value);
       if (el.value !== text) el.value = text;

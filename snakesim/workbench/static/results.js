@@ -68,18 +68,17 @@ export function changesBetween(then, now) {
   if (then.games !== now.games) out.push(then.kind === "balance" ? "the games per try" : "the games per rule set");
   if (then.kind === "balance") {
     const a = then.arm, b = now.arm;
-    if (a.name !== b.name) out.push("the rule set");
-    else if (a.toml !== b.toml) out.push(`the rules of ${a.name}`);
+    if (a.toml !== b.toml) out.push(`the rules of ${b.name}`);
     else if (JSON.stringify(a.policies) !== JSON.stringify(b.policies)) out.push(`the players of ${a.name}`);
     return out;
   }
-  const names = (r) => r.arms.map((a) => a.name).join("\n");
-  if (names(then) !== names(now)) out.push("the rule sets compared");
+  // (a rule set renamed is the same rule set: its results still hold)
+  if (then.arms.length !== now.arms.length) out.push("the rule sets compared");
   else {
     then.arms.forEach((a, i) => {
       const b = now.arms[i];
-      if (a.toml !== b.toml) out.push(`the rules of ${a.name}`);
-      else if (JSON.stringify(a.policies) !== JSON.stringify(b.policies)) out.push(`the players of ${a.name}`);
+      if (a.toml !== b.toml) out.push(`the rules of ${b.name}`);
+      else if (JSON.stringify(a.policies) !== JSON.stringify(b.policies)) out.push(`the players of ${b.name}`);
     });
   }
   return out;

@@ -68,7 +68,8 @@ export function drawArms(page) {
   const list = $("arms");
   const active = document.activeElement;
   const focused = list.contains(active) && active.dataset.role
-    ? { arm: active.closest("li").dataset.arm, role: active.dataset.role } : null;
+    ? { arm: active.closest("li").dataset.arm, role: active.dataset.role,
+        index: [...list.children].indexOf(active.closest("li")) } : null;
   list.innerHTML = "";
   state.arms.forEach((arm, i) => {
     const item = node("li", "arm" + (arm.id === state.editing ? " editing" : ""), null, list);
@@ -85,18 +86,16 @@ export function drawArms(page) {
     }
     if (state.game.policies.length) drawArmPlayers(page, arm, i, item);
     const tools = node("div", "tools", null, item);
-    if (arm.id !== state.editing) {
-      button("Edit its rules", tools, () => page.edit(arm), `edit the rules of ${arm.name}`).dataset.role = "edit";
-    }
-    button("Download (TOML)", tools, () => page.downloadRules(arm), `download the rules of ${arm.name} as a file`)
-      .dataset.role = "download";
+    if (arm.id !== state.editing) named(button("Edit its rules", tools, () => page.edit(arm)), "edit", arm);
+    named(button("Download (TOML)", tools, () => page.downloadRules(arm)), "download", arm);
     if (state.arms.length > 1) {
-      button(i === 0 ? "Remove (the next becomes the baseline)" : "Remove", tools, () => page.remove(arm),
-        `remove ${arm.name}`).dataset.role = "remove";
+      named(button(i === 0 ? "Remove (the next becomes the baseline)" : "Remove", tools, () => page.remove(arm)),
+        "remove", arm);
     }
   });
-  if (focused) {  // (the same control, else the one that replaced it: a seat for "own players", and back)
-    const item = [...list.children].find((li) => li.dataset.arm === focused.arm);
+  if (focused) {  // (the same control, else the one that replaced it; a card removed: the next card's)
+    const item = [...list.children].find((li) => li.dataset.arm === focused.arm)
+      || list.children[Math.min(focused.index, list.children.length - 1)];
     const again = item && (item.querySelector(`[data-role="${focused.role}"]`)
       || item.querySelector("[data-role='seat 0'], [data-role=players], [data-role=download]"));
     if (again) again.focus();
@@ -122,10 +121,10 @@ function drawArmPlayers(page, arm, i, item) {
   }
   if (!arm.policies) {
     node("span", null, `Players: the baseline's (${describeSeats(state.lineup)})`, box);
-    button("Give it players of its own", box, () => {
+    named(button("Give it players of its own", box, () => {
       arm.policies = state.lineup.slice();
       page.changed();
-    }).dataset.role = "players";
+    }), "players", arm);
     return;
   }
   node("span", null, "Players of its own: ", box);
@@ -135,14 +134,22 @@ function drawArmPlayers(page, arm, i, item) {
       page.changed();
     });
   });
-  button("Use the baseline's players", box, () => {
+  named(button("Use the baseline's players", box, () => {
     arm.policies = null;
     page.changed();
-  }).dataset.role = "players";
+  }), "players", arm);
   if (arm.policies.join() !== state.lineup.join()) {
     node("p", "warn", "Its players differ from the baseline's: the comparison will mix this rule set with the change "
       + "of players, and says so.", box);
   }
+}
+
+/* A card's control, named with its rule set (a screen reader hears "Remove wild-snake", not one
+   "Remove" a card) and tagged with its role, so that the focus finds it again after a redraw. */
+function named(control, role, arm) {
+  control.dataset.role = role;
+  control.setAttribute("aria-label", `${control.textContent}: ${arm.name}`);
+  return control;
 }
 
 /* Seats in words: "greedy in every seat", "random in seat 1, greedy in seats 0 and 2". */

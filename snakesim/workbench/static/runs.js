@@ -11,6 +11,7 @@ const PANELS = {
              error: "balance-error" },
 };
 const FINISHED = ["done", "failed", "cancelled"];
+const busyErrors = new Set();  // panels whose error line says the server is busy
 const MINE = "snakesim-runs";
 const watching = {};
 
@@ -26,9 +27,11 @@ function remember(kind, id) {
 
 function busyUi(kind, on) {
   const p = PANELS[kind];
+  const had = [p.button, p.cancel].indexOf(document.activeElement && document.activeElement.id) >= 0;
   $(p.button).disabled = on;
   $(p.cancel).hidden = !on;
   $(p.bar).hidden = !on;
+  if (had || (!on && document.activeElement === document.body)) $(on ? p.cancel : p.button).focus();
 }
 
 function progress(kind, job) {
@@ -66,7 +69,11 @@ export async function start(kind, request, onDone) {
       const own = Object.keys(watching).filter((k) => err.data.running.some((j) => j.id === watching[k]));
       if (own.length) message = `This page's ${own[0] === "compare" ? "comparison" : "search for a fair handicap"} `
         + "is still playing, and this server plays one run at a time: wait for it, or press its Cancel.";
-      else showBusy(err.data.running);
+      else {
+        message = message.replace(/^runs: a/, "A");
+        busyErrors.add(p.error);  // (cleared once the other page's run ends)
+        showBusy(err.data.running);
+      }
     }
     showError(p.error, message);
     return;
@@ -105,7 +112,8 @@ export function watch(kind, id, onDone) {
       $(p.status).textContent = `${count(job.done)} games played in ${job.seconds.toFixed(1)} s`;
       onDone(job);
     } else if (job.state === "cancelled") {
-      $(p.status).textContent = `Cancelled after ${count(job.done)} games: nothing shown comes from it.`;
+      $(p.status).textContent = `Cancelled after ${count(job.done)} games (here, or from another page of this `
+        + "workbench): nothing shown comes from it.";
     } else {
       $(p.status).textContent = "";
       showError(p.error, job.error);
@@ -146,6 +154,10 @@ function showBusy(runs) {
   const box = $("busy");
   box.innerHTML = "";
   box.hidden = !others.length;
+  if (!others.length) {
+    busyErrors.forEach((id) => showError(id, ""));
+    busyErrors.clear();
+  }
   others.forEach((job) => {
     const row = node("p", null, null, box);
     const share = job.share !== null && job.share !== undefined ? `, ${Math.round(100 * job.share)}% done` : "";
@@ -154,7 +166,7 @@ function showBusy(runs) {
     button("Cancel that run", row, async () => {
       await api("DELETE", `/api/runs/${job.id}`).catch(() => {});
       refreshBusy();
-    });
+    }, `cancel the run of another page: ${job.what}`);
   });
   clearTimeout(busyTimer);
   if (others.length) busyTimer = setTimeout(refreshBusy, 1000);
