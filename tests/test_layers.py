@@ -1,6 +1,7 @@
-"""The package's import structure: no module of snakesim imports itself through others (lazy
-imports inside functions count too), a run's inputs are resolved without importing what plays
-them, and the run-folder store does not import the table readers."""
+"""The package's import structure: every import, at the top of a module or inside a function,
+points down the layers (core, analysis, games, the package's API, report, workbench, cli); no
+module of snakesim imports itself through others; a run's inputs are resolved without importing
+what plays them, and the run-folder store does not import the table readers."""
 
 import ast
 from pathlib import Path
@@ -56,10 +57,27 @@ def reaches(graph, start: str) -> set[str]:
     return seen
 
 
+# The layers, lowest first: a module may import its own layer and those below, never above.
+LAYERS = ("snakesim.core", "snakesim.analysis", "snakesim.games", "snakesim", "snakesim.report",
+          "snakesim.workbench", "snakesim.cli")  # fmt: skip
+
+
+def layer(module: str) -> int:
+    """The layer of a module: its longest prefix among LAYERS (``snakesim`` alone: the API)."""
+    matches = [k for k, prefix in enumerate(LAYERS) if module == prefix or module.startswith(prefix + ".")]
+    return max(matches, key=lambda k: len(LAYERS[k]))
+
+
 def test_the_graph_is_read(graph):
     # The reader must see both kinds of import, or the checks below would pass on nothing.
     assert "snakesim.core.arms" in graph["snakesim.core.runner"]  # at the top of the module
-    assert "snakesim.games" in graph["snakesim.core.runner"]  # inside play_task
+    assert "snakesim.games" in graph["snakesim"]  # inside simulate, a function
+    assert layer("snakesim.core.rules") == 0 and layer("snakesim") == 3 and layer("snakesim.cli.compare") == 6
+
+
+def test_every_import_points_down_the_layers(graph):
+    up = sorted(f"{name} -> {dep}" for name, deps in graph.items() for dep in deps if layer(dep) > layer(name))
+    assert not up, f"imports that run back up the layers: {up}"
 
 
 def test_no_module_of_core_imports_itself_through_others(graph):

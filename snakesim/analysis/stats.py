@@ -30,6 +30,8 @@ from snakesim.core.tally import (
 if TYPE_CHECKING:
     import pandas as pd
 
+    from snakesim.core.registry import GameSpec
+
 LEVEL = 0.95
 SLICE = 1 << 20  # rows of a table tallied at a time
 # The run metadata a summary repeats (from a table's attrs, or a run's metadata).
@@ -110,15 +112,15 @@ def players_of(df: pd.DataFrame) -> int:
     return 1 + max(int(c.rsplit("_", 1)[1]) for c in seat_cols)
 
 
-def summarize(df: pd.DataFrame, level: float = LEVEL) -> dict:
-    """Summarise a results table: :func:`summary_of` its tally (see ``snakesim.core.tally``)."""
+def summarize(df: pd.DataFrame, level: float = LEVEL, spec: GameSpec | None = None) -> dict:
+    """Summarise a results table: :func:`summary_of` its tally (see ``snakesim.core.tally``).
+
+    With the game's ``spec`` its own columns are summed too (score means); the caller, which
+    knows the game, passes it: the analysis never looks a game up."""
     players = players_of(df)
     winner = df["winner"].to_numpy()
     outcome = df["outcome"]
-    if "game" in df.attrs:  # the game's columns are known: sum them too (score means)
-        from snakesim.games import get_game  # here, not at the top: core does not depend on the games
-
-        spec = get_game(df.attrs["game"])
+    if spec is not None:
         # Tallied a slice at a time: the sums need 64-bit copies of the columns, which for a
         # whole 10**7-game table would take more memory than the table itself.
         t = merge(tally_table(spec, df.iloc[i : i + SLICE], players) for i in range(0, max(len(df), 1), SLICE))

@@ -180,7 +180,7 @@ def run(
             df = simulate_spec(
                 spec, rules, players, n_games, seed, name, 0, threads, chunk_size, progress, seats, engine, store
             )
-            summary = summarize(df)
+            summary = summarize(df, spec=spec)
         else:
             # Without a table file only the sums are kept in memory, whatever the run's size; a
             # per-game run folder still gets every block's table on disk.

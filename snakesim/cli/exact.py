@@ -54,7 +54,7 @@ def exact(
     simulated = None
     if n_games > 0:
         df = simulate_spec(spec, rules, players, n_games, seed, name, policies=seats)
-        summary = summarize(df)
+        summary = summarize(df, spec=spec)
         sim = [*summary["win_rate"], summary["draw_rate"], summary["unfinished_rate"]]
         simulated = {"games": n_games, "seed": seed, "rates": sim, "length_mean": summary["length"]["mean"]}
     if as_json:

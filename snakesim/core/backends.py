@@ -164,7 +164,7 @@ class DaskBackend:
     def _warm_workers(self, task: Callable, args: tuple) -> None:
         # Remote workers may not share this machine's cache: each plays one game, one worker
         # at a time, so that two processes never write the same cache file at once.
-        game = args[0]
+        game = args[0].name
         if game in self._warm or self.scheduler is None:
             return
         for worker in self.client.scheduler_info()["workers"]:

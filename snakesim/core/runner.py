@@ -73,14 +73,14 @@ def plan_blocks(first: int, games: int, block_size: int) -> list[tuple[int, int,
     ]
 
 
-def play_task(game: str, rules: Rules, players: int, seed: int, codes, summary_only: bool, start: int, count: int):
+def play_task(spec: GameSpec, rules: Rules, players: int, seed: int, codes, summary_only: bool, start: int,
+              count: int):  # fmt: skip
     """Play one block of games: the kernel's columns or, with ``summary_only``, their tally.
 
-    A plain module-level function of picklable arguments, so a Dask worker can run it.
+    A plain module-level function of picklable arguments, so a Dask worker can run it: the
+    game's spec travels with the task (its kernel's front and its rules class pickle by name),
+    so the core never looks a game up.
     """
-    from snakesim.games import get_game
-
-    spec = get_game(game)
     columns = spec.play_block(rules, players, seed, start, count, policies=codes)
     if summary_only:
         return tally_columns(spec, columns, players)
@@ -136,7 +136,7 @@ def play_blocks(
                         store.reject(index, str(bad))
             store.resumed_games = sum(count for k, _, count in blocks if k in results)
         pending = [b for b in blocks if b[0] not in results]
-        args = (spec.name, rules, players, seed, codes, summary_only)
+        args = (spec, rules, players, seed, codes, summary_only)
         already = sum(count for k, _, count in blocks if k in results)
         if pending:  # the kernel loaded or compiled before the bar starts (and said so if it compiles)
             prepare(spec, rules, players, seed, codes, notice=progress)
