@@ -55,11 +55,11 @@ def workbench(port, host, open_browser, max_games, max_runs):
             "play games on this machine", err=True,
         )  # fmt: skip
     server = Workbench(host, port, Limits(max_games=max_games, max_runs=max_runs))
-    server.start()
-    click.echo(f"snakesim workbench: {server.url}  (Ctrl-C stops it)")
-    if open_browser:
-        webbrowser.open(server.url)
-    try:
+    try:  # (from the first moment: a Ctrl-C just after the start stops it as cleanly)
+        server.start()
+        click.echo(f"snakesim workbench: {server.url}  (Ctrl-C stops it)")
+        if open_browser:
+            webbrowser.open(server.url)
         while server.thread.is_alive():  # (a join with no timeout is never woken by Ctrl-C)
             server.thread.join(0.5)
     except KeyboardInterrupt:
