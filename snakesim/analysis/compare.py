@@ -99,15 +99,15 @@ def per_game_metrics(
     # The game-feel figures (snakesim.core.feel), where the games recorded them; over all games,
     # so that every arm's values stay paired game by game (a game without a winner counts as
     # decided only at the end, with no comeback).
-    if "lead_changes" in df and (df["lead_changes"].to_numpy() >= 0).all():
+    if "lead_changes" in df:  # (a table has the feel columns only where the games recorded them)
         metrics["lead changes"] = ("mean", df["lead_changes"].to_numpy())
-        decided = df["decided"].to_numpy()
-        metrics["winner leads for good after (share of the game)"] = ("mean", np.where(np.isnan(decided), 1.0, decided))
-        metrics["comeback (winner behind at half time)"] = ("rate", df["comeback"].to_numpy() == 1)
+        decided = df["decided"].to_numpy(dtype=float, na_value=1.0)  # (no winner: decided only at the end)
+        metrics["winner leads for good after (share of the game)"] = ("mean", decided)
+        metrics["comeback (winner behind at half time)"] = ("rate", df["comeback"].to_numpy(dtype=int, na_value=0) == 1)
         for k, when in zip(QUARTERS, QUARTER_NAMES, strict=True):
             metrics[f"the winner already leads alone {when} of the way in"] = (
                 "rate",
-                (winner >= 0) & (df[f"leader_q{k}"].to_numpy() == winner),
+                (winner >= 0) & (df[f"leader_q{k}"].to_numpy(dtype=np.int64, na_value=-1) == winner),
             )
         if "out_share" in df:
             metrics["time seats spend out of the game"] = ("mean", df["out_share"].to_numpy())

@@ -29,6 +29,32 @@ def row_bytes(columns, players: int) -> int:
     return 8 + sum(np.dtype(dtype).itemsize * (players if per_seat else 1) for _, dtype, per_seat in columns)
 
 
+def table_nulls(spec) -> dict:
+    """Each of a game's columns whose value may mean "does not apply" (shown as null in a
+    results table), with that value: the feel figures', and the seat's step out where players
+    go out (-1: never)."""
+    from snakesim.core.feel import NULLS
+
+    return {**NULLS, **({spec.out_column: -1} if spec.out_column else {})}
+
+
+def nullable(values: np.ndarray, sentinel):
+    """A column whose ``sentinel`` (-1, or NaN) means "does not apply", as a pandas nullable
+    array over the same values (no copy): Arrow and Parquet keep its nulls, and a mean skips them."""
+    import pandas as pd
+
+    if values.dtype.kind == "f":
+        return pd.arrays.FloatingArray(values, np.isnan(values))
+    return pd.arrays.IntegerArray(values, values == sentinel)
+
+
+def kernel_values(column, dtype, sentinel) -> np.ndarray:
+    """A table's column as the kernel gave it: its nulls back to ``sentinel``."""
+    if sentinel is None:
+        return column.to_numpy()
+    return column.to_numpy(dtype=dtype, na_value=sentinel)
+
+
 def identical(value, kernel_value) -> bool:
     """A reference engine's value equals the kernel's: exactly, and NaN for NaN (a figure a
     game did not record)."""

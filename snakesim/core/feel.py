@@ -50,6 +50,11 @@ OUT_SHARE = ("out_share", np.float64, False)  # Fortune's too
 QUARTERS = (1, 2, 3)
 QUARTER_NAMES = ("1/4", "1/2", "3/4")  # how far in the game each quarter's step is, in words
 NOT_RECORDED = (-1, np.nan, -1, -1, -1, -1, -1, -1)  # a game played without feel = true
+# What a recorded figure holds where it does not apply: a game without a winner has no
+# decided, comeback, deficit or tie-break; a quarter with no sole leader has no leader. A
+# results table shows these as nulls (snakesim.core.results), never as the kernel's -1 or NaN.
+NULLS = {"decided": np.nan, "comeback": -1, "deficit": -1, "leader_q1": -1, "leader_q2": -1, "leader_q3": -1,
+         "tie_break": -1}  # fmt: skip
 MAX_SEATS = 8  # the top seats of a step are one byte
 NAMES = frozenset(name for name, _, _ in (*COLUMNS, OUT_SHARE))
 FIXED = 1 << 16  # decided and out_share are tallied in 1/65536ths, so that sums merge exactly

@@ -1,7 +1,12 @@
 """The results table: one row per game, plus the run's metadata.
 
-Columns: ``seed, game, outcome, winner, length``, then each per-seat result as ``NAME_0 ..
-NAME_{n-1}``, then the game's own columns. The metadata (game, variant, options, players,
+Columns: ``game, outcome, winner, length``, then each per-seat result as ``NAME_0 ..
+NAME_{n-1}``, then the game's own columns. A figure the run did not record is not a column (no
+game-feel columns without ``feel = true``; no ``tie_break`` in a game without a tie-break), and
+a value that does not apply is null, never a placeholder: a game without a winner has no
+``decided``, ``comeback``, ``deficit`` or ``tie_break``, a quarter without a sole leader no
+``leader_qK``, and a seat that never went out no ``out_at_K``. So a mean in pandas, Polars or
+DuckDB counts exactly the games the figure is about. The metadata (game, variant, options, players,
 seed, games, package version) travels in ``DataFrame.attrs`` and, on disk, in the Parquet
 schema metadata (key ``snakesim``) or a ``.meta.json`` file beside a CSV, which holds the
 CSV's checksum so that the pair is read together or refused.
@@ -22,6 +27,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from snakesim.core import feel
+from snakesim.core.columns import nullable, table_nulls
 from snakesim.core.errors import InputError
 from snakesim.core.files import atomic_write, atomic_write_all, check_writable
 from snakesim.core.registry import GameSpec
@@ -59,14 +66,34 @@ def build_table(spec: GameSpec, columns: dict[str, np.ndarray], seed: int, first
         "winner": columns["winner"],
         "length": columns["length"],
     }
+    nulls = table_nulls(spec)
     for name in spec.seat_columns:
         for seat in range(columns[name].shape[1]):
-            data[f"{name}_{seat}"] = columns[name][:, seat]
-    for name in spec.game_columns:
-        data[name] = columns[name]
+            data[f"{name}_{seat}"] = _shown(columns[name][:, seat], nulls.get(name))
+    for name in shown_columns(spec, columns):
+        data[name] = _shown(columns[name], nulls.get(name))
     df = pd.DataFrame(data, copy=False)  # the columns are the kernel's arrays, not copies of them
     df.attrs.update(meta)
     return df
+
+
+def feel_recorded(columns: dict[str, np.ndarray]) -> bool:
+    """Whether a block's games recorded the game feel (``feel = true``): every recorded game
+    counts its lead changes, 0 or more; an unrecorded one holds -1."""
+    changes = columns.get("lead_changes")
+    return changes is not None and bool((np.asarray(changes) >= 0).any())
+
+
+def shown_columns(spec: GameSpec, columns: dict[str, np.ndarray]) -> list[str]:
+    """The game's own columns a table shows: the feel figures only where recorded, the
+    tie-break only in a game that has one."""
+    recorded = feel_recorded(columns)
+    return [name for name in spec.game_columns
+            if (recorded or name not in feel.NAMES) and (name != "tie_break" or spec.tie_break)]  # fmt: skip
+
+
+def _shown(values: np.ndarray, sentinel):
+    return values if sentinel is None else nullable(values, sentinel)
 
 
 def check_output_path(path: str | os.PathLike) -> Path:
@@ -117,7 +144,8 @@ def write_table(df: pd.DataFrame, path: str | os.PathLike) -> Path:
                 digest["csv_sha256"] = _file_sha256(tmp)
 
             def write_meta(tmp):  # runs after write_csv, before either file is renamed
-                Path(tmp).write_text(json.dumps({**df.attrs, **digest}, sort_keys=True) + "\n")
+                meta = {**df.attrs, **digest, CSV_TYPES: _types(df)}
+                Path(tmp).write_text(json.dumps(meta, sort_keys=True) + "\n")
 
             atomic_write_all([(path, write_csv), (_meta_path(path), write_meta)])
     except OSError as err:
@@ -146,8 +174,18 @@ def read_table(path: str | os.PathLike) -> pd.DataFrame:
         expected = meta.pop("csv_sha256", None)
         if meta and expected != _file_sha256(path):
             raise InputError(str(meta_path), f"this metadata does not belong to {path.name} (its checksum differs)")
+        for name, kind in meta.pop(CSV_TYPES, {}).items():  # (a CSV holds text: its columns' types come back)
+            df[name] = pd.Categorical(df[name], categories=kind[1]) if isinstance(kind, list) else df[name].astype(kind)
         df.attrs = meta
     return df
+
+
+CSV_TYPES = "csv_types"  # a CSV's metadata: each column's type (categories in their order, nullable integers)
+
+
+def _types(df: pd.DataFrame) -> dict:
+    return {name: ["category", [str(c) for c in col.cat.categories]] if col.dtype == "category" else str(col.dtype)
+            for name, col in df.items()}  # fmt: skip
 
 
 def _file_sha256(path) -> str:

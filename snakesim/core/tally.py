@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from snakesim.core import feel
+from snakesim.core.columns import kernel_values, table_nulls
 from snakesim.core.registry import GameSpec
 
 
@@ -125,16 +126,28 @@ def tally_table(spec: GameSpec, df, players: int) -> Tally:
 
 def table_columns(spec: GameSpec, df, players: int) -> dict[str, np.ndarray]:
     """A results table's columns as the kernel gave them (per-seat columns 2-D): the inverse
-    of ``snakesim.core.results.build_table``."""
+    of ``snakesim.core.results.build_table``. Nulls go back to the kernel's -1 or NaN; the
+    feel figures of a run without them come back as the kernel writes them then, and a game
+    without a tie-break gets back its tie-break column (0 for each won game, -1 otherwise)."""
+    dtypes = {name: dtype for name, dtype, _ in spec.columns}
+    nulls = table_nulls(spec)
     columns = {
         "outcome": df["outcome"].cat.codes.to_numpy(),
         "winner": df["winner"].to_numpy(),
         "length": df["length"].to_numpy(),
     }
     for name in spec.seat_columns:
-        columns[name] = np.column_stack([df[f"{name}_{seat}"].to_numpy() for seat in range(players)])
+        columns[name] = np.column_stack([kernel_values(df[f"{name}_{seat}"], dtypes[name], nulls.get(name))
+                                         for seat in range(players)])  # fmt: skip
+    unrecorded = dict(zip((name for name, _, _ in feel.COLUMNS), feel.NOT_RECORDED, strict=True))
+    unrecorded[feel.OUT_SHARE[0]] = np.nan
     for name in spec.game_columns:
-        columns[name] = df[name].to_numpy()
+        if name in df:
+            columns[name] = kernel_values(df[name], dtypes[name], nulls.get(name))
+        elif name == "tie_break" and "lead_changes" in df:  # (recorded, not shown: none is won on one)
+            columns[name] = np.where(columns["winner"] >= 0, 0, -1).astype(dtypes[name])
+        else:
+            columns[name] = np.full(len(df), unrecorded[name], dtypes[name])
     return columns
 
 

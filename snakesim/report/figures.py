@@ -172,9 +172,8 @@ def out_order(spec, df: pd.DataFrame, players: int):
     (the winner, or everyone still in at the cap)."""
     import numpy as np
 
-    out = df[[f"{spec.out_column}_{s}" for s in range(players)]].to_numpy().astype(float)
-    out[out < 0] = np.nan
-    return np.sort(out, axis=1)  # (NaN last)
+    out = df[[f"{spec.out_column}_{s}" for s in range(players)]].to_numpy(dtype=float, na_value=np.nan)
+    return np.sort(out, axis=1)  # (NaN, never out, last)
 
 
 def winner_settled(df: pd.DataFrame, x):
@@ -183,7 +182,7 @@ def winner_settled(df: pd.DataFrame, x):
     import numpy as np
 
     winner = df["winner"].to_numpy()
-    decided = np.sort(df["decided"].to_numpy()[winner >= 0])
+    decided = np.sort(df["decided"].to_numpy(dtype=float, na_value=np.nan)[winner >= 0])
     return np.searchsorted(decided, x, side="right"), len(decided)
 
 
@@ -235,8 +234,9 @@ def lengths_vary(tables: dict[str, pd.DataFrame]) -> bool:
 
 
 def has_feel(tables: dict[str, pd.DataFrame]) -> bool:
-    """Whether every run recorded the game-feel figures (played with ``feel = true``)."""
-    return all("lead_changes" in df and bool((df["lead_changes"] >= 0).all()) for df in tables.values())
+    """Whether every run recorded the game-feel figures (played with ``feel = true``): a table
+    has their columns only then."""
+    return all("lead_changes" in df for df in tables.values())
 
 
 def feel_figure(tables: dict[str, pd.DataFrame], title: str = "") -> Figure:
@@ -267,7 +267,7 @@ def feel_figure(tables: dict[str, pd.DataFrame], title: str = "") -> Figure:
             known.plot(x, settled / n, color=colour, label=f"{name}: winner leads for good")
             known.fill_between(x, band[:, 0], band[:, 1], color=colour, alpha=0.2, linewidth=0)
         for q in QUARTERS:
-            leader = df[f"leader_q{q}"].to_numpy()
+            leader = df[f"leader_q{q}"].to_numpy(dtype=np.int64, na_value=-1)
             led = int((leader >= 0).sum())
             if led:
                 held = int(((leader >= 0) & (leader == winner)).sum())
