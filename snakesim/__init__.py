@@ -134,7 +134,7 @@ def summarize(df: pd.DataFrame, level: float = 0.95) -> pd.DataFrame:
     if "game" not in df.attrs:
         raise InputError("table", "it has no run metadata (attrs['game']); use a table from simulate or read_table")
     table = compare_tables(get_game(df.attrs["game"]), {df.attrs.get("variant", "run"): df}, level)
-    return table[["metric", "kind", "value", "low", "high"]]
+    return table[["metric", "label", "kind", "value", "low", "high"]]
 
 
 def compare(

@@ -83,7 +83,7 @@ def test_the_issue_example_works_from_the_command_line(tmp_path, monkeypatch):
     assert out["options"]["ten"]["start_coins"] == 10
     assert out["options"]["quick"]["start_coins"] == 12 and out["options"]["quick"]["snakes"] == 1
     assert len(set(out["rules_hash"].values())) == 3
-    length = {row["variant"]: row["value"] for row in out["rows"] if row["metric"].startswith("length (")}
+    length = {row["variant"]: row["value"] for row in out["rows"] if row["metric"] == "length"}
     assert length["ten"] < length["standard"]  # fewer coins, shorter games (3,000 paired games)
 
 

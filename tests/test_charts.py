@@ -24,7 +24,8 @@ def test_win_rates_are_the_comparisons_rows(fortune):
     for series in charts["win-rates"]["series"]:
         assert [p[0] for p in series["points"]] == ["seat 0", "seat 1", "seat 2", "seat 3"]
         for seat, value, low, high in series["points"]:
-            assert [value, low, high] == list(rows.loc[(series["name"], f"{seat} wins"), ["value", "low", "high"]])
+            row = f"win_rate.{seat.removeprefix('seat ')}"
+            assert [value, low, high] == list(rows.loc[(series["name"], row), ["value", "low", "high"]])
 
 
 def test_lengths_are_shares_of_games_with_their_intervals(fortune):

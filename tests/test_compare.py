@@ -23,7 +23,7 @@ def test_identical_variants_differ_by_exactly_zero():
 
 def test_a_real_effect_is_found():
     table = snakesim.compare("fortune", 4, 20_000, ["standard", "one-snake"], seed=3)
-    length = table[(table["metric"] == "length (cards drawn)") & (table["variant"] == "one-snake")].iloc[0]
+    length = table[(table["metric"] == "length") & (table["variant"] == "one-snake")].iloc[0]
     assert length["diff_high"] < 0 and length["p_holm"] < 1e-6
 
 
@@ -45,7 +45,7 @@ def test_the_deal_pairs_the_games_and_the_comparison_says_how_much():
     # POPPIES on ORCHIDS changes play only when the two meet: games stay alike long enough for
     # the pairing to narrow the length's interval by a fifth. The ratio is reported per row.
     table = snakesim.compare("rainbow", 4, 20_000, ["standard", "poppies-orchids"], seed=3)
-    row = table[(table["metric"] == "length (turns)") & (table["variant"] == "poppies-orchids")].iloc[0]
+    row = table[(table["metric"] == "length") & (table["variant"] == "poppies-orchids")].iloc[0]
     assert row["pairing_ratio"] < 0.85 and row["games_saved"] > 5_000
     r = CliRunner().invoke(cli, ["compare", "rainbow", "-n", 2000, "-v", "standard", "-v", "poppies-orchids"])
     assert r.exit_code == 0 and "pairing x0." in r.stdout
@@ -63,31 +63,29 @@ def test_every_game_compares(game):
     variants = list(GAMES[game].rules.VARIANTS)[:2]
     table = snakesim.compare(game, 3, 1500, variants, seed=1)
     assert set(table["variant"]) == set(variants)
-    assert {"seat 0 wins", "draw", "first-player advantage", "seat balance p", "largest seat gap"} <= set(
-        table["metric"]
-    )
+    assert {"win_rate.0", "draw", "first_player_advantage", "seat_balance", "seat_gap"} <= set(table["metric"])
     assert table["value"].notna().all()
     feel = {
-        "lead changes",
-        "comeback (winner behind at half time)",
-        "winner leads for good after (share of the game)",
-        *(f"the winner already leads alone {when} of the way in" for when in ("1/4", "1/2", "3/4")),
+        "lead_changes",
+        "comeback",
+        "decided",
+        *(f"leads_alone_q{k}" for k in (1, 2, 3)),
     }
     # Only with feel = true; "won on the tie-break" only in the game that has one.
     assert not feel & set(table["metric"])
     table = snakesim.compare(game, 3, 300, variants, seed=1, settings=["feel=true"])
     assert feel <= set(table["metric"])
-    assert ("won on the tie-break" in set(table["metric"])) == (game == "hisss")
+    assert ("tie_break" in set(table["metric"])) == (game == "hisss")
 
 
 def test_every_row_names_its_unit():
     table = snakesim.compare("fortune", 3, 300, ["standard", "one-snake"], seed=1, settings=["feel=true"])
     units = dict(zip(table["metric"], table["unit"], strict=False))
-    assert units["seat 0 wins"] == units["time seats spend out of the game"] == "fraction"
-    assert units["length (cards drawn)"] == "cards drawn" and units["seat balance p"] == "p-value"
-    assert units["lead changes"] == "lead changes"
+    assert units["win_rate.0"] == units["out_share"] == "fraction"
+    assert units["length"] == "cards drawn" and units["seat_balance"] == "p-value"
+    assert units["lead_changes"] == "lead changes"
     hisss = snakesim.compare("hisss", 3, 300, ["standard"], seed=1)
-    assert dict(zip(hisss["metric"], hisss["unit"], strict=False))["margin (cards)"] == "cards"
+    assert dict(zip(hisss["metric"], hisss["unit"], strict=False))["margin"] == "cards"
 
 
 def test_no_margin_where_the_winner_is_the_last_player_left():
@@ -100,7 +98,7 @@ def test_no_margin_where_the_winner_is_the_last_player_left():
 def test_the_winner_known_rows_count_games_whose_winner_leads_alone_then():
     table = snakesim.compare("hisss", 4, 3000, ["standard"], seed=5, settings=["feel=true"])
     df = snakesim.simulate("hisss", 4, 3000, seed=5, settings=["feel=true"])
-    row = table.set_index("metric").loc["the winner already leads alone 1/2 of the way in"]
+    row = table.set_index("metric").loc["leads_alone_q2"]
     expected = (df["leader_q2"] == df["winner"]).fillna(False).mean()  # (over every game: no leader, null)
     assert row["value"] == pytest.approx(expected, abs=1e-12)
     assert 0.2 < row["value"] < 0.8 and row["low"] < row["value"] < row["high"]
@@ -109,10 +107,10 @@ def test_the_winner_known_rows_count_games_whose_winner_leads_alone_then():
 def test_the_feel_figures_compare_paired():
     table = snakesim.compare("fortune", 4, 2000, ["standard", "one-snake"], seed=3, settings=["feel=true"])
     rows = table.set_index(["variant", "metric"])
-    changes = rows.loc[("one-snake", "lead changes")]
+    changes = rows.loc[("one-snake", "lead_changes")]
     assert changes["value"] > 0 and changes["low"] <= changes["value"] <= changes["high"]
     assert changes["diff_low"] <= changes["diff"] <= changes["diff_high"] and np.isfinite(changes["p_holm"])
-    out = rows.loc[("standard", "time seats spend out of the game")]
+    out = rows.loc[("standard", "out_share")]
     assert 0 < out["value"] < 1
 
 
@@ -148,7 +146,7 @@ def test_cli_compare_text_and_json():
     s = json.loads(r.stdout)
     assert s["variants"] == ["standard", "claim-joined"] and s["options"]["claim-joined"]["claim_joined"] is True
     assert s["level"] == 0.95 and s["policies"] == {"standard": ["greedy"] * 3, "claim-joined": ["greedy"] * 3}
-    assert {row["metric"] for row in s["rows"]} >= {"seat 0 wins", "margin (cards)"}
+    assert {row["metric"] for row in s["rows"]} >= {"win_rate.0", "margin"}
     r = runner.invoke(cli, ["compare", "fortune", "-v", "standard", "-v", "nope"])
     assert r.exit_code == 2 and "variant: unknown variant 'nope'" in r.stderr
 
@@ -157,8 +155,8 @@ def test_precision_adds_blocks_until_the_intervals_are_narrow_enough():
     table = snakesim.compare("fortune", 2, 2000, ["standard", "rejoin"], seed=4, precision=0.01)
     stop = table.attrs["stopping"]
     assert stop["reached"] and stop["games"] % 2000 == 0 and stop["games"] > 2000
-    wins = table[table["metric"].str.endswith(" wins")]
-    assert ((wins["high"] - wins["low"]) / 2).max() <= 0.01
+    wins = table[table["metric"].str.startswith("win_rate.")]
+    assert len(wins) == 4 and ((wins["high"] - wins["low"]) / 2).max() <= 0.01
     # The blocks are the next game indices: the result equals one run of as many games.
     once = snakesim.compare("fortune", 2, stop["games"], ["standard", "rejoin"], seed=4)
     assert np.allclose(once["value"], table["value"]) and np.allclose(once["diff"], table["diff"], equal_nan=True)
@@ -298,7 +296,7 @@ def test_a_duplicate_difference_is_not_counted_twice():
     assert (a["outcome"] == "win").all() and (b["outcome"] == "win").all()
     table = compare_tables(get_game("fortune"), {"two": a, "one": b}).set_index("metric")
     row = table[table["variant"] == "one"]
-    assert row.loc["first-player advantage", "p_holm"] == row.loc["seat 0 wins", "p_holm"]
+    assert row.loc["first_player_advantage", "p_holm"] == row.loc["win_rate.0", "p_holm"]
     tested = row.dropna(subset=["p_value"])
     # The family: seat 0 wins, seat 1 wins, length, margin (seat 1 is seat 0's mirror, but its
     # difference has the other sign, so it counts: only identical differences are merged).
@@ -311,9 +309,9 @@ def test_the_margin_counts_what_each_rule_set_scores():
     alone = snakesim.compare("hisss", 4, 2000, ["most-snakes"], seed=2).set_index("metric")
     df = snakesim.simulate("hisss", 4, 2000, seed=2, variant="most-snakes")
     snakes = np.sort(df[[f"snakes_{s}" for s in range(4)]].to_numpy(), axis=1)
-    assert alone.loc["margin (snakes)", "value"] == pytest.approx((snakes[:, -1] - snakes[:, -2]).mean(), abs=1e-12)
+    assert alone.loc["margin", "value"] == pytest.approx((snakes[:, -1] - snakes[:, -2]).mean(), abs=1e-12)
     both = snakesim.compare("hisss", 4, 2000, ["standard", "most-snakes"], seed=2)
-    rows = both[both["metric"] == "margin (each rule set's own score)"].set_index("variant")
+    rows = both[both["metric"] == "margin"].set_index("variant")
     assert rows.loc["most-snakes", "value"] < 2 < rows.loc["standard", "value"] and rows["diff"].isna().all()
 
 
@@ -352,5 +350,5 @@ def test_the_tie_break_share_needs_no_feel():
     plain = snakesim.compare("hisss", 4, 3000, ["most-snakes"], seed=6).set_index("metric")
     df = snakesim.simulate("hisss", 4, 3000, seed=6, variant="most-snakes", settings=["feel=true"])
     won_so = (df["tie_break"] == 1).fillna(False).mean()  # (over every game: a drawn game has no tie-break, null)
-    assert plain.loc["won on the tie-break", "value"] == pytest.approx(won_so, abs=1e-12)
-    assert 0.2 < plain.loc["won on the tie-break", "value"] < 0.5
+    assert plain.loc["tie_break", "value"] == pytest.approx(won_so, abs=1e-12)
+    assert 0.2 < plain.loc["tie_break", "value"] < 0.5

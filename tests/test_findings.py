@@ -16,30 +16,33 @@ from snakesim.analysis.findings import (
     sweep_findings,
     tune_findings,
 )
+from snakesim.core.figures import BY_ID
 from snakesim.games import get_game
 
 FORTUNE, HISSS = get_game("fortune"), get_game("hisss")
 NAN = math.nan
 
 
-def row(variant, metric, kind, value, low, high, diff=NAN, lo=NAN, hi=NAN, p=NAN, level=0.95):
-    return dict(zip(COLUMNS, [variant, metric, kind, value, low, high, diff, lo, hi, p, p, "paired t", level,
-                              NAN, NAN, NAN], strict=True))  # fmt: skip
+def row(variant, metric, kind, value, low, high, diff=NAN, lo=NAN, hi=NAN, p=NAN, level=0.95, unit="cards drawn"):
+    out = dict(zip(COLUMNS, [variant, metric, kind, value, low, high, diff, lo, hi, p, p, "paired t", level,
+                             NAN, NAN, NAN], strict=True))  # fmt: skip
+    out["label"] = BY_ID[metric.partition(".")[0]].label.format(seat=metric.partition(".")[2], length=unit)
+    return out
 
 
 def table(length_after, seats_after, draw_after=(0.0, 0.0, 0.0, 1.0), length_unit="cards drawn"):
     """Two arms of a 2-player game: the baseline's length 100 [98, 102] and seats 50% / 50%;
     the other arm's given as (value, diff, diff_low, diff_high, p) tuples."""
-    rows = [row("a", f"length ({length_unit})", "mean", 100.0, 98.0, 102.0)]
+    rows = [row("a", "length", "mean", 100.0, 98.0, 102.0, unit=length_unit)]
     v, d, lo, hi, p = length_after
-    rows.append(row("b", f"length ({length_unit})", "mean", v, v - 2, v + 2, d, lo, hi, p, 0.99))
+    rows.append(row("b", "length", "mean", v, v - 2, v + 2, d, lo, hi, p, 0.99, unit=length_unit))
     for s, (v, d, lo, hi, p) in enumerate(seats_after):
-        rows.append(row("a", f"seat {s} wins", "rate", 0.5, 0.49, 0.51))
-        rows.append(row("b", f"seat {s} wins", "rate", v, v - 0.01, v + 0.01, d, lo, hi, p, 0.975))
+        rows.append(row("a", f"win_rate.{s}", "rate", 0.5, 0.49, 0.51))
+        rows.append(row("b", f"win_rate.{s}", "rate", v, v - 0.01, v + 0.01, d, lo, hi, p, 0.975))
     rows.append(row("a", "draw", "rate", 0.0, 0.0, 0.0))
     v, d, lo, hi = draw_after[0], draw_after[0], draw_after[1], draw_after[2]
     rows.append(row("b", "draw", "rate", v, v, v, d, lo, hi, draw_after[3]))
-    return pd.DataFrame(rows, columns=COLUMNS)
+    return pd.DataFrame(rows, columns=[*COLUMNS, "label"])
 
 
 def texts(findings, arm="b"):
@@ -77,7 +80,7 @@ def test_a_change_in_one_seat_only_names_that_seat_and_keeps_the_others():
 
 def test_a_constant_metric_is_said_once_for_every_arm():
     t = table((49.0, 0.0, 0.0, 0.0, 1.0), [(0.5, 0.0, -0.01, 0.01, 1.0)] * 2, length_unit="turns")
-    t.loc[t["metric"] == "length (turns)", ["value", "low", "high"]] = 49.0
+    t.loc[t["metric"] == "length", ["value", "low", "high"]] = 49.0
     findings = compare_findings(t, HISSS, 2, 5_000)
     once = texts(findings, None)
     assert once == ["Every 2-player Hisss game lasts 49 turns under every rule set compared.",
@@ -198,7 +201,7 @@ def test_sweep_findings_say_a_trend_only_beyond_the_noise():
     for x, (length, low, high) in zip((5, 10, 15), ((17.0, 16.5, 17.5), (44.0, 43.0, 45.0), (89.0, 87.0, 91.0)),
                                       strict=True):  # fmt: skip
         rows.append({"players": 4, "start_coins": x, "metric": "length", "value": length, "low": low, "high": high})
-        rows.append({"players": 4, "start_coins": x, "metric": "seat 0 wins", "value": 0.25 + 0.002 * (x % 2),
+        rows.append({"players": 4, "start_coins": x, "metric": "win_rate.0", "value": 0.25 + 0.002 * (x % 2),
                      "low": 0.24, "high": 0.26})  # fmt: skip
     said = sweep_findings(pd.DataFrame(rows), "start_coins", "cards drawn")
     assert said[0] == (
@@ -246,9 +249,9 @@ def test_no_number_prints_as_minus_zero():
 def test_a_quantile_never_reached_reads_so():
     from snakesim.analysis.findings import row_text
 
-    r = row("a", "length 95th percentile (Kaplan-Meier)", "quantile", math.inf, math.inf, math.inf)
+    r = row("a", "length_p95", "quantile", math.inf, math.inf, math.inf)
     assert row_text(r) == ("not reached", "")
-    r = row("a", "length median (Kaplan-Meier)", "quantile", 88.0, 86.0, 91.0)
+    r = row("a", "length_median", "quantile", 88.0, 86.0, 91.0)
     assert row_text(r) == ("88 [86, 91]", "")
 
 
@@ -281,7 +284,7 @@ def test_a_mixed_lineup_names_its_players_and_answers_for_the_child(child_among_
     spec = get_game("rainbow")
     said = compare_findings(table, spec, 3, 3000)
     rows = table.set_index(["variant", "metric"])
-    child = rows.loc[("standard", "seat 1 wins")]
+    child = rows.loc[("standard", "win_rate.1")]
     places = max(1, points(child["low"], child["high"]))
     # The baseline's sentence gives the child's chance with its interval and a fair share.
     base = texts(said, "standard")[0]
@@ -289,7 +292,7 @@ def test_a_mixed_lineup_names_its_players_and_answers_for_the_child(child_among_
         f"The random player in seat 1 wins {percent(child['value'], places)} [{percent(child['low'], places)}, "
         f"{percent(child['high'], places)}] of games"
     )
-    wins = sum(rows.loc[("standard", f"seat {s} wins")]["value"] for s in range(3))
+    wins = sum(rows.loc[("standard", f"win_rate.{s}")]["value"] for s in range(3))
     assert f"a fair share being {percent(wins / 3, places)}" in base and "the greedy players in seats 0 and 2" in base
     # The other rule set's sentence says the child's chance there and its change.
     other = texts(said, "wild-snake")[0]
@@ -298,7 +301,7 @@ def test_a_mixed_lineup_names_its_players_and_answers_for_the_child(child_among_
     assert not any(f["text"].startswith("These rule sets differ") for f in said)
     assert not any(s.startswith("Seat ") for s in texts(said, "wild-snake"))  # (seats are named by their players)
     # A first-player advantage would mix the seat with the child's play: left out.
-    assert "first-player advantage" in hidden_metrics(table)
+    assert "first_player_advantage" in hidden_metrics(table)
     wins_chart = comparison_charts(spec, 3, table, tables)[0]
     assert [p[0] for p in wins_chart["series"][0]["points"]] == [
         "seat 0 (greedy)",

@@ -79,8 +79,8 @@ def test_api_rejects_bad_input(kwargs, field):
 
 def test_api_summarize_is_tidy(base, tmp_path):
     table = snakesim.summarize(base)
-    assert list(table.columns) == ["metric", "kind", "value", "low", "high"]
-    rates = table[table["metric"].str.endswith(" wins")]
+    assert list(table.columns) == ["metric", "label", "kind", "value", "low", "high"]
+    rates = table[table["metric"].str.startswith("win_rate.")]
     assert len(rates) == 4 and (rates["low"] <= rates["value"]).all() and (rates["value"] <= rates["high"]).all()
     assert rates["value"].tolist() == [(base["winner"] == s).mean() for s in range(4)]
     # The metadata survives the disk, so a table read back summarises the same.

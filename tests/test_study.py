@@ -144,7 +144,7 @@ def test_html_draws_each_comparisons_charts_from_its_numbers(report):
         rows = summary[summary["section"] == f"compare-{k + 1}"].set_index(["variant", "metric"])
         for series in wins["series"]:
             for seat, value, low, high in series["points"]:
-                row = rows.loc[(series["name"], f"{seat} wins")]
+                row = rows.loc[(series["name"], f"win_rate.{seat.removeprefix('seat ')}")]
                 assert (value, low, high) == pytest.approx((row["value"], row["low"], row["high"]), rel=1e-9)
 
 

@@ -90,11 +90,11 @@ def test_cli_sweep_bad_input(tmp_path, args, message):
 
 def test_a_sweep_with_feel_reports_and_draws_the_feel_figures(tmp_path):
     table = sweep(get_game("fortune"), [3], ["start_coins=5:20:15", "feel=true"], 3000, seed=2)
-    changes = table[table["metric"] == "lead changes"].sort_values("start_coins")
+    changes = table[table["metric"] == "lead_changes"].sort_values("start_coins")
     # More coins, more cards, more lead changes: the 20-coin interval lies wholly above the 5-coin one.
     assert len(changes) == 2 and changes["low"].iloc[1] > changes["high"].iloc[0]
-    assert {"comeback", "winner leads for good after", "time out of the game"} <= set(table["metric"])
-    assert "lead changes" not in set(sweep(get_game("fortune"), [3], ["start_coins=5:20:15"], 300)["metric"])
+    assert {"comeback", "decided", "out_share"} <= set(table["metric"])
+    assert "lead_changes" not in set(sweep(get_game("fortune"), [3], ["start_coins=5:20:15"], 300)["metric"])
     axes = {ax.get_title(): ax for ax in sweep_figure(table, "start_coins").axes if ax.get_visible()}
     assert "lead changes" in axes and "time out of the game" in axes and "length" in axes
     # Shares are drawn in percent, as they are printed; counts are not.

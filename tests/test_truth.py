@@ -37,17 +37,17 @@ def test_run_censors_unfinished_games_like_compare():
     assert length["mean_is_lower_bound"] is True and length["p95"] is None and length["mean_ci"][1] is None
     table = json.loads(invoke("compare", *args, "-v", "standard", "--json").stdout)["rows"]
     km = {r["metric"]: r["value"] for r in table}
-    assert length["median"] == km["length median (Kaplan-Meier)"]
-    assert km["length 95th percentile (Kaplan-Meier)"] is None  # infinity is not JSON: null
+    assert length["median"] == km["length_median"]
+    assert km["length_p95"] is None  # infinity is not JSON: null
     assert length["unfinished"] == round(s["unfinished_rate"] * 4000) > 0
 
 
 def test_json_keeps_full_precision():
     # Rainbow's first seat wins clearly more often: the seat-balance p-value is tiny.
     rows = json.loads(invoke("compare", "rainbow", "-n", 20_000, "-v", "standard", "--json").stdout)["rows"]
-    p = next(r["value"] for r in rows if r["metric"] == "seat balance p")
+    p = next(r["value"] for r in rows if r["metric"] == "seat_balance")
     table = snakesim.compare("rainbow", 4, 20_000, ["standard"])
-    expected = table.loc[table["metric"] == "seat balance p", "value"].iloc[0]
+    expected = table.loc[table["metric"] == "seat_balance", "value"].iloc[0]
     assert 0 < p < 1e-10 and p == pytest.approx(expected, rel=1e-12)  # it printed 0.0 once
 
 

@@ -287,7 +287,7 @@ def test_the_pages_figures_are_the_command_lines(server, tmp_path, monkeypatch):
     ]
     assert result["findings"] == compare_findings(table, FORTUNE, 4, 3000)
     wins = next(c for c in result["charts"] if c["id"] == "win-rates")
-    seat0 = table[(table["variant"] == "ten coins") & (table["metric"] == "seat 0 wins")].iloc[0]
+    seat0 = table[(table["variant"] == "ten coins") & (table["metric"] == "win_rate.0")].iloc[0]
     assert wins["series"][1]["points"][0] == ["seat 0", seat0["value"], seat0["low"], seat0["high"]]
     assert [c["id"] for c in result["charts"]] == ["win-rates", "length", "out", "known", "lead-changes"]
     # The command line, with each arm's rules downloaded as its file.

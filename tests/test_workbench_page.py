@@ -362,7 +362,7 @@ def test_the_parents_question_is_answered_on_the_first_view(open_page):
     for arm in ("standard", "wild-snake"):
         text = next(f for f in said if f.startswith(f"{arm}: The random player in seat 1 wins "))
         value, low, high = (float(x) for x in re.search(r"wins ([\d.]+)% \[([\d.]+)%, ([\d.]+)%\]", text).groups())
-        row = rows[arm, "seat 1 wins"]
+        row = rows[arm, "win_rate.1"]
         for shown, exact in ((value, row["value"]), (low, row["low"]), (high, row["high"])):
             assert abs(100 * exact - shown) <= 0.05 + 1e-9, (arm, text)
         assert "a fair share being 33.3%" in text

@@ -43,9 +43,11 @@ from snakesim.core.arms import Shared, build_arms
 from snakesim.core.backends import ThreadsBackend
 from snakesim.core.defaults import PRECISE
 from snakesim.core.errors import InputError
-from snakesim.core.feel import QUARTER_NAMES, QUARTERS
+from snakesim.core.figures import COMPARED, figure, games_of, recorded_in
+from snakesim.core.figures import label as figure_label
 from snakesim.core.registry import GameSpec
 from snakesim.core.runner import simulate_spec
+from snakesim.core.tally import table_columns
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -84,45 +86,29 @@ def pairing_gain(a: np.ndarray, b: np.ndarray, level: float = LEVEL) -> tuple[fl
 def per_game_metrics(
     spec: GameSpec, df: pd.DataFrame, players: int, score_label: str | None = None
 ) -> dict[str, tuple[str, np.ndarray]]:
-    """The per-game quantities compared, by name: ``(kind, values)``, kind "rate" or "mean".
+    """The per-game quantities compared, by row id (``snakesim.core.figures``): ``(kind,
+    values)``, kind "rate" or "mean", one value a game.
 
-    The winning margin counts what the rule set scores (``GameSpec.scores``), named
-    ``score_label`` when given (arms that score different things share one name)."""
-    winner = df["winner"].to_numpy()
-    outcome = df["outcome"].astype(str)
-    metrics = {f"seat {s} wins": ("rate", winner == s) for s in range(players)}
-    metrics["draw"] = ("rate", outcome.str.endswith("draw").to_numpy())
-    metrics["unfinished"] = ("rate", (outcome == "unfinished").to_numpy())
-    # First-player advantage: seat 0's wins above a fair share of the games somebody won.
-    metrics["first-player advantage"] = ("mean", (winner == 0) - (winner >= 0) / players)
-    metrics[f"length ({spec.length_unit})"] = ("mean", df["length"].to_numpy())
-    # The game-feel figures (snakesim.core.feel), where the games recorded them; over all games,
-    # so that every arm's values stay paired game by game (a game without a winner counts as
-    # decided only at the end, with no comeback).
-    if "lead_changes" in df:  # (a table has the feel columns only where the games recorded them)
-        metrics["lead changes"] = ("mean", df["lead_changes"].to_numpy())
-        decided = df["decided"].to_numpy(dtype=float, na_value=1.0)  # (no winner: decided only at the end)
-        metrics["winner leads for good after (share of the game)"] = ("mean", decided)
-        metrics["comeback (winner behind at half time)"] = ("rate", df["comeback"].to_numpy(dtype=int, na_value=0) == 1)
-        for k, when in zip(QUARTERS, QUARTER_NAMES, strict=True):
-            metrics[f"the winner already leads alone {when} of the way in"] = (
-                "rate",
-                (winner >= 0) & (df[f"leader_q{k}"].to_numpy(dtype=np.int64, na_value=-1) == winner),
-            )
-        if "out_share" in df:
-            metrics["time seats spend out of the game"] = ("mean", df["out_share"].to_numpy())
+    Every figure of the registry that a comparison pairs (``figures.COMPARED``) and this game
+    has, the game-feel ones where the games recorded them; each over every game, so that every
+    arm's values stay paired game by game (a game without a winner counts as decided only at
+    the end, with no comeback). The winning margin counts what the rule set scores
+    (``GameSpec.scores``), named ``score_label`` when given (arms that score different things
+    share one name), and is not paired where they differ (kind ``own``)."""
     scored = spec.scores(df, players)
-    if spec.tie_break and scored is not None:
-        # Won on the tie-break: the winner was level with another seat on what the rules score
-        # (the feel column's definition, read off the final scores, so it needs no feel = true).
-        values = scored[1]
-        level = (values == values.max(axis=1, keepdims=True)).sum(axis=1) > 1
-        metrics["won on the tie-break"] = ("rate", (winner >= 0) & level)
+    games = games_of(spec, table_columns(spec, df, players), players, scored)
+    metrics = {}
+    for f in COMPARED:
+        if not f.exists(spec) or not recorded_in(f, games) or (f.id == "tie_break" and scored is None):
+            continue
+        if f.per_seat:
+            metrics.update({f.row(s): (f.kind, f.values(games, s)) for s in range(players)})
+        else:
+            metrics[f.id] = (f.kind, f.values(games))
     margin = winning_margin(spec, scored)
     if margin is not None:
         # (arms that score different things: each arm's margin on its own, no difference taken)
-        kind = "own" if score_label == OWN_SCORE else "mean"
-        metrics[f"margin ({score_label or margin[0]})"] = (kind, margin[1])
+        metrics["margin"] = ("own" if score_label == OWN_SCORE else "mean", margin[1])
     return metrics
 
 
@@ -141,12 +127,16 @@ def winning_margin(spec: GameSpec, scored) -> tuple[str, np.ndarray] | None:
     return label, values[:, -1] - values[:, -2]
 
 
-def arm_metrics(spec: GameSpec, tables: dict[str, pd.DataFrame], players: int) -> dict[str, dict]:
-    """:func:`per_game_metrics` of every arm, under the same names: the margin is named by
-    what the arms score when they all score the same thing."""
+def score_word(spec: GameSpec, tables: dict[str, pd.DataFrame], players: int) -> str:
+    """What the arms' margin counts: what they all score, or :data:`OWN_SCORE` where they differ."""
     labels = {scored[0] for df in tables.values() if (scored := spec.scores(df, players)) is not None}
-    label = labels.pop() if len(labels) == 1 else OWN_SCORE
-    return {name: per_game_metrics(spec, df, players, label) for name, df in tables.items()}
+    return labels.pop() if len(labels) == 1 else OWN_SCORE
+
+
+def arm_metrics(spec: GameSpec, tables: dict[str, pd.DataFrame], players: int) -> dict[str, dict]:
+    """:func:`per_game_metrics` of every arm, under the same row ids."""
+    word = score_word(spec, tables, players)
+    return {name: per_game_metrics(spec, df, players, word) for name, df in tables.items()}
 
 
 def estimate(kind: str, values: np.ndarray, level: float = LEVEL) -> tuple[float, float, float]:
@@ -205,32 +195,34 @@ def compare_tables(spec: GameSpec, tables: dict[str, pd.DataFrame], level: float
     for name, df in tables.items():
         lengths = df["length"].to_numpy()
         unfinished = (df["outcome"].astype(str) == "unfinished").to_numpy()
-        for label, q in (("median", 0.5), ("95th percentile", 0.95)):
+        for row, q in (("length_median", 0.5), ("length_p95", 0.95)):
             value, low, high = km_quantile(lengths, unfinished, q, level)
-            rows.append([name, f"length {label} (Kaplan-Meier)", "quantile", value, low, high, *_NO_DIFF])
+            rows.append([name, row, "quantile", value, low, high, *_NO_DIFF])
         wins = np.bincount(df["winner"].to_numpy()[df["winner"].to_numpy() >= 0], minlength=players)
-        rows.append([name, "seat balance p", "test", seat_balance(wins), np.nan, np.nan, *_NO_DIFF])
-        rows.append([name, "largest seat gap", "rate", *seat_gap(wins, len(df), level), *_NO_DIFF])
+        rows.append([name, "seat_balance", "test", seat_balance(wins), np.nan, np.nan, *_NO_DIFF])
+        rows.append([name, "seat_gap", "rate", *seat_gap(wins, len(df), level), *_NO_DIFF])
     out = pd.DataFrame(rows, columns=COLUMNS)
-    out["unit"] = [unit_of(spec, metric, kind) for metric, kind in zip(out["metric"], out["kind"], strict=True)]
+    word = score_word(spec, tables, players)
+    out.insert(2, "label", [figure_label(row, spec, word) for row in out["metric"]])
+    out["unit"] = [unit_of(spec, metric, kind, word) for metric, kind in zip(out["metric"], out["kind"], strict=True)]
     out.attrs["seats"] = {name: tuple(df.attrs.get("policies") or ()) for name, df in tables.items()}
     out.attrs["rules_hash"] = {name: df.attrs.get("rules_hash") for name, df in tables.items()}
     return out
 
 
-def unit_of(spec: GameSpec, metric: str, kind: str) -> str:
+def unit_of(spec: GameSpec, row: str, kind: str, score: str = "") -> str:
     """What a comparison row's numbers count, for JSON and CSV readers: ``fraction`` (0 to 1:
     a rate, a share of the game, or a difference of them), ``p-value``, or the thing counted."""
-    shares = ("first-player advantage", "largest seat gap", "time seats spend out of the game")
-    if kind == "rate" or metric in shares or "share of the game" in metric:
+    f = figure(row)
+    if f.percent:
         return "fraction"
     if kind == "test":
         return "p-value"
-    if metric.startswith("length"):
+    if f.unit == "length":
         return spec.length_unit
-    if metric.startswith("margin ("):
-        return metric[len("margin (") : -1]
-    return metric  # (lead changes)
+    if f.id == "margin":
+        return score
+    return f.label  # (lead changes)
 
 
 _NO_DIFF = (np.nan,) * 5 + ("",) + (np.nan,) * 4
@@ -418,18 +410,17 @@ def confidence_sequences(
     names = list(tables)
     players = players_of(tables[names[0]])
     metrics = arm_metrics(spec, tables, players)
-    length = f"length ({spec.length_unit})"
-    rows = []  # (variant, metric, per-game values, kind: rate, difference or mean)
+    rows = []  # (variant, row id, per-game values, kind: rate, difference or mean)
     for name in names:
         if "rates" in precise:
-            rows += [(name, f"seat {s} wins", metrics[name][f"seat {s} wins"][1], "rate") for s in range(players)]
+            rows += [(name, f"win_rate.{s}", metrics[name][f"win_rate.{s}"][1], "rate") for s in range(players)]
         if "length" in precise:
-            rows.append((name, length, metrics[name][length][1], "mean"))
+            rows.append((name, "length", metrics[name]["length"][1], "mean"))
         if "differences" in precise and name != names[0]:
             for metric, (kind, base) in metrics[names[0]].items():
                 if kind == "rate":  # in the unit of --precision: a probability
                     d = metrics[name][metric][1].astype(np.float64) - base.astype(np.float64)
-                    rows.append((name, f"{metric} (difference)", d, "difference"))
+                    rows.append((name, f"{metric}.difference", d, "difference"))
     alpha = (1 - level) / len(rows)
     out = []
     for name, metric, values, kind in rows:
@@ -449,7 +440,8 @@ def confidence_sequences(
             target = None if precision is None else precision / scale
             low, high = (scale * v - (scale - 1.0) for v in betting_sequence(counts, support, alpha, target))
             half = max(mean - low, high - mean)
-        out.append({"variant": name, "metric": metric, "value": mean, "low": low, "high": high,
+        label = figure_label(metric.removesuffix(".difference"), spec) + (" (difference)" * (kind == "difference"))
+        out.append({"variant": name, "metric": metric, "label": label, "value": mean, "low": low, "high": high,
                     "half_width": half})  # fmt: skip
     return pd.DataFrame(out)
 

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from snakesim.analysis.stats import LEVEL, wilson
+from snakesim.core.figures import COMPARED, figure
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -31,36 +32,8 @@ if TYPE_CHECKING:
 ALPHA = 0.05
 SAME = 1e-12  # values this close are the same (a mean of equal integers, computed in floats)
 
-# The per-game metrics of a comparison (``compare.per_game_metrics``), in the order a person
-# asks about them: how long, who wins, draws, how it feels, by how much.
-FEEL_WORDS = {  # metric -> (what it counts, more, fewer)
-    "lead changes": ("lead changes a game", "The lead changes hands more often", "The lead changes hands less often"),
-    "comeback (winner behind at half time)": (
-        "of games won from behind at half time",
-        "More winners come from behind",
-        "Fewer winners come from behind",
-    ),
-    "winner leads for good after (share of the game)": (
-        "of the way in",
-        "The winner takes the lead for good later",
-        "The winner takes the lead for good earlier",
-    ),
-    "time seats spend out of the game": (
-        "of the game spent out",
-        "Players who are out wait longer",
-        "Players who are out wait less",
-    ),
-    "won on the tie-break": (
-        "of games won on the tie-break",
-        "The tie-break decides more games",
-        "The tie-break decides fewer games",
-    ),
-}
 # A fair share of the games somebody won, in words, by the number of seats.
 SHARE_WORDS = {2: "half", 3: "a third", 4: "a quarter", 5: "a fifth", 6: "a sixth", 7: "a seventh", 8: "an eighth"}
-# Differences of rates (seat 0's wins above an equal share, the largest gap between seats): in points.
-POINT_METRICS = frozenset(("first-player advantage", "largest seat gap"))
-PERCENT_MEANS = {"winner leads for good after (share of the game)", "time seats spend out of the game"}
 
 
 # ---------------------------------------------------------------------------- numbers
@@ -127,10 +100,10 @@ def level_note(level: float) -> str:
 
 # ---------------------------------------------------------------------------- a comparison
 def constant_metrics(table: pd.DataFrame) -> dict[str, float]:
-    """The per-game metrics whose value is the same in every game of every arm: ``{metric: value}``."""
+    """The per-game figures whose value is the same in every game of every arm: ``{row: value}``."""
     out = {}
     for metric, rows in table[table["kind"].isin(["rate", "mean"])].groupby("metric", sort=False):
-        if _describes_arm(metric):
+        if metric == "seat_gap":  # (it describes each arm on its own: never said once)
             continue
         if rows["kind"].iloc[0] == "rate":  # (never or always: its interval still has a width)
             values = rows["value"].to_numpy(dtype=float)
@@ -156,9 +129,9 @@ def hidden_metrics(table: pd.DataFrame, seats: Mapping[str, Sequence[str]] | Non
         if np.isfinite(values).all() and np.ptp(values) < SAME:
             out.add(metric)
     if constant_lengths(table):
-        out |= {m for m in table["metric"].unique() if m.startswith("length")}
+        out |= {m for m in table["metric"].unique() if figure(m).unit == "length"}
     if any(mixed(s) for s in lineups(table, seats).values()):
-        out.add("first-player advantage")
+        out.add("first_player_advantage")
     return out
 
 
@@ -173,7 +146,7 @@ def constant_lengths(table: pd.DataFrame) -> dict[str, float]:
     """Each arm's game length, where every game of each arm lasts as long as the others of
     that arm (Hisss deals every card: 49 turns, 50 with one more card): ``{arm: length}``;
     empty where any arm's lengths vary."""
-    rows = table[table["metric"].str.startswith("length (")]
+    rows = table[table["metric"] == "length"]
     values = rows[["value", "low", "high"]].to_numpy(dtype=float)
     if rows.empty or not np.isfinite(values).all() or (np.ptp(values, axis=1) >= SAME).any():
         return {}
@@ -201,10 +174,11 @@ def row_text(r, alpha: float = ALPHA) -> tuple[str, str]:
     interval needs; the difference with its level, Holm p-value (never 0), test and pairing."""
     if r["kind"] == "test":
         return p_text(r["value"]), ""
-    share = r["kind"] == "rate" or r["metric"] in PERCENT_MEANS or r["metric"] in POINT_METRICS
+    f = figure(r["metric"])
+    share = f.percent
     if r["low"] != r["low"]:  # (NaN: no interval)
         value = number(r["value"], 2)
-    elif r["metric"] in POINT_METRICS:  # (a difference of rates: in points, as balance prints it)
+    elif f.unit == "points":  # (a difference of rates: in points, as balance prints it)
         places = points(r["low"], r["high"])
         value = (
             f"{fixed(100 * r['value'], places)} pp [{fixed(100 * r['low'], places)}, {fixed(100 * r['high'], places)}]"
@@ -235,36 +209,31 @@ def row_text(r, alpha: float = ALPHA) -> tuple[str, str]:
     return value, diff
 
 
-def _describes_arm(metric: str) -> bool:
-    """Rows that describe each arm on its own (no difference tested): never said once."""
-    return metric in ("largest seat gap",)
-
-
-def constant_sentence(metric: str, value: float, spec: GameSpec, players: int, arms: int) -> str:
-    """A metric that never varies, said once."""
+def constant_sentence(row: str, value: float, spec: GameSpec, players: int, arms: int, label: str = "") -> str:
+    """A figure that never varies (row ``row``, words ``label``), said once."""
     every = " under every rule set compared" if arms > 1 else ""
     any_ = " under any rule set compared" if arms > 1 else ""
     game = spec.name.capitalize()
-    if metric.startswith("length"):
+    f = figure(row)
+    if f.unit == "length":
         return f"Every {players}-player {game} game lasts {number(value, 0)} {spec.length_unit}{every}."
-    if metric == "draw":
+    if f.id == "draw":
         return (
             f"No {players}-player {game} game ends in a draw{any_}."
             if value == 0
             else f"Every game ends in a draw{every}."
         )
-    if metric == "unfinished":
+    if f.id == "unfinished":
         return ""  # (no game reaching the turn cap is the usual case, not worth a sentence)
-    if metric == "won on the tie-break" and value == 0:
+    if f.id == "tie_break" and value == 0:
         return f"The tie-break never decides a game{any_}."
-    if metric.startswith("margin"):
-        unit = metric[metric.find("(") + 1 : -1]
+    if f.id == "margin":
+        unit = label[label.find("(") + 1 : -1]
         return f"The winner always ends {number(value, 0)} {unit} ahead of the next seat{every}."
-    if metric.endswith("wins") or metric.startswith("the winner already"):
-        return (
-            f"{metric.capitalize()}: {'always' if value == 1 else 'never' if value == 0 else percent(value, 1)}{every}."
-        )
-    return f"{metric.capitalize()} is {number(value, 2)} in every game{every}."
+    if f.kind == "rate":
+        how = "always" if value == 1 else "never" if value == 0 else percent(value, 1)
+        return f"{label.capitalize()}: {how}{every}."
+    return f"{label.capitalize()} is {number(value, 2)} in every game{every}."
 
 
 def compare_findings(
@@ -315,10 +284,11 @@ def compare_findings(
                     "mixes the rules with the change of players.")  # fmt: skip
         out.append({"arm": None, "text": text})
     constant = constant_metrics(table)
+    labels = dict(zip(table["metric"], table["label"], strict=True))
     out += [
         {"arm": None, "text": t}
         for m, v in constant.items()
-        if (t := constant_sentence(m, v, spec, players, len(arms)))
+        if (t := constant_sentence(m, v, spec, players, len(arms), labels[m]))
     ]
     lengths = constant_lengths(table)
     if lengths and len(set(lengths.values())) > 1:  # (each arm's games all alike, the arms not)
@@ -333,16 +303,14 @@ def compare_findings(
         if mixed(seats[arm]):
             covered = _minority(seats[arm])
             out.append({"arm": arm, "text": _players_sentence(rows, arm, base, seats[arm], players)})
-        length = next((m for m in rows.loc[arm].index if m.startswith("length (")), None)
-        if length and length not in constant and not lengths:
-            _length(rows.loc[base, length], rows.loc[arm, length], spec.length_unit, found, ruled_out)
+        if (arm, "length") in rows.index and "length" not in constant and not lengths:
+            _length(rows.loc[base, "length"], rows.loc[arm, "length"], spec.length_unit, found, ruled_out)
         _seats(rows, base, arm, players, games, found, ruled_out, seats[arm], covered)
-        for metric in ("draw", *FEEL_WORDS):
+        for metric in ("draw", *(f.id for f in COMPARED if f.words)):
             if (arm, metric) in rows.index and metric not in constant:
                 _rate_or_mean(metric, rows.loc[base, metric], rows.loc[arm, metric], found)
-        margin = next((m for m in rows.loc[arm].index if m.startswith("margin (")), None)
-        if margin and margin not in constant:
-            _margin(margin, rows.loc[base, margin], rows.loc[arm, margin], found)
+        if (arm, "margin") in rows.index and "margin" not in constant:
+            _margin(rows.loc[base, "margin"], rows.loc[arm, "margin"], found)
         found.sort(key=lambda f: -f[0])
         out += [{"arm": arm, "text": text} for _, text in found] + [{"arm": arm, "text": t} for t in ruled_out]
     return out
@@ -375,7 +343,7 @@ def _players_sentence(rows, arm: str, base: str | None, seats: Sequence[str], pl
     """The chances of an arm's players where its seats hold different players: each odd
     player's win rate with its interval (and its change from ``base``), the others' rates,
     and a fair share."""
-    rates = {s: rows.loc[arm, f"seat {s} wins"] for s in range(players)}
+    rates = {s: rows.loc[arm, f"win_rate.{s}"] for s in range(players)}
     fair = sum(float(r["value"]) for r in rates.values()) / players
     odd = _minority(seats)
     places = max(1, max(points(rates[s]["low"], rates[s]["high"]) for s in odd))
@@ -387,7 +355,7 @@ def _players_sentence(rows, arm: str, base: str | None, seats: Sequence[str], pl
             change = "a change" if _significant(r) else "no change found"
             dp = points(r["diff_low"], r["diff_high"])
             text += (
-                f" ({percent(rows.loc[base, f'seat {s} wins']['value'], places)} with {base}; "
+                f" ({percent(rows.loc[base, f'win_rate.{s}']['value'], places)} with {base}; "
                 f"{_points_diff(r, dp)} percentage points{level_note(r['diff_level'])}: {change})"
             )
         parts.append(text)
@@ -408,15 +376,14 @@ def _alone(rows, arm: str, seats: Sequence[str], spec: GameSpec, players: int, g
     """One rule set on its own: who wins from which seat (the players' chances where the seats
     hold different players) and how long a game lasts, as ``snakesim run`` says them."""
     out = [_who_wins(rows, arm, seats, players, games)]
-    length = next((m for m in rows.loc[arm].index if m.startswith("length (")), None)
-    if length is None or rows.loc[arm, length]["high"] - rows.loc[arm, length]["low"] < SAME:
+    if (arm, "length") not in rows.index or rows.loc[arm, "length"]["high"] - rows.loc[arm, "length"]["low"] < SAME:
         return out  # (a length every game shares is said once already)
-    r = rows.loc[arm, length]
+    r = rows.loc[arm, "length"]
     lp = decimals(r["high"] - r["low"])
     text = f"A game lasts {number(r['value'], lp)} {spec.length_unit} on average [{number(r['low'], lp)}, " + (
         f"{number(r['high'], lp)}]"
     )
-    median = rows.loc[arm]["value"].get("length median (Kaplan-Meier)", math.nan)
+    median = rows.loc[arm]["value"].get("length_median", math.nan)
     if math.isfinite(median):
         text += f"; half are over by {number(median, 0)}"
     return [*out, text + "."]
@@ -427,7 +394,7 @@ def _who_wins(rows, arm: str, seats: Sequence[str], players: int, games: int) ->
     different players, else whether any seat is favoured."""
     if mixed(seats):
         return _players_sentence(rows, arm, None, seats, players)
-    seat = [rows.loc[arm, f"seat {s} wins"] for s in range(players)]
+    seat = [rows.loc[arm, f"win_rate.{s}"] for s in range(players)]
     rates = [float(r["value"]) for r in seat]
     return _seat_sentence(rates, [(float(r["low"]), float(r["high"])) for r in seat], games, players)
 
@@ -491,7 +458,7 @@ def _seats(rows, base: str, arm: str, players: int, games: int, found: list, rul
     for s in range(players):
         if s in covered:
             continue
-        r, b = rows.loc[arm, f"seat {s} wins"], rows.loc[base, f"seat {s} wins"]
+        r, b = rows.loc[arm, f"win_rate.{s}"], rows.loc[base, f"win_rate.{s}"]
         bound = max(bound, abs(r["diff_low"]), abs(r["diff_high"]))
         if _significant(r):
             moved.append((s, b, r))
@@ -553,8 +520,8 @@ def _rate_or_mean(metric: str, b, r, found: list) -> None:
             )
         )
         return
-    what, more, fewer = FEEL_WORDS[metric]
-    if r["kind"] == "rate" or metric in PERCENT_MEANS:
+    what, more, fewer = figure(metric).words
+    if figure(metric).percent:
         places = points(r["diff_low"], r["diff_high"])
         values = f"{percent(b['value'], places)} -> {percent(r['value'], places)} {what}"
         diff = f"{_points_diff(r, places)} percentage points"
@@ -570,10 +537,10 @@ def _rate_or_mean(metric: str, b, r, found: list) -> None:
     )
 
 
-def _margin(metric: str, b, r, found: list) -> None:
+def _margin(b, r, found: list) -> None:
     if not _significant(r):
         return
-    unit = metric[metric.find("(") + 1 : -1]
+    unit = r["label"][r["label"].find("(") + 1 : -1]
     places = decimals(r["diff_high"] - r["diff_low"])
     word = "grows" if r["diff"] > 0 else "shrinks"
     found.append(
@@ -844,14 +811,14 @@ def sweep_findings(table: pd.DataFrame, axis: str, unit: str = "turns") -> list[
         span = f"as {axis} goes from {first} to {last}"
         for metric, what in (
             ("length", f"the average game ({unit})"),
-            ("seat 0 wins", "seat 0's chance of winning"),
-            ("lead changes", "the lead changes a game"),
+            ("win_rate.0", "seat 0's chance of winning"),
+            ("lead_changes", "the lead changes a game"),
         ):
             line = rows[rows["metric"] == metric]
             if line.empty:
                 continue
             a, b = line.iloc[0], line.iloc[-1]
-            rate = metric == "seat 0 wins"
+            rate = metric == "win_rate.0"
             places = points(a["low"], a["high"]) if rate else decimals(a["high"] - a["low"])
             show = (lambda x, p=places: percent(x, max(1, p))) if rate else (lambda x, p=places: number(x, p))
             if metric == "length" and (line["high"] - line["low"]).max() < SAME and np.ptp(line["value"]) < SAME:

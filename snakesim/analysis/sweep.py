@@ -18,6 +18,7 @@ from snakesim.analysis.stats import LEVEL, seat_balance
 from snakesim.core.arms import Shared, build_arm, parse_arm
 from snakesim.core.backends import ThreadsBackend
 from snakesim.core.errors import InputError
+from snakesim.core.figures import COMPARED, figure
 from snakesim.core.registry import GameSpec
 from snakesim.core.runner import DEFAULT_CHUNK, simulate_spec
 
@@ -127,12 +128,12 @@ def sweep(
     -------
     pandas.DataFrame
         One row per point and metric: ``players``, one column per swept option,
-        ``rules_hash`` (of the point's complete rules), ``metric``, ``value``, ``low``,
-        ``high``. Metrics: ``length`` (mean), ``seat 0 wins``, ``first-player advantage``,
-        ``draw``, ``unfinished``, ``seat balance p``, and with ``feel = true`` the game-feel
-        figures of :data:`FEEL_METRICS`. ``attrs`` holds the game, variant, games
-        per point, seed, swept options, the intervals' ``level`` and each player count's
-        ``policies`` (by seat).
+        ``rules_hash`` (of the point's complete rules), ``metric`` (the figure's row id,
+        ``snakesim.core.figures``), ``label`` (its words as a column), ``value``, ``low``,
+        ``high``. The figures: every one a comparison pairs that is ``swept`` (seat 0's of a
+        figure by seat; the game-feel ones where the games recorded them), then
+        ``seat_balance``. ``attrs`` holds the game, variant, games per point, seed, swept
+        options, the intervals' ``level`` and each player count's ``policies`` (by seat).
     """
     import pandas as pd
 
@@ -147,7 +148,8 @@ def sweep(
             swept = {k: _value_of(rules, k) for k in names}
             point = {"players": n, **swept, "rules_hash": rules.rules_hash()}
             for metric, value, low, high in _point_metrics(spec, df, n, level):
-                rows.append({**point, "metric": metric, "value": value, "low": low, "high": high})
+                rows.append({**point, "metric": metric, "label": figure(metric).heading.format(seat=0),
+                             "value": value, "low": low, "high": high})  # fmt: skip
     out = pd.DataFrame(rows)
     out.attrs.update(game=spec.name, variant=variant or "standard", games=games, seed=seed, axes=names, level=level,
                      policies=policies)  # fmt: skip
@@ -161,34 +163,13 @@ def _value_of(rules, name: str):
     return dict(value)[key] if key else value
 
 
-# The metrics that are shares (of games, or of a game): printed and drawn in percent.
-SHARE_METRICS = frozenset(
-    ("seat 0 wins", "first-player advantage", "draw", "unfinished", "winner leads for good after", "comeback",
-     "winner leads alone at half time", "time out of the game")
-)  # fmt: skip
-FEEL_METRICS = (  # the game-feel figures a sweep reports, as compare names them
-    ("lead changes", "lead changes"),
-    ("winner leads for good after", "winner leads for good after (share of the game)"),
-    ("comeback", "comeback (winner behind at half time)"),
-    ("winner leads alone at half time", "the winner already leads alone 1/2 of the way in"),
-    ("time out of the game", "time seats spend out of the game"),
-)
-
-
 def _point_metrics(spec: GameSpec, df: pd.DataFrame, players: int, level: float):
-    """The swept metrics of one point, from the same per-game quantities comparisons use."""
+    """The swept figures of one point, from the same per-game quantities comparisons use."""
     metrics = per_game_metrics(spec, df, players)
-    for label, metric in (
-        ("length", f"length ({spec.length_unit})"),
-        ("seat 0 wins", "seat 0 wins"),
-        ("first-player advantage", "first-player advantage"),
-        ("draw", "draw"),
-        ("unfinished", "unfinished"),
-    ):
-        yield (label, *estimate(*metrics[metric], level))
-    for label, metric in FEEL_METRICS:  # where the games recorded them (feel = true)
-        if metric in metrics:
-            yield (label, *estimate(*metrics[metric], level))
+    for f in COMPARED:
+        row = f.row(0)  # (a figure by seat: seat 0's)
+        if f.swept and row in metrics:  # (the feel figures where the games recorded them)
+            yield (row, *estimate(*metrics[row], level))
     winner = df["winner"].to_numpy()
     wins = np.bincount(winner[winner >= 0], minlength=players)
-    yield ("seat balance p", seat_balance(wins), np.nan, np.nan)
+    yield ("seat_balance", seat_balance(wins), np.nan, np.nan)

@@ -10,6 +10,7 @@ import click
 from snakesim.cli import cli, options
 from snakesim.cli.format import check_plot, format_findings, pct, records, save_plot, to_json
 from snakesim.core.errors import InputError
+from snakesim.core.figures import BY_ID
 from snakesim.core.rules import inline
 
 if TYPE_CHECKING:
@@ -188,14 +189,15 @@ def format_balance(result: BalanceResult, title: str, who: str) -> str:
         f"  {'':<30}{'before':<30}after",
     ]
     before, after = s["before"], s["after"]
+    wins, balanced, gap = (BY_ID[k] for k in ("win_rate", "seat_balance", "seat_gap"))
     rows = [
-        (f"seat {k} wins", *(f"{pct(c['win_rate'][k])} [{pct(c['win_ci'][k][0])}, {pct(c['win_ci'][k][1])}]"
-                             for c in (before, after)))
+        (wins.label.format(seat=k), *(f"{pct(c['win_rate'][k])} [{pct(c['win_ci'][k][0])}, {pct(c['win_ci'][k][1])}]"
+                                      for c in (before, after)))
         for k in range(len(result.values))
     ]  # fmt: skip
-    rows.append(("seat balance (chi-square p)", *(p_text(c["balance_p"]) for c in (before, after))))
-    rows.append(("largest seat gap", *(f"{c['gap'][0] * 100:.2f} points [{c['gap'][1] * 100:.2f}, "
-                                       f"{c['gap'][2] * 100:.2f}]" for c in (before, after))))  # fmt: skip
+    rows.append((balanced.summary_words, *(p_text(c["balance_p"]) for c in (before, after))))
+    rows.append((gap.label, *(f"{c['gap'][0] * 100:.2f} points [{c['gap'][1] * 100:.2f}, "
+                              f"{c['gap'][2] * 100:.2f}]" for c in (before, after))))  # fmt: skip
     lines += [f"  {label:<30}{b:<30}{a}" for label, b, a in rows]
     if s["runner_up"] is not None:
         r = s["runner_up"]

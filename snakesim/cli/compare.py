@@ -171,7 +171,7 @@ def _compare_players(spec, players, seed, arms, settings, rules_file, deck_file,
             "block; the intervals above assume the game count was fixed in advance):"
         )
         for r in stopping["sequences"]:
-            lines.append(f"  {r['variant']:<16} {r['metric']:<40} {r['value']:.4g}  [{r['low']:.4g}, {r['high']:.4g}]")
+            lines.append(f"  {r['variant']:<16} {r['label']:<40} {r['value']:.4g}  [{r['low']:.4g}, {r['high']:.4g}]")
     return meta, "\n".join(lines)
 
 

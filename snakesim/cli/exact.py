@@ -8,6 +8,7 @@ from snakesim.analysis.markov import DEFAULT_MAX_STATES
 from snakesim.cli import cli, options
 from snakesim.cli.format import describe_changes, to_json
 from snakesim.core.errors import InputError
+from snakesim.core.figures import BY_ID
 
 
 @cli.command()
@@ -49,7 +50,7 @@ def exact(
         spec, players, max(n_games, 1), seed, 0, variant, rules_file, settings, None, deck_file, policy, policies
     )
     solution = spec.exact(rules, players, max_states, policies=encode_policies(spec, seats) if seats else None)
-    rows = [(f"seat {s} wins", solution.outcomes.get(("win", s), 0.0)) for s in range(players)]
+    rows = [(BY_ID["win_rate"].label.format(seat=s), solution.outcomes.get(("win", s), 0.0)) for s in range(players)]
     rows += [("draw", solution.outcomes.get("draw", 0.0)), ("never ends", solution.never)]
     simulated = None
     if n_games > 0:

@@ -177,9 +177,9 @@ def format_comparison(table, title: str, header: str, alpha: float = 0.05, level
         "",
     ]
     shown = table[~table["metric"].isin(hidden_metrics(table))]
-    width = max(len(m) for m in shown["metric"]) + 2
-    for metric, rows in shown.groupby("metric", sort=False):
-        lines.append(metric)
+    width = max(len(m) for m in shown["label"]) + 2
+    for _, rows in shown.groupby("metric", sort=False):
+        lines.append(rows["label"].iloc[0])
         for _, r in rows.iterrows():
             lines.append(f"  {r['variant']:<{width}}{_comparison_row(r, alpha)}")
     return "\n".join(lines)

@@ -86,14 +86,14 @@ def sweep_command(
         click.echo(to_json({**table.attrs, "findings": findings, "rows": records(table)}))
         return
     # A rate that is 0 at every point (no game unfinished) is said once, not printed as a column.
-    from snakesim.analysis.sweep import SHARE_METRICS
+    from snakesim.core.figures import figure
 
     values = table.groupby("metric", sort=False)["value"]
-    never = [m for m, v in values if m in SHARE_METRICS and (v == 0).all()]
+    never = [m for m, v in values if figure(m).percent and (v == 0).all()]
     cells = table[~table["metric"].isin(never)]
     cells = cells.assign(cell=[_cell(r) for _, r in cells.iterrows()])
     wide = cells.pivot_table(
-        index=["players", *axes], columns="metric", values="cell", aggfunc="first", sort=False
+        index=["players", *axes], columns="label", values="cell", aggfunc="first", sort=False
     ).reset_index()
     wide.columns.name = None
     seats = {", ".join(p) for p in table.attrs["policies"].values() if p}
@@ -105,7 +105,7 @@ def sweep_command(
     )
     click.echo(wide.to_string(index=False))
     if never:
-        click.echo(f"at no point in any game: {', '.join(never)}")
+        click.echo(f"at no point in any game: {', '.join(figure(m).heading for m in never)}")
     if findings:
         click.echo(format_findings(findings, table.attrs["level"]))
     if plot is not None:
@@ -115,10 +115,10 @@ def sweep_command(
 def _cell(r) -> str:
     """A sweep value in its unit, with the decimals its interval needs (the p-value as a p-value)."""
     from snakesim.analysis.findings import decimals, number, p_text, percent, points
-    from snakesim.analysis.sweep import SHARE_METRICS
+    from snakesim.core.figures import figure
 
     if r["low"] != r["low"]:
         return p_text(r["value"])
-    if r["metric"] in SHARE_METRICS:
+    if figure(r["metric"]).percent:
         return percent(r["value"], points(r["low"], r["high"]))
     return number(r["value"], decimals(r["high"] - r["low"]))

@@ -74,7 +74,7 @@ def win_rate_chart(table: pd.DataFrame, players: int) -> dict:
     series = []
     for name, rows in table.groupby("variant", sort=False):
         by = rows.set_index("metric")
-        points = [[label[s], *_floats(by.loc[f"seat {s} wins", ["value", "low", "high"]])] for s in range(players)]
+        points = [[label[s], *_floats(by.loc[f"win_rate.{s}", ["value", "low", "high"]])] for s in range(players)]
         series.append({"name": str(name), "points": points})
     summary = "; ".join(
         f"{s['name']}: " + ", ".join(f"{x} {100 * v:.1f}%" for x, v, _, _ in s["points"]) for s in series

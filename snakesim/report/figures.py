@@ -13,16 +13,10 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 
-SWEEP_METRICS = (
-    "length", "seat 0 wins", "first-player advantage", "draw",
-    # the game-feel figures, where the games recorded them (feel = true)
-    "lead changes", "winner leads for good after", "comeback", "time out of the game",
-)  # fmt: skip
-
-
-def sweep_figure(table: pd.DataFrame, x: str, metrics=SWEEP_METRICS, title: str = "") -> Figure:
-    """Each metric of a sweep against the swept option ``x``, one line per player count,
-    with its 95% interval as a band.
+def sweep_figure(table: pd.DataFrame, x: str, metrics=None, title: str = "") -> Figure:
+    """Each figure of a sweep (``metrics``, row ids; by default every one it has but the
+    seat-balance test) against the swept option ``x``, one line per player count, with its
+    95% interval as a band.
 
     Parameters
     ----------
@@ -33,8 +27,10 @@ def sweep_figure(table: pd.DataFrame, x: str, metrics=SWEEP_METRICS, title: str 
     """
     from matplotlib.figure import Figure
 
-    from snakesim.analysis.sweep import SHARE_METRICS
+    from snakesim.core.figures import figure
 
+    if metrics is None:
+        metrics = [m for m in dict.fromkeys(table["metric"]) if figure(m).kind != "test"]
     # A metric the same at every point and in every game (no draws, say) has nothing to show.
     varies = table.groupby("metric")[["value", "low", "high"]].agg(lambda v: v.nunique(dropna=False) > 1).any(axis=1)
     metrics = [m for m in metrics if m in set(table["metric"]) and varies[m]] or [metrics[0]]
@@ -50,10 +46,10 @@ def sweep_figure(table: pd.DataFrame, x: str, metrics=SWEEP_METRICS, title: str 
             line = line.sort_values(x)
             ax.plot(line[x], line["value"], marker="o", label=f"{players} players")
             ax.fill_between(line[x], line["low"], line["high"], alpha=0.25)
-        ax.set_title(metric)
+        ax.set_title(figure(metric).heading.format(seat=0))
         ax.set_xlabel(x)
         ax.grid(alpha=0.3)
-        if metric in SHARE_METRICS:  # (drawn in percent, as printed)
+        if figure(metric).percent:  # (drawn in percent, as printed)
             in_percent(ax)
     axes[0].legend(fontsize="small")
     if title:
@@ -77,7 +73,7 @@ def win_rates_figure(table: pd.DataFrame, title: str = "") -> Figure:
     """Each variant's win rate by seat with its 95% interval (from a comparison table)."""
     from matplotlib.figure import Figure
 
-    wins = table[table["metric"].str.match(r"seat \d+ wins")]
+    wins = table[table["metric"].str.startswith("win_rate.")]
     variants = list(dict.fromkeys(wins["variant"]))
     seats = list(dict.fromkeys(wins["metric"]))
     fig = Figure(figsize=(1.2 + 1.1 * len(seats) * max(1, len(variants)) / 2, 3.6), layout="constrained")
@@ -91,7 +87,7 @@ def win_rates_figure(table: pd.DataFrame, title: str = "") -> Figure:
         ax.errorbar(x, rows["value"], yerr=errors, fmt="o", capsize=3, label=variant)
     fair = (1 - table[(table["metric"] == "draw")]["value"].mean()) / len(seats)
     ax.axhline(fair, color="grey", linewidth=0.8, linestyle="--", label="equal shares")
-    ax.set_xticks(range(len(seats)), [s.replace(" wins", "") for s in seats])
+    ax.set_xticks(range(len(seats)), [f"seat {s.partition('.')[2]}" for s in seats])
     ax.set_ylabel("win rate")
     in_percent(ax)
     ax.grid(alpha=0.3, axis="y")
@@ -328,7 +324,7 @@ def balance_figure(result, title: str = "") -> Figure:
 
     s = result.summary
     rows = result.confirmed.rename(columns={"rules": "variant", "win_rate": "value"})
-    rows = rows.assign(metric="seat " + rows["seat"].astype(str) + " wins")
+    rows = rows.assign(metric="win_rate." + rows["seat"].astype(str))
     draws = pd.DataFrame(
         {"variant": ["before", "after"], "metric": "draw", "value": [s["before"]["draw_rate"], s["after"]["draw_rate"]]}
     )

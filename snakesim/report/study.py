@@ -43,6 +43,7 @@ from snakesim.analysis.tune import check_tune, tune
 from snakesim.core.arms import Shared, build_arms, resolve_run
 from snakesim.core.backends import ThreadsBackend
 from snakesim.core.errors import InputError
+from snakesim.core.figures import BY_ID
 from snakesim.core.files import check_writable, current_umask, fsync_path
 from snakesim.core.policies import DEFAULT_PLAYOUTS
 from snakesim.core.rng import MAX_SEED
@@ -294,8 +295,9 @@ def _write_report(study, spec, seed, plans, out_dir: Path, command: str, progres
                 findings = sweep_findings(table, axes[0], spec.length_unit)
                 note = f"players {section['players']}, {', '.join(settings)}; {games:,} games per point, seed {seed}"
                 shown = table.pivot_table(
-                    index=["players", *axes], columns="metric", values="value", sort=False
+                    index=["players", *axes], columns="label", values="value", sort=False
                 ).reset_index()
+                shown.columns.name = "metric"
             sections.append(Section(section.get("title", name), note, shown, figures, findings, charts))
             tidy.append(table.assign(section=name))
     pd.concat(tidy, ignore_index=True).to_csv(out_dir / "summary.csv", index=False)
@@ -436,16 +438,17 @@ def _balance_view(s: dict) -> pd.DataFrame:
     def cell(c, k):
         return f"{100 * c['win_rate'][k]:.2f}% [{100 * c['win_ci'][k][0]:.2f}%, {100 * c['win_ci'][k][1]:.2f}%]"
 
-    rows = [[f"seat {k} wins", cell(s["before"], k), cell(s["after"], k)] for k in range(len(s["values"]))]
-    rows.append(["seat balance p", p_text(s["before"]["balance_p"]), p_text(s["after"]["balance_p"])])
+    wins, balanced, gap = (BY_ID[k] for k in ("win_rate", "seat_balance", "seat_gap"))
+    rows = [[wins.label.format(seat=k), cell(s["before"], k), cell(s["after"], k)] for k in range(len(s["values"]))]
+    rows.append([balanced.label, p_text(s["before"]["balance_p"]), p_text(s["after"]["balance_p"])])
     gaps = [f"{100 * c['gap'][0]:.2f} pp [{100 * c['gap'][1]:.2f}, {100 * c['gap'][2]:.2f}]" for c in
             (s["before"], s["after"])]  # fmt: skip
-    rows.append(["largest seat gap", *gaps])
+    rows.append([gap.label, *gaps])
     if s["novices"] is not None:
         novices = s["novices"]
-        rows += [[f"novices: seat {k} wins", cell(novices["before"], k), cell(novices["after"], k)]
+        rows += [[f"novices: {wins.label.format(seat=k)}", cell(novices["before"], k), cell(novices["after"], k)]
                  for k in range(len(s["values"]))]  # fmt: skip
-        rows.append(["novices: largest seat gap", *(f"{100 * c['gap'][0]:.2f} pp [{100 * c['gap'][1]:.2f}, "
+        rows.append([f"novices: {gap.label}", *(f"{100 * c['gap'][0]:.2f} pp [{100 * c['gap'][1]:.2f}, "
                      f"{100 * c['gap'][2]:.2f}]" for c in (novices["before"], novices["after"]))])  # fmt: skip
     return pd.DataFrame(rows, columns=["metric", f"before: {inline(s['base'])}", f"after: {inline(s['values'])}"])
 
@@ -516,9 +519,9 @@ def _compare_view(table: pd.DataFrame) -> pd.DataFrame:
 
     shown = table[~table["metric"].isin(hidden_metrics(table))]
     view = shown.assign(cell=shown.apply(cell, axis=1))
-    wide = view.pivot_table(index="metric", columns="variant", values="cell", aggfunc="first", sort=False)
+    wide = view.pivot_table(index="label", columns="variant", values="cell", aggfunc="first", sort=False)
     wide.columns.name = None  # else the HTML table grows an empty "variant" header cell
-    return wide.reset_index()
+    return wide.reset_index().rename(columns={"label": "metric"})
 
 
 def _markdown(study, header, sections) -> str:

@@ -108,11 +108,11 @@ def report_html(compare: Job | None, balance: Job | None = None) -> str:
 
             rows = pd.DataFrame(result["rows"])
             rows["cell"] = [v + (f"; {d}" if d else "") for v, d in zip(rows["value"], rows["diff"], strict=True)]
-            wide = rows.pivot_table(index="metric", columns="arm", values="cell", aggfunc="first", sort=False)
+            wide = rows.pivot_table(index="label", columns="arm", values="cell", aggfunc="first", sort=False)
             wide = wide.fillna("")
             wide.columns.name = None
             parts += ["", "## Every figure", "", DETAILS_NOTE, "",
-                      markdown_table(wide.reset_index().rename(columns={"metric": "what"}))]  # fmt: skip
+                      markdown_table(wide.reset_index().rename(columns={"label": "what"}))]  # fmt: skip
     if balance is not None:
         result = balance.result
         r = balance.request

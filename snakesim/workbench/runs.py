@@ -174,7 +174,7 @@ def _compare(plan: dict, backend) -> dict:
     rows = []
     for r in shown.to_dict(orient="records"):
         value, diff = row_text(r)
-        rows.append({"arm": r["variant"], "metric": r["metric"], "value": value, "diff": diff,
+        rows.append({"arm": r["variant"], "metric": r["metric"], "label": r["label"], "value": value, "diff": diff,
                      "significant": bool(r["p_holm"] == r["p_holm"] and r["p_holm"] < ALPHA)})  # fmt: skip
     return {
         "findings": compare_findings(table, spec, players, games),
