@@ -585,7 +585,7 @@ def run_findings(s: dict, spec: GameSpec) -> list[str]:
         )
     f = s.get("feel")
     if f:
-        lead, back, known = f["lead_changes"], f["comeback"], f["winner_known"]["1/2"]
+        lead, back, known = f["lead_changes"], f["comeback"], f["leader_wins_q2"]
         lp, bp, kp = decimals(lead["ci"][1] - lead["ci"][0]), points(*back["ci"]), points(*known["ci"])
         text = (
             f"The lead changes hands {number(lead['mean'], lp)} times a game [{number(lead['ci'][0], lp)}, "
@@ -598,8 +598,8 @@ def run_findings(s: dict, spec: GameSpec) -> list[str]:
                 f"[{percent(known['ci'][0], kp)}, {percent(known['ci'][1], kp)}]"
             )
         out.append(text + ".")
-        tie = f["tie_break"]
-        if spec.tie_break and tie["games"]:
+        tie = f.get("tie_break")  # (a game with a tie-break only)
+        if tie and tie["games"]:
             tp = points(*tie["ci"])
             out.append(
                 f"The tie-break chooses the winner in {percent(tie['rate'], tp)} of won games "

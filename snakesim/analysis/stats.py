@@ -205,35 +205,27 @@ def _share(k: int, n: int, level: float) -> dict:
 
 
 def feel_summary(sums: dict, squares: dict, level: float = LEVEL) -> dict:
-    """The game-feel figures of a run (``snakesim.core.feel``) from its tally's ``feel.*`` sums.
+    """The game-feel figures of a run (``snakesim.core.figures.SUMMARISED``) from its tally's
+    ``feel.*`` sums.
 
     Returns
     -------
     dict
-        ``lead_changes`` (mean per game), and over the games with a winner ``decided`` (mean
-        share of the game after which the winner led alone to the end), ``deficit`` (mean
-        largest deficit the winner overcame), ``comeback`` and ``tie_break`` (shares);
-        ``winner_known`` for each quarter "1/4", "1/2", "3/4": the share of games whose sole
-        leader then went on to win, among the games with one; ``out_share`` where recorded.
-        Means carry t intervals and shares Wilson intervals at ``level``, with their ``games``.
+        By figure id, over the games each counts (``games``): a rate's ``rate`` with its Wilson
+        interval (``ci``), a mean's ``mean`` with its t interval, at ``level``.
     """
-    from snakesim.core.feel import FIXED, QUARTER_NAMES, QUARTERS
+    from snakesim.core.figures import SUMMARISED, scale_of
 
-    games, won = sums["feel.games"], sums["feel.won"]
-    pair = lambda key, n, scale=1.0: _sum_interval(sums[key], squares[key], n, level, scale)  # noqa: E731
-    out = {
-        "lead_changes": pair("feel.lead_changes", games),
-        "decided": pair("feel.decided", won, FIXED),
-        "deficit": pair("feel.deficit", won),
-        "comeback": _share(sums["feel.comeback"], won, level),
-        "tie_break": _share(sums["feel.tie_break"], won, level),
-        "winner_known": {
-            when: _share(sums[f"feel.held_q{k}"], sums[f"feel.led_q{k}"], level)
-            for k, when in zip(QUARTERS, QUARTER_NAMES, strict=True)
-        },
-    }
-    if "feel.out_share" in sums:
-        out["out_share"] = pair("feel.out_share", games, FIXED)
+    out = {}
+    for f in SUMMARISED:
+        key = f"feel.{f.id}"
+        if f"{key}.games" not in sums:  # (a figure this game does not have)
+            continue
+        n = sums[f"{key}.games"]
+        if f.kind == "rate":
+            out[f.id] = _share(sums[key], n, level)
+        else:
+            out[f.id] = _sum_interval(sums[key], squares[key], n, level, scale_of(f))
     return out
 
 

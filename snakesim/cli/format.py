@@ -109,27 +109,26 @@ def format_findings(findings: list, level: float) -> str:
 
 
 def format_feel(f: dict, standing_unit: str, level: int) -> list[str]:
-    """The game-feel lines of a run summary (``snakesim.analysis.stats.feel_summary``), in words."""
+    """The game-feel lines of a run summary (``snakesim.analysis.stats.feel_summary``), in words:
+    each summarised figure of the registry (``snakesim.core.figures``) the run has, with the
+    games it counts."""
+    from snakesim.core.figures import SUMMARISED
+
+    rows = []
+    for fig in SUMMARISED:
+        if fig.id not in f or not f[fig.id]["games"]:
+            continue
+        x = f[fig.id]
+        if fig.id == "tie_break" and not x["rate"]:  # (a tie-break that never decides: not worth a row)
+            continue
+        words = fig.summary_words.format(standing=standing_unit)
+        if fig.kind == "rate":
+            rows.append((words, pct(x["rate"]), x["ci"], "%"))
+        elif fig.unit == "share":
+            rows.append((words, pct(x["mean"]) + (" of the game" if fig.counted else ""), x["ci"], "%"))
+        else:
+            rows.append((words, f"{x['mean']:.2f}", x["ci"], ".2f"))
     won = f["comeback"]["games"]
-    lead, decided, deficit = f["lead_changes"], f["decided"], f["deficit"]
-    rows = [
-        ("lead changes per game", f"{lead['mean']:.2f}", lead["ci"], ".2f"),
-        (
-            "the winner leads for good after",
-            f"{pct(decided['mean'])} of the game",
-            decided["ci"],
-            "%",
-        ),
-        ("the winner was behind at half time", pct(f["comeback"]["rate"]), f["comeback"]["ci"], "%"),
-        (f"the winner's worst deficit ({standing_unit})", f"{deficit['mean']:.2f}", deficit["ci"], ".2f"),
-    ]
-    if f["tie_break"]["rate"] > 0:
-        rows.append(("won on the tie-break", pct(f["tie_break"]["rate"]), f["tie_break"]["ci"], "%"))
-    for when, share in f["winner_known"].items():
-        rows.append((f"the leader {when} of the way in wins", pct(share["rate"]), share["ci"], "%"))
-    if "out_share" in f:
-        out = f["out_share"]
-        rows.append(("time seats spend out of the game", pct(out["mean"]), out["ci"], "%"))
     width = max(len(r[0]) for r in rows)
     # (lead changes count every game; "the leader ... wins" the games with one seat ahead then)
     lines = [f"game feel ({level}% intervals; the winner's rows count the {won:,} games with a winner):"]

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from snakesim.core.feel import QUARTER_NAMES, QUARTERS
+from snakesim.core.feel import FIXED, QUARTER_NAMES, QUARTERS
 
 if TYPE_CHECKING:
     from snakesim.core.registry import GameSpec
@@ -241,6 +241,37 @@ def games_of(spec: GameSpec, columns: dict[str, np.ndarray], players: int, score
     flat["draw"] = np.char.endswith(outcome, "draw")
     flat["unfinished"] = outcome == "unfinished"
     return Games(flat, players, scores)
+
+
+def tally(spec: GameSpec, columns: dict[str, np.ndarray], players: int) -> tuple[dict[str, int], dict[str, int]]:
+    """Integer sums (and sums of squares) of a block's summarised figures, to be merged exactly
+    with other blocks' (``snakesim.core.tally``): ``feel.games``, the games that recorded the
+    game feel, and for each figure ``feel.ID``, its values summed over the games it counts (the
+    games that say yes, for a rate; a share of the game in 1/:data:`FIXED`), with
+    ``feel.ID.games``, how many games it counts. Empty when the block did not record the feel."""
+    games = games_of(spec, columns, players)
+    if not games.recorded:
+        return {}, {}
+    sums, squares = {"feel.games": len(games["winner"])}, {}
+    for f in SUMMARISED:
+        if not f.exists(spec):
+            continue
+        counted = f.counted(games) if f.counted is not None else np.ones(len(games["winner"]), bool)
+        values = np.asarray(f.values(games))[counted]
+        key = f"feel.{f.id}"
+        sums[f"{key}.games"] = int(counted.sum())
+        if f.kind == "rate":
+            sums[key] = int(np.count_nonzero(values))
+            continue
+        ints = np.round(values * FIXED).astype(np.int64) if values.dtype.kind == "f" else values.astype(np.int64)
+        sums[key] = int(np.sum(ints, dtype=np.int64))
+        squares[key] = int(np.sum(ints * ints, dtype=np.int64))
+    return sums, squares
+
+
+def scale_of(f: Figure) -> int:
+    """What a summarised figure's sums count in: 1/:data:`FIXED` for a share of the game."""
+    return FIXED if f.unit == "share" else 1
 
 
 def recorded_in(figure: Figure, games: Games) -> bool:

@@ -17,6 +17,7 @@ import numpy as np
 
 from snakesim.core import feel
 from snakesim.core.columns import kernel_values, table_nulls
+from snakesim.core.figures import tally as tally_figures
 from snakesim.core.registry import GameSpec
 
 
@@ -97,7 +98,7 @@ def tally_columns(spec: GameSpec, columns: dict[str, np.ndarray], players: int) 
         values = columns[name].astype(np.int64)
         sums[name] = _ints(values)
         squares[name] = _ints(values * values)
-    feel_sums, feel_squares = feel.tally(columns)
+    feel_sums, feel_squares = tally_figures(spec, columns, players)
     sums.update(feel_sums)
     squares.update(feel_squares)
     return Tally(
