@@ -269,18 +269,21 @@ def test_feel_metrics_count_the_games_their_definitions_count():
     }
     assert metric_value(columns, "lead_changes.mean")[0] == pytest.approx(2.0, abs=1e-12)  # every game
     assert metric_value(columns, "decided.mean")[0] == pytest.approx(0.625, abs=1e-12)  # the 4 won games
-    assert metric_value(columns, "comeback_rate")[0] == pytest.approx(0.5, abs=1e-12)  # 2 of 4 won games
+    assert metric_value(columns, "comeback.share")[0] == pytest.approx(0.5, abs=1e-12)  # 2 of 4 won games
+    assert metric_value(columns, "comeback_rate") == metric_value(columns, "comeback.share")  # (0.1's spelling)
     # A sole leader at half time in games 0, 1, 2, 4; it wins games 0 and 4: 2 of 4.
-    share, low, high = metric_value(columns, "leader_wins.q2")
+    share, low, high = metric_value(columns, "leader_wins_q2.share")
     assert share == pytest.approx(0.5, abs=1e-12) and low < 0.5 < high
 
 
 @pytest.mark.parametrize(
     "game,target,message",
     [
-        ("fortune", "tie_break_rate=0.1", "fortune has no tie-break"),
-        ("hisss", "out_share.mean=0.1", "hisss records no time out of the game"),
+        ("fortune", "tie_break.share=0.1", "tie_break.share: fortune does not have this figure"),
+        ("fortune", "tie_break_rate=0.1", "tie_break.share: fortune does not have this figure"),  # (0.1's name)
+        ("hisss", "out_share.mean=0.1", "out_share.mean: hisss does not have this figure"),
         ("hisss", "lead_change.mean=1", "unknown metric 'lead_change.mean'"),
+        ("hisss", "comeback.mean=0.3", "comeback.mean: comeback is a rate; its target is comeback.share"),
     ],
 )
 def test_feel_targets_a_game_does_not_have_are_refused(game, target, message):

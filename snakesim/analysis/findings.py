@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from snakesim.analysis.stats import LEVEL, wilson
-from snakesim.core.figures import COMPARED, figure
+from snakesim.core.figures import COMPARED, figure, target_figure
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -616,32 +616,15 @@ def run_findings(s: dict, spec: GameSpec) -> list[str]:
 
 
 # ---------------------------------------------------------------------------- searches
-METRIC_WORDS = {
-    "length.mean": "the average game length",
-    "length.median": "the median game length",
-    "length.p95": "the length one game in twenty reaches",
-    "draw_rate": "the share of drawn games",
-    "unfinished_rate": "the share of unfinished games",
-    "lead_changes.mean": "lead changes a game",
-    "decided.mean": "the point from which the winner leads for good",
-    "deficit.mean": "the winner's worst deficit",
-    "comeback_rate": "the share of winners behind at half time",
-    "tie_break_rate": "the share of games won on the tie-break",
-    "leader_wins.q1": "how often the leader a quarter of the way in wins",
-    "leader_wins.q2": "how often the leader half-way wins",
-    "leader_wins.q3": "how often the leader three quarters of the way in wins",
-    "out_share.mean": "the share of the game players spend out",
-}
-
-
 def metric_words(metric: str) -> str:
-    """A tune target in words (``win_rate.2`` -> seat 2's win rate)."""
+    """A tune target in words (``win_rate.2`` -> seat 2's win rate; a figure's: its registry noun)."""
     name, _, part = metric.partition(".")
     if name == "win_rate":
         return f"seat {part}'s win rate"
     if name == "means":
         return f"the average {part}"
-    return METRIC_WORDS.get(metric, metric)
+    f = target_figure(metric)
+    return f.noun if f is not None and f.noun else metric
 
 
 def _gap(c: dict) -> str:
@@ -706,10 +689,9 @@ def tune_findings(s: dict) -> list[str]:
     words, goal = metric_words(s["target"]["metric"]), s["target"]["value"]
     m = s["metric"]
     lo, hi = m["ci"]
-    places = 0 if s["target"]["metric"] in ("length.median", "length.p95") else decimals(hi - lo)  # (whole steps)
-    rate = s["target"]["metric"].endswith(("rate", "_rate")) or s["target"]["metric"].startswith(
-        ("win_rate", "leader_wins")
-    )
+    f = target_figure(s["target"]["metric"])
+    places = 0 if f is not None and f.kind == "quantile" else decimals(hi - lo)  # (whole steps)
+    rate = s["target"]["metric"].startswith("win_rate.") or (f is not None and f.kind == "rate")
     show = (lambda x: percent(x, points(lo, hi))) if rate else (lambda x: number(x, places))
     got = f"{show(m['value'])} [{show(lo)}, {show(hi)}] on {m['games']:,} fresh games"
     if s["status"] == "out of reach":

@@ -16,6 +16,7 @@ import numpy as np
 
 from snakesim.analysis.stats import LEVEL, km_quantile, mean_interval, wilson
 from snakesim.core.errors import InputError
+from snakesim.core.figures import OLD_NAMES, Games, games_of, target_figure, target_name, targets
 from snakesim.core.progress import progress_bar
 from snakesim.core.registry import GameSpec
 from snakesim.core.rules import Int, Rules
@@ -30,16 +31,9 @@ MAX_SEARCH_GAMES = 10_000_000
 
 
 def _columns(spec: GameSpec, columns: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
-    """What a search keeps of a block: the integer columns as the table names them (per seat,
-    ``coins_0`` ...), and the outcome as flags."""
-    out = {name: columns[name] for name in ("winner", "length", *spec.game_columns)}
-    for name in spec.seat_columns:
-        out.update({f"{name}_{seat}": columns[name][:, seat] for seat in range(columns[name].shape[1])})
-    labels = np.array(spec.outcomes)
-    outcome = labels[columns["outcome"]]
-    out["draw"] = np.char.endswith(outcome, "draw")
-    out["unfinished"] = outcome == "unfinished"
-    return out
+    """What a search keeps of a block: the columns as the figures read them (per seat
+    ``coins_0`` ..., the outcome as flags: ``snakesim.core.figures.games_of``)."""
+    return games_of(spec, columns).columns
 
 
 @dataclass
@@ -122,39 +116,29 @@ def check_budget(games: int, max_games: int, confirm_games: int | None) -> None:
 
 
 # ---------------------------------------------------------------------------- metrics
-# The game-feel figures (snakesim.core.feel) as run summarises them: a search for one plays
-# its games with feel = true. Their definitions and denominators: FEEL_METRICS' comments.
-FEEL_METRICS = (
-    "lead_changes.mean",  # lead changes per game
-    "decided.mean",  # share of the game after which the winner leads alone for good (won games)
-    "deficit.mean",  # the winner's worst deficit (won games)
-    "comeback_rate",  # won games whose winner was behind at half time
-    "tie_break_rate",  # won games decided by the tie-break
-    "leader_wins.q1", "leader_wins.q2", "leader_wins.q3",  # games with a sole leader then: it wins
-    "out_share.mean",  # (Fortune) the share of seat-steps spent out of the game
-)  # fmt: skip
-METRIC_WORDS = (
-    "length.mean, length.median, length.p95, draw_rate, unfinished_rate, win_rate.SEAT, means.COLUMN, "
-    + ", ".join(FEEL_METRICS)
-)
+# A search's target is a figure of the registry (``snakesim.core.figures``) and its statistic:
+# ``ID.share`` for a rate, ``ID.mean`` for a mean, ``length.median`` ..., ``win_rate.SEAT`` and
+# ``means.COLUMN``. A search for a game-feel figure plays its games with feel = true.
 
 
 def needs_feel(metric: str) -> bool:
     """Whether ``metric`` is a game-feel figure, which the games record only with ``feel = true``."""
-    return metric in FEEL_METRICS
+    f = target_figure(metric)
+    return f is not None and f.feel
 
 
 def check_metric(spec: GameSpec, players: int, metric: str) -> str:
-    """``metric`` if it names a summary metric of this game, else InputError listing them."""
+    """``metric`` in its spelling today (``comeback_rate`` -> ``comeback.share``) if it names a
+    target of this game, else InputError listing them."""
+    metric = OLD_NAMES.get(metric, metric)
     name, _, part = metric.partition(".")
-    if metric in ("length.mean", "length.median", "length.p95", "draw_rate", "unfinished_rate"):
+    if metric in targets(spec):
         return metric
-    if needs_feel(metric):
-        if metric == "out_share.mean" and "out_share" not in spec.game_columns:
-            raise InputError("--target", f"out_share.mean: {spec.name} records no time out of the game")
-        if metric == "tie_break_rate" and not spec.tie_break:
-            raise InputError("--target", f"tie_break_rate: {spec.name} has no tie-break")
-        return metric
+    f = target_figure(metric)
+    if f is not None and not f.exists(spec):
+        raise InputError("--target", f"{metric}: {spec.name} does not have this figure ({f.about})")
+    if f is not None and f.values is not None and metric != target_name(f):
+        raise InputError("--target", f"{metric}: {f.id} is a {f.kind}; its target is {target_name(f)}")
     if name == "win_rate" and part.isdigit() and int(part) < players:
         return metric
     columns = [f"{c}_{s}" for c in spec.seat_columns for s in range(players)] + list(spec.game_columns)
@@ -164,43 +148,33 @@ def check_metric(spec: GameSpec, players: int, metric: str) -> str:
         raise InputError("--target", f"unknown column {part!r}; expected one of {', '.join(columns)}")
     if name == "win_rate":
         raise InputError("--target", f"expected win_rate.SEAT with a seat from 0 to {players - 1}, got {metric!r}")
-    raise InputError("--target", f"unknown metric {metric!r}; expected one of {METRIC_WORDS}")
+    words = ", ".join([*targets(spec), "win_rate.SEAT", "means.COLUMN"])
+    raise InputError("--target", f"unknown metric {metric!r}; expected one of {words}")
 
 
 def metric_value(columns: dict[str, np.ndarray], metric: str, level: float = LEVEL) -> tuple[float, float, float]:
-    """A summary metric of per-game columns with its interval: ``(value, low, high)``.
+    """A target's value over per-game columns (a :class:`SameGames` block), with its interval:
+    ``(value, low, high)``, over the games its figure counts.
 
     Rates have Wilson intervals, means Student-t intervals, quantiles of the length the
     Kaplan-Meier curve's (unfinished games censored), as in ``snakesim run``'s summary.
     """
+    metric = OLD_NAMES.get(metric, metric)
     name, _, part = metric.partition(".")
-    games = len(columns["winner"])
+    games = Games(columns, players=0)
     if metric in ("length.median", "length.p95"):
         return km_quantile(columns["length"], columns["unfinished"], 0.5 if part == "median" else 0.95, level)
-    if metric == "length.mean":
-        return mean_interval(columns["length"], level)
-    if name in ("draw_rate", "unfinished_rate", "win_rate"):
-        hits = columns[name.removesuffix("_rate")] if name != "win_rate" else columns["winner"] == int(part)
-        k = int(np.sum(hits))
-        return k / games, *wilson(k, games, level)
-    if needs_feel(metric):
-        return _feel_value(columns, name, part, level)
-    return mean_interval(columns[part], level)
-
-
-def _feel_value(columns, name: str, part: str, level: float) -> tuple[float, float, float]:
-    """A game-feel figure with its interval, over the games its definition counts."""
-    won = columns["winner"] >= 0
-    if name in ("lead_changes", "out_share"):
-        return mean_interval(columns[name], level)
-    if name in ("decided", "deficit"):
-        return mean_interval(columns[name][won], level) if won.any() else (np.nan, np.nan, np.nan)
-    if name == "leader_wins":
-        leader = columns[f"leader_{part}"]
-        counted, hits = leader >= 0, (leader >= 0) & (leader == columns["winner"])
-    else:  # comeback_rate, tie_break_rate
-        counted, hits = won, won & (columns[name.removesuffix("_rate")] == 1)
-    n, k = int(np.sum(counted)), int(np.sum(hits))
-    if n == 0:
+    if name == "win_rate":
+        hits = columns["winner"] == int(part)
+        return float(np.mean(hits)), *wilson(int(np.sum(hits)), len(hits), level)
+    if name == "means":
+        return mean_interval(columns[part], level)
+    f = target_figure(metric)
+    counted = f.counted(games) if f.counted is not None else np.ones(len(columns["winner"]), bool)
+    values = np.asarray(f.values(games))[counted]
+    if values.size == 0:
         return np.nan, np.nan, np.nan
-    return k / n, *wilson(k, n, level)
+    if f.kind == "rate":
+        k = int(np.count_nonzero(values))
+        return k / values.size, *wilson(k, values.size, level)
+    return mean_interval(values, level)

@@ -139,8 +139,9 @@ def tune(
     spec, rules, players, seats
         The game, the rules every value starts from, the number of seats, each seat's policy.
     target : str
-        ``METRIC=VALUE``: ``length.mean``, ``length.median``, ``length.p95``, ``draw_rate``,
-        ``unfinished_rate``, ``win_rate.SEAT`` or ``means.COLUMN`` (a results column, e.g.
+        ``FIGURE.STAT=VALUE``: a figure of the registry (``snakesim.core.figures.targets``:
+        ``length.median``, ``draw.share``, ``comeback.share`` ...), ``win_rate.SEAT`` or
+        ``means.COLUMN`` (a results column, e.g.
         ``means.cards_0``).
     vary : str
         ``NAME=LOW:HIGH``, an integer option and its range (``NAME.SEAT=LOW:HIGH`` for one

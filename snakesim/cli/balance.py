@@ -10,7 +10,7 @@ import click
 from snakesim.cli import cli, options
 from snakesim.cli.format import check_plot, format_findings, pct, records, save_plot, to_json
 from snakesim.core.errors import InputError
-from snakesim.core.figures import BY_ID
+from snakesim.core.figures import BY_ID, targets
 from snakesim.core.rules import inline
 
 if TYPE_CHECKING:
@@ -225,11 +225,10 @@ def _origin(result: BalanceResult) -> str:
 @cli.command("tune")
 @search_options
 @click.option(
-    "--target", required=True, metavar="METRIC=VALUE",
-    help="The metric and its target: length.mean, length.median, length.p95, draw_rate, unfinished_rate, "
-    "win_rate.SEAT or means.COLUMN (e.g. means.cards_0); or a game-feel figure (played with feel = true): "
-    "lead_changes.mean, decided.mean (when the winner leads for good, 0 to 1), deficit.mean, comeback_rate, "
-    "tie_break_rate, leader_wins.q1/q2/q3 (the leader a quarter, half, three quarters in wins), out_share.mean.",
+    "--target", required=True, metavar="FIGURE.STAT=VALUE",
+    help="A figure and its target, FIGURE.STAT=VALUE: win_rate.SEAT, means.COLUMN (e.g. means.cards_0), or "
+    + ", ".join(targets())
+    + " (ID.share for a rate, ID.mean for a mean; a game-feel figure is played with feel = true).",
 )  # fmt: skip
 @click.option(
     "--vary", required=True, metavar="NAME=LOW:HIGH",
@@ -252,7 +251,7 @@ def tune_command(
       snakesim tune fortune --target length.median=60 --vary start_coins=5:40
       snakesim tune rainbow --target length.mean=30 --vary hand_size=3:12
       snakesim tune fortune --target win_rate.3=0.25 --vary start_coins.3=15:25 --set start_coins=20
-      snakesim tune hisss --target draw_rate=0.01 --vary points_per_snake=0:5 --json
+      snakesim tune hisss --target draw.share=0.01 --vary points_per_snake=0:5 --json
       snakesim tune rainbow --target length.median=40 --vary hand_size=3:12 --plot tune.png
       snakesim tune fortune --target lead_changes.mean=6 --vary start_coins=2:40
     """

@@ -79,6 +79,7 @@ class Figure:
     feel: bool = False
     applies: Callable[[GameSpec], bool] | None = None
     per_seat: bool = False
+    noun: str = ""  # the figure in a sentence, as a target ("the share of drawn games")
     compared: bool = True  # a row of every comparison, paired game by game
     swept: bool = True  # (of those compared) a figure of every sweep point, seat 0's for a figure by seat
     short: str = ""  # its words as a sweep's column (the label where empty)
@@ -146,36 +147,38 @@ def _has_out(spec) -> bool:
 FIGURES: tuple[Figure, ...] = (
     Figure("win_rate", "seat {seat} wins", "rate", "the share of games this seat wins", per_seat=True,
            values=lambda g, seat: g["winner"] == seat),
-    Figure("draw", "draw", "rate", "the share of games nobody wins", values=lambda g: g["draw"]),
+    Figure("draw", "draw", "rate", "the share of games nobody wins", noun="the share of drawn games",
+           values=lambda g: g["draw"]),
     Figure("unfinished", "unfinished", "rate", "the share of games stopped at the turn cap",
-           values=lambda g: g["unfinished"]),
+           noun="the share of unfinished games", values=lambda g: g["unfinished"]),
     Figure("first_player_advantage", "first-player advantage", "mean",
            "seat 0's wins above a fair share of the games somebody won", unit="points",
            values=lambda g: (g["winner"] == 0) - g.won / g.players),
     Figure("length", "length ({length})", "mean", "how long a game lasts, in the game's own unit", unit="length",
-           short="length", values=lambda g: g["length"]),
+           short="length", noun="the average game length", values=lambda g: g["length"]),
     Figure("lead_changes", "lead changes", "mean",
            "steps at which one seat leads alone and it is not the seat that last led alone",
-           line="lead changes per game", feel=True, summarised=True,
+           line="lead changes per game", noun="lead changes a game", feel=True, summarised=True,
            words=("lead changes a game", "The lead changes hands more often", "The lead changes hands less often"),
            values=lambda g: g["lead_changes"]),
     Figure("decided", "winner leads for good after (share of the game)", "mean",
            "how far into the game the winner takes the lead alone for good (won games; 1.0: only at the end)",
            line="the winner leads for good after", short="winner leads for good after", unit="share", feel=True,
-           summarised=True, counted=lambda g: g.won,
+           summarised=True, counted=lambda g: g.won, noun="the point from which the winner leads for good",
            words=("of the way in", "The winner takes the lead for good later",
                   "The winner takes the lead for good earlier"),
            values=lambda g: np.where(np.isnan(g["decided"]), 1.0, g["decided"])),
     Figure("comeback", "comeback (winner behind at half time)", "rate",
            "won games whose winner was behind at half time", line="the winner was behind at half time",
            short="comeback", feel=True, summarised=True, counted=lambda g: g.won,
+           noun="the share of winners behind at half time",
            words=("of games won from behind at half time", "More winners come from behind",
                   "Fewer winners come from behind"),
            values=lambda g: g["comeback"] == 1),
     Figure("deficit", "the winner's worst deficit", "mean",
            "the largest gap between the winner and the top seat at any step (won games)",
            line="the winner's worst deficit ({standing})", feel=True, counted=lambda g: g.won, compared=False,
-           summarised=True,
+           summarised=True, noun="the winner's worst deficit",
            values=lambda g: g["deficit"]),
     *(Figure(f"leads_alone_q{k}", f"the winner already leads alone {when} of the way in", "rate",
              f"games whose winner already leads alone {when} of the way in", feel=True, swept=k == 2,
@@ -183,25 +186,30 @@ FIGURES: tuple[Figure, ...] = (
       for k, when in zip(QUARTERS, QUARTER_NAMES, strict=True)),
     *(Figure(f"leader_wins_q{k}", f"the leader {when} of the way in wins", "rate",
              f"games with one seat alone in front {when} of the way in that this seat goes on to win", feel=True,
-             counted=_led(k), compared=False, summarised=True, values=_leader_wins(k))
-      for k, when in zip(QUARTERS, QUARTER_NAMES, strict=True)),
+             counted=_led(k), compared=False, summarised=True, values=_leader_wins(k),
+             noun=f"how often the leader {where} wins")
+      for k, when, where in zip(QUARTERS, QUARTER_NAMES, ("a quarter of the way in", "half-way",
+                                                          "three quarters of the way in"), strict=True)),
     Figure("out_share", "time seats spend out of the game", "mean",
            "the share of the game a seat spends with nothing, out of play (Fortune)", unit="share", feel=True,
            summarised=True, short="time out of the game", applies=_has_out,
+           noun="the share of the game players spend out",
            words=("of the game spent out", "Players who are out wait longer", "Players who are out wait less"),
            values=lambda g: g["out_share"]),
     Figure("tie_break", "won on the tie-break", "rate", "won games whose winner was level with another seat on "
            "what the rules score, chosen by the tie-break", applies=_has_tie_break,
-           counted=lambda g: g.won, summarised=True, swept=False,
+           counted=lambda g: g.won, summarised=True, swept=False, noun="the share of games won on the tie-break",
            words=("of games won on the tie-break", "The tie-break decides more games",
                   "The tie-break decides fewer games"),
            values=_tie_break),
     Figure("margin", "margin ({score})", "mean", "how far the winner ends ahead of the next seat, in what the rules "
            "score"),
     Figure("length_median", "length median (Kaplan-Meier)", "quantile",
-           "the length by which half the games are over (unfinished games counted fairly)", unit="length"),
+           "the length by which half the games are over (unfinished games counted fairly)", unit="length",
+           noun="the median game length"),
     Figure("length_p95", "length 95th percentile (Kaplan-Meier)", "quantile",
-           "the length by which 95% of the games are over", unit="length"),
+           "the length by which 95% of the games are over", unit="length",
+           noun="the length one game in twenty reaches"),
     Figure("seat_balance", "seat balance p", "test",
            "the chance of seats this uneven if every seat were equal (chi-square)", line="seat balance (chi-square p)"),
     Figure("seat_gap", "largest seat gap", "rate", "the largest difference between two seats' chances of winning",
@@ -230,9 +238,12 @@ def label(row: str, spec: GameSpec, score: str = "") -> str:
     return figure(row).text(spec, seat_of(row), score)
 
 
-def games_of(spec: GameSpec, columns: dict[str, np.ndarray], players: int, scores=None) -> Games:
+def games_of(spec: GameSpec, columns: dict[str, np.ndarray], players: int | None = None, scores=None) -> Games:
     """A block's kernel columns (``spec.play_block``'s, or ``table_columns``') as :class:`Games`:
-    per-seat columns one a seat (``coins_0`` ...) and the outcome as ``draw``/``unfinished`` flags."""
+    per-seat columns one a seat (``coins_0`` ...) and the outcome as ``draw``/``unfinished`` flags
+    (``players``: by default the per-seat columns' width)."""
+    if players is None:
+        players = columns[spec.seat_columns[0]].shape[1] if spec.seat_columns else 0
     flat: dict[str, Any] = {name: np.asarray(columns[name]) for name in ("winner", "length", *spec.game_columns)
                             if name in columns}  # fmt: skip
     for name in spec.seat_columns:
@@ -272,6 +283,41 @@ def tally(spec: GameSpec, columns: dict[str, np.ndarray], players: int) -> tuple
 def scale_of(f: Figure) -> int:
     """What a summarised figure's sums count in: 1/:data:`FIXED` for a share of the game."""
     return FIXED if f.unit == "share" else 1
+
+
+# ---------------------------------------------------------------------------- targets
+# A target (``tune --target``) is a figure and its statistic: ``ID.share`` for a rate,
+# ``ID.mean`` for a mean, the length's ``length.mean``, ``length.median`` and ``length.p95``, a
+# seat's ``win_rate.SEAT``, and ``means.COLUMN`` for any column of the table.
+LENGTH_STATS = {"length.mean": "length", "length.median": "length_median", "length.p95": "length_p95"}
+OLD_NAMES = {  # the targets' spellings before the registry (snakesim 0.1), still understood
+    "draw_rate": "draw.share", "unfinished_rate": "unfinished.share", "comeback_rate": "comeback.share",
+    "tie_break_rate": "tie_break.share", "leader_wins.q1": "leader_wins_q1.share",
+    "leader_wins.q2": "leader_wins_q2.share", "leader_wins.q3": "leader_wins_q3.share",
+}  # fmt: skip
+
+
+def target_name(f: Figure) -> str:
+    """A figure's target: ``ID.share`` for a rate, ``ID.mean`` for a mean."""
+    return f"{f.id}.{'share' if f.kind == 'rate' else 'mean'}"
+
+
+def targets(spec: GameSpec | None = None) -> list[str]:
+    """Every target this game's figures offer (every game's, without ``spec``), besides
+    ``win_rate.SEAT`` and ``means.COLUMN``."""
+    out = list(LENGTH_STATS)
+    out += [target_name(f) for f in FIGURES if f.values is not None and not f.per_seat and f.id != "length"
+            and (spec is None or f.exists(spec)) and f.id != "first_player_advantage"]  # fmt: skip
+    return out
+
+
+def target_figure(metric: str) -> Figure | None:
+    """The figure a target names (None for ``win_rate.SEAT`` and ``means.COLUMN``)."""
+    metric = OLD_NAMES.get(metric, metric)
+    if metric in LENGTH_STATS:
+        return BY_ID[LENGTH_STATS[metric]]
+    name, _, _ = metric.partition(".")
+    return BY_ID.get(name) if name not in ("win_rate", "means") else None
 
 
 def recorded_in(figure: Figure, games: Games) -> bool:
