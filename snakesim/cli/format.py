@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from snakesim.core.errors import InputError
+from snakesim.core.figures import BY_ID
 from snakesim.core.jsontext import to_json
 from snakesim.core.rules import describe_changes
 
@@ -53,7 +54,8 @@ def format_summary(
     level = round(100 * s["level"])
     games = s["games"]
     rows = [
-        (f"seat {seat} wins", rate, ci) for seat, (rate, ci) in enumerate(zip(s["win_rate"], s["win_ci"], strict=True))
+        (BY_ID["win_rate"].label.format(seat=seat), rate, ci)
+        for seat, (rate, ci) in enumerate(zip(s["win_rate"], s["win_ci"], strict=True))
     ]
     # Every outcome but a plain win (which the seat rows show), e.g. draw, blocked win, unfinished.
     rows += [(label, o["rate"], o["ci"]) for label, o in s["outcomes"].items() if label != "win"]
