@@ -14,6 +14,7 @@ import argparse
 
 from _common import interleaved, load, median_spread, timed
 
+from snakesim.core.arms import Budget
 from snakesim.core.backends import DaskBackend, ThreadsBackend
 from snakesim.core.runner import simulate_spec, tally_spec
 from snakesim.games import get_game
@@ -31,10 +32,10 @@ def main():
     n, chunk = args.games, args.chunk_size
 
     def table(backend):
-        return lambda: simulate_spec(spec, rules, 4, n, 1, chunk_size=chunk, backend=backend)
+        return lambda: simulate_spec(spec, rules, 4, Budget(n, 1, block=chunk), backend=backend)
 
     def sums(backend):
-        return lambda: tally_spec(spec, rules, 4, n, 1, chunk_size=chunk, backend=backend)
+        return lambda: tally_spec(spec, rules, 4, Budget(n, 1, block=chunk), backend=backend)
 
     threads = ThreadsBackend()
     table(threads)()  # compile or load the kernel before timing

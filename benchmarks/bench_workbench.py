@@ -18,6 +18,7 @@ import time
 from _common import arguments, interleaved, load, median_spread, per_round, print_table
 
 from snakesim.analysis.compare import compare_variants
+from snakesim.core.arms import Budget, RuleSource
 from snakesim.games import get_game
 from snakesim.workbench.jobs import Limits
 from snakesim.workbench.serve import Workbench
@@ -65,7 +66,7 @@ def main() -> None:
                     time.sleep(0.1)  # (the page polls every 0.25 s)
 
             def direct(spec=spec, players=players, games=games, arms=arms):
-                compare_variants(spec, players, games, arms, 1, options={"feel": True})
+                compare_variants(spec, players, arms, Budget(games, 1), RuleSource(options={"feel": True}))
 
             direct()  # kernels loaded before timing
             timed = interleaved({"page": page, "direct": direct}, args.repeats)

@@ -109,15 +109,16 @@ def simulate(
     InputError
         For any unknown name or out-of-range value, before a game is played.
     """
-    from snakesim.core.arms import resolve_run
+    from snakesim.core.arms import Budget, RuleSource, resolve_run
     from snakesim.core.runner import simulate_spec
     from snakesim.games import get_game
 
     spec = get_game(game)
-    name, rules, seats = resolve_run(
-        spec, players, games, seed, first, variant, rules_file, settings, options, deck_file, policy, policies
-    )
-    return simulate_spec(spec, rules, players, games, seed, name, first, threads, chunk_size, progress, seats, backend)
+    budget = Budget(games, seed, first, chunk_size)
+    source = RuleSource(variant, rules_file, deck_file, tuple(settings), options, policy, policies)
+    name, rules, seats = resolve_run(spec, players, budget, source)
+    return simulate_spec(spec, rules, players, budget, name, threads=threads, progress=progress, policies=seats,
+                         backend=backend)  # fmt: skip
 
 
 def summarize(df: pd.DataFrame, level: float = 0.95) -> pd.DataFrame:
@@ -174,25 +175,30 @@ def compare(
         p-values.
     """
     from snakesim.analysis.compare import compare_variants
+    from snakesim.core.arms import Budget, RuleSource
     from snakesim.games import get_game
 
-    table, _ = compare_variants(
-        get_game(game), players, games, variants, seed, rules_file, deck_file, settings, options, policy, policies,
-        threads, progress, precision, max_games, backend, precise,
-    )  # fmt: skip
+    budget = Budget(games, seed, precision=precision, max_games=max_games)
+    shared = RuleSource(None, rules_file, deck_file, tuple(settings), options, policy, policies)
+    table, _ = compare_variants(get_game(game), players, variants, budget, shared, threads=threads, progress=progress,
+                                backend=backend, precise=precise)  # fmt: skip
     return table
 
 
-def _start(game, players, seed, variant, rules_file, deck_file, settings, policy, policies, options):
+def _start(game, players, seed, source):
     """A search's game, starting rules and seats, checked before any game is played."""
-    from snakesim.core.arms import resolve_run
+    from snakesim.core.arms import Budget, resolve_run
     from snakesim.games import get_game
 
     spec = get_game(game)
-    _, rules, seats = resolve_run(
-        spec, players, 1, seed, 0, variant, rules_file, settings, options, deck_file, policy, policies
-    )
+    _, rules, seats = resolve_run(spec, players, Budget(1, seed), source)
     return spec, rules, seats
+
+
+def _source(variant, rules_file, deck_file, settings, options, policy=None, policies=None):
+    from snakesim.core.arms import RuleSource
+
+    return RuleSource(variant, rules_file, deck_file, tuple(settings), options, policy, policies)
 
 
 def balance(
@@ -237,12 +243,12 @@ def balance(
     from snakesim.analysis.balance import balance as search
     from snakesim.analysis.balance import check_novices
 
-    spec, rules, seats = _start(
-        game, players, seed, variant, rules_file, deck_file, settings, policy, policies, options
-    )
+    source = _source(variant, rules_file, deck_file, settings, options, policy, policies)
+    spec, rules, seats = _start(game, players, seed, source)
     return search(
-        spec, rules, players, handicap, seats, tolerance, value_range, games, max_games, confirm_games, seed,
-        backend=backend, progress=progress, novices=check_novices(spec, novices),
+        spec, rules, players, handicap, seats, tolerance=tolerance, value_range=value_range, games=games,
+        max_games=max_games, confirm_games=confirm_games, seed=seed, backend=backend, progress=progress,
+        novices=check_novices(spec, novices),
     )  # fmt: skip
 
 
@@ -280,12 +286,11 @@ def tune(
     """
     from snakesim.analysis.tune import tune as search
 
-    spec, rules, seats = _start(
-        game, players, seed, variant, rules_file, deck_file, settings, policy, policies, options
-    )
+    spec, rules, seats = _start(game, players, seed, _source(variant, rules_file, deck_file, settings, options, policy,
+                                                             policies))  # fmt: skip
     return search(
-        spec, rules, players, target, vary, seats, games, max_games, confirm_games, seed, backend=backend,
-        progress=progress,
+        spec, rules, players, target, vary, seats=seats, games=games, max_games=max_games, confirm_games=confirm_games,
+        seed=seed, backend=backend, progress=progress,
     )  # fmt: skip
 
 
@@ -322,5 +327,6 @@ def skill(
     from snakesim.analysis.skill import skill as measure
 
     counts = [players] if isinstance(players, int) else list(players)
-    spec, rules, _ = _start(game, counts[0], seed, variant, rules_file, deck_file, settings, None, None, options)
-    return measure(spec, rules, counts, games, seed, playouts, novice, backend=backend, progress=progress)
+    spec, rules, _ = _start(game, counts[0], seed, _source(variant, rules_file, deck_file, settings, options))
+    return measure(spec, rules, counts, games, seed, playouts=playouts, novice=novice, backend=backend,
+                   progress=progress)  # fmt: skip

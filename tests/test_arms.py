@@ -11,7 +11,7 @@ from click.testing import CliRunner
 import snakesim
 from snakesim.analysis.sweep import sweep
 from snakesim.cli import cli
-from snakesim.core.arms import Shared, build_arms, parse_arm, split_parts
+from snakesim.core.arms import Budget, RuleSource, build_arms, parse_arm, split_parts
 from snakesim.core.errors import InputError
 from snakesim.games import GAMES, get_game
 from snakesim.report.study import run_study
@@ -67,7 +67,7 @@ def test_arm_texts(text, parsed):
 )
 def test_bad_arms_are_one_clear_error(text, words):
     with pytest.raises(InputError, match=words):
-        build_arms(get_game("rainbow") if "policy" in text else FORTUNE, 3, 10, 1, [text])
+        build_arms(get_game("rainbow") if "policy" in text else FORTUNE, 3, Budget(10, 1), [text])
 
 
 def test_the_issue_example_works_from_the_command_line(tmp_path, monkeypatch):
@@ -107,23 +107,29 @@ def tomllib_value(value):
 
 def test_an_arms_own_policies_win_over_the_shared_ones():
     arms = build_arms(
-        get_game("rainbow"), 3, 10, 1, ["standard", "m=standard,policies=greedy/random/greedy"], Shared(policy="random")
+        get_game("rainbow"),
+        3,
+        Budget(10, 1),
+        ["standard", "m=standard,policies=greedy/random/greedy"],
+        RuleSource(policy="random"),
     )
     assert arms[0].seats == ("random",) * 3 and arms[1].seats == ("greedy", "random", "greedy")
 
 
 def test_shared_settings_apply_after_the_arms_own(tmp_path):
-    arms = build_arms(FORTUNE, 3, 10, 1, ["a=standard,turn_cap=50", "b=one-snake"], Shared(settings=("turn_cap=70",)))
+    arms = build_arms(
+        FORTUNE, 3, Budget(10, 1), ["a=standard,turn_cap=50", "b=one-snake"], RuleSource(settings=("turn_cap=70",))
+    )
     assert [a.rules.turn_cap for a in arms] == [70, 70] and arms[1].rules.snakes == 1
     shared = tmp_path / "shared.toml"
     shared.write_text('variant = "rejoin"\n')
     with pytest.raises(InputError, match="names variant 'rejoin', but arm 'a' is 'standard'"):
-        build_arms(FORTUNE, 3, 10, 1, ["a=standard"], Shared(rules_file=shared))
+        build_arms(FORTUNE, 3, Budget(10, 1), ["a=standard"], RuleSource(rules_file=shared))
 
 
 def test_duplicate_labels_are_refused():
     with pytest.raises(InputError, match="'standard' is given twice"):
-        build_arms(FORTUNE, 3, 10, 1, ["standard", "standard"])
+        build_arms(FORTUNE, 3, Budget(10, 1), ["standard", "standard"])
 
 
 def test_a_sweep_starts_from_any_arm():

@@ -6,6 +6,7 @@ import pytest
 
 from snakesim.analysis.compare import compare_variants
 from snakesim.analysis.stats import mean_interval, wilson
+from snakesim.core.arms import Budget, RuleSource
 from snakesim.games import get_game
 from snakesim.report.charts import comparison_charts, spread_chart
 
@@ -14,7 +15,9 @@ FORTUNE = get_game("fortune")
 
 @pytest.fixture(scope="module")
 def fortune():
-    table, tables = compare_variants(FORTUNE, 4, 3000, ["standard", "one-snake"], 2, options={"feel": True})
+    table, tables = compare_variants(
+        FORTUNE, 4, ["standard", "one-snake"], Budget(3000, 2), RuleSource(options={"feel": True})
+    )
     return table, tables, {c["id"]: c for c in comparison_charts(FORTUNE, 4, table, tables)}
 
 
@@ -71,7 +74,7 @@ def test_the_winner_is_known_by_the_end_of_every_won_game(fortune):
 
 
 def test_charts_only_where_they_say_something():
-    table, tables = compare_variants(get_game("hisss"), 3, 500, ["standard"], 1)
+    table, tables = compare_variants(get_game("hisss"), 3, ["standard"], Budget(500, 1))
     ids = [c["id"] for c in comparison_charts(get_game("hisss"), 3, table, tables)]
     # Every 3-player Hisss game lasts as long (no length chart); no feel recorded; nobody goes out.
     assert ids == ["win-rates", "margin"]

@@ -13,6 +13,7 @@ from snakesim.analysis.findings import compare_findings
 from snakesim.analysis.search import check_metric, metric_value
 from snakesim.analysis.stats import summarize
 from snakesim.analysis.sweep import sweep
+from snakesim.core.arms import Budget, RuleSource
 from snakesim.core.figures import COMPARED, FIGURES, SUMMARISED, targets
 from snakesim.games import get_game
 
@@ -42,7 +43,7 @@ def test_every_figure_is_named_once():
 
 @pytest.fixture(scope="module")
 def compared():
-    return compare_variants(HISSS, 3, 4000, ["standard", "most-snakes"], 2, options={"feel": True})
+    return compare_variants(HISSS, 3, ["standard", "most-snakes"], Budget(4000, 2), RuleSource(options={"feel": True}))
 
 
 def last_tenth(df) -> np.ndarray:

@@ -16,6 +16,7 @@ from snakesim.analysis.findings import (
     sweep_findings,
     tune_findings,
 )
+from snakesim.core.arms import Budget, RuleSource
 from snakesim.core.figures import BY_ID
 from snakesim.games import get_game
 
@@ -273,7 +274,9 @@ def child_among_careful_players():
     from snakesim.analysis.compare import compare_variants
 
     spec = get_game("rainbow")
-    return compare_variants(spec, 3, 3000, ["standard", "wild-snake"], 4, policies="greedy,random,greedy")
+    return compare_variants(
+        spec, 3, ["standard", "wild-snake"], Budget(3000, 4), RuleSource(policies="greedy,random,greedy")
+    )
 
 
 def test_a_mixed_lineup_names_its_players_and_answers_for_the_child(child_among_careful_players):
@@ -315,14 +318,14 @@ def test_rule_sets_with_different_players_say_so_first():
     from snakesim.analysis.compare import compare_variants
 
     spec = get_game("rainbow")
-    table, _ = compare_variants(spec, 3, 1000, ["standard", "ws=wild-snake,policies=greedy/greedy/greedy"], 4,
-                                policies="greedy,random,greedy")  # fmt: skip
+    table, _ = compare_variants(spec, 3, ["standard", "ws=wild-snake,policies=greedy/greedy/greedy"], Budget(1000, 4),
+                                RuleSource(policies="greedy,random,greedy"))  # fmt: skip
     first = compare_findings(table, spec, 3, 1000)[0]
     assert first == {"arm": None, "text": "These rule sets differ in who plays as well as in the rules (standard: "
                      "greedy, random, greedy; ws: greedy, greedy, greedy), so each difference below mixes the rules "
                      "with the change of players."}  # fmt: skip
     # The same rules with other players: a comparison of the players, said so.
-    table, _ = compare_variants(spec, 3, 1000, ["standard", "child=standard,policies=greedy/random/greedy"], 4)
+    table, _ = compare_variants(spec, 3, ["standard", "child=standard,policies=greedy/random/greedy"], Budget(1000, 4))
     assert compare_findings(table, spec, 3, 1000)[0]["text"] == (
         "These rule sets have the same rules and differ only in who plays (standard: greedy, greedy, greedy; child: "
         "greedy, random, greedy): each difference below is the players'."
@@ -337,7 +340,7 @@ def test_each_rule_sets_own_constant_length_is_said_once_and_never_charted():
     from snakesim.report.charts import comparison_charts
 
     arms = ["standard", "more=standard,points_per_snake=2", "r2=standard,heads.RAINBOW=2"]
-    table, tables = compare_variants(HISSS, 3, 600, arms, 2)
+    table, tables = compare_variants(HISSS, 3, arms, Budget(600, 2))
     said = compare_findings(table, HISSS, 3, 600)
     assert {"arm": None, "text": "Every 3-player Hisss game lasts 49 turns under standard and more, and 50 turns "
             "under r2."} in said  # fmt: skip
@@ -349,7 +352,7 @@ def test_each_rule_sets_own_constant_length_is_said_once_and_never_charted():
 def test_one_rule_set_alone_says_who_wins_and_how_long():
     from snakesim.analysis.compare import compare_variants
 
-    table, _ = compare_variants(FORTUNE, 4, 2000, ["standard"], 3)
+    table, _ = compare_variants(FORTUNE, 4, ["standard"], Budget(2000, 3))
     said = [f["text"] for f in compare_findings(table, FORTUNE, 4, 2000)]
     assert any(s.startswith(("No seat is measurably favoured", "The seats are not equal")) for s in said)
     assert any(s.startswith("A game lasts ") and "cards drawn on average" in s for s in said)
@@ -358,7 +361,7 @@ def test_one_rule_set_alone_says_who_wins_and_how_long():
 def test_a_fair_share_with_draws_says_what_it_is_a_share_of():
     from snakesim.analysis.compare import compare_variants
 
-    table, _ = compare_variants(HISSS, 3, 2000, ["standard"], 5, policies="greedy,greedy,random")
+    table, _ = compare_variants(HISSS, 3, ["standard"], Budget(2000, 5), RuleSource(policies="greedy,greedy,random"))
     said = compare_findings(table, HISSS, 3, 2000)[-1]["text"]  # (after the draws' sentence)
     drawn = table[(table["variant"] == "standard") & (table["metric"] == "draw")]["value"].iloc[0]
     assert drawn > 0 and said.startswith("The random player in seat 2 wins ")

@@ -4,6 +4,7 @@ import pandas as pd
 import pytest
 
 import snakesim
+from snakesim.core.arms import Budget
 from snakesim.core.errors import InputError
 from snakesim.core.runner import max_threads
 
@@ -100,7 +101,7 @@ def test_games_are_reported_as_they_finish_inside_a_block(threads):
 
     spec, pieces = get_game("fortune"), []
     with using_threads(min(threads, max_threads())):
-        play_blocks(spec, spec.rules(), 3, 6000, 5, 0, 6000, on_games=pieces.append)
+        play_blocks(spec, spec.rules(), 3, Budget(6000, 5, block=6000), on_games=pieces.append)
     assert len(pieces) > 1 and sum(pieces) == 6000
 
 
@@ -123,5 +124,5 @@ def test_a_backend_that_does_not_report_counts_whole_blocks():
                 yield index, play_task(*args, start, count)
 
     spec, pieces = get_game("fortune"), []
-    play_blocks(spec, spec.rules(), 3, 2500, 5, 0, 1000, backend=Blocks(), on_games=pieces.append)
+    play_blocks(spec, spec.rules(), 3, Budget(2500, 5, block=1000), backend=Blocks(), on_games=pieces.append)
     assert pieces == [1000, 1000, 500]

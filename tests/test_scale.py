@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 import snakesim
 from snakesim.analysis.stats import summarize, summary_of
 from snakesim.cli import cli
+from snakesim.core.arms import Budget
 from snakesim.core.backends import DaskBackend
 from snakesim.core.runner import simulate_spec, tally_spec
 from snakesim.core.tally import km_histogram_quantile, length_histogram, merge, tally_columns
@@ -51,7 +52,7 @@ def test_the_length_histogram_stays_small_whatever_the_turn_cap():
     from snakesim.games.fortune.rules import DECK_SYMBOLS
 
     rules = FORTUNE.rules(deck={s: int(s == "SUNS") for s in DECK_SYMBOLS}, snakes=0, start_coins=2, turn_cap=10**7)
-    tally = tally_spec(FORTUNE, rules, 2, 2, 1)
+    tally = tally_spec(FORTUNE, rules, 2, Budget(2, 1))
     assert tally.lengths == {10**7: 2}
     assert len(json.dumps(tally.to_dict())) < 1000
 
@@ -69,8 +70,8 @@ def test_tallies_merge_exactly_in_any_grouping():
 
 def test_summary_only_gives_the_tables_summary():
     rules = FORTUNE.rules()
-    df = simulate_spec(FORTUNE, rules, 4, 20_000, 9, chunk_size=3000)
-    tally = tally_spec(FORTUNE, rules, 4, 20_000, 9, chunk_size=7000)
+    df = simulate_spec(FORTUNE, rules, 4, Budget(20_000, 9, block=3000))
+    tally = tally_spec(FORTUNE, rules, 4, Budget(20_000, 9, block=7000))
     full = summarize(df)
     short = summary_of(tally, list(FORTUNE.outcomes), {})
     for key in ("games", "win_rate", "win_ci", "draw_rate", "outcomes", "length"):
@@ -88,22 +89,20 @@ def dask_backend():
 def test_dask_gives_the_threads_table_and_summary(dask_backend):
     rules = HISSS.rules()
     threads = simulate_spec(
-        HISSS, rules, 4, 9000, 3, chunk_size=2000, policies=("greedy", "random", "greedy", "random")
+        HISSS, rules, 4, Budget(9000, 3, block=2000), policies=("greedy", "random", "greedy", "random")
     )
     dask = simulate_spec(
         HISSS,
         rules,
         4,
-        9000,
-        3,
-        chunk_size=1300,
+        Budget(9000, 3, block=1300),
         policies=("greedy", "random", "greedy", "random"),
         backend=dask_backend,
     )
     pd.testing.assert_frame_equal(threads, dask)
     assert threads.attrs == dask.attrs
-    assert tally_spec(HISSS, rules, 4, 9000, 3, chunk_size=2000) == tally_spec(
-        HISSS, rules, 4, 9000, 3, chunk_size=1100, backend=dask_backend
+    assert tally_spec(HISSS, rules, 4, Budget(9000, 3, block=2000)) == tally_spec(
+        HISSS, rules, 4, Budget(9000, 3, block=1100), backend=dask_backend
     )
 
 
@@ -320,7 +319,7 @@ def test_a_killed_worker_loses_only_its_blocks_in_flight(dask_backend, tmp_path)
 
     def play():
         result["df"] = simulate_spec(
-            spec, rules, 3, 6000, 4, chunk_size=200, policies=RANDOM_3, backend=dask_backend, store=store
+            spec, rules, 3, Budget(6000, 4, block=200), policies=RANDOM_3, backend=dask_backend, store=store
         )
 
     runner = threading.Thread(target=play)
@@ -334,4 +333,4 @@ def test_a_killed_worker_loses_only_its_blocks_in_flight(dask_backend, tmp_path)
     assert runner.is_alive() and len(list((tmp_path / "run").glob("block-*"))) < 30  # killed part way
     runner.join(300)
     assert not runner.is_alive() and len(list((tmp_path / "run").glob("block-*"))) == 30
-    pd.testing.assert_frame_equal(result["df"], simulate_spec(spec, rules, 3, 6000, 4, policies=RANDOM_3))
+    pd.testing.assert_frame_equal(result["df"], simulate_spec(spec, rules, 3, Budget(6000, 4), policies=RANDOM_3))

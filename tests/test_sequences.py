@@ -10,6 +10,7 @@ from scipy import stats
 
 from snakesim.analysis.compare import compare_variants, confidence_sequences
 from snakesim.analysis.stats import betting_pieces, betting_sequence, normal_mixture_half_width, wilson
+from snakesim.core.arms import Budget, RuleSource
 from snakesim.core.errors import InputError
 from snakesim.games import get_game
 from snakesim.games.fortune.rules import DECK_SYMBOLS
@@ -35,7 +36,9 @@ def coverage(replications: int) -> float:
     truth = [exact.outcomes.get(("win", s), 0.0) for s in (0, 1)]
     covered = 0
     for seed in range(replications):
-        table, _ = compare_variants(FORTUNE, 2, 200, ["standard"], seed, settings=TINY, precision=0.04)
+        table, _ = compare_variants(
+            FORTUNE, 2, ["standard"], Budget(200, seed, precision=0.04), RuleSource(settings=TINY)
+        )
         sequences = table.attrs["stopping"]["sequences"]
         assert table.attrs["stopping"]["reached"] and len(sequences) == 2
         covered += all(r["low"] <= p <= r["high"] for r, p in zip(sequences, truth, strict=True))
@@ -55,7 +58,7 @@ def test_the_stopped_intervals_cover_the_exact_answer_in_full():
 
 def test_precise_rows_and_bad_names():
     table, tables = compare_variants(
-        FORTUNE, 3, 2000, ["standard", "one-snake"], 1, precision=3.0, precise=("length", "differences")
+        FORTUNE, 3, ["standard", "one-snake"], Budget(2000, 1, precision=3.0), precise=("length", "differences")
     )
     sequences = table.attrs["stopping"]["sequences"]
     assert {r["metric"] for r in sequences} >= {"length", "win_rate.0.difference"}
@@ -63,7 +66,7 @@ def test_precise_rows_and_bad_names():
     again = confidence_sequences(FORTUNE, tables, ("length", "differences"), 2000)
     assert again["half_width"].max() == pytest.approx(table.attrs["stopping"]["widest_half_width"], rel=1e-12)
     with pytest.raises(InputError, match="--precise: unknown row kind 'lengths'"):
-        compare_variants(FORTUNE, 3, 200, ["standard"], 1, precision=0.1, precise=("lengths",))
+        compare_variants(FORTUNE, 3, ["standard"], Budget(200, 1, precision=0.1), precise=("lengths",))
 
 
 def stopped(p: float, seed: int, precision: float = 0.01, block: int = 1000, alpha: float = 0.05):

@@ -6,6 +6,7 @@ import duckdb
 import pytest
 
 from snakesim.analysis.stats import summarize
+from snakesim.core.arms import Budget
 from snakesim.core.results import write_table
 from snakesim.core.runner import simulate_spec
 from snakesim.games import get_game
@@ -17,7 +18,7 @@ FEEL = ("lead_changes", "decided", "comeback", "deficit", "leader_q1", "leader_q
 def played(game: str, feel: bool, tmp_path):
     spec = get_game(game)
     rules = spec.rules.variant("standard").updated({"feel": feel})
-    df = simulate_spec(spec, rules, 3, 1500, 4, "standard")
+    df = simulate_spec(spec, rules, 3, Budget(1500, 4), "standard")
     path = write_table(df, tmp_path / f"{game}-{feel}.parquet")
     return spec, df, Table(duckdb.connect(), path)
 

@@ -19,6 +19,7 @@ from hypothesis import given, settings
 from snakesim.analysis.compare import compare_variants
 from snakesim.analysis.findings import compare_findings, hidden_metrics, row_text
 from snakesim.cli import cli
+from snakesim.core.arms import Budget, RuleSource
 from snakesim.core.errors import InputError
 from snakesim.games import get_game
 from snakesim.report.study import load_study
@@ -280,7 +281,7 @@ def test_the_pages_figures_are_the_command_lines(server, tmp_path, monkeypatch):
     assert job["state"] == "done" and job["done"] == job["total"] == 6000
     result = job["result"]
     arms = [{"name": "standard"}, {"name": "ten coins", "set": ["start_coins=10"]}]
-    table, _ = compare_variants(FORTUNE, 4, 3000, arms, 7, options={"feel": True})
+    table, _ = compare_variants(FORTUNE, 4, arms, Budget(3000, 7), RuleSource(options={"feel": True}))
     shown = table[~table["metric"].isin(hidden_metrics(table))]
     assert [(r["arm"], r["metric"], r["value"], r["diff"]) for r in result["rows"]] == [
         (r["variant"], r["metric"], *row_text(r)) for r in shown.to_dict(orient="records")

@@ -18,8 +18,8 @@ p-values of all comparisons made are adjusted together by Holm's method.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Mapping, Sequence
-from pathlib import Path
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -39,7 +39,7 @@ from snakesim.analysis.stats import (
     seat_gap,
     wilson,
 )
-from snakesim.core.arms import Shared, build_arms
+from snakesim.core.arms import Budget, RuleSource, build_arms
 from snakesim.core.backends import ThreadsBackend
 from snakesim.core.defaults import PRECISE
 from snakesim.core.errors import InputError
@@ -284,53 +284,44 @@ def _redraw(rows: list, index: int, tested: list, level: float) -> None:
     rows[index][7], rows[index][8], rows[index][12] = low, high, level
 
 
-def check_arms(spec: GameSpec, players: int, games: int, seed: int, variants, rules_file=None, deck_file=None,
-               settings: Iterable[str] = (), policy: str | None = None, policies=None) -> None:  # fmt: skip
+def check_arms(spec: GameSpec, players: int, budget: Budget, variants, shared: RuleSource = RuleSource()) -> None:
     """Check a comparison's arms for ``players`` players (InputError naming the field) without
     playing a game: a command with several player counts checks them all first."""
-    shared = Shared(rules_file, deck_file, tuple(settings), None, policy, policies)
-    build_arms(spec, players, games, seed, variants, shared)
+    build_arms(spec, players, budget, variants, shared)
 
 
 def compare_variants(
     spec: GameSpec,
     players: int,
-    games: int,
     variants: Sequence[str | Mapping[str, Any]],
-    seed: int = 0,
-    rules_file: str | Path | None = None,
-    deck_file: str | Path | None = None,
-    settings: Iterable[str] = (),
-    options: Mapping[str, Any] | None = None,
-    policy: str | None = None,
-    policies: str | Sequence[str] | None = None,
+    budget: Budget,
+    shared: RuleSource = RuleSource(),
+    *,
     threads: int | None = None,
     progress: bool = False,
-    precision: float | None = None,
-    max_games: int | None = None,
     backend=None,
     precise: Sequence[str] = ("rates",),
 ) -> tuple[pd.DataFrame, dict[str, pd.DataFrame]]:
-    """Play ``games`` games of each arm on the same seed and compare them.
+    """Play the budget's games of each arm on the same seed and compare them.
 
     ``variants`` are arms (``snakesim.core.arms``): variant names, rules files, inline
     ``LABEL=BASE,NAME=VALUE,...`` texts, or arm tables. Every arm is checked before any game
-    is played; ``settings``, the files, ``options`` and the policies apply to every arm (an
-    arm's own policies win). Returns :func:`compare_tables`'s table
-    (the variants' run metadata in ``attrs["runs"]``) and the per-game tables by variant.
+    is played; ``shared`` (its files, settings, options and players) applies to every arm (an
+    arm's own players win). Returns :func:`compare_tables`'s table (the variants' run
+    metadata in ``attrs["runs"]``) and the per-game tables by variant.
 
-    With ``precision``, blocks of ``games`` more games (the next indices, so the variants
-    stay paired) are added until every row that ``precise`` names (``rates``, ``differences``,
-    ``length``) has an anytime-valid interval (:func:`confidence_sequences`) of at most that
-    half-width, or ``max_games`` (default 100 blocks) is reached; ``attrs["stopping"]`` says
-    which and holds those intervals, which stay valid although the run looked after every
-    block (the ordinary intervals of the table do not: stopping when they look narrow
-    undercovers).
+    With ``budget.precision``, blocks of ``budget.games`` more games (the next indices, so the
+    variants stay paired) are added until every row that ``precise`` names (``rates``,
+    ``differences``, ``length``) has an anytime-valid interval (:func:`confidence_sequences`)
+    of at most that half-width, or ``budget.max_games`` (default 100 blocks) is reached;
+    ``attrs["stopping"]`` says which and holds those intervals, which stay valid although the
+    run looked after every block (the ordinary intervals of the table do not: stopping when
+    they look narrow undercovers).
     ``backend`` plays the games (``threads`` numba threads here if None); a Dask backend's
     cluster is shared by all the runs.
     """
-    shared = Shared(rules_file, deck_file, tuple(settings), options, policy, policies)
-    runs = {arm.label: arm for arm in build_arms(spec, players, games, seed, variants, shared)}
+    games, precision, max_games = budget.games, budget.precision, budget.max_games
+    runs = {arm.label: arm for arm in build_arms(spec, players, budget, variants, shared)}
     if precision is not None and not precision > 0:
         raise InputError("--precision", f"expected a half-width above 0, got {precision}")
     cap = max_games if max_games is not None else 100 * games
@@ -343,10 +334,9 @@ def compare_variants(
         while True:
             block = games if precision is None else min(games, cap - played)
             for name, arm in runs.items():
-                frame = simulate_spec(
-                    spec, arm.rules, players, block, seed, name, played, threads, progress=progress,
-                    policies=arm.seats, backend=backend,
-                )  # fmt: skip
+                part = replace(budget, games=block, first=budget.first + played)
+                frame = simulate_spec(spec, arm.rules, players, part, name, threads=threads, progress=progress,
+                                      policies=arm.seats, backend=backend)  # fmt: skip
                 parts[name].append(frame)
             played += block
             tables = {name: _joined(frames) for name, frames in parts.items()}

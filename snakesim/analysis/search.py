@@ -15,12 +15,13 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from snakesim.analysis.stats import LEVEL, km_quantile, mean_interval, wilson
+from snakesim.core.arms import Budget
 from snakesim.core.errors import InputError
 from snakesim.core.figures import OLD_NAMES, Games, games_of, target_figure, target_name, targets
 from snakesim.core.progress import progress_bar
 from snakesim.core.registry import GameSpec
 from snakesim.core.rules import Int, Rules
-from snakesim.core.runner import DEFAULT_CHUNK, play_blocks
+from snakesim.core.runner import play_blocks
 
 if TYPE_CHECKING:
     pass
@@ -63,8 +64,8 @@ class SameGames:
             if self._bar is None:
                 self._bar = progress_bar(None, self.progress, desc=f"{self.spec.name} search")
             blocks = play_blocks(
-                self.spec, rules, self.players, count - done, self.seed, self.first + done, DEFAULT_CHUNK,
-                False, self.seats, self.backend, keep=lambda columns, start: _columns(self.spec, columns),
+                self.spec, rules, self.players, Budget(count - done, self.seed, self.first + done), policies=self.seats,
+                backend=self.backend, keep=lambda columns, start: _columns(self.spec, columns),
             )  # fmt: skip
             parts = ([have] if have is not None else []) + blocks
             have = {name: np.concatenate([p[name] for p in parts]) for name in parts[0]}

@@ -26,6 +26,7 @@ import numpy as np
 
 from snakesim.analysis.stats import LEVEL, paired_difference, wilson
 from snakesim.core import compiling
+from snakesim.core.arms import Budget
 from snakesim.core.defaults import NOVICE
 from snakesim.core.errors import InputError
 from snakesim.core.policies import (
@@ -39,7 +40,7 @@ from snakesim.core.policies import (
 from snakesim.core.progress import seconds_per_game, work_bar
 from snakesim.core.registry import GameSpec
 from snakesim.core.rules import Int, Rules
-from snakesim.core.runner import DEFAULT_CHUNK, play_blocks
+from snakesim.core.runner import play_blocks
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -246,8 +247,8 @@ def _odd_seat_wins(spec, rules, n, per, seed, first, field, player, backend, bar
     out = []
     for seat in range(n):
         blocks = play_blocks(
-            spec, rules, n, per, seed, first + seat * per, DEFAULT_CHUNK, False, _seats(n, field, player, seat),
-            backend, keep=lambda columns, start: columns["winner"],
+            spec, rules, n, Budget(per, seed, first + seat * per), policies=_seats(n, field, player, seat),
+            backend=backend, keep=lambda columns, start: columns["winner"],
             on_games=lambda games, weight=cost[seat]: bar.update(games * weight),
         )  # fmt: skip
         out.append(np.concatenate(blocks) == seat)

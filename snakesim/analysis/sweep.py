@@ -15,12 +15,12 @@ import numpy as np
 
 from snakesim.analysis.compare import estimate, per_game_metrics
 from snakesim.analysis.stats import LEVEL, seat_balance
-from snakesim.core.arms import Shared, build_arm, parse_arm
+from snakesim.core.arms import Budget, RuleSource, build_arm, parse_arm
 from snakesim.core.backends import ThreadsBackend
 from snakesim.core.errors import InputError
 from snakesim.core.figures import COMPARED, figure
 from snakesim.core.registry import GameSpec
-from snakesim.core.runner import DEFAULT_CHUNK, simulate_spec
+from snakesim.core.runner import simulate_spec
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -101,7 +101,7 @@ def plan_sweep(
     for point in itertools.product(players, *axes.values()):
         n, values = point[0], point[1:]
         point_settings = [*fixed, *(f"{k}={v}" for k, v in zip(names, values, strict=True))]
-        built = build_arm(spec, n, games, seed, arm, Shared(settings=point_settings, policy=policy))
+        built = build_arm(spec, n, Budget(games, seed), arm, RuleSource(settings=point_settings, policy=policy))
         runs.append((n, built.label, built.rules, built.seats))
     return runs
 
@@ -143,7 +143,8 @@ def sweep(
     rows, policies = [], {}
     with backend or ThreadsBackend(threads) as engine:
         for n, name, rules, seats in runs:
-            df = simulate_spec(spec, rules, n, games, seed, name, 0, threads, DEFAULT_CHUNK, progress, seats, engine)
+            df = simulate_spec(spec, rules, n, Budget(games, seed), name, threads=threads, progress=progress,
+                               policies=seats, backend=engine)  # fmt: skip
             policies[str(n)] = list(seats)
             swept = {k: _value_of(rules, k) for k in names}
             point = {"players": n, **swept, "rules_hash": rules.rules_hash()}

@@ -49,15 +49,14 @@ def search_options(fn, several: bool = False):
 def _start(game, players, seed, variant, settings, rules_file, deck_file, policy, policies, backend, threads,
            scheduler, workers, plot):  # fmt: skip
     """Everything a search needs, checked before any game is played (the --plot file's folder too)."""
-    from snakesim.core.arms import resolve_run
+    from snakesim.core.arms import Budget, RuleSource, resolve_run
     from snakesim.core.backends import make_backend
     from snakesim.games import get_game
 
     check_plot(plot)
     spec = get_game(game)
-    label, rules, seats = resolve_run(
-        spec, players, 1, seed, 0, variant, rules_file, settings, None, deck_file, policy, policies
-    )
+    source = RuleSource(variant, rules_file, deck_file, settings, policy=policy, policies=policies)
+    label, rules, seats = resolve_run(spec, players, Budget(1, seed), source)
     return spec, label, rules, seats, make_backend(backend, threads, scheduler, workers)
 
 
@@ -119,7 +118,7 @@ def balance_command(
     from snakesim.analysis.balance import balance, check_balance, check_novices
     from snakesim.analysis.findings import balance_findings
     from snakesim.analysis.sweep import parse_players
-    from snakesim.core.arms import resolve_run
+    from snakesim.core.arms import Budget, RuleSource, resolve_run
     from snakesim.core.backends import make_backend
     from snakesim.games import get_game
 
@@ -130,9 +129,8 @@ def balance_command(
     spec = get_game(game)
     runs = []
     for n in counts:  # every count checked before any game is played
-        label, rules, seats = resolve_run(
-            spec, n, 1, seed, 0, variant, rules_file, settings, None, deck_file, policy, policies
-        )  # fmt: skip
+        source = RuleSource(variant, rules_file, deck_file, settings, policy=policy, policies=policies)
+        label, rules, seats = resolve_run(spec, n, Budget(1, seed), source)
         check_balance(spec, rules, n, handicap, tolerance, value_range, n_games, max_games, confirm_games)
         runs.append((n, label, rules, seats))
     novice_rate = check_novices(spec, novices)

@@ -150,7 +150,7 @@ def run(
     """
     from snakesim.analysis.findings import run_findings
     from snakesim.analysis.stats import SUMMARY_META, summarize, summary_of
-    from snakesim.core.arms import resolve_run
+    from snakesim.core.arms import Budget, RuleSource, resolve_run
     from snakesim.core.backends import make_backend
     from snakesim.core.compiling import spent as spent_compiling
     from snakesim.core.results import write_table
@@ -164,12 +164,12 @@ def run(
     from snakesim.games import get_game
 
     spec = get_game(game)
-    name, rules, seats = resolve_run(
-        spec, players, n_games, seed, 0, variant, rules_file, settings, None, deck_file, policy, policies
-    )
+    budget = Budget(n_games, seed, block=chunk_size)
+    source = RuleSource(variant, rules_file, deck_file, settings, policy=policy, policies=policies)
+    name, rules, seats = resolve_run(spec, players, budget, source)
     engine = make_backend(backend, threads, scheduler, workers)
     Int(1, MAX_CHUNK).check("--chunk-size", chunk_size)
-    manifest = {**run_metadata(spec, name, rules, players, n_games, seed, 0, seats), "block_size": chunk_size}
+    manifest = {**run_metadata(spec, name, rules, players, budget, seats), "block_size": chunk_size}
     table_file, store = _destination(out, summary_only, manifest)
     if progress is None:
         progress = sys.stderr.isatty()
@@ -177,27 +177,14 @@ def run(
     start, compiling = time.perf_counter(), spent_compiling()
     try:
         if table_file is not None:
-            df = simulate_spec(
-                spec, rules, players, n_games, seed, name, 0, threads, chunk_size, progress, seats, engine, store
-            )
+            df = simulate_spec(spec, rules, players, budget, name, threads=threads, progress=progress, policies=seats,
+                               backend=engine, store=store)  # fmt: skip
             summary = summarize(df, spec=spec)
         else:
             # Without a table file only the sums are kept in memory, whatever the run's size; a
             # per-game run folder still gets every block's table on disk.
-            tally = tally_spec(
-                spec,
-                rules,
-                players,
-                n_games,
-                seed,
-                0,
-                chunk_size,
-                progress,
-                seats,
-                engine,
-                store,
-                store is not None and not summary_only,
-            )
+            tally = tally_spec(spec, rules, players, budget, progress=progress, policies=seats, backend=engine,
+                               store=store, tables=store is not None and not summary_only)  # fmt: skip
             summary = summary_of(tally, list(spec.outcomes), {k: manifest[k] for k in SUMMARY_META})
     except KeyboardInterrupt:
         if store is not None:
@@ -280,16 +267,15 @@ def trace(game, players, seed, variant, settings, rules_file, deck_file, policy,
       snakesim trace fortune -p 2 --variant rejoin --set start_coins=3 --game 7
     """
 
-    from snakesim.core.arms import resolve_run
+    from snakesim.core.arms import Budget, RuleSource, resolve_run
     from snakesim.core.columns import identical
     from snakesim.core.policies import encode_policies
     from snakesim.games import get_game
 
     spec = get_game(game)
     Int(0, MAX_GAMES - 1).check("--game", index)
-    name, rules, seats = resolve_run(
-        spec, players, 1, seed, index, variant, rules_file, settings, None, deck_file, policy, policies
-    )
+    source = RuleSource(variant, rules_file, deck_file, settings, policy=policy, policies=policies)
+    name, rules, seats = resolve_run(spec, players, Budget(1, seed, index), source)
     codes = encode_policies(spec, seats) if seats else None
     record, log = spec.play_reference(rules, players, seed, index, policies=codes, trace=True)
     changes = describe_changes(rules.changes())

@@ -92,6 +92,7 @@ def compare(
     from snakesim.analysis.compare import check_arms
     from snakesim.analysis.stats import LEVEL
     from snakesim.analysis.sweep import parse_players
+    from snakesim.core.arms import Budget, RuleSource
     from snakesim.core.backends import make_backend
     from snakesim.core.files import check_writable
     from snakesim.games import get_game
@@ -104,13 +105,15 @@ def compare(
             raise InputError("--plot", f"{plot!r} is a file; give a folder for the figures")
         check_writable(plot, "--plot")
     arms = variants or ("standard",)
+    budget = Budget(n_games, seed, precision=precision, max_games=max_games)
+    shared = RuleSource(rules_file=rules_file, deck_file=deck_file, settings=settings, policy=policy, policies=policies)
     for n in counts:  # every player count's arms checked before any game is played
-        check_arms(spec, n, n_games, seed, arms, rules_file, deck_file, settings, policy, policies)
+        check_arms(spec, n, budget, arms, shared)
     parts = []
     for n in counts:
         folder = None if plot is None else Path(plot) / (f"{n}p" if len(counts) > 1 else "")
-        parts.append(_compare_players(spec, n, seed, arms, settings, rules_file, deck_file, policy, policies,
-                                      n_games, threads, engine, precision, max_games, precise, folder))  # fmt: skip
+        parts.append(_compare_players(spec, n, arms, budget, shared, threads=threads, engine=engine, precise=precise,
+                                      folder=folder))  # fmt: skip
     if as_json:
         if len(parts) == 1:
             click.echo(to_json(parts[0][0]))
@@ -126,17 +129,15 @@ def compare(
     click.echo("\n\n".join(text for _, text in parts))
 
 
-def _compare_players(spec, players, seed, arms, settings, rules_file, deck_file, policy, policies, n_games,
-                     threads, engine, precision, max_games, precise, folder) -> tuple[dict, str]:  # fmt: skip
+def _compare_players(spec, players, arms, budget, shared, *, threads, engine, precise, folder) -> tuple[dict, str]:
     """Compare the arms with ``players`` players: the JSON object and the text of the command."""
     from snakesim.analysis.compare import compare_variants
     from snakesim.analysis.findings import compare_findings
     from snakesim.analysis.stats import LEVEL
 
-    table, tables = compare_variants(
-        spec, players, n_games, arms, seed, rules_file, deck_file, settings, None, policy,
-        policies, threads, sys.stderr.isatty(), precision, max_games, engine, precise,
-    )  # fmt: skip
+    table, tables = compare_variants(spec, players, arms, budget, shared, threads=threads, progress=sys.stderr.isatty(),
+                                     backend=engine, precise=precise)  # fmt: skip
+    n_games, seed = budget.games, budget.seed
     stopping = table.attrs.get("stopping")
     drawn = _figures(spec, players, table, tables, folder) if folder is not None else []
     played = stopping["games"] if stopping else n_games

@@ -38,7 +38,7 @@ def exact(
     import numpy as np
 
     from snakesim.analysis.stats import summarize
-    from snakesim.core.arms import resolve_run
+    from snakesim.core.arms import Budget, RuleSource, resolve_run
     from snakesim.core.policies import encode_policies
     from snakesim.core.runner import simulate_spec
     from snakesim.games import get_game
@@ -46,15 +46,14 @@ def exact(
     spec = get_game(game)
     if spec.exact is None:
         raise InputError("game", f"{spec.name} has no exact solver (games with one: fortune, hisss)")
-    name, rules, seats = resolve_run(
-        spec, players, max(n_games, 1), seed, 0, variant, rules_file, settings, None, deck_file, policy, policies
-    )
+    source = RuleSource(variant, rules_file, deck_file, settings, policy=policy, policies=policies)
+    name, rules, seats = resolve_run(spec, players, Budget(max(n_games, 1), seed), source)
     solution = spec.exact(rules, players, max_states, policies=encode_policies(spec, seats) if seats else None)
     rows = [(BY_ID["win_rate"].label.format(seat=s), solution.outcomes.get(("win", s), 0.0)) for s in range(players)]
     rows += [("draw", solution.outcomes.get("draw", 0.0)), ("never ends", solution.never)]
     simulated = None
     if n_games > 0:
-        df = simulate_spec(spec, rules, players, n_games, seed, name, policies=seats)
+        df = simulate_spec(spec, rules, players, Budget(n_games, seed), name, policies=seats)
         summary = summarize(df, spec=spec)
         sim = [*summary["win_rate"], summary["draw_rate"], summary["unfinished_rate"]]
         simulated = {"games": n_games, "seed": seed, "rates": sim, "length_mean": summary["length"]["mean"]}

@@ -32,11 +32,11 @@ def rules_command(game, variant, settings, rules_file, deck_file, diff):
       snakesim rules fortune --diff standard crosses-to-cup
       snakesim rules rainbow --diff standard 'mine=wild-snake,direction=both'
     """
-    from snakesim.core.arms import Shared
+    from snakesim.core.arms import RuleSource
     from snakesim.games import get_game
 
     spec = get_game(game)
-    shared = Shared(rules_file, deck_file, tuple(settings))
+    shared = RuleSource(rules_file=rules_file, deck_file=deck_file, settings=tuple(settings))
     if diff is not None:
         (name_a, a), (name_b, b) = (_rules_of(spec, text, shared) for text in diff)
         click.echo(f"# {spec.name}: {name_a} ({a.rules_hash()}) -> {name_b} ({b.rules_hash()})")

@@ -72,7 +72,7 @@ def skill_command(
     """
     from snakesim.analysis.skill import check_skill, skill, skill_differences
     from snakesim.analysis.sweep import parse_players
-    from snakesim.core.arms import resolve_run
+    from snakesim.core.arms import Budget, RuleSource, resolve_run
     from snakesim.core.backends import make_backend
     from snakesim.games import get_game
 
@@ -81,7 +81,8 @@ def skill_command(
     players = parse_players(players_text)
     arms = {}
     for variant in variants or (None,):  # every arm checked before any game is played
-        label, rules, _ = resolve_run(spec, players[0], 1, seed, 0, variant, rules_file, settings, None, deck_file)
+        label, rules, _ = resolve_run(spec, players[0], Budget(1, seed), RuleSource(variant, rules_file, deck_file,
+                                                                                     settings))  # fmt: skip
         if label in arms:
             raise InputError("--variant", f"{label!r} is given twice; each arm needs its own name")
         check_skill(spec, rules, players, n_games, playouts, novice)

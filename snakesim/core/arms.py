@@ -21,16 +21,20 @@ arm is a table with ``name`` and any of ``variant``, ``rules``, ``options``, ``s
 ``policy`` and ``policies``.
 
 Settings shared by every arm (``--rules``, ``--deck``, ``--set``) apply after the arm's own.
+
+Two typed inputs travel from the API and the command line through studies and the workbench:
+:class:`RuleSource`, where a run's rules and players come from, and :class:`Budget`, which
+games it plays.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from snakesim.core.defaults import MAX_GAMES
+from snakesim.core.defaults import DEFAULT_CHUNK, DEFAULT_SEED, MAX_GAMES
 from snakesim.core.errors import InputError
 from snakesim.core.policies import resolve_policies
 from snakesim.core.registry import GameSpec
@@ -52,16 +56,41 @@ class Arm:
 
 
 @dataclass(frozen=True)
-class Shared:
-    """What applies to every arm after its own rules: a rules file, a deck file, ``--set``
-    strings, option values, and the policies of arms that name none."""
+class RuleSource:
+    """Where a run's rules and players come from, in the order they apply: a ``variant`` (its
+    name, or any arm text: a rules file, ``LABEL=BASE,NAME=VALUE,...``), a ``rules_file``, a
+    ``deck_file``, ``--set`` strings (``settings``), option values (``options``), and the seats'
+    players: one ``policy`` for every seat, or ``policies``, one a seat.
 
+    For a comparison it is what applies to every arm after the arm's own rules (its variant is
+    then None: each arm names its own), and the players of arms that name none.
+    """
+
+    variant: str | None = None
     rules_file: str | Path | None = None
     deck_file: str | Path | None = None
     settings: Sequence[str] = ()
     options: Mapping[str, Any] | None = None
     policy: str | None = None
     policies: str | Sequence[str] | None = None
+
+    def shared(self) -> RuleSource:
+        """What applies to every arm of a comparison: all but the variant."""
+        return replace(self, variant=None)
+
+
+@dataclass(frozen=True)
+class Budget:
+    """Which games a run plays: ``games`` of ``seed`` from index ``first`` (game i of seed s is
+    always the same game), played in blocks of ``block`` games; with ``precision``, blocks of
+    ``games`` more until the watched intervals are that narrow, at most ``max_games``."""
+
+    games: int = 1
+    seed: int = DEFAULT_SEED
+    first: int = 0
+    block: int = DEFAULT_CHUNK
+    precision: float | None = None
+    max_games: int | None = None
 
 
 def split_parts(text: str) -> list[str]:
@@ -134,20 +163,14 @@ def parse_arm(spec: GameSpec, text: str) -> dict:
 
 
 def build_arm(
-    spec: GameSpec,
-    players: int,
-    games: int,
-    seed: int,
-    arm: Mapping[str, Any],
-    shared: Shared = Shared(),
-    first: int = 0,
+    spec: GameSpec, players: int, budget: Budget, arm: Mapping[str, Any], shared: RuleSource = RuleSource()
 ) -> Arm:
-    """Check one arm completely (its rules, then the shared settings, then the run of games
-    ``first ..``) and return it. ``arm`` holds ``name`` and any of ``variant``, ``rules`` (a
-    file), ``options`` (a table of option values), ``set`` (``NAME=VALUE`` strings),
-    ``policy``, ``policies``."""
+    """Check one arm completely (its rules, then the shared settings, then the budget's run of
+    games) and return it. ``arm`` holds ``name`` and any of ``variant``, ``rules`` (a file),
+    ``options`` (a table of option values), ``set`` (``NAME=VALUE`` strings), ``policy``,
+    ``policies``."""
     variant, rules = arm_rules(spec, arm, shared)
-    check_run(spec, rules, players, games, seed, first)
+    check_run(spec, rules, players, budget)
     own = "policy" in arm or "policies" in arm
     policy = arm.get("policy") if own else shared.policy
     policies = arm.get("policies") if own else shared.policies
@@ -159,9 +182,9 @@ def build_arm(
     return Arm(str(arm["name"]), variant, rules, seats)
 
 
-def arm_rules(spec: GameSpec, arm: Mapping[str, Any], shared: Shared = Shared()) -> tuple[str, Rules]:
+def arm_rules(spec: GameSpec, arm: Mapping[str, Any], shared: RuleSource = RuleSource()) -> tuple[str, Rules]:
     """The variant an arm starts from and its checked rules (its own, then the shared ones)."""
-    variant, rules = resolve_rules(spec, arm.get("variant"), arm.get("rules"))
+    variant, rules = resolve_rules(spec, RuleSource(arm.get("variant"), arm.get("rules")))
     rules = rules.updated(arm.get("options") or {}).with_settings(arm.get("set", ()))
     if shared.rules_file is not None:
         data = read_toml(shared.rules_file, "rules file")
@@ -179,17 +202,16 @@ def arm_rules(spec: GameSpec, arm: Mapping[str, Any], shared: Shared = Shared())
 def build_arms(
     spec: GameSpec,
     players: int,
-    games: int,
-    seed: int,
+    budget: Budget,
     arms: Iterable[str | Mapping[str, Any]],
-    shared: Shared = Shared(),
+    shared: RuleSource = RuleSource(),
     where: str = "--variant",
 ) -> list[Arm]:
     """Every arm checked, before any game is played; labels must differ."""
     out: list[Arm] = []
     for arm in arms:
         parsed = parse_arm(spec, arm) if isinstance(arm, str) else arm
-        built = build_arm(spec, players, games, seed, parsed, shared)
+        built = build_arm(spec, players, budget, parsed, shared)
         if any(a.label == built.label for a in out):
             raise InputError(where, f"{built.label!r} is given twice; label one of them (LABEL=...)")
         out.append(built)
@@ -198,18 +220,12 @@ def build_arms(
     return out
 
 
-def resolve_rules(
-    spec: GameSpec,
-    variant: str | None = None,
-    rules_file: str | Path | None = None,
-    settings: Iterable[str] = (),
-    options: Mapping[str, Any] | None = None,
-    deck_file: str | Path | None = None,
-) -> tuple[str, Rules]:
+def resolve_rules(spec: GameSpec, source: RuleSource = RuleSource()) -> tuple[str, Rules]:
     """Build the rules of a run, in order: variant, rules file, deck file, ``--set``, options.
 
     Returns the variant's name (``standard`` unless one is given) and the checked rules.
     """
+    variant, rules_file = source.variant, source.rules_file
     file_variant, file_rules = (None, None)
     if rules_file is not None:
         base = spec.rules.variant(variant) if variant else None
@@ -221,46 +237,34 @@ def resolve_rules(
             )
     name = variant or file_variant or "standard"
     rules = file_rules or spec.rules.variant(name)
-    if deck_file is not None:
-        rules = rules.with_deck_file(deck_file)
-    rules = rules.with_settings(settings).updated(options or {})
+    if source.deck_file is not None:
+        rules = rules.with_deck_file(source.deck_file)
+    rules = rules.with_settings(source.settings).updated(source.options or {})
     return name, rules
 
 
-def check_run(spec: GameSpec, rules: Rules, players: int, games: int, seed: int, first: int = 0) -> None:
+def check_run(spec: GameSpec, rules: Rules, players: int, budget: Budget) -> None:
     """Raise InputError for a player count, game count, seed or first index out of range."""
     spec.check(rules, players)
-    Int(1, MAX_GAMES).check("games", games)
-    Int(0, MAX_SEED).check("seed", seed)
-    Int(0, MAX_GAMES).check("first", first)
+    Int(1, MAX_GAMES).check("games", budget.games)
+    Int(0, MAX_SEED).check("seed", budget.seed)
+    Int(0, MAX_GAMES).check("first", budget.first)
 
 
 def resolve_run(
-    spec: GameSpec,
-    players: int,
-    games: int = 1,
-    seed: int = 0,
-    first: int = 0,
-    variant: str | None = None,
-    rules_file: str | Path | None = None,
-    settings: Iterable[str] = (),
-    options: Mapping[str, Any] | None = None,
-    deck_file: str | Path | None = None,
-    policy: str | None = None,
-    policies: str | Sequence[str] | None = None,
+    spec: GameSpec, players: int, budget: Budget = Budget(), source: RuleSource = RuleSource()
 ) -> tuple[str, Rules, tuple[str, ...]]:
     """Everything a run needs checked before a game is played.
 
-    ``variant`` may be any arm (see the module docstring): a variant's name, a rules file, or
-    ``LABEL=BASE,NAME=VALUE,...``; the other settings then apply after its own.
+    ``source.variant`` may be any arm (see the module docstring): a variant's name, a rules
+    file, or ``LABEL=BASE,NAME=VALUE,...``; the source's other settings then apply after its own.
 
     Returns the variant's name, the rules and each seat's policy (empty for a game without
     choices); raises InputError for any bad value.
     """
-    if variant is not None and names_an_arm(spec, variant):
-        shared = Shared(rules_file, deck_file, tuple(settings), options, policy, policies)
-        arm = build_arm(spec, players, games, seed, parse_arm(spec, variant), shared, first)
+    if source.variant is not None and names_an_arm(spec, source.variant):
+        arm = build_arm(spec, players, budget, parse_arm(spec, source.variant), source.shared())
         return arm.label, arm.rules, arm.seats
-    name, rules = resolve_rules(spec, variant, rules_file, settings, options, deck_file)
-    check_run(spec, rules, players, games, seed, first)
-    return name, rules, resolve_policies(spec, players, policy, policies)
+    name, rules = resolve_rules(spec, source)
+    check_run(spec, rules, players, budget)
+    return name, rules, resolve_policies(spec, players, source.policy, source.policies)

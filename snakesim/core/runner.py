@@ -15,7 +15,7 @@ from collections.abc import Callable
 from importlib.metadata import version
 from typing import TYPE_CHECKING
 
-from snakesim.core.arms import check_run
+from snakesim.core.arms import Budget, check_run
 from snakesim.core.backends import ThreadsBackend
 from snakesim.core.columns import allocate, row_bytes
 from snakesim.core.compiling import prepare
@@ -91,10 +91,8 @@ def play_blocks(
     spec: GameSpec,
     rules: Rules,
     players: int,
-    games: int,
-    seed: int,
-    first: int = 0,
-    chunk_size: int = DEFAULT_CHUNK,
+    budget: Budget,
+    *,
     progress: bool = False,
     policies: tuple[str, ...] = (),
     backend=None,
@@ -103,8 +101,9 @@ def play_blocks(
     keep: Callable | None = None,
     on_games: Callable[[int], None] | None = None,
 ) -> list:
-    """Play games ``first .. first+games-1`` in blocks of ``chunk_size``; return each block's
-    columns (the kernel's arrays; or, with ``summary_only``, its tally) in block order.
+    """Play the budget's games ``first .. first+games-1`` of its seed in blocks of
+    ``budget.block``; return each block's columns (the kernel's arrays; or, with
+    ``summary_only``, its tally) in block order.
 
     ``backend`` plays the blocks (threads in this process if None). With a ``store``, the
     blocks already in the run folder are checked and read instead of played (one that is not
@@ -113,12 +112,13 @@ def play_blocks(
     if given, turns each block's result and its first game into what is kept in memory (the
     columns' tally, say, or nothing once they are copied where they belong).
     """
-    check_run(spec, rules, players, games, seed, first)
-    Int(1, MAX_CHUNK).check("chunk_size", chunk_size)
+    check_run(spec, rules, players, budget)
+    Int(1, MAX_CHUNK).check("chunk_size", budget.block)
+    games, seed, first = budget.games, budget.seed, budget.first
     backend = backend or ThreadsBackend()
     keep = keep or (lambda result, start: result)
     codes = encode_policies(spec, policies) if policies else None
-    blocks = plan_blocks(first, games, chunk_size)
+    blocks = plan_blocks(first, games, budget.block)
     results = {}
     if store is not None:
         store.create()
@@ -165,16 +165,8 @@ def play_blocks(
     return [results[k] for k, _, _ in blocks]
 
 
-def run_metadata(
-    spec: GameSpec,
-    variant: str,
-    rules: Rules,
-    players: int,
-    games: int,
-    seed: int,
-    first: int = 0,
-    policies: tuple[str, ...] = (),
-) -> dict:
+def run_metadata(spec: GameSpec, variant: str, rules: Rules, players: int, budget: Budget,
+                 policies: tuple[str, ...] = ()) -> dict:  # fmt: skip
     """What a table needs to be regenerated: game, rules, policies, players, seed, games, version."""
     return {
         "game": spec.name,
@@ -184,9 +176,9 @@ def run_metadata(
         "rules_hash": rules.rules_hash(),
         "policies": list(policies),
         "players": players,
-        "games": games,
-        "seed": seed,
-        "first_game": first,
+        "games": budget.games,
+        "seed": budget.seed,
+        "first_game": budget.first,
         "version": version("snakesim"),
     }
 
@@ -195,24 +187,24 @@ def simulate_spec(
     spec: GameSpec,
     rules: Rules,
     players: int,
-    games: int,
-    seed: int = 0,
+    budget: Budget,
     variant: str = "standard",
-    first: int = 0,
+    *,
     threads: int | None = None,
-    chunk_size: int = DEFAULT_CHUNK,
     progress: bool = False,
     policies: tuple[str, ...] = (),
     backend=None,
     store: RunStore | None = None,
 ) -> pd.DataFrame:
-    """Play a run with resolved rules and policies; return its table (metadata in ``attrs``).
+    """Play the budget's games with resolved rules and policies; return their table (metadata
+    in ``attrs``).
 
     ``backend`` (a ``snakesim.core.backends`` backend) plays the blocks; the default is
     ``threads`` numba threads in this process. ``store`` keeps finished blocks in a run folder.
     Raises InputError, before playing, if the table would not fit in the memory available.
     """
 
+    games, first = budget.games, budget.first
     check_table_memory(spec, players, games)
     if backend is None:
         backend = ThreadsBackend(threads)
@@ -225,23 +217,17 @@ def simulate_spec(
         for name, values in final.items():
             values[at : at + count] = columns[name]
 
-    play_blocks(
-        spec, rules, players, games, seed, first, chunk_size, progress, policies, backend, False, store,
-        keep=fill,
-    )  # fmt: skip
-    return build_table(
-        spec, final, seed, first, run_metadata(spec, variant, rules, players, games, seed, first, policies)
-    )
+    play_blocks(spec, rules, players, budget, progress=progress, policies=policies, backend=backend, store=store,
+                keep=fill)  # fmt: skip
+    return build_table(spec, final, budget.seed, first, run_metadata(spec, variant, rules, players, budget, policies))
 
 
 def tally_spec(
     spec: GameSpec,
     rules: Rules,
     players: int,
-    games: int,
-    seed: int = 0,
-    first: int = 0,
-    chunk_size: int = DEFAULT_CHUNK,
+    budget: Budget,
+    *,
     progress: bool = False,
     policies: tuple[str, ...] = (),
     backend=None,
@@ -255,7 +241,6 @@ def tally_spec(
     (``--summary-only``).
     """
     keep = (lambda columns, start: tally_columns(spec, columns, players)) if tables else None
-    parts = play_blocks(
-        spec, rules, players, games, seed, first, chunk_size, progress, policies, backend, not tables, store, keep
-    )
+    parts = play_blocks(spec, rules, players, budget, progress=progress, policies=policies, backend=backend,
+                        summary_only=not tables, store=store, keep=keep)  # fmt: skip
     return merge(parts)

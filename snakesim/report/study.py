@@ -40,7 +40,7 @@ from snakesim.analysis.findings import (
 from snakesim.analysis.skill import NOVICE, check_skill, skill
 from snakesim.analysis.sweep import parse_axes, parse_players, plan_sweep, sweep
 from snakesim.analysis.tune import check_tune, tune
-from snakesim.core.arms import Shared, build_arms, resolve_run
+from snakesim.core.arms import Budget, RuleSource, build_arms, resolve_run
 from snakesim.core.backends import ThreadsBackend
 from snakesim.core.errors import InputError
 from snakesim.core.figures import BY_ID
@@ -48,7 +48,7 @@ from snakesim.core.files import check_writable, current_umask, fsync_path
 from snakesim.core.policies import DEFAULT_PLAYOUTS
 from snakesim.core.rng import MAX_SEED
 from snakesim.core.rules import Int, describe_changes, inline, read_toml
-from snakesim.core.runner import DEFAULT_CHUNK, simulate_spec
+from snakesim.core.runner import simulate_spec
 from snakesim.games import get_game
 from snakesim.report.charts import comparison_charts as comparison_charts_data
 from snakesim.report.figures import (
@@ -259,7 +259,14 @@ def _write_report(study, spec, seed, plans, out_dir: Path, command: str, progres
                 arms, games, players = plan
                 tables = {
                     label: simulate_spec(
-                        spec, rules, players, games, seed, variant, 0, None, DEFAULT_CHUNK, progress, seats, engine
+                        spec,
+                        rules,
+                        players,
+                        Budget(games, seed),
+                        variant,
+                        progress=progress,
+                        policies=seats,
+                        backend=engine,
                     )
                     for label, variant, rules, seats in arms
                 }
@@ -338,8 +345,8 @@ def _plan_compare(spec, section, seed, scale, k, folder=Path(".")):
             if key in section:
                 raise InputError(f"{where}.{key}", "give the arms as [[compare.arms]] tables, or variants, not both")
         tables = [{**arm, "rules": str(folder / arm["rules"])} if "rules" in arm else arm for arm in section["arms"]]
-        shared = Shared(settings=section.get("set", ()), policy=section.get("policy"))
-        arms = build_arms(spec, players, games, seed, tables, shared, f"{where}.arms")
+        shared = RuleSource(settings=section.get("set", ()), policy=section.get("policy"))
+        arms = build_arms(spec, players, Budget(games, seed), tables, shared, f"{where}.arms")
         return [(a.label, a.variant, a.rules, a.seats) for a in arms], games, players
     variants = section.get("variants", ["standard"])
     policy_sets = section.get("policies", [section.get("policy")])
@@ -351,9 +358,8 @@ def _plan_compare(spec, section, seed, scale, k, folder=Path(".")):
         for seats_text in policy_sets:
             # "greedy" is one policy for every seat; "greedy,random,..." one per seat.
             one, per_seat = (seats_text, None) if seats_text and "," not in seats_text else (None, seats_text)
-            name, rules, seats = resolve_run(
-                spec, players, games, seed, 0, variant, None, settings, None, None, one, per_seat
-            )
+            source = RuleSource(variant, settings=settings, policy=one, policies=per_seat)
+            name, rules, seats = resolve_run(spec, players, Budget(games, seed), source)
             label = name if len(policy_sets) == 1 else (seats_text or "default policies")
             arms.append((label, name, rules, seats))
     return arms, games, players
@@ -380,10 +386,9 @@ def _plan_search(spec, kind, section, seed, scale, k):
     confirm = max(100, round(section["confirm_games"] * scale)) if "confirm_games" in section else None
     policies = section.get("policies")
     try:
-        label, rules, seats = resolve_run(
-            spec, players, 1, seed, 0, section.get("variant"), None, section.get("set", ()), None, None,
-            section.get("policy"), policies,
-        )  # fmt: skip
+        source = RuleSource(section.get("variant"), settings=section.get("set", ()), policy=section.get("policy"),
+                            policies=policies)  # fmt: skip
+        label, rules, seats = resolve_run(spec, players, Budget(1, seed), source)
         if kind == "balance":
             check_balance(spec, rules, players, section["handicap"], section.get("tolerance", 0.01),
                           section.get("range"), games, max_games, confirm)  # fmt: skip
@@ -459,9 +464,8 @@ def _plan_skill(spec, section, seed, scale, k):
     games = max(10, round(section.get("games", 4_000) * scale))
     try:
         players = parse_players(str(section["players"]))
-        label, rules, _ = resolve_run(
-            spec, players[0], 1, seed, 0, section.get("variant"), None, section.get("set", ()), None, None
-        )
+        source = RuleSource(section.get("variant"), settings=section.get("set", ()))
+        label, rules, _ = resolve_run(spec, players[0], Budget(1, seed), source)
         playouts, novice = section.get("playouts", DEFAULT_PLAYOUTS), section.get("novice", NOVICE)
         check_skill(spec, rules, players, games, playouts, novice)
     except InputError as err:

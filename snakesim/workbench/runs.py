@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from snakesim.core.arms import Shared, build_arms
+from snakesim.core.arms import Budget, RuleSource, build_arms
 from snakesim.core.errors import InputError
 from snakesim.core.rng import MAX_SEED
 from snakesim.core.rules import Int, as_toml, change_settings, describe_changes
@@ -70,7 +70,7 @@ def check_request(request: Any, limits: Limits) -> tuple[Job, dict]:
     if not isinstance(feel, bool):
         raise InputError("feel", f"expected true or false, got {feel!r}")
     lineup = check_policies(spec, players, request.get("lineup"), "lineup")
-    shared = Shared(options={"feel": feel})
+    shared = RuleSource(options={"feel": feel})
     if kind == "compare":
         arms_in = request.get("arms")
         if not isinstance(arms_in, list) or not 1 <= len(arms_in) <= limits.max_arms:
@@ -83,7 +83,7 @@ def check_request(request: Any, limits: Limits) -> tuple[Job, dict]:
         arms_in = [request.get("arm")]
         games = _int(request, "games", 100, max(100, limits.max_games // BALANCE_SHARE), 20_000)
     tables = [_arm(spec, players, a, k, lineup) for k, a in enumerate(arms_in)]
-    arms = build_arms(spec, players, games, seed, tables, shared, "arms")
+    arms = build_arms(spec, players, Budget(games, seed), tables, shared, "arms")
     plan = {"spec": spec, "players": players, "games": games, "seed": seed, "arms": arms, "tables": tables,
             "shared": shared, "lineup": lineup, "request": request}  # fmt: skip
     if kind == "compare":
@@ -167,9 +167,8 @@ def _compare(plan: dict, backend) -> dict:
     from snakesim.report.charts import comparison_charts
 
     spec, players, games = plan["spec"], plan["players"], plan["games"]
-    table, tables = compare_variants(
-        spec, players, games, plan["tables"], plan["seed"], options=plan["shared"].options, backend=backend
-    )
+    budget = Budget(games, plan["seed"])
+    table, tables = compare_variants(spec, players, plan["tables"], budget, plan["shared"], backend=backend)
     shown = table[~table["metric"].isin(hidden_metrics(table))]
     rows = []
     for r in shown.to_dict(orient="records"):
@@ -193,8 +192,8 @@ def _balance(plan: dict, backend) -> dict:
 
     arm, games = plan["arms"][0], plan["games"]
     result = balance(
-        plan["spec"], arm.rules, plan["players"], plan["handicap"], arm.seats, plan["tolerance"], None, games,
-        4 * games, 5 * games, plan["seed"], backend=backend,
+        plan["spec"], arm.rules, plan["players"], plan["handicap"], arm.seats, tolerance=plan["tolerance"],
+        games=games, max_games=4 * games, confirm_games=5 * games, seed=plan["seed"], backend=backend,
     )  # fmt: skip
     return {
         "findings": [{"arm": None, "text": t} for t in balance_findings(result.summary)],
