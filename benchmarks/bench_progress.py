@@ -20,6 +20,7 @@ from tqdm import tqdm
 
 import snakesim.analysis.skill as skill_module
 from snakesim.analysis.sweep import parse_players
+from snakesim.core.arms import Budget
 from snakesim.games import get_game
 
 MARKS = (0.10, 0.25, 0.50, 0.75)
@@ -58,7 +59,7 @@ def run(game: str, players: list[int], games: int, weighted: bool) -> tuple[list
     if not weighted:  # every game weighs the same: the bar counts games
         skill_module._cost = lambda spec, rules, n, *args: (1,) * n
     try:
-        skill_module.skill(spec, spec.rules.variant("standard"), players, games, seed=1, progress=True)
+        skill_module.skill(spec, spec.rules.variant("standard"), players, Budget(games, 1), progress=True)
     finally:
         skill_module.work_bar, skill_module._cost = original
     return bars[0].records, time.perf_counter()

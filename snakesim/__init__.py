@@ -109,13 +109,13 @@ def simulate(
     InputError
         For any unknown name or out-of-range value, before a game is played.
     """
-    from snakesim.core.arms import Budget, RuleSource, resolve_run
+    from snakesim.core.arms import Budget, resolve_run
     from snakesim.core.runner import simulate_spec
     from snakesim.games import get_game
 
     spec = get_game(game)
     budget = Budget(games, seed, first, chunk_size)
-    source = RuleSource(variant, rules_file, deck_file, tuple(settings), options, policy, policies)
+    source = _source(variant, rules_file, deck_file, settings, options, policy=policy, policies=policies)
     name, rules, seats = resolve_run(spec, players, budget, source)
     return simulate_spec(spec, rules, players, budget, name, threads=threads, progress=progress, policies=seats,
                          backend=backend)  # fmt: skip
@@ -175,11 +175,11 @@ def compare(
         p-values.
     """
     from snakesim.analysis.compare import compare_variants
-    from snakesim.core.arms import Budget, RuleSource
+    from snakesim.core.arms import Budget
     from snakesim.games import get_game
 
     budget = Budget(games, seed, precision=precision, max_games=max_games)
-    shared = RuleSource(None, rules_file, deck_file, tuple(settings), options, policy, policies)
+    shared = _source(None, rules_file, deck_file, settings, options, policy=policy, policies=policies)
     table, _ = compare_variants(get_game(game), players, variants, budget, shared, threads=threads, progress=progress,
                                 backend=backend, precise=precise)  # fmt: skip
     return table
@@ -195,10 +195,11 @@ def _start(game, players, seed, source):
     return spec, rules, seats
 
 
-def _source(variant, rules_file, deck_file, settings, options, policy=None, policies=None):
+def _source(variant, rules_file, deck_file, settings, options, *, policy=None, policies=None):
+    """Where the rules come from, from the API's keyword arguments."""
     from snakesim.core.arms import RuleSource
 
-    return RuleSource(variant, rules_file, deck_file, tuple(settings), options, policy, policies)
+    return RuleSource(variant, rules_file, deck_file, tuple(settings), options, policy=policy, policies=policies)
 
 
 def balance(
@@ -242,14 +243,13 @@ def balance(
     """
     from snakesim.analysis.balance import balance as search
     from snakesim.analysis.balance import check_novices
+    from snakesim.core.arms import Budget
 
-    source = _source(variant, rules_file, deck_file, settings, options, policy, policies)
+    source = _source(variant, rules_file, deck_file, settings, options, policy=policy, policies=policies)
     spec, rules, seats = _start(game, players, seed, source)
-    return search(
-        spec, rules, players, handicap, seats, tolerance=tolerance, value_range=value_range, games=games,
-        max_games=max_games, confirm_games=confirm_games, seed=seed, backend=backend, progress=progress,
-        novices=check_novices(spec, novices),
-    )  # fmt: skip
+    budget = Budget(games, seed, max_games=max_games, confirm_games=confirm_games)
+    return search(spec, rules, players, handicap, seats, budget=budget, tolerance=tolerance, value_range=value_range,
+                  backend=backend, progress=progress, novices=check_novices(spec, novices))  # fmt: skip
 
 
 def tune(
@@ -285,13 +285,12 @@ def tune(
         ``--json`` object.
     """
     from snakesim.analysis.tune import tune as search
+    from snakesim.core.arms import Budget
 
-    spec, rules, seats = _start(game, players, seed, _source(variant, rules_file, deck_file, settings, options, policy,
-                                                             policies))  # fmt: skip
-    return search(
-        spec, rules, players, target, vary, seats=seats, games=games, max_games=max_games, confirm_games=confirm_games,
-        seed=seed, backend=backend, progress=progress,
-    )  # fmt: skip
+    source = _source(variant, rules_file, deck_file, settings, options, policy=policy, policies=policies)
+    spec, rules, seats = _start(game, players, seed, source)
+    budget = Budget(games, seed, max_games=max_games, confirm_games=confirm_games)
+    return search(spec, rules, players, target, vary, seats=seats, budget=budget, backend=backend, progress=progress)
 
 
 def skill(
@@ -325,8 +324,9 @@ def skill(
     >>> snakesim.skill("rainbow", players=4).shares  # doctest: +SKIP
     """
     from snakesim.analysis.skill import skill as measure
+    from snakesim.core.arms import Budget
 
     counts = [players] if isinstance(players, int) else list(players)
     spec, rules, _ = _start(game, counts[0], seed, _source(variant, rules_file, deck_file, settings, options))
-    return measure(spec, rules, counts, games, seed, playouts=playouts, novice=novice, backend=backend,
+    return measure(spec, rules, counts, Budget(games, seed), playouts=playouts, novice=novice, backend=backend,
                    progress=progress)  # fmt: skip

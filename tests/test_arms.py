@@ -133,8 +133,8 @@ def test_duplicate_labels_are_refused():
 
 
 def test_a_sweep_starts_from_any_arm():
-    table = sweep(FORTUNE, [3], ["start_coins=4,8"], 500, seed=2, variant="h=one-snake,deck.RAIN=0")
-    plain = sweep(FORTUNE, [3], ["start_coins=4,8"], 500, seed=2, variant="one-snake")
+    table = sweep(FORTUNE, [3], ["start_coins=4,8"], Budget(500, 2), RuleSource("h=one-snake,deck.RAIN=0"))
+    plain = sweep(FORTUNE, [3], ["start_coins=4,8"], Budget(500, 2), RuleSource("one-snake"))
     assert set(table["start_coins"]) == {4, 8}
     expected = {
         FORTUNE.rules.variant("one-snake").with_settings(["deck.RAIN=0", f"start_coins={c}"]).rules_hash()

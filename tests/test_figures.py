@@ -80,7 +80,7 @@ def test_last_tenth_is_a_paired_row_of_every_comparison_and_a_finding(compared):
 
 
 def test_last_tenth_is_swept_and_tuned():
-    table = sweep(HISSS, [3], ["points_per_snake=0:2:2", "feel=true"], 500)
+    table = sweep(HISSS, [3], ["points_per_snake=0:2:2", "feel=true"], Budget(500, 0))
     assert set(table[table["metric"] == "last_tenth"]["points_per_snake"]) == {0, 2}
     assert "last_tenth.share" in targets(HISSS) and check_metric(HISSS, 3, "last_tenth.share") == "last_tenth.share"
     df = snakesim.simulate("hisss", 3, 800, seed=3, feel=True)

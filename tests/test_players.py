@@ -8,6 +8,7 @@ from click.testing import CliRunner
 
 from snakesim.analysis.skill import skill
 from snakesim.cli import cli
+from snakesim.core.arms import Budget
 from snakesim.core.columns import identical
 from snakesim.core.errors import InputError
 from snakesim.core.policies import encode_policies, parse_policy, resolve_policies
@@ -296,7 +297,7 @@ def test_the_expert_beats_greedy(game):
     # One expert:64 among 3 greedy players, at each seat in turn, on the same games as a
     # greedy player there: its edge's 95% interval lies above 0.
     spec = get_game(game)
-    result = skill(spec, spec.rules(), [4], games=8_000, seed=2, playouts=64, novice=0)
+    result = skill(spec, spec.rules(), [4], Budget(8_000, 2), playouts=64, novice=0)
     row = result.table.set_index("player").loc["expert:64"]
     assert row["edge_low"] > 0, row
 

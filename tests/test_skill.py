@@ -8,6 +8,7 @@ from click.testing import CliRunner
 
 from snakesim.analysis.skill import PURE_LUCK, _share, skill, verdict
 from snakesim.cli import cli
+from snakesim.core.arms import Budget
 from snakesim.games import get_game
 from snakesim.report.study import run_study
 
@@ -24,7 +25,7 @@ def one_line(r, words):
 
 def test_skill_measures_every_lineup_on_the_same_games():
     spec = get_game("rainbow")
-    result = skill(spec, spec.rules(), [2, 3], games=300, seed=4, playouts=4)
+    result = skill(spec, spec.rules(), [2, 3], Budget(300, 4), playouts=4)
     t = result.table
     assert len(t) == 12 and set(t["players"]) == {2, 3}
     assert list(t[t["players"] == 3]["player"]) == ["random", "greedy", "greedy", "greedy:0.3", "expert:4", "oracle:4"]
@@ -80,7 +81,7 @@ def test_verdicts(edge, words):
 
 def test_a_game_without_choices_is_pure_luck():
     spec = get_game("fortune")
-    result = skill(spec, spec.rules(), [3], games=30)
+    result = skill(spec, spec.rules(), [3], Budget(30))
     assert result.table.empty and list(result.shares["verdict"]) == [PURE_LUCK]
     r = invoke("skill", "fortune", "--players", 3)
     assert r.exit_code == 0 and "pure luck" in r.stdout
@@ -182,9 +183,9 @@ def test_the_skill_bar_weighs_each_lineup_by_what_its_games_cost(monkeypatch):
     monkeypatch.setattr(skill_module, "work_bar", Bar)
     costs = {}
     measure = skill_module._cost
-    monkeypatch.setattr(skill_module, "_cost", lambda *a: costs.setdefault(a[-2:], measure(*a)))
+    monkeypatch.setattr(skill_module, "_cost", lambda *a: costs.setdefault(a[3], measure(*a)))
     spec = get_game("rainbow")
-    skill(spec, spec.rules(), [2], games=200, seed=4, playouts=16, progress=True)
+    skill(spec, spec.rules(), [2], Budget(200, 4), playouts=16, progress=True)
     (bar,) = bars
     assert sum(bar.updates) == bar.total and all(isinstance(n, int) for n in bar.updates)
     assert bar.total == sum(100 * sum(seats) for seats in costs.values())

@@ -7,6 +7,7 @@ from click.testing import CliRunner
 
 from snakesim.analysis.sweep import parse_axes, parse_players, plan_sweep, sweep
 from snakesim.cli import cli
+from snakesim.core.arms import Budget
 from snakesim.core.errors import InputError
 from snakesim.games import get_game
 from snakesim.report.figures import sweep_figure
@@ -32,13 +33,13 @@ def test_parse_axes():
 def test_a_huge_grid_is_refused_before_it_is_built():
     # 10**6 x 10**8 points: counting them must not build them (this took 5.4 GB and failed).
     with pytest.raises(InputError, match=r"--set: the grid has 100,000,000,000,000 points; at most 1,000"):
-        plan_sweep(get_game("fortune"), [4], ["start_coins=1:1000000:1", "turn_cap=1:100000000:1"], 10)
+        plan_sweep(get_game("fortune"), [4], ["start_coins=1:1000000:1", "turn_cap=1:100000000:1"], Budget(10, 0))
     with pytest.raises(InputError, match=r"--players: the range 2..1000000000 has 999,999,999 values; at most 1,000"):
         parse_players("2..1000000000")
 
 
 def test_sweep_rows_and_a_real_effect():
-    table = sweep(get_game("fortune"), [2, 3], ["start_coins=4:16:6", "snakes=1,2"], 4000, seed=3)
+    table = sweep(get_game("fortune"), [2, 3], ["start_coins=4:16:6", "snakes=1,2"], Budget(4000, 3))
     assert len(table) == 2 * 3 * 2 * 6  # players x coins x snakes x metrics
     assert set(table["start_coins"]) == {4, 10, 16} and set(table["snakes"]) == {1, 2}
     length = table[(table["metric"] == "length") & (table["players"] == 3) & (table["snakes"] == 2)]
@@ -49,9 +50,9 @@ def test_sweep_rows_and_a_real_effect():
 
 def test_bad_points_are_refused_before_playing():
     with pytest.raises(InputError, match="start_coins: expected an integer from 1"):
-        sweep(get_game("fortune"), [2], ["start_coins=0:10:5"], 10)
+        sweep(get_game("fortune"), [2], ["start_coins=0:10:5"], Budget(10, 0))
     with pytest.raises(InputError, match="players: expected an integer from 2 to 8"):
-        sweep(get_game("fortune"), [1, 2], ["start_coins=5:10:5"], 10)
+        sweep(get_game("fortune"), [1, 2], ["start_coins=5:10:5"], Budget(10, 0))
 
 
 def test_cli_sweep_plot_and_json(tmp_path):
@@ -89,12 +90,12 @@ def test_cli_sweep_bad_input(tmp_path, args, message):
 
 
 def test_a_sweep_with_feel_reports_and_draws_the_feel_figures(tmp_path):
-    table = sweep(get_game("fortune"), [3], ["start_coins=5:20:15", "feel=true"], 3000, seed=2)
+    table = sweep(get_game("fortune"), [3], ["start_coins=5:20:15", "feel=true"], Budget(3000, 2))
     changes = table[table["metric"] == "lead_changes"].sort_values("start_coins")
     # More coins, more cards, more lead changes: the 20-coin interval lies wholly above the 5-coin one.
     assert len(changes) == 2 and changes["low"].iloc[1] > changes["high"].iloc[0]
     assert {"comeback", "decided", "out_share"} <= set(table["metric"])
-    assert "lead_changes" not in set(sweep(get_game("fortune"), [3], ["start_coins=5:20:15"], 300)["metric"])
+    assert "lead_changes" not in set(sweep(get_game("fortune"), [3], ["start_coins=5:20:15"], Budget(300, 0))["metric"])
     axes = {ax.get_title(): ax for ax in sweep_figure(table, "start_coins").axes if ax.get_visible()}
     assert "lead changes" in axes and "time out of the game" in axes and "length" in axes
     # Shares are drawn in percent, as they are printed; counts are not.
@@ -107,7 +108,7 @@ def test_a_sweep_with_feel_reports_and_draws_the_feel_figures(tmp_path):
 
 def test_the_sweep_figure_leaves_out_a_metric_that_never_moves():
     # Every 2-player Hisss game lasts 49 turns: no length panel.
-    table = sweep(get_game("hisss"), [2], ["claim_joined=false,true"], 300, seed=2)
+    table = sweep(get_game("hisss"), [2], ["claim_joined=false,true"], Budget(300, 2))
     assert (abs(table[table["metric"] == "length"]["value"] - 49) < 1e-9).all()
     titles = [ax.get_title() for ax in sweep_figure(table, "claim_joined").axes if ax.get_visible()]
     assert "length" not in titles and "seat 0 wins" in titles

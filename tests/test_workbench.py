@@ -392,7 +392,14 @@ def test_balance_gives_the_recommendation_and_its_confirmation(server, tmp_path,
     result = job["result"]
     from snakesim.analysis.balance import balance
 
-    expected = balance(FORTUNE, FORTUNE.rules(), 3, "start_coins", (), 0.02, None, 2000, 8000, 10000, 3)
+    expected = balance(
+        FORTUNE,
+        FORTUNE.rules(),
+        3,
+        "start_coins",
+        budget=Budget(2000, 3, max_games=8000, confirm_games=10000),
+        tolerance=0.02,
+    )
     assert result["values"] == list(expected.values) and result["status"] == expected.status
     assert result["findings"][0]["text"].startswith(("The search recommends start_coins", "Keep start_coins"))
     chart = result["charts"][0]

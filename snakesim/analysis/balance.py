@@ -31,10 +31,11 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from snakesim.analysis.search import SameGames, check_budget, check_range, held, win_matrix
+from snakesim.analysis.search import SEARCH, SameGames, check_budget, check_range, held, win_matrix
 from snakesim.analysis.skill import novice_seats
 from snakesim.analysis.stats import LEVEL, seat_balance, seat_gap, wilson
 from snakesim.core import compiling
+from snakesim.core.arms import Budget
 from snakesim.core.errors import InputError
 from snakesim.core.registry import GameSpec
 from snakesim.core.rules import Rules, seat_values
@@ -81,7 +82,15 @@ def seat_rates(values: tuple[int, ...], wins: np.ndarray, level: float = LEVEL) 
     z = stats.norm.ppf(1 - (1 - level) / (2 * n))
     half = z * y.std(axis=0, ddof=1) / np.sqrt(games)
     # d(imbalance)/d(rate_k) = 2 * deviation_k, so a game's influence is 2 * deviation . wins.
-    return SeatRates(values, games, x.mean(axis=0), deviation, half, float(deviation @ deviation), 2 * x @ deviation)
+    return SeatRates(
+        values,
+        games,
+        x.mean(axis=0),
+        deviation,
+        half,
+        imbalance=float(deviation @ deviation),
+        influence=2 * x @ deviation,
+    )
 
 
 def clearly_better(new: SeatRates, old: SeatRates, tries: int, level: float = LEVEL) -> bool:
@@ -146,11 +155,10 @@ def check_balance(
     rules: Rules,
     players: int,
     handicap: str,
-    tolerance: float,
-    value_range: str | None,
-    games: int,
-    max_games: int,
-    confirm_games: int | None,
+    budget: Budget,
+    *,
+    tolerance: float = 0.01,
+    value_range: str | None = None,
 ) -> tuple[tuple[int, ...], int, int]:
     """Check a balance search's settings before any game is played; return the starting
     values and the range ``(base, low, high)``; InputError naming the field otherwise."""
@@ -164,7 +172,7 @@ def check_balance(
         raise InputError(
             "--tolerance", f"expected a win-rate distance between 0 and 0.5 (0.01 = 1 point), got {tolerance!r}"
         )
-    check_budget(games, max_games, confirm_games)
+    check_budget(budget)
     spec.check(rules, players)
     base = tuple(seat_values(getattr(rules, handicap), players))
     option = options[handicap]
@@ -184,13 +192,10 @@ def balance(
     players: int,
     handicap: str,
     seats: tuple[str, ...] = (),
+    *,
+    budget: Budget = SEARCH,
     tolerance: float = 0.01,
     value_range: str | None = None,
-    games: int = 20_000,
-    max_games: int = 320_000,
-    confirm_games: int | None = None,
-    seed: int = 1,
-    first: int = 0,
     level: float = LEVEL,
     backend=None,
     progress: bool = False,
@@ -211,13 +216,12 @@ def balance(
     value_range : str, optional
         ``LOW:HIGH``, the values a seat may get; default: the starting values plus or minus
         ``max(3, value // 2)``, inside what the option allows.
-    games, max_games : int
-        Games per candidate to start with, and the most the search may double to.
-    confirm_games : int, optional
-        Fresh games for the confirmation (default: as many as the search's last round, at
-        least 100,000); they follow the search's games, so none was seen by the search.
-    seed, first : int
-        The search plays games ``first ..`` of ``seed``.
+    budget : Budget
+        ``games`` per candidate to start with and ``max_games``, the most the search may
+        double to (default 20,000 and 320,000); ``confirm_games`` fresh games for the
+        confirmation (default: as many as the search's last round, at least 100,000), which
+        follow the search's games, so none was seen by the search; the search plays games
+        ``first ..`` of ``seed``.
     novices : float, optional
         Also play the confirmation's fresh games with every seat's policy given this mistake
         rate (``greedy`` becomes ``greedy:0.3``), before and after: does the answer still
@@ -230,8 +234,11 @@ def balance(
     import pandas as pd
 
     started, compiled = time.perf_counter(), compiling.spent()
-    base, low, high = check_balance(spec, rules, players, handicap, tolerance, value_range, games, max_games,
-                                    confirm_games)  # fmt: skip
+    base, low, high = check_balance(
+        spec, rules, players, handicap, budget, tolerance=tolerance, value_range=value_range
+    )
+    games, max_games, confirm_games = budget.games, budget.most, budget.confirm_games
+    seed, first = budget.seed, budget.first
 
     def rules_of(values):
         return rules.updated({handicap: list(values)})
@@ -244,7 +251,7 @@ def balance(
         return True
 
     with held(backend):  # one cluster for the whole search, when the backend is Dask
-        search = SameGames(spec, players, seed, first, seats, backend, progress)
+        search = SameGames(spec, players, seed, first, seats, backend=backend, progress=progress)
         path: list[dict] = []
 
         def rate(values, count):
@@ -304,10 +311,10 @@ def balance(
         runner_up = final[1] if len(final) > 1 else None
         search.close()
         step = _step_effects(path, current, players)
-        status, message = _verdict(now, tolerance, handicap, low, high, step, settled)
+        status, message = _verdict(now, tolerance, handicap, low, high, step=step, settled=settled)
 
         confirm = confirm_games or max(count, 100_000)
-        fresh = SameGames(spec, players, seed, first + count, seats, backend, progress)
+        fresh = SameGames(spec, players, seed, first + count, seats, backend=backend, progress=progress)
         before = _confirmed(fresh.games(rules_of(base), confirm), players, level)
         after_games = fresh.games(rules_of(current), confirm)
         after = _confirmed(after_games, players, level)
@@ -333,10 +340,10 @@ def balance(
         novice = None
         if novices is not None and spec.policies:
             with_mistakes = novice_seats(spec, seats, players, novices)
-            mistakes = SameGames(spec, players, seed, first + count, with_mistakes, backend, progress)
+            mistakes = SameGames(spec, players, seed, first + count, with_mistakes, backend=backend, progress=progress)
             novice = _novice_check(
                 novices, with_mistakes, _confirmed(mistakes.games(rules_of(base), confirm), players, level),
-                _confirmed(mistakes.games(rules_of(current), confirm), players, level), handicap, current,
+                _confirmed(mistakes.games(rules_of(current), confirm), players, level), handicap, values=current,
             )  # fmt: skip
             mistakes.close()
     confirmed = pd.DataFrame(
@@ -374,7 +381,9 @@ def balance(
         "after": after,
         "elapsed_s": time.perf_counter() - started - (compiling.spent() - compiled),  # (compiling left out)
     }  # fmt: skip
-    return BalanceResult(list(current), list(base), status, message, pd.DataFrame(path), confirmed, summary)
+    return BalanceResult(
+        list(current), list(base), status, message, pd.DataFrame(path), confirmed=confirmed, summary=summary
+    )
 
 
 def _step_effects(path: list[dict], values: tuple[int, ...], players: int) -> list[float | None]:

@@ -288,14 +288,14 @@ def compare_findings(
     out += [
         {"arm": None, "text": t}
         for m, v in constant.items()
-        if (t := constant_sentence(m, v, spec, players, len(arms), labels[m]))
+        if (t := constant_sentence(m, v, spec, players, len(arms), label=labels[m]))
     ]
     lengths = constant_lengths(table)
     if lengths and len(set(lengths.values())) > 1:  # (each arm's games all alike, the arms not)
         out.append({"arm": None, "text": _lengths_sentence(lengths, spec, players)})
     rows = table.set_index(["variant", "metric"])
     if len(arms) == 1:
-        return out + [{"arm": None, "text": t} for t in _alone(rows, base, seats[base], spec, players, games)]
+        return out + [{"arm": None, "text": t} for t in _alone(rows, base, seats[base], spec, players, games=games)]
     out.append({"arm": base, "text": _who_wins(rows, base, seats[base], players, games)})
     for arm in arms[1:]:
         found, ruled_out = [], []
@@ -305,7 +305,7 @@ def compare_findings(
             out.append({"arm": arm, "text": _players_sentence(rows, arm, base, seats[arm], players)})
         if (arm, "length") in rows.index and "length" not in constant and not lengths:
             _length(rows.loc[base, "length"], rows.loc[arm, "length"], spec.length_unit, found, ruled_out)
-        _seats(rows, base, arm, players, games, found, ruled_out, seats[arm], covered)
+        _seats(rows, base, arm, players, games, found=found, ruled_out=ruled_out, seats=seats[arm], covered=covered)
         for metric in ("draw", *(f.id for f in COMPARED if f.words)):
             if (arm, metric) in rows.index and metric not in constant:
                 _rate_or_mean(metric, rows.loc[base, metric], rows.loc[arm, metric], found)

@@ -16,10 +16,12 @@ import numpy as np
 
 from snakesim.analysis.stats import LEVEL, km_quantile, mean_interval, wilson
 from snakesim.core.arms import Budget
+from snakesim.core.defaults import MAX_GAMES
 from snakesim.core.errors import InputError
 from snakesim.core.figures import OLD_NAMES, Games, games_of, target_figure, target_name, targets
 from snakesim.core.progress import progress_bar
 from snakesim.core.registry import GameSpec
+from snakesim.core.rng import MAX_SEED
 from snakesim.core.rules import Int, Rules
 from snakesim.core.runner import play_blocks
 
@@ -29,6 +31,7 @@ if TYPE_CHECKING:
 
 # The games a search may play for one candidate, and the most it may ask for in all.
 MAX_SEARCH_GAMES = 10_000_000
+SEARCH = Budget(20_000, max_games=320_000)  # a balance or tune search's games, unless told
 
 
 def _columns(spec: GameSpec, columns: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
@@ -108,12 +111,15 @@ def check_range(field_name: str, text: str, low: int, high: int) -> tuple[int, i
     return a, b
 
 
-def check_budget(games: int, max_games: int, confirm_games: int | None) -> None:
-    """The search's game counts: ``--games`` per candidate to start, at most ``--max-games``."""
-    Int(100, MAX_SEARCH_GAMES).check("--games", games)
-    Int(games, MAX_SEARCH_GAMES).check("--max-games", max_games)  # at least --games
-    if confirm_games is not None:
-        Int(100, MAX_SEARCH_GAMES).check("--confirm-games", confirm_games)
+def check_budget(budget: Budget) -> None:
+    """The search's game counts: ``--games`` per candidate to start, at most ``--max-games``;
+    and its seed and first game."""
+    Int(100, MAX_SEARCH_GAMES).check("--games", budget.games)
+    Int(budget.games, MAX_SEARCH_GAMES).check("--max-games", budget.most)  # at least --games
+    if budget.confirm_games is not None:
+        Int(100, MAX_SEARCH_GAMES).check("--confirm-games", budget.confirm_games)
+    Int(0, MAX_SEED).check("--seed", budget.seed)
+    Int(0, MAX_GAMES).check("first", budget.first)
 
 
 # ---------------------------------------------------------------------------- metrics

@@ -18,7 +18,7 @@ perfect information would be worth that thinking ahead captures (delta-method in
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from dataclasses import field as dataclass_field
 from typing import TYPE_CHECKING
 
@@ -39,6 +39,7 @@ from snakesim.core.policies import (
 )
 from snakesim.core.progress import seconds_per_game, work_bar
 from snakesim.core.registry import GameSpec
+from snakesim.core.rng import MAX_SEED
 from snakesim.core.rules import Int, Rules
 from snakesim.core.runner import play_blocks
 
@@ -111,11 +112,10 @@ def skill(
     spec: GameSpec,
     rules: Rules,
     players: list[int],
-    games: int = 4_000,
-    seed: int = 1,
+    budget: Budget = Budget(4_000),
+    *,
     playouts: int = DEFAULT_PLAYOUTS,
     novice: float = NOVICE,
-    first: int = 0,
     level: float = LEVEL,
     backend=None,
     progress: bool = False,
@@ -128,10 +128,9 @@ def skill(
         The game (one with choices) and its rules.
     players : list of int
         The player counts.
-    games : int
-        Games per line-up and player count (rounded down to a multiple of the count).
-    seed, first : int
-        Every line-up plays games ``first ..`` of ``seed``.
+    budget : Budget
+        ``games`` per line-up and player count (rounded down to a multiple of the count);
+        every line-up plays games ``first ..`` of ``seed``.
     playouts : int
         The expert's and the oracle's K.
     novice : float
@@ -144,19 +143,23 @@ def skill(
     import pandas as pd
 
     started, compiled = time.perf_counter(), compiling.spent()
-    check_skill(spec, rules, players, games, playouts, novice)
+    games, seed, first = budget.games, budget.seed, budget.first
+    check_skill(spec, rules, players, games, playouts, novice=novice)
+    Int(0, MAX_SEED).check("--seed", seed)
     pairs = lineups(spec, playouts, novice) if spec.policies else []
     rows, shares, kept = [], [], {}
     # Each line-up's games weigh what they cost, seat by seat, so the bar's time left holds
     # although an expert's game costs hundreds of greedy ones (measured only for a bar).
-    cost = {(n, pair): _cost(spec, rules, n, games // n, seed, first, *pair) if progress else (1,) * n
+    cost = {(n, pair): _cost(spec, rules, n, pair, Budget(games // n, seed, first)) if progress else (1,) * n
             for n in players for pair in pairs}  # fmt: skip
     total = sum(sum(seats) * (games // n) for (n, _), seats in cost.items())
     with work_bar(total, progress, desc=f"{spec.name} skill") as bar:
         for n in players:
             per = games // n
             wins = {
-                pair: _odd_seat_wins(spec, rules, n, per, seed, first, *pair, backend, bar, cost[n, pair])
+                pair: _odd_seat_wins(
+                    spec, rules, n, pair, Budget(per, seed, first), backend=backend, bar=bar, cost=cost[n, pair]
+                )
                 for pair in pairs
             }
             kept.update({(n, *pair): w for pair, w in wins.items()})
@@ -228,26 +231,28 @@ def _seats(n: int, field: str, player: str, seat: int) -> tuple[str, ...]:
     return tuple(player if s == seat else field for s in range(n))
 
 
-def _cost(spec, rules, n, per, seed, first, field, player) -> tuple[int, ...]:
-    """Nanoseconds per game of this line-up with the odd player at each seat (a look-ahead
-    player's game can cost twice as much from the first seat as from the others), from a few
-    of those games; each kernel is loaded first, so a compile is announced here, before the
-    bar. Whole units, so that the bar's updates add up to its total exactly."""
+def _cost(spec, rules, n, pair, budget) -> tuple[int, ...]:
+    """Nanoseconds per game of the line-up ``pair`` (field, player) with the odd player at each
+    seat (a look-ahead player's game can cost twice as much from the first seat as from the
+    others), from a few of those games; each kernel is loaded first, so a compile is announced
+    here, before the bar. Whole units, so that the bar's updates add up to its total exactly."""
+    (field, player), seed, per = pair, budget.seed, budget.games
     seconds = []
     thinks = player.partition(":")[0] in LOOKAHEAD_POLICIES
     for seat in range(n if thinks else 1):  # (a cheap line-up: one seat is plenty)
         codes = encode_policies(spec, _seats(n, field, player, seat))
         compiling.prepare(spec, rules, n, seed, codes, notice=True)
-        seconds.append(seconds_per_game(spec, rules, n, seed, first + seat * per, codes))
+        seconds.append(seconds_per_game(spec, rules, n, seed, budget.first + seat * per, codes=codes))
     return tuple(max(1, round(1e9 * seconds[seat % len(seconds)])) for seat in range(n))
 
 
-def _odd_seat_wins(spec, rules, n, per, seed, first, field, player, backend, bar, cost) -> np.ndarray:
-    """Per game, whether the odd player won: ``per`` games with it at each seat in turn."""
-    out = []
+def _odd_seat_wins(spec, rules, n, pair, budget, *, backend, bar, cost) -> np.ndarray:
+    """Per game, whether the odd player of ``pair`` (field, player) won: the budget's games with
+    it at each seat in turn."""
+    (field, player), per, out = pair, budget.games, []
     for seat in range(n):
         blocks = play_blocks(
-            spec, rules, n, Budget(per, seed, first + seat * per), policies=_seats(n, field, player, seat),
+            spec, rules, n, replace(budget, first=budget.first + seat * per), policies=_seats(n, field, player, seat),
             backend=backend, keep=lambda columns, start: columns["winner"],
             on_games=lambda games, weight=cost[seat]: bar.update(games * weight),
         )  # fmt: skip

@@ -78,15 +78,14 @@ def plan_sweep(
     spec: GameSpec,
     players: Sequence[int],
     settings: Iterable[str],
-    games: int,
-    seed: int = 0,
-    variant: str | None = None,
-    policy: str | None = None,
+    budget: Budget,
+    base: RuleSource = RuleSource(),
 ) -> list[tuple[int, str, object, tuple[str, ...]]]:
     """Check every point of the grid, without playing: ``(players, label, rules, seats)`` each.
 
-    ``variant`` is the arm every point starts from (``snakesim.core.arms``: a variant name,
-    a rules file or inline options); the point's settings apply after it.
+    ``base.variant`` is the arm every point starts from (``snakesim.core.arms``: a variant
+    name, a rules file or inline options), ``base.policy`` every seat's player; the point's
+    settings apply after the arm.
 
     The grid is counted from its axes' lengths before any point is built, so a grid over the
     cap costs nothing.
@@ -96,12 +95,12 @@ def plan_sweep(
     count = len(players) * math.prod(len(values) for values in axes.values())
     if count > MAX_POINTS:
         raise InputError("--set", f"the grid has {count:,} points; at most {MAX_POINTS:,}")
-    arm = parse_arm(spec, variant or "standard")
+    arm = parse_arm(spec, base.variant or "standard")
     runs = []
     for point in itertools.product(players, *axes.values()):
         n, values = point[0], point[1:]
         point_settings = [*fixed, *(f"{k}={v}" for k, v in zip(names, values, strict=True))]
-        built = build_arm(spec, n, Budget(games, seed), arm, RuleSource(settings=point_settings, policy=policy))
+        built = build_arm(spec, n, budget, arm, RuleSource(settings=point_settings, policy=base.policy))
         runs.append((n, built.label, built.rules, built.seats))
     return runs
 
@@ -110,10 +109,9 @@ def sweep(
     spec: GameSpec,
     players: Sequence[int],
     settings: Iterable[str],
-    games: int,
-    seed: int = 0,
-    variant: str | None = None,
-    policy: str | None = None,
+    budget: Budget,
+    base: RuleSource = RuleSource(),
+    *,
     threads: int | None = None,
     progress: bool = False,
     level: float = LEVEL,
@@ -122,7 +120,9 @@ def sweep(
 ) -> pd.DataFrame:
     """Run every point of the grid and summarise it (on ``backend``: threads here if None).
 
-    ``runs`` is the grid as :func:`plan_sweep` checked it (planned here if None).
+    Every point plays the budget's games, from the arm ``base.variant`` with ``base.policy``
+    (see :func:`plan_sweep`); ``runs`` is the grid as :func:`plan_sweep` checked it (planned
+    here if None).
 
     Returns
     -------
@@ -139,12 +139,12 @@ def sweep(
 
     names = list(parse_axes(settings)[1])
     if runs is None:
-        runs = plan_sweep(spec, players, settings, games, seed, variant, policy)
+        runs = plan_sweep(spec, players, settings, budget, base)
     rows, policies = [], {}
     with backend or ThreadsBackend(threads) as engine:
         for n, name, rules, seats in runs:
-            df = simulate_spec(spec, rules, n, Budget(games, seed), name, threads=threads, progress=progress,
-                               policies=seats, backend=engine)  # fmt: skip
+            df = simulate_spec(spec, rules, n, budget, name, threads=threads, progress=progress, policies=seats,
+                               backend=engine)  # fmt: skip
             policies[str(n)] = list(seats)
             swept = {k: _value_of(rules, k) for k in names}
             point = {"players": n, **swept, "rules_hash": rules.rules_hash()}
@@ -152,8 +152,8 @@ def sweep(
                 rows.append({**point, "metric": metric, "label": figure(metric).heading.format(seat=0),
                              "value": value, "low": low, "high": high})  # fmt: skip
     out = pd.DataFrame(rows)
-    out.attrs.update(game=spec.name, variant=variant or "standard", games=games, seed=seed, axes=names, level=level,
-                     policies=policies)  # fmt: skip
+    out.attrs.update(game=spec.name, variant=base.variant or "standard", games=budget.games, seed=budget.seed,
+                     axes=names, level=level, policies=policies)  # fmt: skip
     return out
 
 

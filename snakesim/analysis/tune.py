@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from snakesim.analysis.search import (
+    SEARCH,
     SameGames,
     check_budget,
     check_metric,
@@ -32,6 +33,7 @@ from snakesim.analysis.search import (
 )
 from snakesim.analysis.stats import LEVEL
 from snakesim.core import compiling
+from snakesim.core.arms import Budget
 from snakesim.core.errors import InputError
 from snakesim.core.registry import GameSpec
 from snakesim.core.rules import Int, PerSeat, Rules, seat_values
@@ -77,15 +79,14 @@ def parse_vary(rules: Rules, players: int, text: str) -> tuple[str, int | None, 
     return name, seat, low, high
 
 
-def check_tune(spec: GameSpec, rules: Rules, players: int, target: str, vary: str, games: int, max_games: int,
-               confirm_games: int | None):  # fmt: skip
+def check_tune(spec: GameSpec, rules: Rules, players: int, target: str, vary: str, *, budget: Budget):
     """Check a tune search's settings before any game is played; return the metric, its
     target, the option, its seat (or None), the range, and the function from a value to rules."""
     metric, goal = parse_target(spec, players, target)
     if needs_feel(metric):
         rules = rules.updated({"feel": True})  # (the games record the feel figures only when asked)
     name, seat, low, high = parse_vary(rules, players, vary)
-    check_budget(games, max_games, confirm_games)
+    check_budget(budget)
 
     def rules_at(x):
         if seat is None:
@@ -122,11 +123,8 @@ def tune(
     target: str,
     vary: str,
     seats: tuple[str, ...] = (),
-    games: int = 20_000,
-    max_games: int = 320_000,
-    confirm_games: int | None = None,
-    seed: int = 1,
-    first: int = 0,
+    *,
+    budget: Budget = SEARCH,
     level: float = LEVEL,
     backend=None,
     progress: bool = False,
@@ -146,7 +144,7 @@ def tune(
     vary : str
         ``NAME=LOW:HIGH``, an integer option and its range (``NAME.SEAT=LOW:HIGH`` for one
         seat's value of a per-seat option).
-    games, max_games, confirm_games, seed, first, level, backend, progress
+    budget, level, backend, progress
         As in :func:`snakesim.analysis.balance.balance`.
 
     Returns
@@ -156,11 +154,11 @@ def tune(
     import pandas as pd
 
     started, compiled = time.perf_counter(), compiling.spent()
-    metric, goal, name, seat, low, high, rules_at = check_tune(
-        spec, rules, players, target, vary, games, max_games, confirm_games
-    )
+    metric, goal, name, seat, low, high, rules_at = check_tune(spec, rules, players, target, vary, budget=budget)
+    games, max_games, confirm_games = budget.games, budget.most, budget.confirm_games
+    seed, first = budget.seed, budget.first
     with held(backend):  # one cluster for the whole search, when the backend is Dask
-        search = SameGames(spec, players, seed, first, seats, backend, progress)
+        search = SameGames(spec, players, seed, first, seats, backend=backend, progress=progress)
         path: list[dict] = []
 
         def at(x, count, step):
@@ -224,7 +222,7 @@ def tune(
         runner_up = ranked[1] if len(ranked) > 1 else None
         as_good = [x for x in ranked[1:] if figures[x][1] <= goal <= figures[x][2]]
         confirm = confirm_games or max(count, 100_000)
-        fresh = SameGames(spec, players, seed, first + count, seats, backend, progress)
+        fresh = SameGames(spec, players, seed, first + count, seats, backend=backend, progress=progress)
         confirmed = metric_value(fresh.games(rules_at(best), confirm), metric, level)
         second = None if runner_up is None else metric_value(fresh.games(rules_at(runner_up), confirm), metric, level)
         fresh.close()
@@ -255,7 +253,7 @@ def tune(
         "level": level,
         "elapsed_s": time.perf_counter() - started - (compiling.spent() - compiled),  # (compiling left out)
     }  # fmt: skip
-    return TuneResult(best, status, message, pd.DataFrame(path), pd.DataFrame(rows), summary)
+    return TuneResult(best, status, message, pd.DataFrame(path), pd.DataFrame(rows), summary=summary)
 
 
 def _interpolate(figures: dict[int, tuple[float, float, float]], goal: float) -> tuple[float | None, list]:

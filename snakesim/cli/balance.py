@@ -127,20 +127,18 @@ def balance_command(
     if plot is not None and len(counts) > 1:
         raise InputError("--plot", "draws one player count's answer; give one --players count")
     spec = get_game(game)
-    runs = []
+    runs, budget = [], Budget(n_games, seed, max_games=max_games, confirm_games=confirm_games)
     for n in counts:  # every count checked before any game is played
         source = RuleSource(variant, rules_file, deck_file, settings, policy=policy, policies=policies)
         label, rules, seats = resolve_run(spec, n, Budget(1, seed), source)
-        check_balance(spec, rules, n, handicap, tolerance, value_range, n_games, max_games, confirm_games)
+        check_balance(spec, rules, n, handicap, budget, tolerance=tolerance, value_range=value_range)
         runs.append((n, label, rules, seats))
     novice_rate = check_novices(spec, novices)
     engine = make_backend(backend, threads, scheduler, workers)
     shown = []
     for n, label, rules, seats in runs:
-        result = balance(
-            spec, rules, n, handicap, seats, tolerance, value_range, n_games, max_games, confirm_games, seed,
-            backend=engine, progress=sys.stderr.isatty(), novices=novice_rate,
-        )  # fmt: skip
+        result = balance(spec, rules, n, handicap, seats, budget=budget, tolerance=tolerance, value_range=value_range,
+                         backend=engine, progress=sys.stderr.isatty(), novices=novice_rate)  # fmt: skip
         if plot is not None:
             from snakesim.report.figures import balance_figure  # matplotlib only when a plot is asked for
 
@@ -254,15 +252,27 @@ def tune_command(
       snakesim tune fortune --target lead_changes.mean=6 --vary start_coins=2:40
     """
     from snakesim.analysis.tune import tune
+    from snakesim.core.arms import Budget
 
     spec, label, rules, seats, engine = _start(
-        game, players, seed, variant, settings, rules_file, deck_file, policy, policies, backend, threads,
-        scheduler, workers, plot,
-    )  # fmt: skip
-    result = tune(
-        spec, rules, players, target, vary, seats, n_games, max_games, confirm_games, seed, backend=engine,
-        progress=sys.stderr.isatty(),
-    )  # fmt: skip
+        game,
+        players,
+        seed,
+        variant,
+        settings,
+        rules_file=rules_file,
+        deck_file=deck_file,
+        policy=policy,
+        policies=policies,
+        backend=backend,
+        threads=threads,
+        scheduler=scheduler,
+        workers=workers,
+        plot=plot,
+    )
+    budget = Budget(n_games, seed, max_games=max_games, confirm_games=confirm_games)
+    result = tune(spec, rules, players, target, vary, seats=seats, budget=budget, backend=engine,
+                  progress=sys.stderr.isatty())  # fmt: skip
     if plot is not None:
         from snakesim.report.figures import tune_figure  # matplotlib only when a plot is asked for
 

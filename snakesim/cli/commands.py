@@ -169,7 +169,7 @@ def run(
     name, rules, seats = resolve_run(spec, players, budget, source)
     engine = make_backend(backend, threads, scheduler, workers)
     Int(1, MAX_CHUNK).check("--chunk-size", chunk_size)
-    manifest = {**run_metadata(spec, name, rules, players, budget, seats), "block_size": chunk_size}
+    manifest = {**run_metadata(spec, name, rules, players, budget, policies=seats), "block_size": chunk_size}
     table_file, store = _destination(out, summary_only, manifest)
     if progress is None:
         progress = sys.stderr.isatty()
@@ -203,7 +203,9 @@ def run(
         summary.update(elapsed_s=elapsed, version=version("snakesim"), out=out, backend=backend, resumed_games=resumed)
         click.echo(to_json({**summary, "findings": findings}))
         return
-    click.echo(format_summary(summary, spec.title, spec.length_unit, rules.changes(), seats, spec.standing_unit))
+    click.echo(
+        format_summary(summary, spec.title, spec.length_unit, rules.changes(), seats, standing_unit=spec.standing_unit)
+    )
     click.echo(format_findings(findings, summary["level"]))
     if "feel" not in summary and getattr(rules, "feel", None) is False:
         click.echo("\ngame feel (lead changes, comebacks, when the winner is known): add --set feel=true (slower)")

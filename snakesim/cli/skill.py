@@ -85,11 +85,11 @@ def skill_command(
                                                                                      settings))  # fmt: skip
         if label in arms:
             raise InputError("--variant", f"{label!r} is given twice; each arm needs its own name")
-        check_skill(spec, rules, players, n_games, playouts, novice)
+        check_skill(spec, rules, players, n_games, playouts, novice=novice)
         arms[label] = rules
     engine = make_backend(backend, threads, scheduler, workers)
     results = {
-        label: skill(spec, rules, players, n_games, seed, playouts, novice, backend=engine,
+        label: skill(spec, rules, players, Budget(n_games, seed), playouts=playouts, novice=novice, backend=engine,
                      progress=sys.stderr.isatty())
         for label, rules in arms.items()
     }  # fmt: skip

@@ -59,6 +59,7 @@ def sweep_command(
       snakesim sweep fortune --players 2..6 --set start_coins=5:40:5 --backend dask --scheduler tcp://head:8786
     """
     from snakesim.analysis.sweep import parse_axes, parse_players, sweep
+    from snakesim.core.arms import Budget, RuleSource
     from snakesim.core.backends import make_backend
     from snakesim.core.files import check_writable
     from snakesim.games import get_game
@@ -73,7 +74,9 @@ def sweep_command(
         raise InputError("--plot", "nothing is swept: give --set NAME=LOW:HIGH:STEP or NAME=A,B,...")
     if plot is not None:
         check_writable(Path(plot).absolute().parent, "--plot")
-    table = sweep(spec, players, settings, n_games, seed, variant, policy, threads, sys.stderr.isatty(), backend=engine)
+    base = RuleSource(variant, policy=policy)
+    table = sweep(spec, players, settings, Budget(n_games, seed), base, threads=threads, progress=sys.stderr.isatty(),
+                  backend=engine)  # fmt: skip
     if plot is not None:
         from snakesim.report.figures import sweep_figure  # matplotlib only when a plot is asked for
 

@@ -83,7 +83,12 @@ class RuleSource:
 class Budget:
     """Which games a run plays: ``games`` of ``seed`` from index ``first`` (game i of seed s is
     always the same game), played in blocks of ``block`` games; with ``precision``, blocks of
-    ``games`` more until the watched intervals are that narrow, at most ``max_games``."""
+    ``games`` more until the watched intervals are that narrow, at most ``max_games``.
+
+    A search (balance, tune) plays ``games`` per candidate first and doubles them up to
+    ``max_games`` (None: no doubling), then confirms its answer on ``confirm_games`` fresh games
+    (None: as many as its last round, at least 100,000); skill plays ``games`` per player count.
+    """
 
     games: int = 1
     seed: int = DEFAULT_SEED
@@ -91,6 +96,12 @@ class Budget:
     block: int = DEFAULT_CHUNK
     precision: float | None = None
     max_games: int | None = None
+    confirm_games: int | None = None
+
+    @property
+    def most(self) -> int:
+        """The most games a candidate of a search may get: ``max_games``, else ``games``."""
+        return self.games if self.max_games is None else self.max_games
 
 
 def split_parts(text: str) -> list[str]:

@@ -271,7 +271,7 @@ def inline_keyed_deal(key, shuffle_number, deck, identities, items, n_types, cop
     base = _shuffle_base(key, shuffle_number)
     n = deck.shape[0]
     if not (0 < n <= SMALL_LIMIT and _dealt_by_top16(base, deck, identities, items, keys)):
-        _keyed_deal_full(base, deck, identities, items, n_types, copies, keys)
+        _keyed_deal_full(base, deck, identities, items, n_types, copies=copies, keys=keys)
 
 
 @njit
@@ -283,7 +283,7 @@ def keyed_deal(key, shuffle_number, deck, identities, items, n_types, copies, ke
     their loop has no copy counting and vectorises: a game's deal (and Fortune's reshuffles off its
     fast path; on it, :func:`inline_keyed_deal`).
     """
-    inline_keyed_deal(key, shuffle_number, deck, identities, items, n_types, copies, keys)
+    inline_keyed_deal(key, shuffle_number, deck, identities, items, n_types=n_types, copies=copies, keys=keys)
 
 
 @njit
@@ -292,7 +292,7 @@ def full_keyed_deal(key, shuffle_number, deck, identities, items, n_types, copie
     the same deal, a third of a second less to compile, for a kernel that deals once a game
     and plays far longer (Sssnake)."""
     base = _shuffle_base(key, shuffle_number)
-    _keyed_deal_full(base, deck, identities, items, n_types, copies, keys)
+    _keyed_deal_full(base, deck, identities, items, n_types, copies=copies, keys=keys)
 
 
 @njit(inline="always")

@@ -219,7 +219,9 @@ def simulate_spec(
 
     play_blocks(spec, rules, players, budget, progress=progress, policies=policies, backend=backend, store=store,
                 keep=fill)  # fmt: skip
-    return build_table(spec, final, budget.seed, first, run_metadata(spec, variant, rules, players, budget, policies))
+    return build_table(
+        spec, final, budget.seed, first, run_metadata(spec, variant, rules, players, budget, policies=policies)
+    )
 
 
 def tally_spec(

@@ -45,8 +45,8 @@ class Tally:
             [a + b for a, b in zip(self.wins, other.wins, strict=True)],
             _add_histograms(self.lengths, other.lengths),
             _add_sums(self.sums, other.sums),
-            _add_sums(self.squares, other.squares),
-            _add_histograms(self.censored, other.censored),
+            squares=_add_sums(self.squares, other.squares),
+            censored=_add_histograms(self.censored, other.censored),
         )
 
     def to_dict(self) -> dict:

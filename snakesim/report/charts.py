@@ -79,8 +79,16 @@ def win_rate_chart(table: pd.DataFrame, players: int) -> dict:
     summary = "; ".join(
         f"{s['name']}: " + ", ".join(f"{x} {100 * v:.1f}%" for x, v, _, _ in s["points"]) for s in series
     )
-    return _chart("win-rates", "Who wins from which seat", "bars", "seat (0 plays first)", "wins", True, series,
-                  f"The share of games each seat wins. {summary}.")  # fmt: skip
+    return _chart(
+        "win-rates",
+        "Who wins from which seat",
+        "bars",
+        "seat (0 plays first)",
+        "wins",
+        percent=True,
+        series=series,
+        summary=f"The share of games each seat wins. {summary}.",
+    )
 
 
 def spread_chart(
@@ -122,7 +130,7 @@ def spread_chart(
         f"{name}: half of the games {what} {_at_most(v, 0.5, unit)}, nine in ten {_at_most(v, 0.9, '').strip()}"
         for name, v in values.items()
     )
-    return _chart(key, title, "lines", x_label, "share of games", True, series, summary + ".")
+    return _chart(key, title, "lines", x_label, "share of games", percent=True, series=series, summary=summary + ".")
 
 
 def _at_most(values: np.ndarray, q: float, unit: str) -> str:
@@ -150,8 +158,8 @@ def out_chart(spec: GameSpec, players: int, tables: dict[str, pd.DataFrame], lev
         f"{s['name']}: " + ", ".join(f"the {x} after {v:.0f}" for x, v, _, _ in s["points"]) for s in series
     )
     return _chart("out", "When players go out for good", "bars", "the player who goes out",
-                  f"{spec.length_unit} when it happens (mean)", False, series,
-                  f"On average, in {spec.length_unit}: {summary}.")  # fmt: skip
+                  f"{spec.length_unit} when it happens (mean)", percent=False, series=series,
+                  summary=f"On average, in {spec.length_unit}: {summary}.")  # fmt: skip
 
 
 def known_chart(tables: dict[str, pd.DataFrame], level: float = LEVEL) -> dict:
@@ -169,11 +177,16 @@ def known_chart(tables: dict[str, pd.DataFrame], level: float = LEVEL) -> dict:
         series.append({"name": name, "points": points})
     summary = "; ".join(f"{s['name']}: {100 * s['points'][5][1]:.0f}%" for s in series)
     return _chart(
-        "known", "When is the winner known?", "lines", "how far the game has gone",
-        "winner leads for good", True, series,
-        "The share of won games whose winner already leads alone for good (and never loses the lead again), as the "
-        f"game goes on. Half-way: {summary}.",
-    )  # fmt: skip
+        "known",
+        "When is the winner known?",
+        "lines",
+        "how far the game has gone",
+        "winner leads for good",
+        percent=True,
+        series=series,
+        summary="The share of won games whose winner already leads alone for good (and never loses the lead again), "
+        f"as the game goes on. Half-way: {summary}.",
+    )
 
 
 def balance_chart(result, handicap: str) -> dict:
@@ -193,9 +206,9 @@ def balance_chart(result, handicap: str) -> dict:
         "bars",
         "seat (0 plays first)",
         "wins",
-        True,
-        series,
-        f"The share of games each seat wins. {summary}.",
+        percent=True,
+        series=series,
+        summary=f"The share of games each seat wins. {summary}.",
     )
     chart["level"] = result.summary["level"]
     return chart  # fmt: skip

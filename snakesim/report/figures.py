@@ -136,7 +136,7 @@ def scores_figure(tables: dict[str, pd.DataFrame], spec, players: int, title: st
     fig = Figure(figsize=(6, 3.6), layout="constrained")
     ax = fig.subplots()
     if spec.out_column is not None:
-        return _elimination(fig, ax, tables, spec, players, title)
+        return _elimination(fig, ax, tables, spec, players, title=title)
     scored = {name: spec.scores(df, players) for name, df in tables.items()}
     labels = {label for label, _ in scored.values()}
     label = labels.pop() if len(labels) == 1 else "score"

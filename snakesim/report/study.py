@@ -220,12 +220,14 @@ def run_study(path: str | Path, out_dir: str | Path, scale: float = 1.0, progres
     seed = study.get("seed", 1)
     folder = Path(path).parent  # an arm's rules file is named relative to the study file
     plans = [
-        ("compare", k, s, _plan_compare(spec, s, seed, scale, k, folder))
+        ("compare", k, s, _plan_compare(spec, s, seed, scale, k, folder=folder))
         for k, s in enumerate(study.get("compare", []))
     ]
     plans += [("sweep", k, s, _plan_sweep(spec, s, seed, scale, k)) for k, s in enumerate(study.get("sweep", []))]
     for kind in ("balance", "tune"):
-        plans += [(kind, k, s, _plan_search(spec, kind, s, seed, scale, k)) for k, s in enumerate(study.get(kind, []))]
+        plans += [
+            (kind, k, s, _plan_search(spec, kind, s, seed, scale, k=k)) for k, s in enumerate(study.get(kind, []))
+        ]
     plans += [("skill", k, s, _plan_skill(spec, s, seed, scale, k)) for k, s in enumerate(study.get("skill", []))]
     out_dir = Path(out_dir)
     if out_dir.exists() and not out_dir.is_dir():
@@ -237,7 +239,7 @@ def run_study(path: str | Path, out_dir: str | Path, scale: float = 1.0, progres
         command = f"snakesim study {Path(path).as_posix()} --out {out_dir.as_posix()}" + (
             f" --scale {scale:g}" if scale != 1 else ""
         )
-        _write_report(study, spec, seed, plans, work, command, progress, backend)
+        _write_report(study, spec, seed, plans, work, command=command, progress=progress, backend=backend)
         _swap_in(work, out_dir)
     except BaseException:
         shutil.rmtree(work, ignore_errors=True)
@@ -272,7 +274,14 @@ def _write_report(study, spec, seed, plans, out_dir: Path, command: str, progres
                 }
                 table = compare_tables(spec, tables)
                 figures = comparison_figures(
-                    spec, players, table, tables, out_dir, f"{name}-", section.get("title", ""), dpi=100
+                    spec,
+                    players,
+                    table,
+                    tables,
+                    out_dir,
+                    prefix=f"{name}-",
+                    win_title=section.get("title", ""),
+                    dpi=100,
                 )
                 note = f"{players} players, {games:,} games per arm, seed {seed}; " + "; ".join(
                     f"**{label}**: {_describe(rules, seats)}" for label, _, rules, seats in arms
@@ -285,27 +294,25 @@ def _write_report(study, spec, seed, plans, out_dir: Path, command: str, progres
                 charts = comparison_charts_data(spec, players, table, tables)
             elif kind in ("balance", "tune"):
                 note, shown, table, figures, findings = _search_section(
-                    spec, kind, plan, seed, engine, progress, name, out_dir
+                    spec, kind, plan, engine, progress, name=name, out_dir=out_dir
                 )
             elif kind == "skill":
                 note, shown, table, figures, findings = _skill_section(
-                    spec, plan, seed, engine, progress, name, out_dir
+                    spec, plan, engine, progress, name=name, out_dir=out_dir
                 )
             else:
-                players, settings, games, axes, runs = plan
-                variant, policy = section.get("variant"), section.get("policy")
-                table = sweep(
-                    spec, players, settings, games, seed, variant, policy, progress=progress, backend=engine, runs=runs
-                )
+                players, settings, budget, base, axes, runs = plan
+                table = sweep(spec, players, settings, budget, base, progress=progress, backend=engine, runs=runs)
                 sweep_figure(table, axes[0], title=section.get("title", "")).savefig(out_dir / f"{name}.png", dpi=100)
                 figures = [f"{name}.png"]
                 findings = sweep_findings(table, axes[0], spec.length_unit)
-                note = f"players {section['players']}, {', '.join(settings)}; {games:,} games per point, seed {seed}"
+                points = f"{budget.games:,} games per point, seed {seed}"
+                note = f"players {section['players']}, {', '.join(settings)}; {points}"
                 shown = table.pivot_table(
                     index=["players", *axes], columns="label", values="value", sort=False
                 ).reset_index()
                 shown.columns.name = "metric"
-            sections.append(Section(section.get("title", name), note, shown, figures, findings, charts))
+            sections.append(Section(section.get("title", name), note, shown, figures, findings, charts=charts))
             tidy.append(table.assign(section=name))
     pd.concat(tidy, ignore_index=True).to_csv(out_dir / "summary.csv", index=False)
     header = {
@@ -346,7 +353,7 @@ def _plan_compare(spec, section, seed, scale, k, folder=Path(".")):
                 raise InputError(f"{where}.{key}", "give the arms as [[compare.arms]] tables, or variants, not both")
         tables = [{**arm, "rules": str(folder / arm["rules"])} if "rules" in arm else arm for arm in section["arms"]]
         shared = RuleSource(settings=section.get("set", ()), policy=section.get("policy"))
-        arms = build_arms(spec, players, Budget(games, seed), tables, shared, f"{where}.arms")
+        arms = build_arms(spec, players, Budget(games, seed), tables, shared, where=f"{where}.arms")
         return [(a.label, a.variant, a.rules, a.seats) for a in arms], games, players
     variants = section.get("variants", ["standard"])
     policy_sets = section.get("policies", [section.get("policy")])
@@ -373,8 +380,8 @@ def _plan_sweep(spec, section, seed, scale, k):
     if not axes:
         raise InputError(f"{where}.set", "nothing is swept: give NAME=LOW:HIGH:STEP or NAME=A,B,...")
     games = max(1, round(section["games"] * scale))
-    runs = plan_sweep(spec, players, settings, games, seed, section.get("variant"), section.get("policy"))
-    return players, settings, games, axes, runs
+    budget, base = Budget(games, seed), RuleSource(section.get("variant"), policy=section.get("policy"))
+    return players, settings, budget, base, axes, plan_sweep(spec, players, settings, budget, base)
 
 
 def _plan_search(spec, kind, section, seed, scale, k):
@@ -384,31 +391,30 @@ def _plan_search(spec, kind, section, seed, scale, k):
     games = max(100, round(section.get("games", 20_000) * scale))
     max_games = max(games, round(section.get("max_games", 320_000) * scale))
     confirm = max(100, round(section["confirm_games"] * scale)) if "confirm_games" in section else None
-    policies = section.get("policies")
+    budget = Budget(games, seed, max_games=max_games, confirm_games=confirm)
     try:
         source = RuleSource(section.get("variant"), settings=section.get("set", ()), policy=section.get("policy"),
-                            policies=policies)  # fmt: skip
+                            policies=section.get("policies"))  # fmt: skip
         label, rules, seats = resolve_run(spec, players, Budget(1, seed), source)
         if kind == "balance":
-            check_balance(spec, rules, players, section["handicap"], section.get("tolerance", 0.01),
-                          section.get("range"), games, max_games, confirm)  # fmt: skip
+            check_balance(spec, rules, players, section["handicap"], budget, tolerance=section.get("tolerance", 0.01),
+                          value_range=section.get("range"))  # fmt: skip
             check_novices(spec, section.get("novices"))
         else:
-            check_tune(spec, rules, players, section["target"], section["vary"], games, max_games, confirm)
+            check_tune(spec, rules, players, section["target"], section["vary"], budget=budget)
     except InputError as err:
         raise InputError(f"{where}: {err.field.lstrip('-')}", err.message) from None
-    return section, label, rules, seats, players, games, max_games, confirm
+    return section, label, rules, seats, players, budget
 
 
-def _search_section(spec, kind, plan, seed, engine, progress, name, out_dir):
+def _search_section(spec, kind, plan, engine, progress, name, out_dir):
     """Run a [[balance]] or [[tune]] section: its note, shown table, tidy table, figures and findings."""
-    section, label, rules, seats, players, games, max_games, confirm = plan
-    common = {"games": games, "max_games": max_games, "confirm_games": confirm, "seed": seed, "backend": engine,
-              "progress": progress}  # fmt: skip
+    section, label, rules, seats, players, budget = plan
+    common = {"budget": budget, "backend": engine, "progress": progress}
     where = f"{players} players, {label}" + (f", policies {','.join(seats)}" if seats else "")
     if kind == "balance":
-        result = balance(spec, rules, players, section["handicap"], seats, section.get("tolerance", 0.01),
-                         section.get("range"), novices=section.get("novices"), **common)  # fmt: skip
+        result = balance(spec, rules, players, section["handicap"], seats, tolerance=section.get("tolerance", 0.01),
+                         value_range=section.get("range"), novices=section.get("novices"), **common)  # fmt: skip
         s = result.summary
         note = (
             f"{where}; {s['search']['candidates']} candidates on the same games (up to "
@@ -422,7 +428,7 @@ def _search_section(spec, kind, plan, seed, engine, progress, name, out_dir):
         shown = _balance_view(s)
         balance_figure(result, section.get("title", name)).savefig(out_dir / f"{name}.png", dpi=100)
         return note, shown, result.confirmed, [f"{name}.png"], balance_findings(s)
-    result = tune(spec, rules, players, section["target"], section["vary"], seats, **common)
+    result = tune(spec, rules, players, section["target"], section["vary"], seats=seats, **common)
     s = result.summary
     note = (
         f"{where}; {s['search']['values_played']} values played on the same games (up to "
@@ -467,16 +473,16 @@ def _plan_skill(spec, section, seed, scale, k):
         source = RuleSource(section.get("variant"), settings=section.get("set", ()))
         label, rules, _ = resolve_run(spec, players[0], Budget(1, seed), source)
         playouts, novice = section.get("playouts", DEFAULT_PLAYOUTS), section.get("novice", NOVICE)
-        check_skill(spec, rules, players, games, playouts, novice)
+        check_skill(spec, rules, players, games, playouts, novice=novice)
     except InputError as err:
         raise InputError(f"{where}: {err.field.lstrip('-')}", err.message) from None
-    return label, rules, players, games, playouts, novice
+    return label, rules, players, Budget(games, seed), playouts, novice
 
 
-def _skill_section(spec, plan, seed, engine, progress, name, out_dir):
+def _skill_section(spec, plan, engine, progress, name, out_dir):
     """Run a [[skill]] section: its note (the verdict in words), shown table, tidy table, figures, findings."""
-    label, rules, players, games, playouts, novice = plan
-    result = skill(spec, rules, players, games, seed, playouts, novice, backend=engine, progress=progress)
+    label, rules, players, budget, playouts, novice = plan
+    result = skill(spec, rules, players, budget, playouts=playouts, novice=novice, backend=engine, progress=progress)
     if result.table.empty:
         verdict = f"{label}: {result.shares['verdict'].iloc[0]}."
         return verdict, result.shares[["players", "verdict"]], result.shares, [], []
@@ -490,7 +496,7 @@ def _skill_section(spec, plan, seed, engine, progress, name, out_dir):
         )
         words.append(f"{row.players} players: **{row.verdict}**" + (f" ({share}); {basic}" if share else f"; {basic}"))
     note = (
-        f"{label}; {games:,} games per line-up and player count, the odd player at each seat in turn, the same "
+        f"{label}; {budget.games:,} games per line-up and player count, the odd player at each seat in turn, the same "
         f"games for every line-up; expert and oracle with {playouts} playouts per move, a novice errs "
         f"{novice:.0%} of the time. Edge: the odd player's win rate minus a field player's at the same seats "
         "(paired 95% interval). " + "; ".join(words) + "."
@@ -564,7 +570,7 @@ def _html(study, header, sections, out_dir: Path) -> str:
         figures = s.figures
         if s.charts:
             figures = [f"CHARTS-{k}"] + [f for f in s.figures if not charted(f, s.charts)]
-        drawn.append(Section(s.title, s.note, s.table, figures, s.findings, s.charts))
+        drawn.append(Section(s.title, s.note, s.table, figures, s.findings, charts=s.charts))
     body = MarkdownIt("commonmark").enable("table").render(_markdown(study, header, drawn))
     for k, s in enumerate(drawn):
         body = body.replace(f'<p><img src="CHARTS-{k}" alt="CHARTS-{k}" /></p>', charts_html(s.charts))

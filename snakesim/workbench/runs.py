@@ -83,7 +83,7 @@ def check_request(request: Any, limits: Limits) -> tuple[Job, dict]:
         arms_in = [request.get("arm")]
         games = _int(request, "games", 100, max(100, limits.max_games // BALANCE_SHARE), 20_000)
     tables = [_arm(spec, players, a, k, lineup) for k, a in enumerate(arms_in)]
-    arms = build_arms(spec, players, Budget(games, seed), tables, shared, "arms")
+    arms = build_arms(spec, players, Budget(games, seed), tables, shared, where="arms")
     plan = {"spec": spec, "players": players, "games": games, "seed": seed, "arms": arms, "tables": tables,
             "shared": shared, "lineup": lineup, "request": request}  # fmt: skip
     if kind == "compare":
@@ -95,10 +95,11 @@ def check_request(request: Any, limits: Limits) -> tuple[Job, dict]:
         raise InputError("handicap", f"expected one of {', '.join(spec.rules.per_seat_options())}")
     tolerance = request.get("tolerance", 0.01)
     try:
-        check_balance(spec, arms[0].rules, players, handicap, tolerance, None, games, 4 * games, 5 * games)
+        budget = Budget(games, seed, max_games=4 * games, confirm_games=5 * games)
+        check_balance(spec, arms[0].rules, players, handicap, budget, tolerance=tolerance)
     except InputError as err:  # (named as the page names them, not as command-line options)
         raise InputError(err.field.lstrip("-"), err.message) from None
-    plan.update(handicap=handicap, tolerance=tolerance)
+    plan.update(handicap=handicap, tolerance=tolerance, budget=budget)
     return Job(kind, request, 0), plan
 
 
@@ -137,9 +138,9 @@ def play(job: Job, plan: dict) -> dict:
     parts = []
     for arm in plan["arms"]:  # the kernels loaded or compiled first, and the page told
         codes = encode_policies(spec, arm.seats) if arm.seats else None
-        compiling.prepare(spec, arm.rules, players, seed, codes, notice)
+        compiling.prepare(spec, arm.rules, players, seed, codes, notice=notice)
         if job.kind == "compare":  # what a game of this arm costs, for a bar that counts work
-            parts.append((plan["games"], seconds_per_game(spec, arm.rules, players, seed, plan["games"], codes)))
+            parts.append((plan["games"], seconds_per_game(spec, arm.rules, players, seed, plan["games"], codes=codes)))
     with job.lock:
         job.state, job.message, job.parts = "playing", "", parts
     backend = WatchedBackend(job)
@@ -190,11 +191,9 @@ def _balance(plan: dict, backend) -> dict:
     from snakesim.analysis.findings import balance_findings
     from snakesim.report.charts import balance_chart
 
-    arm, games = plan["arms"][0], plan["games"]
-    result = balance(
-        plan["spec"], arm.rules, plan["players"], plan["handicap"], arm.seats, tolerance=plan["tolerance"],
-        games=games, max_games=4 * games, confirm_games=5 * games, seed=plan["seed"], backend=backend,
-    )  # fmt: skip
+    arm = plan["arms"][0]
+    result = balance(plan["spec"], arm.rules, plan["players"], plan["handicap"], arm.seats, budget=plan["budget"],
+                     tolerance=plan["tolerance"], backend=backend)  # fmt: skip
     return {
         "findings": [{"arm": None, "text": t} for t in balance_findings(result.summary)],
         "status": result.status,

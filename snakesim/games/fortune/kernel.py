@@ -96,7 +96,7 @@ def _receive(coins, out_at, alive, payee, amount):
 @njit_inner
 def _transfer(coins, out_at, skip, alive, payer, payee, amount, length):
     """Move up to ``amount`` from ``payer`` to seat ``payee``; return the coins moved."""
-    paid = _pay(coins, out_at, skip, alive, payer, amount, length)
+    paid = _pay(coins, out_at, skip, alive, payer, amount=amount, length=length)
     _receive(coins, out_at, alive, payee, paid)
     return paid
 
@@ -145,35 +145,35 @@ def _primitive(op, seat, n, left, right, cup, coins, out_at, skip, alive, length
     rejoin = (op >> 5) & 1
     amount = op >> AMOUNT_SHIFT
     if verb == CUP:  # (the verbs in the order of how many of the seed's cards use them)
-        cup += _pay(coins, out_at, skip, alive, seat, amount, length)
+        cup += _pay(coins, out_at, skip, alive, seat, amount=amount, length=length)
     elif verb == TAKE:  # (the hottest verb after CUP: its neighbour found here, not by _neighbour)
         if side == 0:
             left = _left(coins, seat, n) if left < 0 else left
-            _transfer(coins, out_at, skip, alive, left, seat, amount, length)
+            _transfer(coins, out_at, skip, alive, left, payee=seat, amount=amount, length=length)
         else:
             right = _right(coins, seat, n) if right < 0 else right
-            _transfer(coins, out_at, skip, alive, right, seat, amount, length)
+            _transfer(coins, out_at, skip, alive, right, payee=seat, amount=amount, length=length)
     elif verb == ALL_CUP or verb == OTHERS_CUP:
         if verb == ALL_CUP:
-            cup += _pay(coins, out_at, skip, alive, seat, amount, length)
+            cup += _pay(coins, out_at, skip, alive, seat, amount=amount, length=length)
         s = seat
         for _ in range(n - 1):
             s = s + 1 if s + 1 < n else 0
             if coins[s] > 0:
-                cup += _pay(coins, out_at, skip, alive, s, amount, length)
+                cup += _pay(coins, out_at, skip, alive, s, amount=amount, length=length)
     elif verb == COLLECT:
         s = seat
         for _ in range(n - 1):
             s = s + 1 if s + 1 < n else 0
             if coins[s] > 0:
-                _transfer(coins, out_at, skip, alive, s, seat, amount, length)
+                _transfer(coins, out_at, skip, alive, s, payee=seat, amount=amount, length=length)
     elif verb == GIVE:
         if rejoin:
             target = (seat + 1 if seat + 1 < n else 0) if side == 0 else (seat - 1 if seat > 0 else n - 1)
         else:
-            target, left, right = _neighbour(coins, seat, n, side, left, right)
+            target, left, right = _neighbour(coins, seat, n, side, left, right=right)
         if rejoin or coins[target] > 0:
-            _transfer(coins, out_at, skip, alive, seat, target, amount, length)
+            _transfer(coins, out_at, skip, alive, seat, payee=target, amount=amount, length=length)
     elif verb == GIVE_EACH:
         if rejoin:
             others = n - 1
@@ -183,7 +183,7 @@ def _primitive(op, seat, n, left, right, cup, coins, out_at, skip, alive, length
                 if s != seat and coins[s] > 0:
                     others += 1
         if side == 1 and coins[seat] < amount * others:  # shortfall: all into the cup
-            cup += _pay(coins, out_at, skip, alive, seat, coins[seat], length)
+            cup += _pay(coins, out_at, skip, alive, seat, amount=coins[seat], length=length)
         else:
             s = seat
             for _ in range(n - 1):
@@ -191,14 +191,14 @@ def _primitive(op, seat, n, left, right, cup, coins, out_at, skip, alive, length
                 if coins[seat] == 0:
                     break
                 if rejoin or coins[s] > 0:
-                    _transfer(coins, out_at, skip, alive, seat, s, amount, length)
+                    _transfer(coins, out_at, skip, alive, seat, payee=s, amount=amount, length=length)
     elif verb == TAKE_CUP:
         # N coins (all of the cup if fewer), else all of it (side 0) or half, rounded down
         won = min(cup, amount) if amount > 0 else cup if side == 0 else cup // 2
         cup -= won
         _receive(coins, out_at, alive, seat, won)
     else:  # SKIP
-        target, left, right = _neighbour(coins, seat, n, side, left, right)
+        target, left, right = _neighbour(coins, seat, n, side, left, right=right)
         if coins[target] > 0:
             skip[target] = True
     return cup, left, right
@@ -253,13 +253,35 @@ def _run(pile, table, advance, cycle, at, end, word, high, cup, max_cup, turn, b
     ok = True
     while likely(ok and at < end):
         ok, word, cup, max_cup, turn = _fast_card(
-            pile, table, advance, cycle, at, word, high, cup, max_cup, turn, by_card, first_row
+            pile,
+            table,
+            advance,
+            cycle,
+            at,
+            word=word,
+            high=high,
+            cup=cup,
+            max_cup=max_cup,
+            turn=turn,
+            by_card=by_card,
+            first_row=first_row,
         )
         if ok:
             at += one
             if at < end:
                 ok, word, cup, max_cup, turn = _fast_card(
-                    pile, table, advance, cycle, at, word, high, cup, max_cup, turn, by_card, first_row
+                    pile,
+                    table,
+                    advance,
+                    cycle,
+                    at,
+                    word=word,
+                    high=high,
+                    cup=cup,
+                    max_cup=max_cup,
+                    turn=turn,
+                    by_card=by_card,
+                    first_row=first_row,
                 )
                 at += np.uint64(ok)
     return at, word, cup, max(max_cup, cup), turn
@@ -311,7 +333,7 @@ def _play_one(words, further, ops, table, advance, cycle, params, seed, game, sc
     # The feel figures' record (``tracking``: None when off, and numba then drops every use
     # before typing it); with it on, never the fast path: every card's standings are recorded.
     if tracking is not None:
-        feel_record.record(coins, 1, n, 0, tracking[0], tracking[1])
+        feel_record.record(coins, 1, n, 0, tracking[0], deficits=tracking[1])
     while outcome < 0:
         if skip[seat]:
             skip[seat] = False
@@ -352,14 +374,14 @@ def _play_one(words, further, ops, table, advance, cycle, params, seed, game, sc
                             advance,
                             cycle,
                             np.uint64(top),
-                            np.uint64(stop),
-                            word,
-                            high,
-                            ucup,
-                            umax,
-                            turn,
-                            by_card,
-                            first_row,
+                            end=np.uint64(stop),
+                            word=word,
+                            high=high,
+                            cup=ucup,
+                            max_cup=umax,
+                            turn=turn,
+                            by_card=by_card,
+                            first_row=first_row,
                         )
                         place = cycle[turn] >> row_shift
                         length += np.int64(at) - top
@@ -368,7 +390,9 @@ def _play_one(words, further, ops, table, advance, cycle, params, seed, game, sc
                             break  # a card for the exact way, or the cap's
                         # The pile ran out and a card is needed: the deal does not depend on
                         # the discards' order, so the run goes on through it.
-                        inline_keyed_deal(key, deals, codes, identities, pile, n_types, copies, keys)
+                        inline_keyed_deal(
+                            key, deals, codes, identities, pile, n_types=n_types, copies=copies, keys=keys
+                        )
                         deals += 1
                         top = 0
                         stop = min(n_cards, turn_cap - 1 - length)
@@ -380,7 +404,7 @@ def _play_one(words, further, ops, table, advance, cycle, params, seed, game, sc
                             coins[s] = np.int64((word >> (lane * np.uint64(s))) & lane_mask)
             if top == n_cards:
                 # Every card is in the discards (or none was dealt yet): a deal of the whole deck.
-                keyed_deal(key, deals, codes, identities, pile, n_types, copies, keys)
+                keyed_deal(key, deals, codes, identities, pile, n_types=n_types, copies=copies, keys=keys)
                 deals += 1
                 top = 0
             d = words[np.uint64(pile[top]) >> _ROW_BITS]  # the card's first primitive, and where the rest are
@@ -399,10 +423,24 @@ def _play_one(words, further, ops, table, advance, cycle, params, seed, game, sc
                 if named & 2:
                     right = _right(coins, seat, n)
             # (A card with no primitives holds {cup = 0}, which moves nothing.)
-            cup, left, right = _primitive(d, seat, n, left, right, cup, coins, out_at, skip, alive, length)
+            cup, left, right = _primitive(
+                d, seat, n, left, right, cup=cup, coins=coins, out_at=out_at, skip=skip, alive=alive, length=length
+            )
             if more:
                 for k in range(further[card, 2], further[card, 2] + further[card, 0] - 1):
-                    cup, left, right = _primitive(ops[k], seat, n, left, right, cup, coins, out_at, skip, alive, length)
+                    cup, left, right = _primitive(
+                        ops[k],
+                        seat,
+                        n,
+                        left,
+                        right,
+                        cup=cup,
+                        coins=coins,
+                        out_at=out_at,
+                        skip=skip,
+                        alive=alive,
+                        length=length,
+                    )
             max_cup = max(max_cup, cup)
             if alive[0] == 1:
                 winner = _left(coins, seat, n)
@@ -414,7 +452,7 @@ def _play_one(words, further, ops, table, advance, cycle, params, seed, game, sc
             elif length >= turn_cap:
                 outcome = UNFINISHED
             if tracking is not None:
-                out_steps += feel_record.record(coins, 1, n, length, tracking[0], tracking[1])
+                out_steps += feel_record.record(coins, 1, n, length, tracking[0], deficits=tracking[1])
             if outcome >= 0:
                 break
         seat = _left(coins, seat, n)
@@ -459,7 +497,21 @@ def _play_rows(words, further, ops, table, advance, cycle, params, seed, first, 
     """`_play_one` for rows ``start .. stop - 1``, the game inlined into its loop (a call copies
     every array it is passed, and a game's are many); compiled without reference counting."""
     for row in range(start, stop):
-        _play_one(words, further, ops, table, advance, cycle, params, seed, first + row, scratch, tracking, out, row)
+        _play_one(
+            words,
+            further,
+            ops,
+            table,
+            advance,
+            cycle=cycle,
+            params=params,
+            seed=seed,
+            game=first + row,
+            scratch=scratch,
+            tracking=tracking,
+            out=out,
+            row=row,
+        )
 
 
 def program(rules: FortuneRules) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -693,8 +745,22 @@ def play_block(
 
     def play(start, stop):  # (each thread its own scratch)
         tracking = feel_record.scratch(rules.turn_cap, players) if rules.feel else None  # (see _play_one)
-        _play_rows(words, further, ops, table, advance, cycle, params, np.uint64(seed), np.int64(first),
-                   game_scratch(cards, codes, params), tracking, columns, np.int64(start), np.int64(stop))  # fmt: skip
+        _play_rows(
+            words,
+            further,
+            ops,
+            table,
+            advance,
+            cycle=cycle,
+            params=params,
+            seed=np.uint64(seed),
+            first=np.int64(first),
+            scratch=game_scratch(cards, codes, params),
+            tracking=tracking,
+            out=columns,
+            start=np.int64(start),
+            stop=np.int64(stop),
+        )
 
     play_in_blocks(play, count, BLOCK)
     return out

@@ -83,7 +83,7 @@ def solve_hisss(
             rest = list(left)
             rest[card] -= 1
             rest = tuple(rest)
-            for p, nxt_table, gain in _moves(g, load, canonical, lay, table, card, *seats[seat]):
+            for p, nxt_table, gain in _moves(g, load, canonical, lay, table, card=card, player=seats[seat]):
                 new_scores = list(scores)
                 if gain:
                     cards, taken, longest = scores[seat]
@@ -95,9 +95,10 @@ def solve_hisss(
     return solve(START, step, max_states)
 
 
-def _moves(g, load, canonical, lay, table, card, policy, mistake):
-    """Each (probability, table after, cards taken) of placing ``card`` under ``policy``, which
-    plays a uniformly random placement with probability ``mistake``."""
+def _moves(g, load, canonical, lay, table, card, player):
+    """Each (probability, table after, cards taken) of placing ``card`` by ``player``, a pair
+    (policy, mistake): the policy plays a uniformly random placement with probability ``mistake``."""
+    policy, mistake = player
     options = load(table).placements(card)
     if not options:
         yield 1.0, lay(table, card), 0

@@ -86,9 +86,9 @@ def _placements(kind, a, b, ends, middles, n_snakes, pl, fit, fits):
             for e in range(2):
                 if fits[ends[s, e], a]:
                     fit[s] |= 1 << (2 * e)
-                    k = _add(pl, k, EXTEND, s, e, -1, -1, b)
+                    k = _add(pl, k, EXTEND, s, e, s2=-1, e2=-1, new_end=b)
                 if a != b and fits[ends[s, e], b]:
-                    k = _add(pl, k, EXTEND, s, e, -1, -1, a)
+                    k = _add(pl, k, EXTEND, s, e, s2=-1, e2=-1, new_end=a)
                 if fits[ends[s, e], b]:
                     fit[s] |= 2 << (2 * e)
         for s1 in range(n_snakes):
@@ -106,14 +106,14 @@ def _placements(kind, a, b, ends, middles, n_snakes, pl, fit, fits):
                         outer1 = ends[s1, 1 - e1]
                         if outer1 == ends[s2, 1 - e2] and outer1 >= HEAD:
                             continue  # two heads or two tails
-                        k = _add(pl, k, JOIN, s1, e1, s2, e2, -1)
+                        k = _add(pl, k, JOIN, s1, e1, s2=s2, e2=e2, new_end=-1)
     else:
         cap = HEAD if kind == KIND_HEAD else TAIL
         for s in range(n_snakes):
             if middles[s] >= 1 and ends[s, 0] != cap and ends[s, 1] != cap:
                 for e in range(2):
                     if fits[ends[s, e], a]:
-                        k = _add(pl, k, CAP, s, e, -1, -1, cap)
+                        k = _add(pl, k, CAP, s, e, s2=-1, e2=-1, new_end=cap)
     return k
 
 
@@ -184,7 +184,7 @@ def _turn(state, params, policies, forced, seat, card, first, kinds, col_a, col_
     a = col_a[card]
     b = col_b[card]
     completed = False
-    k = 0 if first else _placements(kind, a, b, ends, middles, n_snakes, pl, fit, fits)
+    k = 0 if first else _placements(kind, a, b, ends, middles, n_snakes=n_snakes, pl=pl, fit=fit, fits=fits)
     if k == 0:  # the first card, or a card that fits nowhere: a snake of its own
         if kind == KIND_MIDDLE:
             ends[n_snakes, 0] = a
@@ -201,10 +201,10 @@ def _turn(state, params, policies, forced, seat, card, first, kinds, col_a, col_
     elif acting(state, policies, seat) == RANDOM:
         choice = below(state, k)
     else:
-        choice = _greedy(state, pl, k, ends, lengths, claim_joined)
+        choice = _greedy(state, pl, k, ends, lengths, claim_joined=claim_joined)
     takes = _score(pl, choice, ends, lengths, claim_joined) >= 200_000
     s = pl[choice, 1]
-    n_snakes = _place(pl, choice, ends, lengths, middles, n_snakes)
+    n_snakes = _place(pl, choice, ends, lengths, middles, n_snakes=n_snakes)
     if takes:
         completed = ends[s, 0] >= HEAD and ends[s, 1] >= HEAD
         cards[seat] += lengths[s]
@@ -267,7 +267,7 @@ def _expert(state, look, params, policies, seat, i, k, pl, fan, n_cards, kinds, 
     n = params[P_PLAYERS]
     d_fan, p_ends, p_lengths, p_middles, p_pl, p_fit, p_cards, p_taken, p_longest, greedy, got, unseen, gain, \
         squares = think  # fmt: skip
-    g = _greedy(state, pl, k, ends, lengths, params[P_CLAIM_JOINED])
+    g = _greedy(state, pl, k, ends, lengths, claim_joined=params[P_CLAIM_JOINED])
     if k == 1:
         return g
     for j in range(k):
@@ -301,13 +301,53 @@ def _expert(state, look, params, policies, seat, i, k, pl, fan, n_cards, kinds, 
                 p_cards[t] = cards[t]
                 p_taken[t] = taken[t]
                 p_longest[t] = longest[t]
-            q = _turn(look, params, greedy, j, seat, fan[i], False, kinds, col_a, col_b, fits, p_ends, p_lengths,
-                      p_middles, n_snakes, p_pl, p_fit, p_cards, p_taken, p_longest)[0]  # fmt: skip
+            q = _turn(
+                look,
+                params,
+                greedy,
+                j,
+                seat,
+                card=fan[i],
+                first=False,
+                kinds=kinds,
+                col_a=col_a,
+                col_b=col_b,
+                fits=fits,
+                ends=p_ends,
+                lengths=p_lengths,
+                middles=p_middles,
+                n_snakes=n_snakes,
+                pl=p_pl,
+                fit=p_fit,
+                cards=p_cards,
+                taken=p_taken,
+                longest=p_longest,
+            )[0]
             who = seat
             for t in range(rest):
                 who = who + 1 if who + 1 < n else 0
-                q = _turn(look, params, greedy, -1, who, d_fan[t], False, kinds, col_a, col_b, fits, p_ends,
-                          p_lengths, p_middles, q, p_pl, p_fit, p_cards, p_taken, p_longest)[0]  # fmt: skip
+                q = _turn(
+                    look,
+                    params,
+                    greedy,
+                    -1,
+                    who,
+                    card=d_fan[t],
+                    first=False,
+                    kinds=kinds,
+                    col_a=col_a,
+                    col_b=col_b,
+                    fits=fits,
+                    ends=p_ends,
+                    lengths=p_lengths,
+                    middles=p_middles,
+                    n_snakes=q,
+                    pl=p_pl,
+                    fit=p_fit,
+                    cards=p_cards,
+                    taken=p_taken,
+                    longest=p_longest,
+                )[0]
             best_seat, leaders = _leaders(params, p_cards, p_taken, p_longest, n)
             if leaders == 1:
                 got[j] = 2 * (best_seat == seat)
@@ -357,7 +397,7 @@ def _play_rows(deck, kinds, col_a, col_b, fits, params, policies, seed, first, s
             for i in range(n_cards):
                 fan[i] = deck[i]
         else:  # coupled across decks: see snakesim.core.rng
-            keyed_deal(deal_key(seed, game), 0, deck, identities, fan, N_TYPES, copies, keys)
+            keyed_deal(deal_key(seed, game), 0, deck, identities, fan, n_types=N_TYPES, copies=copies, keys=keys)
         for s in range(n):
             cards[s] = 0
             taken[s] = 0
@@ -370,19 +410,63 @@ def _play_rows(deck, kinds, col_a, col_b, fits, params, policies, seed, first, s
             forced = -1
             if think is not None and i > 0 and policies[seat, CODE] >= EXPERT:
                 card = fan[i]
-                k = _placements(kinds[card], col_a[card], col_b[card], ends, middles, n_snakes, pl, fit, fits)
+                k = _placements(
+                    kinds[card], col_a[card], col_b[card], ends, middles, n_snakes=n_snakes, pl=pl, fit=fit, fits=fits
+                )
                 if k > 0:
-                    forced = _expert(state, look, params, policies, seat, i, k, pl, fan, n_cards, kinds, col_a, col_b,
-                                     fits, ends, lengths, middles, n_snakes, cards, taken, longest, think)  # fmt: skip
-            n_snakes, done = _turn(state, params, policies, forced, seat, fan[i], i == 0, kinds, col_a, col_b, fits,
-                                   ends, lengths, middles, n_snakes, pl, fit, cards, taken, longest)  # fmt: skip
+                    forced = _expert(
+                        state,
+                        look,
+                        params,
+                        policies,
+                        seat,
+                        i=i,
+                        k=k,
+                        pl=pl,
+                        fan=fan,
+                        n_cards=n_cards,
+                        kinds=kinds,
+                        col_a=col_a,
+                        col_b=col_b,
+                        fits=fits,
+                        ends=ends,
+                        lengths=lengths,
+                        middles=middles,
+                        n_snakes=n_snakes,
+                        cards=cards,
+                        taken=taken,
+                        longest=longest,
+                        think=think,
+                    )
+            n_snakes, done = _turn(
+                state,
+                params,
+                policies,
+                forced,
+                seat,
+                card=fan[i],
+                first=i == 0,
+                kinds=kinds,
+                col_a=col_a,
+                col_b=col_b,
+                fits=fits,
+                ends=ends,
+                lengths=lengths,
+                middles=middles,
+                n_snakes=n_snakes,
+                pl=pl,
+                fit=fit,
+                cards=cards,
+                taken=taken,
+                longest=longest,
+            )
             completed += done
             turns += i > 0  # (the first card is turned up before play: step 0)
             if tracking is not None:
                 points, tops, deficits = tracking
                 for s in range(n):
                     points[s] = _rank(params, cards, taken, longest, s)[0]
-                feel_record.record(points, 1, n, turns, tops, deficits)
+                feel_record.record(points, 1, n, turns, tops, deficits=deficits)
             if i > 0:
                 seat = seat + 1 if seat + 1 < n else 0
         # Most points wins; ties go to the tie-break (the longest snake taken, by default); then a draw.
@@ -525,8 +609,23 @@ def play_block(
     def play(start, stop):  # (each thread its own scratch)
         think = think_scratch(players, len(cards)) if thinks else None
         tracking = (np.empty(players, np.int64), *feel_record.scratch(len(cards), players)) if rules.feel else None
-        _play_rows(cards, KINDS, col_a, col_b, fits, params, table, np.uint64(seed), np.int64(first),
-                   game_scratch(cards, players), think, tracking, columns, np.int64(start), np.int64(stop))  # fmt: skip
+        _play_rows(
+            cards,
+            KINDS,
+            col_a,
+            col_b,
+            fits,
+            params=params,
+            policies=table,
+            seed=np.uint64(seed),
+            first=np.int64(first),
+            scratch=game_scratch(cards, players),
+            think=think,
+            tracking=tracking,
+            out=columns,
+            start=np.int64(start),
+            stop=np.int64(stop),
+        )
 
     play_in_blocks(play, count, BLOCK)
     return out

@@ -145,7 +145,9 @@ def _turn(state, masks, params, policies, key, playout, forced, hands, held, tot
         if forced >= 0:
             card = forced
         else:
-            card = _choose(state, masks, hands, held, seat, acting(state, policies, seat), wild, legal)
+            card = _choose(
+                state, masks, hands, held, seat, policy=acting(state, policies, seat), wild=wild, legal=legal
+            )
         _give_up(hands, held, seat, card)
         totals[seat] -= 1
         pile[pc] = card
@@ -159,7 +161,7 @@ def _turn(state, masks, params, policies, key, playout, forced, hands, held, tot
             if playout:
                 shuffle(state, stock, pc - 1)
             else:
-                keyed_shuffle(key, reshuffles, stock, pc - 1, N_SYMBOLS, copies, keys)
+                keyed_shuffle(key, reshuffles, stock, pc - 1, N_SYMBOLS, copies=copies, keys=keys)
             sp = 0
             se = pc - 1
             pile[0] = pile[pc - 1]
@@ -232,7 +234,7 @@ def _expert(state, look, masks, params, policies, key, seat, legal, hands, held,
     n = params[P_PLAYERS]
     d_hands, d_held, d_totals, d_stock, p_hands, p_held, p_totals, p_stock, p_pile, greedy, got, unseen, gain, \
         squares = think  # fmt: skip
-    g = _choose(state, masks, hands, held, seat, GREEDY, params[P_WILD], legal)
+    g = _choose(state, masks, hands, held, seat, policy=GREEDY, wild=params[P_WILD], legal=legal)
     n_moves = 0
     for c in range(N_SYMBOLS):
         gain[c] = 0
@@ -243,7 +245,7 @@ def _expert(state, look, masks, params, policies, key, seat, legal, hands, held,
     playouts = policies[seat, PLAYOUTS]
     oracle = policies[seat, CODE] == ORACLE
     for _sample in range(playouts):
-        _copy_hands(hands, held, totals, d_hands, d_held, d_totals, n)
+        _copy_hands(hands, held, totals, d_hands, d_held, to_totals=d_totals, n=n)
         m = 0
         if oracle:  # the true stock, in order
             for k in range(sp, se):
@@ -278,7 +280,7 @@ def _expert(state, look, masks, params, policies, key, seat, legal, hands, held,
             got[c] = 0
             if not (legal >> c) & 1:
                 continue
-            _copy_hands(d_hands, d_held, d_totals, p_hands, p_held, p_totals, n)
+            _copy_hands(d_hands, d_held, d_totals, p_hands, p_held, to_totals=p_totals, n=n)
             for k in range(m):
                 p_stock[k] = d_stock[k]
             for k in range(pc):
@@ -290,9 +292,29 @@ def _expert(state, look, masks, params, policies, key, seat, legal, hands, held,
             winner = -1
             while outcome < 0:
                 q_sp, q_se, q_pc, q_turns, q_drawn, q_reshuffles, q_passes, outcome, winner = _turn(
-                    look, masks, params, greedy, key, True, forced, p_hands, p_held, p_totals, p_stock, p_pile,
-                    copies, keys, q_sp, q_se, q_pc, who, q_turns, q_drawn, q_reshuffles, q_passes,
-                )  # fmt: skip
+                    look,
+                    masks,
+                    params,
+                    greedy,
+                    key,
+                    playout=True,
+                    forced=forced,
+                    hands=p_hands,
+                    held=p_held,
+                    totals=p_totals,
+                    stock=p_stock,
+                    pile=p_pile,
+                    copies=copies,
+                    keys=keys,
+                    sp=q_sp,
+                    se=q_se,
+                    pc=q_pc,
+                    seat=who,
+                    turns=q_turns,
+                    drawn=q_drawn,
+                    reshuffles=q_reshuffles,
+                    passes=q_passes,
+                )
                 forced = -1
                 who = who + 1 if who + 1 < n else 0
             if winner == seat:
@@ -330,7 +352,7 @@ def _play_rows(deck, masks, params, policies, seed, first, scratch, think, track
             for k in range(n_cards):
                 stock[k] = deck[k]
         else:
-            keyed_deal(key, 0, deck, identities, stock, N_SYMBOLS, copies, keys)
+            keyed_deal(key, 0, deck, identities, stock, n_types=N_SYMBOLS, copies=copies, keys=keys)
         hands[:, :] = 0
         held[:] = 0
         most = 0
@@ -354,21 +376,63 @@ def _play_rows(deck, masks, params, policies, seed, first, scratch, think, track
         winner = -1
         seat = 0
         if tracking is not None:
-            feel_record.record(totals, -1, n, 0, tracking[0], tracking[1])
+            feel_record.record(totals, -1, n, 0, tracking[0], deficits=tracking[1])
         while outcome < 0:
             forced = -1
             if think is not None and policies[seat, CODE] >= EXPERT:
                 legal = held[seat] & (masks[pile[pc - 1]] if pc > 0 else ANY_CARD)
                 if legal:
-                    forced = _expert(state, look, masks, params, policies, key, seat, legal, hands, held, totals,
-                                     stock, pile, copies, keys, sp, se, pc, turns, drawn, reshuffles, passes,
-                                     think)  # fmt: skip
+                    forced = _expert(
+                        state,
+                        look,
+                        masks,
+                        params,
+                        policies,
+                        key=key,
+                        seat=seat,
+                        legal=legal,
+                        hands=hands,
+                        held=held,
+                        totals=totals,
+                        stock=stock,
+                        pile=pile,
+                        copies=copies,
+                        keys=keys,
+                        sp=sp,
+                        se=se,
+                        pc=pc,
+                        turns=turns,
+                        drawn=drawn,
+                        reshuffles=reshuffles,
+                        passes=passes,
+                        think=think,
+                    )
             sp, se, pc, turns, drawn, reshuffles, passes, outcome, winner = _turn(
-                state, masks, params, policies, key, False, forced, hands, held, totals, stock, pile, copies, keys,
-                sp, se, pc, seat, turns, drawn, reshuffles, passes,
-            )  # fmt: skip
+                state,
+                masks,
+                params,
+                policies,
+                key,
+                playout=False,
+                forced=forced,
+                hands=hands,
+                held=held,
+                totals=totals,
+                stock=stock,
+                pile=pile,
+                copies=copies,
+                keys=keys,
+                sp=sp,
+                se=se,
+                pc=pc,
+                seat=seat,
+                turns=turns,
+                drawn=drawn,
+                reshuffles=reshuffles,
+                passes=passes,
+            )
             if tracking is not None:
-                feel_record.record(totals, -1, n, turns, tracking[0], tracking[1])
+                feel_record.record(totals, -1, n, turns, tracking[0], deficits=tracking[1])
             seat = seat + 1 if seat + 1 < n else 0
         o_outcome[row] = outcome
         o_winner[row] = winner
@@ -491,8 +555,20 @@ def play_block(
     def play(start, stop):  # (each thread its own scratch)
         think = think_scratch(players, len(cards)) if thinks else None
         tracking = feel_record.scratch(rules.turn_cap, players) if rules.feel else None
-        _play_rows(cards, masks, params, table, np.uint64(seed), np.int64(first), game_scratch(cards, players), think,
-                   tracking, columns, np.int64(start), np.int64(stop))  # fmt: skip
+        _play_rows(
+            cards,
+            masks,
+            params,
+            table,
+            np.uint64(seed),
+            first=np.int64(first),
+            scratch=game_scratch(cards, players),
+            think=think,
+            tracking=tracking,
+            out=columns,
+            start=np.int64(start),
+            stop=np.int64(stop),
+        )
 
     play_in_blocks(play, count, BLOCK)
     return out

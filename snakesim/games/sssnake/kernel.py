@@ -142,9 +142,9 @@ def _missing(occupied, free, ends, box, side, search):
     # (the box and one cell around it, and a guard bit a row: see `_mask_cells`)
     xb, yb, w, h = box[0] - 1, box[2] - 1, box[1] - box[0] + 4, box[3] - box[2] + 3
     if w >= MASK_BITS or w * h > MASK_WORDS * MASK_BITS:
-        return _missing_cells(occupied, free, ends, box, side, search)
-    _mask_cells(occupied, free, side, search[6], xb, yb, w, h)
-    return _search_bits(occupied, free, ends, box, side, search[4], search[6], xb, yb, w, h)
+        return _missing_cells(occupied, free, ends, box, side, search=search)
+    _mask_cells(occupied, free, side, search[6], xb, yb=yb, w=w, h=h)
+    return _search_bits(occupied, free, ends, box, side, log=search[4], masks=search[6], xb=xb, yb=yb, w=w, h=h)
 
 
 @njit_inner
@@ -206,9 +206,9 @@ def _mask_cell(occupied, free, side, masks, xb, yb, w, x, y):
 def _mask_placement(occupied, free, side, masks, xb, yb, w, x, y, log, n_log):
     """Bring ``masks`` up to date for the cells a placement at ``(x, y)`` changed: that cell and
     the ``n_log`` free paths it used (logged by `_place`)."""
-    _mask_cell(occupied, free, side, masks, xb, yb, w, x, y)
+    _mask_cell(occupied, free, side, masks, xb, yb=yb, w=w, x=x, y=y)
     for i in range(n_log):
-        _mask_cell(occupied, free, side, masks, xb, yb, w, log[i, 2], log[i, 3])
+        _mask_cell(occupied, free, side, masks, xb, yb=yb, w=w, x=log[i, 2], y=log[i, 3])
 
 
 @njit_inner
@@ -285,7 +285,7 @@ def _search_bits(occupied, free, ends, box, side, log, masks, xb, yb, w, h):
                     low = jumps & (~jumps + one)
                     jumps ^= low
                     at = j * 64 + _bit_index(low)
-                    x, y, d, _ = _follow(free, side, xb + at % w, yb + at // w, f, False, log, 0)
+                    x, y, d, _ = _follow(free, side, xb + at % w, yb + at // w, f, use=False, log=log, n_log=0)
                     if x == gx and y == gy and d == gd:
                         return k
                     i = (y - yb) * w + x - xb  # (a free path leads into the box or its ring)
@@ -339,7 +339,7 @@ def _missing_cells(occupied, free, ends, box, side, search):
             x, y, d = cx + _dx(f), cy + _dy(f), f
             n = y * side + x
             if free[n]:
-                x, y, d, _ = _follow(free, side, x, y, d, False, log, 0)
+                x, y, d, _ = _follow(free, side, x, y, d, use=False, log=log, n_log=0)
                 n = y * side + x
             if x == gx and y == gy and d == gd:
                 return k
@@ -384,13 +384,13 @@ def _place(occupied, free, ends, box, side, card, end, f, log):
     box[1] = max(box[1], x)
     box[2] = min(box[2], y)
     box[3] = max(box[3], y)
-    nx, ny, nd, n_log = _follow(free, side, x + _dx(f), y + _dy(f), f, True, log, 0)
+    nx, ny, nd, n_log = _follow(free, side, x + _dx(f), y + _dy(f), f, use=True, log=log, n_log=0)
     ends[end, 0] = nx
     ends[end, 1] = ny
     ends[end, 2] = nd
     o = 1 - end
     if ends[o, 0] == x and ends[o, 1] == y:  # the other end pointed into the same cell
-        ox, oy, od, n_log = _follow(free, side, x, y, ends[o, 2], True, log, n_log)
+        ox, oy, od, n_log = _follow(free, side, x, y, ends[o, 2], use=True, log=log, n_log=n_log)
         ends[o, 0] = ox
         ends[o, 1] = oy
         ends[o, 2] = od
@@ -407,7 +407,7 @@ def _frame(board, s, side):
         window[2] = -1
         return
     window[0], window[1], window[2], window[3] = box[0] - MARGIN, box[2] - MARGIN, w, h
-    _mask_cells(board[0][s], board[1][s], side, masks, window[0], window[1], w, h)
+    _mask_cells(board[0][s], board[1][s], side, masks, window[0], yb=window[1], w=w, h=h)
 
 
 @njit_inner
@@ -420,7 +420,7 @@ def _placed(board, s, side, x, y, log, n_log):
     if w < 0 or box[0] - 2 < xb or box[1] + 3 >= xb + w or box[2] - 2 < yb or box[3] + 2 >= yb + h:
         _frame(board, s, side)
         return
-    _mask_placement(board[0][s], board[1][s], side, board[6][s], xb, yb, w, x, y, log, n_log)
+    _mask_placement(board[0][s], board[1][s], side, board[6][s], xb, yb=yb, w=w, x=x, y=y, log=log, n_log=n_log)
 
 
 @njit_inner
@@ -430,9 +430,20 @@ def _missing_on(board, s, side, search):
     if _joined(ends):
         return 0
     if window[2] < 0:
-        return _missing_cells(occupied, free, ends, box, side, search)
-    return _search_bits(occupied, free, ends, box, side, search[4], board[6][s], window[0], window[1], window[2],
-                        window[3])  # fmt: skip
+        return _missing_cells(occupied, free, ends, box, side, search=search)
+    return _search_bits(
+        occupied,
+        free,
+        ends,
+        box,
+        side,
+        log=search[4],
+        masks=board[6][s],
+        xb=window[0],
+        yb=window[1],
+        w=window[2],
+        h=window[3],
+    )
 
 
 @njit
@@ -477,7 +488,7 @@ def _options(board, owner, side, cards, n_cards, opts, search, saved):
                             saved[3 * e + t] = ends[e, t]
                     for t in range(4):
                         saved[6 + t] = box[t]
-                    n_log = _place(occupied, free, ends, box, side, card, end, f, log)
+                    n_log = _place(occupied, free, ends, box, side, card=card, end=end, f=f, log=log)
                     simple = free[c] == 0 and n_log == 0
                     i = (y - yb) * w + x - xb
                     word, bit = i >> 6, np.uint64(1) << np.uint64(i & 63)
@@ -485,14 +496,16 @@ def _options(board, owner, side, cards, n_cards, opts, search, saved):
                         if simple:
                             masks[0, word] &= ~bit
                         else:
-                            _mask_placement(occupied, free, side, masks, xb, yb, w, x, y, log, n_log)
+                            _mask_placement(occupied, free, side, masks, xb, yb=yb, w=w, x=x, y=y, log=log, n_log=n_log)
                         m = (
                             0
                             if _joined(ends)
-                            else _search_bits(occupied, free, ends, box, side, log, masks, xb, yb, w, h)
+                            else _search_bits(
+                                occupied, free, ends, box, side, log=log, masks=masks, xb=xb, yb=yb, w=w, h=h
+                            )
                         )
                     else:
-                        m = _missing(occupied, free, ends, box, side, search)
+                        m = _missing(occupied, free, ends, box, side, search=search)
                     for t in range(n_log - 1, -1, -1):  # (undone)
                         free[log[t, 0]] = log[t, 1]
                     occupied[c] = 0
@@ -501,7 +514,7 @@ def _options(board, owner, side, cards, n_cards, opts, search, saved):
                         if simple:
                             masks[0, word] |= bit
                         else:
-                            _mask_placement(occupied, free, side, masks, xb, yb, w, x, y, log, n_log)
+                            _mask_placement(occupied, free, side, masks, xb, yb=yb, w=w, x=x, y=y, log=log, n_log=n_log)
                     for e in range(2):
                         for t in range(3):
                             ends[e, t] = saved[3 * e + t]
@@ -549,7 +562,7 @@ def _place_cards(state, policies, chooser, owner, cards, n_cards, board, side, s
     occupied, free, ends, box, placed, memo = board[0], board[1], board[2], board[3], board[4], board[5]
     opts, keys, search, saved = scratch
     while n_cards > 0:
-        k = _options(board, owner, side, cards, n_cards, opts, search, saved)
+        k = _options(board, owner, side, cards, n_cards, opts=opts, search=search, saved=saved)
         if k == 0:
             return n_cards, False
         choice = _replayed(ctx)
@@ -567,11 +580,11 @@ def _place_cards(state, policies, chooser, owner, cards, n_cards, board, side, s
         _note(ctx, choice)
         j = opts[choice, 0]
         x, y = ends[owner, opts[choice, 1], 0], ends[owner, opts[choice, 1], 1]
-        n_log = _place(occupied[owner], free[owner], ends[owner], box[owner], side, cards[j], opts[choice, 1],
-                       opts[choice, 2], search[4])  # fmt: skip
+        n_log = _place(occupied[owner], free[owner], ends[owner], box[owner], side, card=cards[j], end=opts[choice, 1],
+                       f=opts[choice, 2], log=search[4])  # fmt: skip
         placed[owner] += 1
         _forget(memo, owner)
-        _placed(board, owner, side, x, y, search[4], n_log)
+        _placed(board, owner, side, x, y, log=search[4], n_log=n_log)
         for i in range(j, n_cards - 1):
             cards[i] = cards[i + 1]
         n_cards -= 1
@@ -623,7 +636,7 @@ def _best_missing(board, seat, card, side, scratch):
     opts, _, search, saved = scratch
     one = search[5]
     one[0] = card
-    k = _options(board, seat, side, one, 1, opts, search, saved)
+    k = _options(board, seat, side, one, 1, opts=opts, search=search, saved=saved)
     best = INF
     for i in range(k):
         best = min(best, opts[i, 3])
@@ -636,7 +649,19 @@ def _choose_gift(state, policies, seat, neighbour, drawn, m, board, side, scratc
     paused turn: see ``_pauses``)."""
     choice = _replayed(ctx)
     if choice < 0:
-        choice = _own_gift(state, policies, seat, neighbour, drawn, m, board, side, scratch, gift_keys, tied)
+        choice = _own_gift(
+            state,
+            policies,
+            seat,
+            neighbour,
+            drawn,
+            m=m,
+            board=board,
+            side=side,
+            scratch=scratch,
+            gift_keys=gift_keys,
+            tied=tied,
+        )
         if _pauses(ctx, policies, seat, m, choice):
             return choice
     _note(ctx, choice)
@@ -699,29 +724,56 @@ def _turn(state, dice, policies, params, faces, actions, stock, next_card, seat,
     placed = board[4]
     if actions[mark, 3]:  # placed by the giver: every card onto the neighbour's snake
         before = placed[target]
-        unplaced, joined = _place_cards(state, policies, seat, target, drawn, m, board, side, place_scratch, ctx)
+        unplaced, joined = _place_cards(
+            state, policies, seat, target, drawn, n_cards=m, board=board, side=side, scratch=place_scratch, ctx=ctx
+        )
         if counts[C_PAUSE]:
             return next_card, discarded, winner
         spite[target] += placed[target] - before
         if joined:
             winner = target
         elif unplaced:
-            unplaced, joined = _place_cards(state, policies, seat, seat, drawn, unplaced, board, side, place_scratch,
-                                            ctx)  # fmt: skip
+            unplaced, joined = _place_cards(
+                state,
+                policies,
+                seat,
+                seat,
+                drawn,
+                n_cards=unplaced,
+                board=board,
+                side=side,
+                scratch=place_scratch,
+                ctx=ctx,
+            )
             discarded += unplaced
             if joined:
                 winner = seat
         return next_card, discarded, winner
     n_gifts = min(actions[mark, 1], m - 1)  # the roller keeps at least one
     for k in range(n_gifts):
-        g = _choose_gift(state, policies, seat, target, drawn, m, board, side, place_scratch, gift_keys, tied, ctx)
+        g = _choose_gift(
+            state,
+            policies,
+            seat,
+            target,
+            drawn,
+            m=m,
+            board=board,
+            side=side,
+            scratch=place_scratch,
+            gift_keys=gift_keys,
+            tied=tied,
+            ctx=ctx,
+        )
         if counts[C_PAUSE]:
             return next_card, discarded, winner
         gifts[k] = drawn[g]
         for i in range(g, m - 1):
             drawn[i] = drawn[i + 1]
         m -= 1
-    unplaced, joined = _place_cards(state, policies, seat, seat, drawn, m, board, side, place_scratch, ctx)
+    unplaced, joined = _place_cards(
+        state, policies, seat, seat, drawn, n_cards=m, board=board, side=side, scratch=place_scratch, ctx=ctx
+    )
     if counts[C_PAUSE]:
         return next_card, discarded, winner
     if joined:
@@ -730,15 +782,35 @@ def _turn(state, dice, policies, params, faces, actions, stock, next_card, seat,
     if n_gifts > 0:
         for k in range(n_gifts):
             drawn[k] = gifts[k]
-        unplaced, joined = _place_cards(state, policies, target, target, drawn, n_gifts, board, side, place_scratch,
-                                        ctx)  # fmt: skip
+        unplaced, joined = _place_cards(
+            state,
+            policies,
+            target,
+            target,
+            drawn,
+            n_cards=n_gifts,
+            board=board,
+            side=side,
+            scratch=place_scratch,
+            ctx=ctx,
+        )
         if counts[C_PAUSE]:
             return next_card, discarded, winner
         if joined:
             winner = target
         elif unplaced:
-            unplaced, joined = _place_cards(state, policies, seat, seat, drawn, unplaced, board, side, place_scratch,
-                                            ctx)  # fmt: skip
+            unplaced, joined = _place_cards(
+                state,
+                policies,
+                seat,
+                seat,
+                drawn,
+                n_cards=unplaced,
+                board=board,
+                side=side,
+                scratch=place_scratch,
+                ctx=ctx,
+            )
             discarded += unplaced
             if joined:
                 winner = seat
@@ -841,10 +913,24 @@ def _look_ahead(ctx, think, world, policies, seat, k):
             who = counts[C_SEAT]
             winner = -1
             while winner < 0 and at < n_stock:
-                at, _, winner = _turn(look, look, greedy, params, faces, actions, d_stock, at, who, p_board,
-                                      p_spite, p_bufs, p_scratch, i_ctx)  # fmt: skip
+                at, _, winner = _turn(
+                    look,
+                    look,
+                    greedy,
+                    params,
+                    faces,
+                    actions=actions,
+                    stock=d_stock,
+                    next_card=at,
+                    seat=who,
+                    board=p_board,
+                    spite=p_spite,
+                    bufs=p_bufs,
+                    place_scratch=p_scratch,
+                    ctx=i_ctx,
+                )
                 who = who + 1 if who + 1 < n else 0
-            got[option] = _score(p_board, p_scratch[2], winner, seat, n, side)
+            got[option] = _score(p_board, p_scratch[2], winner, seat, n, side=side)
         add_playout(got, g, gain, squares, k)
     return pick_over_greedy(gain, squares, g, k, playouts)
 
@@ -909,7 +995,9 @@ def _play_rows(stock_cards, faces, actions, params, policies, seed, first, scrat
             for i in range(n_stock):
                 stock[i] = stock_cards[i]
         else:  # coupled across decks: see snakesim.core.rng
-            full_keyed_deal(deal_key(seed, game), 0, stock_cards, identities, stock, N_CARD_TYPES, copies, keys)
+            full_keyed_deal(
+                deal_key(seed, game), 0, stock_cards, identities, stock, n_types=N_CARD_TYPES, copies=copies, keys=keys
+            )
         # Every board starts as the large card, its top-left cell at (origin, origin), and two ends.
         bx = by = params[P_ORIGIN]
         for s in range(n):
@@ -949,7 +1037,9 @@ def _play_rows(stock_cards, faces, actions, params, policies, seed, first, scrat
                 drawn[i] = stock[next_card + i]
             next_card += m
             counts[C_MADE] = 0
-            unplaced, joined = _place_cards(state, policies, s, s, drawn, m, board, side, place_scratch, ctx)
+            unplaced, joined = _place_cards(
+                state, policies, s, s, drawn, n_cards=m, board=board, side=side, scratch=place_scratch, ctx=ctx
+            )
             discarded += unplaced
             if joined:
                 winner = s
@@ -958,16 +1048,30 @@ def _play_rows(stock_cards, faces, actions, params, policies, seed, first, scrat
             standing, searched, tops, deficits = tracking
             for s in range(n):
                 searched[s] = -1
-            _standings(board, n, side, search, standing, searched)
-            feel_record.record(standing, 1, n, 0, tops, deficits)
+            _standings(board, n, side, search, standing, searched=searched)
+            feel_record.record(standing, 1, n, 0, tops, deficits=deficits)
         seat = 0
         while winner < 0 and next_card < n_stock:
             turns += 1
             if think is not None and counts[C_THINKS]:  # the turn before its roll, for a look-ahead to imagine
-                _save(board, spite, next_card, think[1], n, side)
+                _save(board, spite, next_card, think[1], n, side=side)
             while True:
-                after, lost, winner = _turn(state, dice, policies, params, faces, actions, stock, next_card, seat,
-                                            board, spite, bufs, place_scratch, ctx)  # fmt: skip
+                after, lost, winner = _turn(
+                    state,
+                    dice,
+                    policies,
+                    params,
+                    faces,
+                    actions=actions,
+                    stock=stock,
+                    next_card=next_card,
+                    seat=seat,
+                    board=board,
+                    spite=spite,
+                    bufs=bufs,
+                    place_scratch=place_scratch,
+                    ctx=ctx,
+                )
                 if think is None or not counts[C_PAUSE]:
                     break
                 # A look-ahead seat's decision: think, then replay the turn from its start with the
@@ -975,7 +1079,7 @@ def _play_rows(stock_cards, faces, actions, params, policies, seed, first, scrat
                 k, chooser, q = counts[C_PAUSE], counts[C_CHOOSER], counts[C_MADE]
                 counts[C_PAUSE] = 0
                 made, script, _ = ctx
-                choice = _look_ahead(ctx, think, (params, faces, actions, stock), policies, chooser, k)
+                choice = _look_ahead(ctx, think, (params, faces, actions, stock), policies, chooser, k=k)
                 for i in range(q):
                     script[i] = made[i]
                 script[q] = choice
@@ -989,8 +1093,8 @@ def _play_rows(stock_cards, faces, actions, params, policies, seed, first, scrat
             discarded += lost
             if tracking is not None:
                 standing, searched, tops, deficits = tracking
-                _standings(board, n, side, search, standing, searched)
-                feel_record.record(standing, 1, n, turns, tops, deficits)
+                _standings(board, n, side, search, standing, searched=searched)
+                feel_record.record(standing, 1, n, turns, tops, deficits=deficits)
             if winner >= 0:
                 break
             seat = seat + 1 if seat + 1 < n else 0
@@ -1188,8 +1292,21 @@ def play_block(
     def play(start, stop):  # (each thread its own scratch)
         think = think_scratch(params, len(cards)) if thinks else None
         tracking = feel_scratch(players, len(cards)) if rules.feel else None
-        _play_rows(cards, faces, actions, params, table, np.uint64(seed), np.int64(first), game_scratch(cards, params),
-                   think, tracking, columns, np.int64(start), np.int64(stop))  # fmt: skip
+        _play_rows(
+            cards,
+            faces,
+            actions,
+            params,
+            table,
+            seed=np.uint64(seed),
+            first=np.int64(first),
+            scratch=game_scratch(cards, params),
+            think=think,
+            tracking=tracking,
+            out=columns,
+            start=np.int64(start),
+            stop=np.int64(stop),
+        )
 
     play_in_blocks(play, count, BLOCK)
     return out
