@@ -95,7 +95,9 @@ def print_table(title: str, rows: list[tuple[str, str, str]], before: str) -> No
         print(f"  {name:<{width}}  {value:>28}  {note}")
 
 
-def kernel_vs_reference(title, kernel, reference, rules, players, policy_names, games, reference_games, repeats, unit):
+def kernel_vs_reference(
+    title, kernel, reference, rules, players, *, policy_names, games, reference_games, repeats, unit
+):
     """Print one table: for each policy (all seats alike), kernel ns per ``unit`` on 1 thread,
     the reference engine's, their ratio and 2 threads over 1, all from interleaved rounds."""
     import numpy as np

@@ -40,7 +40,7 @@ def _deal_loop(deck, identities, pile, copies, keys, deals):
     """``deals`` keyed deals of the whole deck, as a game makes them (one per game and reshuffle)."""
     acc = 0
     for g in range(deals):
-        rng.keyed_deal(rng.deal_key(1, g), 0, deck, identities, pile, N_TYPES, copies, keys)
+        rng.keyed_deal(rng.deal_key(1, g), 0, deck, identities, pile, n_types=N_TYPES, copies=copies, keys=keys)
         acc += pile[0]
     return acc
 

@@ -15,6 +15,7 @@ from snakesim.games.rainbow.rules import POLICIES, RainbowRules
 if __name__ == "__main__":
     args = arguments(__doc__, 1_000_000, 1000)
     kernel_vs_reference(
-        "Rainbow, standard rules", kernel, reference, RainbowRules(), 4, POLICIES[:2],
-        args.games, args.reference_games, args.repeats, "turn",
+        "Rainbow, standard rules", kernel, reference, RainbowRules(), 4,
+        policy_names=POLICIES[:2], games=args.games, reference_games=args.reference_games,
+        repeats=args.repeats, unit="turn",
     )  # fmt: skip

@@ -15,6 +15,7 @@ from snakesim.games.sssnake.rules import POLICIES, SssnakeRules
 if __name__ == "__main__":
     args = arguments(__doc__, 20_000, 200)
     kernel_vs_reference(
-        "Sssnake, default rules", kernel, reference, SssnakeRules(), 4, POLICIES[:3],
-        args.games, args.reference_games, args.repeats, "turn",
+        "Sssnake, default rules", kernel, reference, SssnakeRules(), 4,
+        policy_names=POLICIES[:3], games=args.games, reference_games=args.reference_games,
+        repeats=args.repeats, unit="turn",
     )  # fmt: skip
