@@ -26,6 +26,7 @@ from snakesim.report.study import load_study
 from snakesim.workbench import runs
 from snakesim.workbench.forms import rules_from_text
 from snakesim.workbench.jobs import Limits
+from snakesim.workbench.panels import compare as compare_panel
 from snakesim.workbench.serve import Workbench
 from tests.fortune.test_identity import random_rules as fortune_rules
 from tests.hisss.test_identity import random_setups as hisss_setups
@@ -362,8 +363,12 @@ def test_one_run_at_a_time_cancel_and_a_failed_run_leave_the_server_serving(serv
     status, _, _ = call(server, "DELETE", f"/api/runs/{first['id']}")
     job = wait(server, first["id"], 60)
     assert job["state"] in ("cancelled", "done")  # (it may have finished first)
+
     # A run that fails after its checks shows its one line, and the next run plays.
-    monkeypatch.setattr(runs, "_compare", lambda plan, backend: (_ for _ in ()).throw(InputError("turn_cap", "boom")))
+    def fails(plan, backend):
+        raise InputError("turn_cap", "boom")
+
+    monkeypatch.setattr(compare_panel, "play", fails)
     _, _, started = call(server, "POST", "/api/runs", REQUEST)
     job = wait(server, started["id"])
     assert job["state"] == "failed" and job["error"] == "turn_cap: boom"

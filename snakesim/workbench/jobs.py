@@ -80,6 +80,7 @@ class Job:
     kind: str
     request: dict
     total: int
+    what: str = ""
     id: str = field(default_factory=lambda: secrets.token_urlsafe(12))
     state: str = "waiting"
     message: str = ""
@@ -119,18 +120,9 @@ class Job:
         return min(1.0, done / whole) if whole > 0 else None
 
     def describe(self) -> str:
-        """What the run plays, in a line: ``Fortune, 4 players: 2 rule sets, 100,000 games each``."""
-        r = self.request
-        head = f"{str(r.get('game', '')).capitalize()}, {r.get('players')} players: "
-        if self.kind == "balance":
-            return head + f"a fair {r.get('handicap')} for {(r.get('arm') or {}).get('name', 'a rule set')}"
-        arms = r.get("arms") or []
-        games = r.get("games")
-        return (
-            head
-            + f"{len(arms)} rule set{'s' if len(arms) != 1 else ''}, "
-            + (f"{games:,} games each" if isinstance(games, int) else "its games")
-        )
+        """What the run plays, in a line: ``Fortune, 4 players: 2 rule sets, 100,000 games each``
+        (its panel's words, given when the request was checked)."""
+        return self.what or f"a run ({self.kind})"
 
     def status(self, result: bool = True) -> dict[str, Any]:
         """What the page polls: state, message, what it plays, games done of the total,

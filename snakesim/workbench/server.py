@@ -13,10 +13,10 @@ Endpoints (every answer JSON, every error ``{"error": "field: what is allowed"}`
   page of this server may see and cancel a run; only the page that started it shows its result);
 - ``GET /api/runs/ID`` its state, and its result once done; ``DELETE /api/runs/ID`` cancels it;
 - ``POST /api/download/rules`` ``{game, toml, name}``: the rules as a TOML file;
-- ``POST /api/download/study`` ``{compare, balance}`` (run requests, either may be null): a
-  study TOML that plays them again;
-- ``GET /api/report?compare=ID&balance=ID`` (either may be left out): the runs' report, one
-  self-contained HTML file.
+- ``POST /api/download/study`` ``{compare, balance}`` (run requests by panel, any may be
+  null): a study TOML that plays them again;
+- ``GET /api/report?compare=ID&balance=ID`` (a finished run by panel, any may be left out):
+  the runs' report, one self-contained HTML file.
 
 Safe by default: it listens on 127.0.0.1; a request whose ``Host`` is not the server's own
 address, or whose ``Origin`` is another site, is refused (DNS rebinding, cross-site posts);
@@ -36,13 +36,16 @@ import tornado.web
 from snakesim.core.errors import InputError
 from snakesim.core.jsontext import to_json
 from snakesim.workbench.jobs import Busy, Jobs, Limits
+from snakesim.workbench.panels import DEFAULT, PANELS
 
 MAX_BODY = 64 * 1024  # a request's JSON: a few rule sets' TOML fits many times over
 # What /static/ serves: the package's own files, by name. The page is ES modules, one a part
-# (app.js imports the others), loaded as they are: no build step.
-MODULES = ("app", "address", "editor", "results", "rulesets", "runs", "util")
+# (app.js imports the others, and each panel's module that /api/games names), loaded as they
+# are: no build step.
+MODULES = ("app", "address", "editor", "keep", "results", "rulesets", "runs", "util")
+SCRIPTS = [f"{m}.js" for m in MODULES] + [p.SCRIPT for p in PANELS.values()]
 STATIC = {
-    **{f"{m}.js": ("snakesim.workbench", f"static/{m}.js", "text/javascript") for m in MODULES},
+    **{name: ("snakesim.workbench", f"static/{name}", "text/javascript") for name in SCRIPTS},
     "app.css": ("snakesim.workbench", "static/app.css", "text/css"),
     "charts.js": ("snakesim.report", "static/charts.js", "text/javascript"),
     "charts.css": ("snakesim.report", "static/charts.css", "text/css"),
@@ -133,10 +136,11 @@ class Games(Base):
     def get(self):
         from snakesim.games import GAMES
         from snakesim.workbench.forms import MAX_TOML_CHARS, game_form
-        from snakesim.workbench.runs import MAX_NAME
+        from snakesim.workbench.rulesets import MAX_NAME
 
         limits = self.jobs.limits
         self.send({"games": [game_form(spec) for spec in GAMES.values()],
+                   "panels": [{"kind": p.KIND, "noun": p.NOUN, "script": p.SCRIPT} for p in PANELS.values()],
                    "limits": {"max_games": limits.max_games, "max_arms": limits.max_arms, "max_name": MAX_NAME,
                               "max_toml": MAX_TOML_CHARS}})  # fmt: skip
 
@@ -196,7 +200,7 @@ class Report(Base):
         from snakesim.workbench.keep import report_html
 
         found = {}
-        for kind in ("compare", "balance"):
+        for kind in PANELS:
             job_id = self.get_query_argument(kind, None)
             if job_id is None:
                 continue
@@ -206,10 +210,11 @@ class Report(Base):
                 return
             found[kind] = job
         if not found:
-            self.fail(400, "report", "name a finished run: ?compare=ID, ?balance=ID or both")
+            asked = ", ".join(f"?{kind}=ID" for kind in PANELS)
+            self.fail(400, "report", f"name a finished run: {asked}, or several")
             return
         _attachment(self, "snakesim-report.html", "text/html; charset=utf-8")
-        self.finish(report_html(found.get("compare"), found.get("balance")))
+        self.finish(report_html(found))
 
 
 class DownloadRules(Base):
@@ -217,7 +222,7 @@ class DownloadRules(Base):
         def action():
             from snakesim.games import get_game
             from snakesim.workbench.forms import rules_from_text, rules_view
-            from snakesim.workbench.runs import file_name
+            from snakesim.workbench.rulesets import file_name
 
             data = _object(self.body())
             spec = get_game(_text(data, "game"))
@@ -236,19 +241,16 @@ class DownloadStudy(Base):
 
             data = _object(self.body())
             plans = {}
-            for kind in ("compare", "balance"):
+            for kind in PANELS:
                 if data.get(kind) is not None:
                     request = _object(data[kind])
-                    if request.get("kind", "compare") != kind:
+                    if request.get("kind", DEFAULT) != kind:
                         raise InputError(f"{kind}.kind", f"expected {kind!r}")
                     plans[kind] = check_request(request, self.jobs.limits)[1]
-            if not plans:
-                raise InputError("study", "give a comparison, a balance or both")
-            games = {p["spec"].name for p in plans.values()}
-            if len(games) > 1:
-                raise InputError("study", f"a study is of one game, got {', '.join(sorted(games))}")
-            _attachment(self, f"{games.pop()}-study.toml", "application/toml; charset=utf-8")
-            self.finish(study_toml(plans.get("compare"), plans.get("balance")))
+            text = study_toml(plans)  # (checked: one game, one seed)
+            game = next(iter(plans.values()))["spec"].name
+            _attachment(self, f"{game}-study.toml", "application/toml; charset=utf-8")
+            self.finish(text)
 
         self.handled(action)
 

@@ -29,6 +29,13 @@ const isSeats = (x) => x === null || (Array.isArray(x) && x.every(isText));
    read (cut short when copied, or not a link of this page). */
 export function readAddress() {
   if (location.hash.length < 2) return { saved: null };
+  const found = readToday();
+  if (!found.error) return found;
+  const old = upgraded(readOld());
+  return old ? { saved: old } : found;
+}
+
+function readToday() {
   let saved;
   try {
     saved = decode(location.hash.slice(1));
@@ -40,4 +47,23 @@ export function readAddress() {
     && saved.a.every((a) => a && isText(a.n) && isText(a.c) && isSeats(a.p)) && isSeats(saved.L);
   if (!ok) return { error: "This link could not be read: it is not a link of this workbench, or a part of it is missing." };
   return { saved };
+}
+
+/* A version 1 link (before rule sets kept their own players) as today's. */
+function upgraded(old) {
+  if (!old || old.v !== undefined || typeof old.g !== "string" || !Array.isArray(old.a)) return null;
+  const lineup = old.a[0] && old.a[0].p ? old.a[0].p : null;
+  const arms = old.a.map((a) => ({ n: a.n, c: a.c || "", p: a.p && lineup && a.p.join() !== lineup.join() ? a.p : null }));
+  if (typeof old.e === "string" && !arms.some((a) => a.c === old.e)) arms.push({ n: old.l || "my rules", c: old.e, p: null });
+  return { v: 2, g: old.g, p: old.p, n: String(old.n), s: String(old.s), f: Boolean(old.f), L: lineup, a: arms,
+           e: arms.length - 1, r: null, b: null };
+}
+
+function readOld() {
+  try {
+    const raw = atob(location.hash.slice(1).replace(/-/g, "+").replace(/_/g, "/"));
+    return JSON.parse(new TextDecoder().decode(Uint8Array.from(raw, (c) => c.charCodeAt(0))));
+  } catch (e) {
+    return null;
+  }
 }

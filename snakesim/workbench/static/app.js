@@ -1,22 +1,29 @@
 /* The snakesim workbench page: a game and who plays it, rule sets side by side (one of them in
-   the editor), Play, what the rules do, and a fair handicap. Play plays exactly the rule sets
-   the page lists, with the players it shows (or says plainly which it leaves out); every
-   result is marked the moment the settings it answers change; the address holds the whole
-   page, results included, so a link or a reload brings it all back. */
+   the editor), and the panels that play them (panel-*.js, as the server lists them: compare,
+   then balance). Play plays exactly the rule sets the page lists, with the players it shows
+   (or says plainly which it leaves out); every result is marked the moment the settings it
+   answers change; the address holds the whole page, results included, so a link or a reload
+   brings it all back.
+
+   A panel module exports: kind, noun (a run of it), shows (its results), again (its button's
+   words), ids (its button, cancel, bar, status, error, results box and stale note); request(page)
+   (throws an Error naming the field), changes(then, now), changed(page), show(shown), clear(),
+   save(page, shown) and savedRun(saved) (its part of the address), wire(page); and, where it
+   needs them, fill(game), restore(saved, game), armsDrawn(page) and renamed(before, after). */
 
 import { readAddress, writeAddress } from "./address.js";
 import { buildEditor, discard, loadArm, replaceRules, settle, summarize, watchToml } from "./editor.js";
-import { markStale, showBalance, showCompare } from "./results.js";
-import { describeSeats, drawArms, drawLineup, resized, sameAsBaseline } from "./rulesets.js";
+import { downloadRules, downloadStudy, keepRow } from "./keep.js";
+import { markStale } from "./results.js";
+import { drawArms, drawLineup, resized, sameAsBaseline } from "./rulesets.js";
 import { reattach, start as startRun } from "./runs.js";
-import { $, api, count, listed, showError, wholeNumber } from "./util.js";
+import { $, api, listed, showError, wholeNumber } from "./util.js";
 
-const state = { games: {}, limits: null, game: null, lineup: [], arms: [], editing: null, nextId: 1,
-                shown: { compare: null, balance: null } };
+const state = { games: {}, limits: null, game: null, lineup: [], arms: [], editing: null, nextId: 1, shown: {} };
 // Each game's page as it was left, so that going to another game and back loses nothing.
 const leftBehind = {};
 const MAX_SEED = Number.MAX_SAFE_INTEGER;
-// A label as the command line's LABEL= takes it unquoted (snakesim.workbench.runs.LABEL).
+// A label as the command line's LABEL= takes it unquoted (snakesim.workbench.rulesets.LABEL).
 const LABEL = /^[\p{L}\p{N}_][\p{L}\p{N}_ .+()-]*$/u;
 
 const editingArm = () => state.arms.find((a) => a.id === state.editing) || state.arms[0];
@@ -25,80 +32,35 @@ const check = (toml) => api("POST", "/api/rules", { game: state.game.name, toml,
 
 /* The rule sets Play plays: every one the page lists but those the same as the baseline. */
 const played = () => state.arms.filter((a, i) => i === 0 || !sameAsBaseline(state, a));
-const left = () => state.arms.filter((a, i) => i > 0 && sameAsBaseline(state, a));
+const leftOut = () => state.arms.filter((a, i) => i > 0 && sameAsBaseline(state, a));
 const armRequest = (a) => ({ name: a.name, toml: a.toml, policies: a.policies ? a.policies.slice() : null });
 
-function compareRequest() {
-  const arms = played();
-  const most = Math.max(1, Math.floor(state.limits.max_games / arms.length));
-  return {
-    kind: "compare", game: state.game.name, players: players(), seed: wholeNumber("seed", "seed", 0, MAX_SEED),
-    games: wholeNumber("games", "games per rule set", 1, most), feel: $("feel").checked,
-    lineup: state.game.policies.length ? state.lineup.slice() : null, arms: arms.map(armRequest),
-  };
-}
-
-function balanceRequest() {
-  const arm = state.arms.find((a) => a.name === $("balance-arm").value) || state.arms[0];
-  const tolerance = Number($("tolerance").value);
-  if (!(tolerance >= 0.1 && tolerance <= 20)) {
-    throw new Error(`fair within: expected a number of percentage points from 0.1 to 20, got '${$("tolerance").value}'`);
-  }
-  const most = Math.max(100, Math.floor(state.limits.max_games / 50));
-  return {
-    kind: "balance", game: state.game.name, players: players(), seed: wholeNumber("seed", "seed", 0, MAX_SEED),
-    games: wholeNumber("balance-games", "games per try", 100, most), feel: false,
-    lineup: state.game.policies.length ? state.lineup.slice() : null, arm: armRequest(arm),
-    handicap: $("handicap").value, tolerance: Math.round(tolerance * 1000) / 100000,
-  };
-}
-
-const REQUESTS = { compare: compareRequest, balance: balanceRequest };
+/* What every panel's request carries: the game, its players, the seed and who plays. */
+const common = () => ({
+  game: state.game.name, players: players(), seed: wholeNumber("seed", "seed", 0, MAX_SEED),
+  lineup: state.game.policies.length ? state.lineup.slice() : null,
+});
 
 /* ------------------------------------------------------------------ the page changed */
 function changed() {
   drawArms(page);
-  planText();
+  page.panels.forEach((panel) => panel.changed(page));
   saveAddress();
-  markStale(state, REQUESTS);
-}
-
-function planText() {
-  let text;
-  try {
-    const r = compareRequest();
-    const names = r.arms.map((a) => a.name);
-    text = r.arms.length === 1
-      ? `Play plays ${names[0]} alone: ${count(r.games)} games with ${r.players} players.`
-      : `Play compares ${listed(names)}: ${count(r.games)} games each, every rule set dealt the same shuffles, `
-        + `with ${r.players} players.`;
-    if (r.lineup && new Set(r.lineup).size > 1) text += ` Players: ${describeSeats(r.lineup)}.`;
-    const out = left().map((a) => a.name);
-    if (out.length) {
-      text += ` It leaves out ${listed(out)}: no different from ${state.arms[0].name} yet.`;
-    }
-    showError("setup-error", "");
-  } catch (err) {
-    text = "";
-    showError("setup-error", err.message);
-  }
-  $("plan").textContent = text;
+  markStale(page);
 }
 
 function saveAddress() {
   let n;
   try { n = players(); } catch (e) { return; }
-  const b = state.shown.balance;
-  writeAddress({
+  const saved = {
     g: state.game.name, p: n, pt: $("players").value, n: $("games").value, s: $("seed").value, f: $("feel").checked,
     L: state.game.policies.length ? state.lineup : null,
     a: state.arms.map((a) => ({ n: a.name, c: a.changes, p: a.policies })),
     e: state.arms.indexOf(editingArm()),
-    r: state.shown.compare ? state.shown.compare.id : null,
-    b: { a: $("balance-arm").value, h: $("handicap").value, t: $("tolerance").value, n: $("balance-games").value,
-         r: b ? b.id : null },
-  });
-  keepRow();
+  };
+  page.panels.forEach((panel) => Object.assign(saved, panel.save(page, state.shown[panel.kind])));
+  writeAddress(saved);
+  keepRow(page);
 }
 
 /* ------------------------------------------------------------------ rule sets */
@@ -188,11 +150,11 @@ function renamed() {
   const arm = editingArm();
   const text = $("label").value.trim();
   if (labelProblem() || text === arm.name) return;
-  const balance = $("balance-arm").value === arm.name;
+  const before = arm.name;
   arm.name = text;
   $("editing-name").textContent = text;
   drawArms(page);
-  if (balance) $("balance-arm").value = text;
+  page.panels.forEach((panel) => { if (panel.renamed) panel.renamed(before, text); });
   summarize();
   changed();
 }
@@ -200,8 +162,8 @@ function renamed() {
 function playersChanged() {
   let n;
   try { n = players(); } catch (err) {
-    planText();
-    markStale(state, REQUESTS);
+    page.panels.forEach((panel) => panel.changed(page));
+    markStale(page);
     return;
   }
   if (state.game.policies.length) {
@@ -213,91 +175,48 @@ function playersChanged() {
 }
 
 /* ------------------------------------------------------------------ runs */
-async function play() {
-  showError("run-error", "");
+const panelOf = (kind) => page.panels.find((p) => p.kind === kind);
+
+/* Play a panel's request: the rules text settled first, then the run watched until done. */
+async function run(kind) {
+  const panel = panelOf(kind);
+  showError(panel.ids.error, "");
   try {
     await settle();
-    const request = compareRequest();
-    await startRun("compare", request, comparisonDone);
+    await startRun(panel, panel.request(page), (job) => done(panel, job));
   } catch (err) {
-    showError("run-error", err.message);
+    showError(panel.ids.error, err.message);
   }
 }
 
-function comparisonDone(job) {
-  state.shown.compare = { id: job.id, request: job.request, result: job.result };
-  showCompare(state.shown.compare);
-  document.body.dataset.compare = job.id;  // (for tests: which run's results are shown)
-  $("results-gone").hidden = true;
+function done(panel, job) {
+  state.shown[panel.kind] = { id: job.id, request: job.request, result: job.result };
+  panel.show(state.shown[panel.kind]);
+  document.body.dataset[panel.kind] = job.id;  // (for tests: which run's results are shown)
   saveAddress();
-  markStale(state, REQUESTS);
-}
-
-async function findHandicap() {
-  showError("balance-error", "");
-  try {
-    await settle();
-    await startRun("balance", balanceRequest(), balanceDone);
-  } catch (err) {
-    showError("balance-error", err.message);
-  }
-}
-
-function balanceDone(job) {
-  state.shown.balance = { id: job.id, request: job.request, result: job.result };
-  showBalance(state.shown.balance);
-  document.body.dataset.balance = job.id;
-  saveAddress();
-  markStale(state, REQUESTS);
+  markStale(page);
 }
 
 /* The results a link names, from the server that played them (it keeps the last 20). */
 async function restoreResults(saved) {
   const lost = [];
-  const ids = [["compare", saved.r, comparisonDone], ["balance", saved.b && saved.b.r, balanceDone]];
-  for (const [kind, id, done] of ids) {
+  for (const panel of page.panels) {
+    const id = panel.savedRun(saved);
     if (!id) continue;
     try {
       const job = await api("GET", `/api/runs/${id}`);
-      if (job.state === "done" && job.kind === kind) done(job);
-      else if (["failed", "cancelled"].indexOf(job.state) >= 0) lost.push(kind);  // (under way: its page shows it)
+      if (job.state === "done" && job.kind === panel.kind) done(panel, job);
+      else if (["failed", "cancelled"].indexOf(job.state) >= 0) lost.push(panel.shows);  // (under way: shown)
     } catch (err) {
-      lost.push(kind);
+      lost.push(panel.shows);
     }
   }
   if (lost.length) {
-    const which = lost.map((k) => (k === "compare" ? "comparison" : "fair handicap"));
     $("results-gone").hidden = false;
-    $("results-gone").textContent = `The ${listed(which)} this link showed ${lost.length > 1 ? "are" : "is"} no longer `
+    $("results-gone").textContent = `The ${listed(lost)} this link showed ${lost.length > 1 ? "are" : "is"} no longer `
       + "on this server (it keeps the last 20 runs, and forgets them when it stops). Press the button again: the "
       + "same games give the same figures.";
   }
-}
-
-/* ------------------------------------------------------------------ keeping it */
-function keepRow() {
-  const c = state.shown.compare, b = state.shown.balance;
-  $("keep").hidden = !c && !b;
-  const query = [c ? `compare=${c.id}` : "", b ? `balance=${b.id}` : ""].filter(Boolean).join("&");
-  $("download-report").href = `/api/report?${query}`;
-}
-
-async function download(path, body) {
-  const response = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json" },
-                                       body: JSON.stringify(body) });
-  if (!response.ok) throw new Error((await response.json()).error);
-  const name = /filename="([^"]+)"/.exec(response.headers.get("Content-Disposition") || "");
-  const a = document.createElement("a");
-  a.href = URL.createObjectURL(await response.blob());
-  a.download = name ? name[1] : "download.toml";
-  document.body.appendChild(a);
-  a.click();
-  setTimeout(() => { URL.revokeObjectURL(a.href); a.remove(); }, 1000);
-}
-
-function downloadRules(arm) {
-  download("/api/download/rules", { game: state.game.name, toml: arm.toml, name: arm.name })
-    .catch((err) => showError("rules-error", err.message));
 }
 
 /* ------------------------------------------------------------------ the game */
@@ -310,18 +229,15 @@ function fillGameControls(game) {
     if (copy) sel.appendChild(new Option("a copy of the baseline", ""));
     Object.keys(game.variants).forEach((v) => sel.appendChild(new Option(v, v)));
   });
-  $("handicap").innerHTML = "";
-  game.per_seat.forEach((h) => $("handicap").appendChild(new Option(h, h)));
+  page.panels.forEach((panel) => { if (panel.fill) panel.fill(game); });
   variantNotes();
 }
 
 async function chooseGame(name, saved, before) {
   const game = state.games[name];
   state.game = game;
-  state.shown = { compare: null, balance: null };
-  $("results-body").hidden = true;
-  $("results-empty").hidden = false;
-  $("balance-results").hidden = true;
+  state.shown = {};
+  page.panels.forEach((panel) => panel.clear());
   fillGameControls(game);
   if (before) return backTo(game, before);
   const n = saved ? saved.p : Math.min(Math.max(Number($("players").value) || 4, game.min_players), game.max_players);
@@ -347,14 +263,8 @@ async function chooseGame(name, saved, before) {
     newArm("my rules", seed, null);
   }
   state.editing = (state.arms[saved && saved.e >= 0 ? saved.e : 1] || state.arms[state.arms.length - 1]).id;
-  if (saved && saved.b) {
-    if (saved.b.a) $("balance-arm").value = saved.b.a;
-    if (game.per_seat.indexOf(saved.b.h) >= 0) $("handicap").value = saved.b.h;
-    if (saved.b.t) $("tolerance").value = saved.b.t;
-    if (saved.b.n) $("balance-games").value = saved.b.n;
-  }
   drawArms(page);
-  if (saved && saved.b && saved.b.a) $("balance-arm").value = saved.b.a;
+  if (saved) page.panels.forEach((panel) => { if (panel.restore) panel.restore(saved, game); });
   await edit(editingArm());
   if (problems.length) linkError(`This link's ${listed(problems)}; the page shows the rest.`);
   changed();
@@ -369,8 +279,10 @@ async function backTo(game, before) {
   drawLineup(page);
   drawArms(page);
   await edit(editingArm());
-  if (before.shown.compare) comparisonDone({ id: before.shown.compare.id, ...before.shown.compare });
-  if (before.shown.balance) balanceDone({ id: before.shown.balance.id, ...before.shown.balance });
+  page.panels.forEach((panel) => {
+    const shown = before.shown[panel.kind];
+    if (shown) done(panel, { id: shown.id, ...shown });
+  });
   changed();
   document.body.dataset.game = game.name;
 }
@@ -379,20 +291,12 @@ function linkError(message) {
   showError("link-error", message);
 }
 
-/* A version 1 link (before rule sets kept their own players) as today's. */
-function upgraded(old) {
-  if (!old || old.v !== undefined || typeof old.g !== "string" || !Array.isArray(old.a)) return null;
-  const lineup = old.a[0] && old.a[0].p ? old.a[0].p : null;
-  const arms = old.a.map((a) => ({ n: a.n, c: a.c || "", p: a.p && lineup && a.p.join() !== lineup.join() ? a.p : null }));
-  if (typeof old.e === "string" && !arms.some((a) => a.c === old.e)) arms.push({ n: old.l || "my rules", c: old.e, p: null });
-  return { v: 2, g: old.g, p: old.p, n: String(old.n), s: String(old.s), f: Boolean(old.f), L: lineup, a: arms,
-           e: arms.length - 1, r: null, b: null };
-}
-
 async function start() {
   let data;
   try {
     data = await api("GET", "/api/games");
+    // Each panel's module, as the server lists them (snakesim.workbench.panels.PANELS).
+    page.panels = await Promise.all(data.panels.map((p) => import(`./${p.script}`)));
   } catch (err) {
     showError("run-error", err.message);
     return;
@@ -403,10 +307,6 @@ async function start() {
     $("game").appendChild(new Option(g.name, g.name));
   });
   let { saved, error } = readAddress();
-  if (error) {
-    const old = upgraded(readOld());
-    if (old) { saved = old; error = null; }
-  }
   if (saved && !(saved.g in state.games)) {
     error = `This link is of a game this workbench does not have (${saved.g}).`;
     saved = null;
@@ -419,18 +319,9 @@ async function start() {
   }
   await chooseGame(saved ? saved.g : data.games[0].name, saved);
   if (saved) await restoreResults(saved);
-  await reattach({ compare: comparisonDone, balance: balanceDone });
+  await reattach(page.panels, done);
   wire();
   document.body.dataset.ready = "true";
-}
-
-function readOld() {
-  try {
-    const raw = atob(location.hash.slice(1).replace(/-/g, "+").replace(/_/g, "/"));
-    return JSON.parse(new TextDecoder().decode(Uint8Array.from(raw, (c) => c.charCodeAt(0))));
-  } catch (e) {
-    return null;
-  }
 }
 
 function wire() {
@@ -443,32 +334,22 @@ function wire() {
     await chooseGame($("game").value, null, leftBehind[$("game").value]);
   });
   $("players").addEventListener("input", playersChanged);
-  ["games", "seed", "tolerance", "balance-games"].forEach((id) => $(id).addEventListener("input", changed));
-  ["feel", "handicap", "balance-arm"].forEach((id) => $(id).addEventListener("change", changed));
+  ["games", "seed"].forEach((id) => $(id).addEventListener("input", changed));
+  $("feel").addEventListener("change", changed);
   $("label").addEventListener("input", labelProblem);
   $("label").addEventListener("change", renamed);
   $("reset").addEventListener("click", () => replaceRules(state.game.variants[$("base").value].toml));
   $("add-variant").addEventListener("click", addRuleSet);
-  $("download-rules").addEventListener("click", () => downloadRules(editingArm()));
-  $("run").addEventListener("click", play);
-  $("run-again").addEventListener("click", async () => {
-    await play();
-    $("run-section").scrollIntoView({ block: "start" });
-    if (!$("cancel").hidden) $("cancel").focus({ preventScroll: true });
-  });
+  $("download-rules").addEventListener("click", () => downloadRules(page, editingArm()));
   $("variant-pick").addEventListener("change", variantNotes);
   $("base").addEventListener("change", variantNotes);
-  $("balance").addEventListener("click", findHandicap);
-  $("download-study").addEventListener("click", () => {
-    const shown = (k) => (state.shown[k] ? state.shown[k].request : null);
-    download("/api/download/study", { compare: shown("compare"), balance: shown("balance") })
-      .catch((err) => showError("keep-error", err.message));
-  });
+  $("download-study").addEventListener("click", () => downloadStudy(page));
   $("copy-link").addEventListener("click", () => {
     saveAddress();
     if (navigator.clipboard) navigator.clipboard.writeText(location.href).catch(() => {});
     $("copy-link").textContent = "Link copied (it is also this page's address)";
   });
+  page.panels.forEach((panel) => panel.wire(page));
   watchToml();
   // A link pasted into this tab's address bar changes only the part after #: open it afresh.
   window.addEventListener("hashchange", () => location.reload());
@@ -483,5 +364,7 @@ function variantNotes() {
   $("base-note").textContent = `${$("base").value}: ${state.game.variants[$("base").value].description}.`;
 }
 
-const page = { state, changed, edit: editAndShow, remove, downloadRules };
+/* What the page's parts (rulesets.js, panel-*.js) may use of it. */
+const page = { state, panels: [], changed, edit: editAndShow, remove, run, common, played, leftOut, armRequest,
+               downloadRules: (arm) => downloadRules(page, arm) };
 start();

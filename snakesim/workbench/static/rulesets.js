@@ -105,11 +105,7 @@ export function drawArms(page) {
   $("arms-note").textContent = full
     ? `${state.arms.length} rule sets: the most this server compares at once. Remove one to add another.`
     : "";
-  const pick = $("balance-arm");
-  const before = pick.value;
-  pick.innerHTML = "";
-  state.arms.forEach((arm) => { node("option", null, arm.name, pick).value = arm.name; });
-  if (state.arms.some((a) => a.name === before)) pick.value = before;
+  page.panels.forEach((panel) => { if (panel.armsDrawn) panel.armsDrawn(page); });
 }
 
 function drawArmPlayers(page, arm, i, item) {

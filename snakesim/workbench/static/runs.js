@@ -5,15 +5,10 @@
 
 import { $, api, button, count, node, showError } from "./util.js";
 
-const PANELS = {
-  compare: { button: "run", cancel: "cancel", bar: "progress", status: "status", error: "run-error" },
-  balance: { button: "balance", cancel: "balance-cancel", bar: "balance-progress", status: "balance-status",
-             error: "balance-error" },
-};
 const FINISHED = ["done", "failed", "cancelled"];
 const busyErrors = new Set();  // panels whose error line says the server is busy
 const MINE = "snakesim-runs";
-const watching = {};
+const watching = {};  // kind: {id, panel} of this page's runs under way
 
 function mine() {
   try { return JSON.parse(sessionStorage.getItem(MINE)) || {}; } catch (e) { return {}; }
@@ -25,8 +20,8 @@ function remember(kind, id) {
   sessionStorage.setItem(MINE, JSON.stringify(runs));
 }
 
-function busyUi(kind, on) {
-  const p = PANELS[kind];
+function busyUi(panel, on) {
+  const p = panel.ids;
   const had = [p.button, p.cancel].indexOf(document.activeElement && document.activeElement.id) >= 0;
   $(p.button).disabled = on;
   $(p.cancel).hidden = !on;
@@ -34,8 +29,8 @@ function busyUi(kind, on) {
   if (had || (!on && document.activeElement === document.body)) $(on ? p.cancel : p.button).focus();
 }
 
-function progress(kind, job) {
-  const p = PANELS[kind];
+function progress(panel, job) {
+  const p = panel.ids;
   const bar = $(p.bar), status = $(p.status);
   if (job.state === "compiling") {
     status.textContent = job.message;
@@ -56,9 +51,9 @@ function progress(kind, job) {
   }
 }
 
-/* Start a run of `kind`; onDone(job) gets the finished run. */
-export async function start(kind, request, onDone) {
-  const p = PANELS[kind];
+/* Start a run of a panel (panel-*.js); onDone(job) gets the finished run. */
+export async function start(panel, request, onDone) {
+  const p = panel.ids;
   showError(p.error, "");
   let started;
   try {
@@ -66,9 +61,9 @@ export async function start(kind, request, onDone) {
   } catch (err) {
     let message = err.message;
     if (err.status === 429) {
-      const own = Object.keys(watching).filter((k) => err.data.running.some((j) => j.id === watching[k]));
-      if (own.length) message = `This page's ${own[0] === "compare" ? "comparison" : "search for a fair handicap"} `
-        + "is still playing, and this server plays one run at a time: wait for it, or press its Cancel.";
+      const own = Object.values(watching).filter((w) => err.data.running.some((j) => j.id === w.id));
+      if (own.length) message = `This page's ${own[0].panel.noun} is still playing, and this server plays one `
+        + "run at a time: wait for it, or press its Cancel.";
       else {
         message = message.replace(/^runs: a/, "A");
         busyErrors.add(p.error);  // (cleared once the other page's run ends)
@@ -78,15 +73,15 @@ export async function start(kind, request, onDone) {
     showError(p.error, message);
     return;
   }
-  remember(kind, started.id);
-  watch(kind, started.id, onDone);
+  remember(panel.kind, started.id);
+  watch(panel, started.id, onDone);
 }
 
 /* Watch a run of this page until it ends: its progress, and Cancel. */
-export function watch(kind, id, onDone) {
-  const p = PANELS[kind];
-  watching[kind] = id;
-  busyUi(kind, true);
+export function watch(panel, id, onDone) {
+  const p = panel.ids;
+  watching[panel.kind] = { id, panel };
+  busyUi(panel, true);
   $(p.status).textContent = "starting";
   $(p.cancel).onclick = () => api("DELETE", `/api/runs/${id}`).catch(() => {});
   const timer = setInterval(async () => {
@@ -95,7 +90,7 @@ export function watch(kind, id, onDone) {
       job = await api("GET", `/api/runs/${id}`);
     } catch (err) {
       clearInterval(timer);
-      end(kind);
+      end(panel);
       $(p.status).textContent = "";
       showError(p.error, err.status === 404
         ? "This run is no longer on the server (was it restarted?): press the button to play it again."
@@ -103,11 +98,11 @@ export function watch(kind, id, onDone) {
       return;
     }
     if (FINISHED.indexOf(job.state) < 0) {
-      progress(kind, job);
+      progress(panel, job);
       return;
     }
     clearInterval(timer);
-    end(kind);
+    end(panel);
     if (job.state === "done") {
       $(p.status).textContent = `${count(job.done)} games played in ${job.seconds.toFixed(1)} s`;
       onDone(job);
@@ -121,14 +116,15 @@ export function watch(kind, id, onDone) {
   }, 250);
 }
 
-function end(kind) {
-  delete watching[kind];
-  remember(kind, null);
-  busyUi(kind, false);
+function end(panel) {
+  delete watching[panel.kind];
+  remember(panel.kind, null);
+  busyUi(panel, false);
 }
 
-/* After a reload: reattach to this tab's runs under way, and show any other page's. */
-export async function reattach(onDone) {
+/* After a reload: reattach to this tab's runs under way, and show any other page's;
+   onDone(panel, job) gets each run of this tab that finished. */
+export async function reattach(panels, onDone) {
   let runs;
   try {
     runs = (await api("GET", "/api/runs")).runs;
@@ -136,11 +132,12 @@ export async function reattach(onDone) {
     return;
   }
   const own = mine();
-  Object.keys(PANELS).forEach((kind) => {
-    const job = runs.find((j) => j.id === own[kind]);
-    if (job && FINISHED.indexOf(job.state) < 0) watch(kind, job.id, onDone[kind]);
-    else if (job && job.state === "done") api("GET", `/api/runs/${job.id}`).then(onDone[kind], () => {});
-    if (!job || FINISHED.indexOf(job.state) >= 0) remember(kind, null);
+  panels.forEach((panel) => {
+    const job = runs.find((j) => j.id === own[panel.kind]);
+    const done = (finished) => onDone(panel, finished);
+    if (job && FINISHED.indexOf(job.state) < 0) watch(panel, job.id, done);
+    else if (job && job.state === "done") api("GET", `/api/runs/${job.id}`).then(done, () => {});
+    if (!job || FINISHED.indexOf(job.state) >= 0) remember(panel.kind, null);
   });
   showBusy(runs);
 }
@@ -149,7 +146,7 @@ let busyTimer = null;
 
 /* Runs of other pages under way, each with a Cancel button; refreshed until they end. */
 function showBusy(runs) {
-  const own = Object.values(watching);
+  const own = Object.values(watching).map((w) => w.id);
   const others = runs.filter((j) => FINISHED.indexOf(j.state) < 0 && own.indexOf(j.id) < 0);
   const box = $("busy");
   box.innerHTML = "";

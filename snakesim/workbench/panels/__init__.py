@@ -1,0 +1,61 @@
+"""The workbench's kinds of run, one module each, so that a new kind (a sweep, a tune, a
+skill test) is one Python module here and one JavaScript module in ``static/``, and no
+``kind == ...`` anywhere else.
+
+A panel module holds, for its kind (``Panel`` below says it in types):
+
+- ``KIND``, the request's ``kind``; ``NOUN``, what the page calls a run of it; ``SCRIPT``, its
+  JavaScript module in ``static/``; ``COUNTS_WORK``, whether its games are known before it
+  plays (so that its bar counts work);
+- ``rule_sets(request, limits)``: the rule sets it plays and its games per rule set, checked;
+- ``complete(plan)``: the rest of its request checked into the plan; the games it will play
+  (0 when not known ahead);
+- ``describe(request)``: what it plays, in words;
+- ``play(plan, backend)``: what the page shows;
+- ``command_args(plan)``: its command line's options past the common ones;
+- ``question(plan)`` and ``study(plan)``: a study file's question and its section;
+- ``report(job, arms_shown)``: its section of the report (Markdown, with a ``CHARTS-KIND``
+  line where its charts go) and its charts.
+
+``PANELS`` lists them in the order the page, a study and a report show them.
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, Protocol
+
+from snakesim.core.errors import InputError
+from snakesim.workbench.panels import balance, compare
+
+if TYPE_CHECKING:
+    from snakesim.workbench.jobs import Job, Limits
+
+
+class Panel(Protocol):
+    """What a panel module provides (see the module's docstring)."""
+
+    KIND: str
+    NOUN: str
+    SCRIPT: str
+    COUNTS_WORK: bool
+
+    def rule_sets(self, request: dict, limits: Limits) -> tuple[list[Any], int]: ...
+    def complete(self, plan: dict) -> int: ...
+    def describe(self, request: dict) -> str: ...
+    def play(self, plan: dict, backend: Any) -> dict: ...
+    def command_args(self, plan: dict) -> list[str]: ...
+    def question(self, plan: dict) -> str: ...
+    def study(self, plan: dict) -> list[str]: ...
+    def report(self, job: Job, arms_shown: bool) -> tuple[list[str], list[dict]]: ...
+
+
+PANELS: dict[str, ModuleType] = {m.KIND: m for m in (compare, balance)}
+DEFAULT = compare.KIND  # (a request that names no kind: the page's first versions sent none)
+
+
+def panel(kind: Any) -> Panel:
+    """The panel of ``kind``; InputError naming ``kind`` and the kinds there are otherwise."""
+    if not isinstance(kind, str) or kind not in PANELS:
+        raise InputError("kind", f"expected one of {', '.join(PANELS)}, got {kind!r}")
+    return PANELS[kind]  # type: ignore[return-value]

@@ -1,0 +1,132 @@
+"""The comparison panel: every rule set the page lists plays games ``0 .. games-1`` of the
+seed through ``compare_variants``, exactly as ``snakesim compare`` does, and the page shows
+what each changes from the first.
+
+Its request::
+
+    {"kind": "compare", "game": "rainbow", "players": 3, "games": 100000, "seed": 1,
+     "feel": true, "lineup": ["greedy", "random", "greedy"],
+     "arms": [{"name": "seed's game", "toml": "...", "policies": null}, ...]}
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from snakesim.core.arms import Budget
+from snakesim.core.errors import InputError
+from snakesim.core.rules import Int, inline
+
+KIND = "compare"
+NOUN = "comparison"
+SCRIPT = "panel-compare.js"
+COUNTS_WORK = True  # (each rule set's games are known before it plays)
+
+DETAILS_NOTE = (
+    "For the statistically minded. Each value has its 95% interval; each difference from the first rule set is "
+    "paired game by game, its interval drawn at the level of its step of Holm's correction for comparing many "
+    "figures at once (p(Holm) is its adjusted p-value, * below 0.05); pairing xR: the paired interval is R times "
+    "as wide as two separate runs' would be; pp: percentage points; Kaplan-Meier: the length by which a share "
+    "of the games is over, counting unfinished games fairly; seat balance p: the chance of seats this uneven if "
+    "every seat were equal."
+)
+
+
+def rule_sets(request: dict, limits) -> tuple[list[Any], int]:
+    """The rule sets to compare (1 to ``limits.max_arms``) and the games each plays (so many
+    that the request stays within ``limits.max_games``)."""
+    arms = request.get("arms")
+    if not isinstance(arms, list) or not 1 <= len(arms) <= limits.max_arms:
+        raise InputError("arms", f"expected a list of 1 to {limits.max_arms} rule sets")
+    most = limits.max_games // len(arms)
+    if most < 1:
+        raise InputError("arms", f"this server plays at most {limits.max_games:,} games per request")
+    return arms, Int(1, most).check("games", request.get("games", 100_000))
+
+
+def complete(plan: dict) -> int:
+    """Nothing more to check; every rule set plays the plan's games."""
+    return plan["games"] * len(plan["arms"])
+
+
+def describe(request: dict) -> str:
+    arms, games = request.get("arms") or [], request.get("games")
+    return f"{len(arms)} rule set{'s' if len(arms) != 1 else ''}, " + (
+        f"{games:,} games each" if isinstance(games, int) else "its games"
+    )
+
+
+def play(plan: dict, backend) -> dict:
+    """Play the comparison; the findings, every figure a row, the charts and the note on the
+    details."""
+    from snakesim.analysis.compare import compare_variants
+    from snakesim.analysis.findings import ALPHA, compare_findings, hidden_metrics, row_text
+    from snakesim.report.charts import comparison_charts
+
+    spec, players, games = plan["spec"], plan["players"], plan["games"]
+    budget = Budget(games, plan["seed"])
+    table, tables = compare_variants(spec, players, plan["tables"], budget, plan["shared"], backend=backend)
+    shown = table[~table["metric"].isin(hidden_metrics(table))]
+    rows = []
+    for r in shown.to_dict(orient="records"):
+        value, diff = row_text(r)
+        rows.append({"arm": r["variant"], "metric": r["metric"], "label": r["label"], "value": value, "diff": diff,
+                     "significant": bool(r["p_holm"] == r["p_holm"] and r["p_holm"] < ALPHA)})  # fmt: skip
+    return {
+        "findings": compare_findings(table, spec, players, games),
+        "rows": rows,
+        "charts": comparison_charts(spec, players, table, tables),
+        "details_note": DETAILS_NOTE,
+    }
+
+
+def command_args(plan: dict) -> list[str]:
+    return []
+
+
+def question(plan: dict) -> str:
+    return f"What do these rules do to a {plan['players']}-player game of {plan['spec'].name.title()}?"
+
+
+def study(plan: dict) -> list[str]:
+    """A study's ``[[compare]]`` section: the players, games and line-up, each rule set as
+    the settings that make it."""
+    players, lineup = plan["players"], list(plan["lineup"])
+    lines = ["[[compare]]", f'title = "{players} players"', f"players = {players}", f"games = {plan['games']}"]
+    if plan["shared"].options.get("feel"):
+        lines.append(f"set = {inline(['feel=true'])}")
+    if lineup:
+        lines.append(f"policies = {inline(lineup)}")
+    for arm in plan["tables"]:
+        lines += ["", "[[compare.arms]]", f"name = {inline(arm['name'])}"]
+        if arm["set"]:
+            lines.append(f"set = {inline(arm['set'])}")
+        if arm.get("policies") and list(arm["policies"]) != lineup:
+            lines.append(f"policies = {inline(arm['policies'])}")
+    return lines
+
+
+def report(job, arms_shown: bool) -> tuple[list[str], list[dict]]:
+    """The report's comparison: how it was played, the rule sets, the findings, the charts and
+    every figure (a row a figure, a column a rule set)."""
+    from snakesim.report.page import markdown_table
+    from snakesim.workbench.rulesets import arms_text, findings_text
+
+    result, request = job.result, job.request
+    parts = [f"Seed {request.get('seed', 1)}, {request.get('games'):,} games for each rule set; every rule set "
+             "plays the same games (game i is dealt from the same shuffle in each), so the differences are "
+             "the rules'. Numbers in [brackets] are the range the true figure lies in, 95% sure (surer where "
+             "several figures are compared at once).", ""]  # fmt: skip
+    parts += ["## The rule sets", "", *arms_text(result["arms"]), "", "## What the rules do", ""]
+    parts += [*findings_text(result["findings"]), "", f"CHARTS-{KIND}", ""]
+    if result.get("rows"):
+        import pandas as pd
+
+        rows = pd.DataFrame(result["rows"])
+        rows["cell"] = [v + (f"; {d}" if d else "") for v, d in zip(rows["value"], rows["diff"], strict=True)]
+        wide = rows.pivot_table(index="label", columns="arm", values="cell", aggfunc="first", sort=False)
+        wide = wide.fillna("")
+        wide.columns.name = None
+        parts += ["## Every figure", "", DETAILS_NOTE, "",
+                  markdown_table(wide.reset_index().rename(columns={"label": "what"})), ""]  # fmt: skip
+    return parts, result["charts"]
