@@ -113,6 +113,12 @@ def test_report_files(report):
         and "- 3 players: the average game (cards drawn) goes from" in md
     )
     assert "- The search recommends start_coins = [" in md and "- For the median game length of 20, play" in md
+    # The tune's rows name their figure and their option as every other row does: the metric
+    # column holds the figure's id, the value its value, start_coins the value played.
+    tune = summary[summary["section"] == "tune-1"]
+    assert set(tune["metric"]) == {"length.median"} and tune["start_coins"].between(2, 12).all()
+    assert (tune["low"] <= tune["value"]).all() and (tune["value"] <= tune["high"]).all()
+    assert "| games | start_coins | length.median | low | high | fresh |" in md
 
 
 def test_a_study_without_a_conclusion_says_its_findings_under_what_it_means(tmp_path):

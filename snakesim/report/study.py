@@ -439,7 +439,14 @@ def _search_section(spec, kind, plan, engine, progress, name, out_dir):
     )
     tune_figure(result.path, s["target"]["value"], s["vary"]["option"], s["target"]["metric"],
                 section.get("title", "")).savefig(out_dir / f"{name}.png", dpi=100)  # fmt: skip
-    return note, result.answer, result.answer, [f"{name}.png"], tune_findings(s)
+    # (the answer's "value" is the option's and its "metric" the target's: named as they are,
+    # and tidy as every section is, the metric column holding the figure's id)
+    option, target = s["vary"]["option"], s["target"]["metric"]
+    if s["vary"]["seat"] is not None:
+        option += f".{s['vary']['seat']}"
+    shown = result.answer.rename(columns={"value": option, "metric": target})
+    tidy = result.answer.rename(columns={"value": option, "metric": "value"}).assign(metric=target)
+    return note, shown, tidy, [f"{name}.png"], tune_findings(s)
 
 
 def _balance_view(s: dict) -> pd.DataFrame:
