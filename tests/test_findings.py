@@ -16,6 +16,7 @@ from snakesim.analysis.findings import (
     sweep_findings,
     tune_findings,
 )
+from snakesim.analysis.verdicts import add_verdicts
 from snakesim.core.arms import Budget, RuleSource
 from snakesim.core.figures import BY_ID
 from snakesim.games import get_game
@@ -31,9 +32,10 @@ def row(variant, metric, kind, value, low, high, diff=NAN, lo=NAN, hi=NAN, p=NAN
     return out
 
 
-def table(length_after, seats_after, draw_after=(0.0, 0.0, 0.0, 1.0), length_unit="cards drawn"):
+def table(length_after, seats_after, draw_after=(0.0, 0.0, 0.0, 1.0), length_unit="cards drawn", games=20_000):
     """Two arms of a 2-player game: the baseline's length 100 [98, 102] and seats 50% / 50%;
-    the other arm's given as (value, diff, diff_low, diff_high, p) tuples."""
+    the other arm's given as (value, diff, diff_low, diff_high, p) tuples; with the verdicts
+    of the default margins (1 percentage point a seat, 5% of the length) for ``games`` games."""
     rows = [row("a", "length", "mean", 100.0, 98.0, 102.0, unit=length_unit)]
     v, d, lo, hi, p = length_after
     rows.append(row("b", "length", "mean", v, v - 2, v + 2, d, lo, hi, p, 0.99, unit=length_unit))
@@ -43,40 +45,70 @@ def table(length_after, seats_after, draw_after=(0.0, 0.0, 0.0, 1.0), length_uni
     rows.append(row("a", "draw", "rate", 0.0, 0.0, 0.0))
     v, d, lo, hi = draw_after[0], draw_after[0], draw_after[1], draw_after[2]
     rows.append(row("b", "draw", "rate", v, v, v, d, lo, hi, draw_after[3]))
-    return pd.DataFrame(rows, columns=[*COLUMNS, "label"])
+    out = pd.DataFrame(rows, columns=[*COLUMNS, "label"])
+    add_verdicts(out, games)
+    return out
 
 
 def texts(findings, arm="b"):
     return [f["text"] for f in findings if f["arm"] == arm]
 
 
-def test_a_clear_change_is_said_with_its_size_and_interval():
-    t = table((160.0, 60.0, 57.0, 63.0, 1e-40), [(0.5, 0.0, -0.004, 0.004, 0.9), (0.5, 0.0, -0.004, 0.004, 0.9)])
+def test_a_change_that_matters_leads_and_the_rest_is_gathered():
+    t = table((160.0, 60.0, 57.0, 63.0, 1e-40), [(0.5, 0.0, -0.004, 0.004, 0.9), (0.5, 0.0, -0.004, 0.004, 0.9)],
+              games=200_000)  # fmt: skip
     said = texts(compare_findings(t, FORTUNE, 2, 200_000))
-    assert said[0] == "Games get 60% longer: 100 -> 160 cards drawn on average (+60 [+57, +63] at 99%)."
-    assert said[1] == (
-        "No seat's chance of winning moves by more than 0.4 percentage points: within the noise of 200,000 games."
+    assert said[0] == (
+        "b changes what you would notice at the table: games get 60% longer; nothing else changes by as much as "
+        "matters."
     )
+    assert said[1] == "Games get 60% longer: 100 -> 160 cards drawn on average (+60 [+57, +63])."
+    assert said[2] == (
+        "Too small to notice: every seat's chance of winning (by less than 1 percentage point). Changes this small "
+        "may be there, but no player would feel them."
+    )
+    assert len(said) == 3
 
 
-def test_no_change_is_said_as_what_the_games_rule_out():
-    t = table((100.5, 0.5, -1.2, 2.2, 0.6), [(0.5, 0.002, -0.011, 0.015, 0.8), (0.5, -0.002, -0.015, 0.011, 0.8)])
-    said = texts(compare_findings(t, FORTUNE, 2, 20_000))
-    assert said[0] == "Game length does not change measurably: 100 -> 100 cards drawn on average (+0 [-1, +2] at 99%)."
-    assert said[1] == (
-        "No seat's chance of winning moves by more than 1.5 percentage points: within the noise of 20,000 games."
-    )
+def test_a_change_too_small_to_notice_is_negligible_whether_detected_or_not():
+    # Both seats move (the intervals leave out 0), but by less than a point: nothing to notice.
+    t = table((100.5, 0.5, 0.2, 0.8, 1e-5), [(0.503, 0.003, 0.001, 0.005, 1e-4), (0.497, -0.003, -0.005, -0.001, 1e-4)],
+              games=500_000)  # fmt: skip
+    said = texts(compare_findings(t, FORTUNE, 2, 500_000))
+    assert said[0] == "b changes nothing you would notice at the table."
+    assert said[1].startswith("Too small to notice: every seat's chance of winning (by less than 1 percentage "
+                              "point); the game's length (by less than 5%, 5 cards drawn).")  # fmt: skip
     assert not any("longer" in s or "shorter" in s or "more often" in s for s in said)
 
 
-def test_a_change_in_one_seat_only_names_that_seat_and_keeps_the_others():
-    t = table((100.0, 0.0, -1.0, 1.0, 1.0), [(0.53, 0.03, 0.01, 0.05, 1e-4), (0.47, -0.004, -0.02, 0.012, 0.3)])
+def test_an_interval_across_the_margin_is_undecided_and_says_the_games_that_would_settle_it():
+    t = table((100.5, 0.5, -1.2, 2.2, 0.6), [(0.5, 0.002, -0.011, 0.015, 0.8), (0.5, -0.002, -0.015, 0.011, 0.8)])
     said = texts(compare_findings(t, FORTUNE, 2, 20_000))
-    assert "Seat 0 wins 3 percentage points more often: 50% -> 53% (+3 [+1, +5] percentage points at 97.5%)." in said
-    assert "For seat 1, no change found: any change is within the noise of 20,000 games." in said
+    assert said[0] == (
+        "b changes nothing you would notice that these 20,000 games can show; 2 more figures would need more games "
+        "to tell."
+    )
+    # Seat 1: -0.2 [-1.5, +1.1] points against 1 point: a half-width 1.3 over a distance 0.8,
+    # so about 20,000 x (1.3 / 0.8)^2 x 1.1 = 58,094 games, in thousands up.
+    assert said[-1] == (
+        "Not settled by 20,000 games: every seat's chance of winning (what matters: 1 percentage point). About "
+        "59,000 games per rule set would settle them."
+    )
+    rows = t.set_index(["variant", "metric"])
+    assert rows.loc[("b", "win_rate.1"), "settle_games"] == 59_000
+    assert rows.loc[("b", "length"), "verdict"] == "negligible"
+
+
+def test_a_change_in_one_seat_only_names_that_seat_and_keeps_the_others():
+    t = table((100.0, 0.0, -1.0, 1.0, 1.0), [(0.53, 0.03, 0.015, 0.05, 1e-4), (0.47, -0.004, -0.008, 0.0, 0.3)])
+    said = texts(compare_findings(t, FORTUNE, 2, 20_000))
+    assert said[0] == (
+        "b changes what you would notice at the table: seat 0 wins more often; nothing else changes by as much as "
+        "matters."
+    )
+    assert "Seat 0 wins 3 percentage points more often: 50% -> 53% (+3 [+2, +5] percentage points)." in said
+    assert said[2].startswith("Too small to notice: seat 1's chance of winning (by less than 1 percentage point); ")
     assert not any(s.startswith("Seat 1 wins") for s in said)
-    # The change comes before what is ruled out.
-    assert said.index("For seat 1, no change found: any change is within the noise of 20,000 games.") > 0
 
 
 def test_a_constant_metric_is_said_once_for_every_arm():
@@ -133,12 +165,16 @@ def test_real_comparisons_get_findings_in_json_and_on_screen(game):
     variants = list(get_game(game).rules.VARIANTS)[:2]
     args = ["compare", game, "-p", "2", "-n", "2000", "-v", variants[0], "-v", variants[1]]
     r = CliRunner().invoke(cli, args)
-    assert r.exit_code == 0 and "In words (95% intervals unless another level is given):" in r.output
+    assert r.exit_code == 0 and "In words (numbers in [brackets]: 95% intervals" in r.output
     import json
 
     s = json.loads(CliRunner().invoke(cli, [*args, "--json"]).output)
     assert s["findings"] and all(set(f) == {"arm", "text"} for f in s["findings"])
     assert any(f["arm"] == variants[1] for f in s["findings"])
+    # Every row has a margin and a verdict; a difference's verdict is one of three.
+    assert all("margin" in r and "verdict" in r for r in s["rows"])
+    verdicts = {r["verdict"] for r in s["rows"] if r["variant"] == variants[1] and r["diff"] is not None}
+    assert verdicts and verdicts <= {"matters", "negligible", "undecided"}
 
 
 def balance_summary(before, after, values=(6, 7, 9), base=(6, 6, 6), status="undecided", worst=0.012):
@@ -257,12 +293,13 @@ def test_a_quantile_never_reached_reads_so():
 
 
 def test_many_seats_that_move_are_said_in_one_sentence():
-    moves = [(0.53, 0.03, 0.01, 0.05, 1e-4), (0.45, -0.05, -0.07, -0.03, 1e-6), (0.52, 0.02, 0.005, 0.035, 1e-3)]
+    moves = [(0.53, 0.03, 0.015, 0.05, 1e-4), (0.45, -0.05, -0.07, -0.03, 1e-6), (0.52, 0.02, 0.012, 0.035, 1e-3)]
     t = table((100.0, 0.0, -1.0, 1.0, 1.0), moves)
     said = texts(compare_findings(t, FORTUNE, 3, 20_000))
-    seats = [s for s in said if "seat" in s.lower()]
-    assert len(seats) == 1 and seats[0].startswith("3 seats' chances move: seat 1 50% -> 45% (-5 [-7, -3])")
-    assert "seat 0 50% -> 53% (+3 [+1, +5])" in seats[0] and seats[0].endswith("points (intervals at 97.5%).")
+    assert said[0].startswith("b changes what you would notice at the table: the seats' chances of winning move;")
+    seats = [s for s in said[1:] if "seat" in s.lower() and not s.startswith("Too small")]
+    assert len(seats) == 1 and seats[0].startswith("3 seats' chances move: seat 1 50.0% -> 45.0% (-5.0 [-7.0, -3.0])")
+    assert "seat 0 50.0% -> 53.0% (+3.0 [+1.5, +5.0])" in seats[0] and seats[0].endswith("percentage points.")
 
 
 # ---------------------------------------------------------------------------- who plays
@@ -298,9 +335,12 @@ def test_a_mixed_lineup_names_its_players_and_answers_for_the_child(child_among_
     wins = sum(rows.loc[("standard", f"win_rate.{s}")]["value"] for s in range(3))
     assert f"a fair share being {percent(wins / 3, places)}" in base and "the greedy players in seats 0 and 2" in base
     # The other rule set's sentence says the child's chance there and its change.
-    other = texts(said, "wild-snake")[0]
+    head, other = texts(said, "wild-snake")[:2]
+    assert head.startswith("wild-snake changes")
     assert other.startswith("The random player in seat 1 wins") and "with standard" in other
-    assert ("no change found" in other) != ("a change" in other.replace("no change", ""))
+    verdict = rows.loc[("wild-snake", "win_rate.1"), "verdict"]
+    words = {"matters": "a change that matters", "negligible": "too small to notice", "undecided": "not settled"}
+    assert other.endswith(f": {words[verdict]})" + other[other.rindex(")") + 1 :])
     assert not any(f["text"].startswith("These rule sets differ") for f in said)
     assert not any(s.startswith("Seat ") for s in texts(said, "wild-snake"))  # (seats are named by their players)
     # A first-player advantage would mix the seat with the child's play: left out.

@@ -39,6 +39,7 @@ from snakesim.analysis.stats import (
     seat_gap,
     wilson,
 )
+from snakesim.analysis.verdicts import Margin, add_verdicts
 from snakesim.core.arms import Budget, RuleSource, build_arms
 from snakesim.core.backends import ThreadsBackend
 from snakesim.core.defaults import PRECISE
@@ -146,7 +147,12 @@ def estimate(kind: str, values: np.ndarray, level: float = LEVEL) -> tuple[float
     return mean_interval(values, level)  # (a mean, or "own": a mean not compared between arms)
 
 
-def compare_tables(spec: GameSpec, tables: dict[str, pd.DataFrame], level: float = LEVEL) -> pd.DataFrame:
+def compare_tables(
+    spec: GameSpec,
+    tables: dict[str, pd.DataFrame],
+    level: float = LEVEL,
+    matters: Mapping[str, Margin] | None = None,
+) -> pd.DataFrame:
     """Compare runs of the same games under several variants (the first is the baseline).
 
     Parameters
@@ -156,6 +162,9 @@ def compare_tables(spec: GameSpec, tables: dict[str, pd.DataFrame], level: float
         Results tables by variant name, each of the same games (same seed, same indices).
     level : float
         Confidence level of every interval.
+    matters : mapping of str to Margin, optional
+        The smallest differences that matter by figure id (``verdicts.parse_matters``); the
+        registry's defaults for the others.
 
     Returns
     -------
@@ -172,6 +181,8 @@ def compare_tables(spec: GameSpec, tables: dict[str, pd.DataFrame], level: float
         seat gap`` describe each variant on its own. ``attrs["seats"]`` holds each variant's
         policy by seat and ``attrs["rules_hash"]`` its rules' hash, from its table's metadata
         (empty or None where unknown; seats are empty for a game without choices).
+        ``margin``, ``verdict`` and ``settle_games`` say whether each difference matters at
+        the table (``snakesim.analysis.verdicts.add_verdicts``).
     """
     import pandas as pd
 
@@ -205,6 +216,7 @@ def compare_tables(spec: GameSpec, tables: dict[str, pd.DataFrame], level: float
     word = score_word(spec, tables, players)
     out.insert(2, "label", [figure_label(row, spec, word) for row in out["metric"]])
     out["unit"] = [unit_of(spec, metric, kind, word) for metric, kind in zip(out["metric"], out["kind"], strict=True)]
+    add_verdicts(out, len(tables[names[0]]), matters)
     out.attrs["seats"] = {name: tuple(df.attrs.get("policies") or ()) for name, df in tables.items()}
     out.attrs["rules_hash"] = {name: df.attrs.get("rules_hash") for name, df in tables.items()}
     return out
@@ -301,8 +313,10 @@ def compare_variants(
     progress: bool = False,
     backend=None,
     precise: Sequence[str] = ("rates",),
+    matters: Mapping[str, Margin] | None = None,
 ) -> tuple[pd.DataFrame, dict[str, pd.DataFrame]]:
-    """Play the budget's games of each arm on the same seed and compare them.
+    """Play the budget's games of each arm on the same seed and compare them (``matters``: the
+    smallest differences that matter, as :func:`compare_tables` takes them).
 
     ``variants`` are arms (``snakesim.core.arms``): variant names, rules files, inline
     ``LABEL=BASE,NAME=VALUE,...`` texts, or arm tables. Every arm is checked before any game
@@ -341,12 +355,12 @@ def compare_variants(
             played += block
             tables = {name: _joined(frames) for name, frames in parts.items()}
             if precision is None:
-                out = compare_tables(spec, tables)
+                out = compare_tables(spec, tables, matters=matters)
                 break
             sequences = confidence_sequences(spec, tables, precise, games, precision=precision)
             widest = float(sequences["half_width"].max())
             if widest <= precision or played >= cap:
-                out = compare_tables(spec, tables)
+                out = compare_tables(spec, tables, matters=matters)
                 out.attrs["stopping"] = {
                     "games": played,
                     "widest_half_width": widest,

@@ -22,7 +22,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from snakesim.analysis.stats import LEVEL, wilson
-from snakesim.core.figures import COMPARED, figure, target_figure
+from snakesim.analysis.verdicts import MATTERS, NEGLIGIBLE, UNDECIDED
+from snakesim.core.figures import figure, target_figure
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -297,22 +298,14 @@ def compare_findings(
     if len(arms) == 1:
         return out + [{"arm": None, "text": t} for t in _alone(rows, base, seats[base], spec, players, games=games)]
     out.append({"arm": base, "text": _who_wins(rows, base, seats[base], players, games)})
+    skip = set(constant) | hidden_metrics(table, seats) | ({"length"} if lengths else set())
     for arm in arms[1:]:
-        found, ruled_out = [], []
-        covered = ()
-        if mixed(seats[arm]):
-            covered = _minority(seats[arm])
+        covered = _minority(seats[arm]) if mixed(seats[arm]) else ()
+        said = _arm_findings(rows, base, arm, spec, games, seats=seats[arm], skip=skip, covered=covered)
+        out.append({"arm": arm, "text": said[0]})
+        if covered:
             out.append({"arm": arm, "text": _players_sentence(rows, arm, base, seats[arm], players)})
-        if (arm, "length") in rows.index and "length" not in constant and not lengths:
-            _length(rows.loc[base, "length"], rows.loc[arm, "length"], spec.length_unit, found, ruled_out)
-        _seats(rows, base, arm, players, games, found=found, ruled_out=ruled_out, seats=seats[arm], covered=covered)
-        for metric in ("draw", *(f.id for f in COMPARED if f.words)):
-            if (arm, metric) in rows.index and metric not in constant:
-                _rate_or_mean(metric, rows.loc[base, metric], rows.loc[arm, metric], found)
-        if (arm, "margin") in rows.index and "margin" not in constant:
-            _margin(rows.loc[base, "margin"], rows.loc[arm, "margin"], found)
-        found.sort(key=lambda f: -f[0])
-        out += [{"arm": arm, "text": text} for _, text in found] + [{"arm": arm, "text": t} for t in ruled_out]
+        out += [{"arm": arm, "text": text} for text in said[1:]]
     return out
 
 
@@ -352,11 +345,11 @@ def _players_sentence(rows, arm: str, base: str | None, seats: Sequence[str], pl
         r = rates[s]
         text = f"{seat_name(s, seats)} wins {rate_ci(r['value'], (r['low'], r['high']), places)} of games"
         if base is not None and r["diff"] == r["diff"]:
-            change = "a change" if _significant(r) else "no change found"
+            change = VERDICT_WORDS.get(r["verdict"], r["verdict"])
             dp = points(r["diff_low"], r["diff_high"])
             text += (
                 f" ({percent(rows.loc[base, f'win_rate.{s}']['value'], places)} with {base}; "
-                f"{_points_diff(r, dp)} percentage points{level_note(r['diff_level'])}: {change})"
+                f"{_points_diff(r, dp)} percentage points: {change})"
             )
         parts.append(text)
     sentence = "; ".join(parts) + f", a fair share being {percent(fair, places)}"
@@ -425,132 +418,206 @@ def _significant(r) -> bool:
     return r["p_holm"] == r["p_holm"] and r["p_holm"] < ALPHA
 
 
-def _length(b, r, unit: str, found: list, ruled_out: list) -> None:
-    if max(b["high"] - b["low"], r["high"] - r["low"], abs(r["value"] - b["value"])) < SAME:
-        ruled_out.append(f"Every game still lasts {number(r['value'], 0)} {unit}.")
-        return
+VERDICT_WORDS = {MATTERS: "a change that matters", NEGLIGIBLE: "too small to notice", UNDECIDED: "not settled"}
+THIRDS = ((1 / 3, "a third"), (1 / 4, "a quarter"), (1 / 5, "a fifth"), (2 / 3, "two thirds"))
+
+
+def _how_much(change: float) -> str:
+    """A relative change in words: ``a third`` where it is one within a point, else ``33%``."""
+    size = abs(change)
+    for value, words in THIRDS:
+        if abs(size - value) < 0.01:
+            return words
+    return f"{size:.0%}" if size >= 0.01 else f"{size:.1%}"
+
+
+def _seat_of(metric: str) -> int:
+    return int(metric.partition(".")[2])
+
+
+def _phrase(metric: str, b, r, seats: Sequence[str]) -> str:
+    """A change that matters, in a few words for the headline: ``games get a third shorter``."""
+    up = r["diff"] > 0
+    f = figure(metric)
+    if f.id == "length":
+        change = r["diff"] / b["value"] if b["value"] else float("inf")
+        return f"games get {_how_much(change)} {'longer' if up else 'shorter'}"
+    if f.id == "win_rate":
+        return f"{seat_name(_seat_of(metric), seats)} wins {'more' if up else 'less'} often"
+    if f.id == "first_player_advantage":
+        return f"the first player's edge {'grows' if up else 'shrinks'}"
+    if f.id == "draw":
+        return "draws become more common" if up else "draws become rarer"
+    if f.id == "unfinished":
+        return f"{'more' if up else 'fewer'} games reach the turn cap"
+    if f.id == "margin":
+        return f"the winner's lead over the next seat {'grows' if up else 'shrinks'}"
+    _, more, fewer = f.words
+    text = more if up else fewer
+    return text[0].lower() + text[1:]
+
+
+def _sentence(metric: str, b, r, spec: GameSpec, seats: Sequence[str]) -> str:
+    """A change that matters, in a sentence with its numbers and its interval."""
+    f = figure(metric)
+    up = r["diff"] > 0
+    if f.id == "length":
+        places = decimals(r["diff_high"] - r["diff_low"])
+        shown = max(decimals(r["high"] - r["low"]), places)
+        diff = signed(r["diff"], r["diff_low"], r["diff_high"], places)
+        return (f"Games get {_how_much(r['diff'] / b['value'] if b['value'] else float('inf'))} "
+                f"{'longer' if up else 'shorter'}: {number(b['value'], shown)} -> {number(r['value'], shown)} "
+                f"{spec.length_unit} on average ({diff}).")  # fmt: skip
+    if f.percent:
+        places = points(r["diff_low"], r["diff_high"])
+        diff = f"{_points_diff(r, places)} percentage points"
+        if f.id == "win_rate":
+            who = seat_name(_seat_of(metric), seats)
+            return (f"{who[0].upper()}{who[1:]} wins {100 * abs(r['diff']):.{places}f} percentage points "
+                    f"{'more' if up else 'less'} often: {percent(b['value'], places)} -> {percent(r['value'], places)} "
+                    f"({diff}).")  # fmt: skip
+        what = {"draw": "of games", "unfinished": "of games", "first_player_advantage": "above a fair share"}.get(
+            f.id, f.words[0] if f.words else ""
+        )
+        lead = _phrase(metric, b, r, seats)
+        values = f"{percent(b['value'], places)} -> {percent(r['value'], places)} {what}".rstrip()
+        return f"{lead[0].upper()}{lead[1:]}: {values} ({diff})."
     places = decimals(r["diff_high"] - r["diff_low"])
-    diff = signed(r["diff"], r["diff_low"], r["diff_high"], places) + level_note(r["diff_level"])
-    change = r["diff"] / b["value"] if b["value"] else float("inf")
-    shown = max(decimals(r["high"] - r["low"]), places)
-    if _significant(r):
-        word = "longer" if r["diff"] > 0 else "shorter"
-        size = f"{abs(change):.0%}" if abs(change) >= 0.01 else f"{abs(change):.1%}"
-        found.append(
-            (
-                abs(change),
-                f"Games get {size} {word}: {number(b['value'], shown)} -> "
-                f"{number(r['value'], shown)} {unit} on average ({diff}).",
-            )
-        )
-    else:
-        ruled_out.append(
-            f"Game length does not change measurably: {number(b['value'], shown)} -> "
-            f"{number(r['value'], shown)} {unit} on average ({diff})."
-        )
+    what = f.words[0] if f.words else r["label"][r["label"].find("(") + 1 : -1] if "(" in r["label"] else ""
+    lead = _phrase(metric, b, r, seats)
+    values = f"{number(b['value'], places)} -> {number(r['value'], places)} {what}".rstrip()
+    return f"{lead[0].upper()}{lead[1:]}: {values} ({signed(r['diff'], r['diff_low'], r['diff_high'], places)})."
 
 
-def _seats(rows, base: str, arm: str, players: int, games: int, found: list, ruled_out: list,
-           seats: Sequence[str] = (), covered: Sequence[int] = ()) -> None:  # fmt: skip
-    """The seats whose chance of winning moves (named by their players where the seats hold
-    different ones), and how much the games rule out; seats in ``covered`` are said already."""
-    moved, bound = [], 0.0
-    for s in range(players):
-        if s in covered:
+# Each compared figure as the gathered sentences name it.
+NOUNS = {"first_player_advantage": "the first player's edge", "length": "the game's length", "draw": "draws",
+         "unfinished": "games reaching the turn cap", "lead_changes": "how often the lead changes hands",
+         "decided": "how late the winner takes the lead for good", "comeback": "comebacks from behind at half time",
+         "last_tenth": "games decided only in the last tenth", "out_share": "the time players spend out",
+         "tie_break": "games won on the tie-break", "margin": "the winner's lead over the next seat",
+         **{f"leads_alone_q{k}": f"winners already alone in front {when} of the way in"
+            for k, when in ((1, "a quarter"), (2, "half"), (3, "three quarters"))}}  # fmt: skip
+
+
+def margin_words(metric: str, margin: float, spec: GameSpec, relative_to: float | None = None) -> str:
+    """What matters for a figure, in words: ``1 percentage point``, ``5% (7.9 cards drawn)``
+    (a share of the first rule set's value ``relative_to``), ``0.5 lead changes a game``."""
+    f = figure(metric)
+    if f.percent:
+        value = 100 * margin
+        return f"{value:g} percentage point{'' if value == 1 else 's'}"
+    if f.relative and relative_to:
+        share = f"{100 * margin / abs(relative_to):.3g}%"
+        return f"{share}, {margin:.3g} {spec.length_unit}" if f.id == "length" else share
+    unit = f.words[0] if f.words else ""
+    return f"{margin:g} {unit}".rstrip()
+
+
+def _gathered(rows: list, spec: GameSpec, players: int) -> list[tuple[str, str]]:
+    """Rows of one verdict as ``(noun, margin in words)``, every seat's win rate as one, those
+    of one margin side by side."""
+    out, wins = [], [r for m, _, r in rows if figure(m).id == "win_rate"]
+    if wins:
+        seats = [str(_seat_of(r.name[1])) for r in wins]
+        which = (
+            "every seat's chance of winning"
+            if len(wins) == players
+            else f"seat {seats[0]}'s chance of winning"
+            if len(seats) == 1
+            else f"seats {_and(seats)}'s chances of winning"
+        )
+        out.append((which, margin_words("win_rate.0", wins[0]["margin"], spec)))
+    for metric, b, r in rows:
+        if figure(metric).id != "win_rate":
+            out.append((NOUNS.get(figure(metric).id, r["label"]), margin_words(metric, r["margin"], spec, b["value"])))
+    order = list(dict.fromkeys(margin for _, margin in out))
+    return sorted(out, key=lambda item: order.index(item[1]))
+
+
+def _grouped(items: list[tuple[str, str]], before: str) -> str:
+    """``A and B (by less than 1 percentage point each), C (by less than 5%)``: nouns of one
+    margin together."""
+    groups: dict[str, list[str]] = {}
+    for noun, margin in items:
+        groups.setdefault(margin, []).append(noun)
+    return "; ".join(f"{_and(nouns)} ({before} {margin}{' each' if len(nouns) > 1 else ''})"
+                     for margin, nouns in groups.items())  # fmt: skip
+
+
+def _arm_findings(rows, base: str, arm: str, spec: GameSpec, games: int, *, seats: Sequence[str], skip: set[str],
+                  covered: Sequence[int]) -> list[str]:  # fmt: skip
+    """One rule set against the first: a headline, a sentence per change that matters (the
+    largest first), one gathering the changes too small to notice with what would matter, and
+    one for the figures these games leave undecided, with the games that would settle them."""
+    players = sum(1 for (a, m) in rows.index if a == arm and m.startswith("win_rate."))
+    by = {MATTERS: [], NEGLIGIBLE: [], UNDECIDED: []}
+    for (a, metric), r in rows.iterrows():
+        if a != arm or metric in skip or r["verdict"] not in by:
             continue
-        r, b = rows.loc[arm, f"win_rate.{s}"], rows.loc[base, f"win_rate.{s}"]
-        bound = max(bound, abs(r["diff_low"]), abs(r["diff_high"]))
-        if _significant(r):
-            moved.append((s, b, r))
-    if len(moved) >= 3:  # (one sentence, not one a seat: the larger moves first)
-        moved.sort(key=lambda m: -abs(m[2]["diff"]))
-        places = max(points(r["diff_low"], r["diff_high"]) for _, _, r in moved)
-        levels = sorted({100 * r["diff_level"] for _, _, r in moved})
-        parts = [f"{seat_name(s, seats)} {percent(b['value'], places)} -> {percent(r['value'], places)} "
-                 f"({_points_diff(r, places)})" for s, b, r in moved]  # fmt: skip
-        found.append((
-            max(abs(r["diff"]) / max(b["value"], 1e-9) for _, b, r in moved),
-            f"{len(moved)} seats' chances move: " + ", ".join(parts)
-            + " percentage points (intervals at "
-            + (f"{levels[0]:.4g}%" if len(levels) == 1 else f"{levels[0]:.4g}% to {levels[-1]:.4g}%")
-            + ").",
-        ))  # fmt: skip
+        if figure(metric).id == "win_rate" and _seat_of(metric) in covered:
+            continue
+        by[r["verdict"]].append((metric, rows.loc[(base, metric)], r))
+    size = lambda item: abs(item[2]["diff"]) / max(abs(item[1]["value"]), 1e-9)  # noqa: E731
+    matters = sorted(by[MATTERS], key=lambda item: -size(item))
+    seat_moves = [item for item in matters if figure(item[0]).id == "win_rate"]
+    phrases = [_phrase(m, b, r, seats) for m, b, r in matters if figure(m).id != "win_rate"]
+    if len(seat_moves) >= 3:
+        phrases.insert(0, "the seats' chances of winning move")
     else:
-        for s, b, r in moved:
-            places = points(r["diff_low"], r["diff_high"])
-            word = "more" if r["diff"] > 0 else "less"
-            who = seat_name(s, seats)
-            found.append(
-                (
-                    abs(r["diff"]) / max(b["value"], 1e-9),
-                    f"{who[0].upper()}{who[1:]} wins {100 * abs(r['diff']):.{places}f} percentage points {word} "
-                    f"often: {percent(b['value'], places)} -> {percent(r['value'], places)} "
-                    f"({_points_diff(r, places)} percentage points{level_note(r['diff_level'])}).",
-                )
-            )
-    other = "other " if covered else ""
-    if not moved and len(covered) < players:
-        ruled_out.append(
-            f"No {other}seat's chance of winning moves by more than "
-            f"{100 * bound:.{max(1, decimals(100 * bound))}f} percentage points: within the noise of {games:,} games."
-        )
-    elif moved and len(moved) + len(covered) < players:
-        # (no change found is not "keeps its chances": a change smaller than the noise may be there)
-        still = [s for s in range(players) if s not in {m[0] for m in moved} and s not in covered]
-        who = seat_name(still[0], seats) if len(still) == 1 else f"seats {_and([str(s) for s in still])}"
-        ruled_out.append(f"For {who}, no change found: any change is within the noise of {games:,} games.")
+        phrases = [_phrase(m, b, r, seats) for m, b, r in seat_moves] + phrases
+    undecided = by[UNDECIDED]
+    more = f"{len(undecided)} more figure{'s' if len(undecided) > 1 else ''} would need more games to tell"
+    if not matters and not undecided:
+        head = f"{arm} changes nothing you would notice at the table."
+    elif not matters:
+        head = f"{arm} changes nothing you would notice that these {games:,} games can show; {more}."
+    else:
+        tail = "nothing else changes by as much as matters" if not undecided else more
+        head = f"{arm} changes what you would notice at the table: {_and(phrases)}; {tail}."
+    out = [head]
+    if len(seat_moves) >= 3:
+        places = max(points(r["diff_low"], r["diff_high"]) for _, _, r in seat_moves)
+        parts = [f"{seat_name(_seat_of(m), seats)} {percent(b['value'], places)} -> {percent(r['value'], places)} "
+                 f"({_points_diff(r, places)})" for m, b, r in seat_moves]  # fmt: skip
+        out.append(f"{len(seat_moves)} seats' chances move: " + ", ".join(parts) + " percentage points.")
+        matters = [item for item in matters if item not in seat_moves]
+    out += [_sentence(m, b, r, spec, seats) for m, b, r in matters]
+    if by[NEGLIGIBLE]:
+        gathered = _grouped(_gathered(by[NEGLIGIBLE], spec, players), "by less than")
+        out.append(f"Too small to notice: {gathered}. Changes this small may be there, but no player would feel "
+                   "them.")  # fmt: skip
+    if undecided:
+        parts = [_grouped(_gathered(undecided, spec, players), "what matters:")]
+        need = [r["settle_games"] for _, _, r in undecided]
+        known = [int(n) for n in need if not _missing(n)]
+        several = len(undecided) > 1
+        if len(known) == len(need):
+            settle = f"about {max(known):,} games per rule set would settle {'them' if several else 'it'}"
+        elif not known:
+            settle = (f"{'they lie' if several else 'it lies'} so close to what matters that no practical number of "
+                      f"games would settle {'them' if several else 'it'}")  # fmt: skip
+        else:
+            settle = (f"about {max(known):,} games per rule set would settle {len(known)} of them; the others lie so "
+                      "close to what matters that no practical number of games would settle them")  # fmt: skip
+        out.append(f"Not settled by {games:,} games: {parts[0]}. {settle[0].upper()}{settle[1:]}.")
+    return out
+
+
+def _missing(x) -> bool:
+    import pandas as pd
+
+    return bool(pd.isna(x))
+
+
+def settle_games(table: pd.DataFrame) -> int | None:
+    """The games per rule set that would settle every undecided difference of a comparison
+    whose games can settle it (None when nothing is undecided, or nothing practical would)."""
+    need = [int(n) for n in table["settle_games"].dropna()]
+    return max(need) if need else None
 
 
 def _points_diff(r, places: int) -> str:
     return signed(r["diff"], r["diff_low"], r["diff_high"], places, 100)
-
-
-def _rate_or_mean(metric: str, b, r, found: list) -> None:
-    if not _significant(r):
-        return
-    up = r["diff"] > 0
-    if metric == "draw":
-        places = points(r["diff_low"], r["diff_high"])
-        lead = "Draws become more common" if up else "Draws become rarer"
-        found.append(
-            (
-                abs(r["diff"]) / max(b["value"], 1e-9),
-                f"{lead}: {percent(b['value'], places)} -> {percent(r['value'], places)} of games "
-                f"({_points_diff(r, places)} percentage points{level_note(r['diff_level'])}).",
-            )
-        )
-        return
-    what, more, fewer = figure(metric).words
-    if figure(metric).percent:
-        places = points(r["diff_low"], r["diff_high"])
-        values = f"{percent(b['value'], places)} -> {percent(r['value'], places)} {what}"
-        diff = f"{_points_diff(r, places)} percentage points"
-    else:
-        places = decimals(r["diff_high"] - r["diff_low"])
-        values = f"{number(b['value'], places)} -> {number(r['value'], places)} {what}"
-        diff = signed(r["diff"], r["diff_low"], r["diff_high"], places)
-    found.append(
-        (
-            abs(r["diff"]) / max(abs(b["value"]), 1e-9),
-            f"{more if up else fewer}: {values} ({diff}{level_note(r['diff_level'])}).",
-        )
-    )
-
-
-def _margin(b, r, found: list) -> None:
-    if not _significant(r):
-        return
-    unit = r["label"][r["label"].find("(") + 1 : -1]
-    places = decimals(r["diff_high"] - r["diff_low"])
-    word = "grows" if r["diff"] > 0 else "shrinks"
-    found.append(
-        (
-            abs(r["diff"]) / max(abs(b["value"]), 1e-9),
-            f"The winner's lead over the next seat {word}: {number(b['value'], places)} -> "
-            f"{number(r['value'], places)} {unit} ({signed(r['diff'], r['diff_low'], r['diff_high'], places)}"
-            f"{level_note(r['diff_level'])}).",
-        )
-    )
 
 
 # ---------------------------------------------------------------------------- a run

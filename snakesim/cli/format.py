@@ -98,7 +98,11 @@ def format_findings(findings: list, level: float) -> str:
     the arm's name leading its sentences)."""
     import textwrap
 
-    lines = ["", f"In words ({level_text(level)} intervals unless another level is given):"]
+    lines = [
+        "",
+        f"In words (numbers in [brackets]: {level_text(level)} intervals, surer where a comparison weighs "
+        "many figures at once):",
+    ]
     arm = object()
     for f in findings:
         text, who = (f["text"], f["arm"]) if isinstance(f, dict) else (f, None)

@@ -16,7 +16,12 @@ changed hands). Its entry says all the rest of snakesim needs to know about it:
   exists in;
 - ``values``: how it is read off a block of games (every game, so that the games of two rule
   sets stay paired in a comparison), and ``counted``: the games it is about, which a run's
-  summary, a table's null and a search count (a comeback is about the games somebody won).
+  summary, a table's null and a search count (a comeback is about the games somebody won);
+- ``matters``: the smallest difference a player would notice at the table, in the figure's own
+  terms (a fraction for a rate or a share: 0.01 is one percentage point), or with
+  ``relative`` a share of the first rule set's value (0.05: 5% of its mean length); the
+  findings call a change that matters, negligible or undecided against it
+  (``snakesim.analysis.verdicts``; ``docs/what-matters.md`` says why each default).
 
 A new figure is one entry here: a run's summary and its JSON, comparisons, findings, sweeps,
 ``tune`` targets, reports and the workbench all take it from this list.
@@ -84,6 +89,8 @@ class Figure:
     swept: bool = True  # (of those compared) a figure of every sweep point, seat 0's for a figure by seat
     short: str = ""  # its words as a sweep's column (the label where empty)
     summarised: bool = False  # in a run's game-feel summary, tallied from the games' feel record
+    matters: float | None = None  # the smallest difference that matters (None: not a difference to judge)
+    relative: bool = False  # matters is a share of the first rule set's value
 
     def exists(self, spec: GameSpec) -> bool:
         """Whether the game has this figure at all."""
@@ -145,32 +152,34 @@ def _has_out(spec) -> bool:
 
 
 FIGURES: tuple[Figure, ...] = (
-    Figure("win_rate", "seat {seat} wins", "rate", "the share of games this seat wins", per_seat=True,
+    Figure("win_rate", "seat {seat} wins", "rate", "the share of games this seat wins", per_seat=True, matters=0.01,
            values=lambda g, seat: g["winner"] == seat),
-    Figure("draw", "draw", "rate", "the share of games nobody wins", noun="the share of drawn games",
+    Figure("draw", "draw", "rate", "the share of games nobody wins", noun="the share of drawn games", matters=0.01,
            values=lambda g: g["draw"]),
     Figure("unfinished", "unfinished", "rate", "the share of games stopped at the turn cap",
-           noun="the share of unfinished games", values=lambda g: g["unfinished"]),
+           noun="the share of unfinished games", matters=0.01, values=lambda g: g["unfinished"]),
     Figure("first_player_advantage", "first-player advantage", "mean",
-           "seat 0's wins above a fair share of the games somebody won", unit="points",
+           "seat 0's wins above a fair share of the games somebody won", unit="points", matters=0.01,
            values=lambda g: (g["winner"] == 0) - g.won / g.players),
     Figure("length", "length ({length})", "mean", "how long a game lasts, in the game's own unit", unit="length",
-           short="length", noun="the average game length", values=lambda g: g["length"]),
+           short="length", noun="the average game length", matters=0.05, relative=True,
+           values=lambda g: g["length"]),
     Figure("lead_changes", "lead changes", "mean",
            "steps at which one seat leads alone and it is not the seat that last led alone",
-           line="lead changes per game", noun="lead changes a game", feel=True, summarised=True,
+           line="lead changes per game", noun="lead changes a game", feel=True, summarised=True, matters=0.5,
            words=("lead changes a game", "The lead changes hands more often", "The lead changes hands less often"),
            values=lambda g: g["lead_changes"]),
     Figure("decided", "winner leads for good after (share of the game)", "mean",
            "how far into the game the winner takes the lead alone for good (won games; 1.0: only at the end)",
            line="the winner leads for good after", short="winner leads for good after", unit="share", feel=True,
            summarised=True, counted=lambda g: g.won, noun="the point from which the winner leads for good",
+           matters=0.03,
            words=("of the way in", "The winner takes the lead for good later",
                   "The winner takes the lead for good earlier"),
            values=lambda g: np.where(np.isnan(g["decided"]), 1.0, g["decided"])),
     Figure("comeback", "comeback (winner behind at half time)", "rate",
            "won games whose winner was behind at half time", line="the winner was behind at half time",
-           short="comeback", feel=True, summarised=True, counted=lambda g: g.won,
+           short="comeback", feel=True, summarised=True, counted=lambda g: g.won, matters=0.03,
            noun="the share of winners behind at half time",
            words=("of games won from behind at half time", "More winners come from behind",
                   "Fewer winners come from behind"),
@@ -179,49 +188,53 @@ FIGURES: tuple[Figure, ...] = (
            "won games whose winner takes the lead alone for good only in the last tenth of the game (decided at 0.9 "
            "or later): games that stay open to the end", line="the winner leads for good only in the last tenth",
            short="decided in the last tenth", noun="the share of won games decided only in the last tenth",
-           feel=True, summarised=True, counted=lambda g: g.won,
+           feel=True, summarised=True, counted=lambda g: g.won, matters=0.03,
            words=("of games decided only in the last tenth", "More games stay open to the last tenth",
                   "Fewer games stay open to the last tenth"),
            values=lambda g: g.won & (np.nan_to_num(g["decided"], nan=0.0) >= 0.9)),
     Figure("deficit", "the winner's worst deficit", "mean",
            "the largest gap between the winner and the top seat at any step (won games)",
            line="the winner's worst deficit ({standing})", feel=True, counted=lambda g: g.won, compared=False,
-           summarised=True, noun="the winner's worst deficit",
+           summarised=True, noun="the winner's worst deficit", matters=0.1, relative=True,
            values=lambda g: g["deficit"]),
     *(Figure(f"leads_alone_q{k}", f"the winner already leads alone {when} of the way in", "rate",
-             f"games whose winner already leads alone {when} of the way in", feel=True, swept=k == 2,
-             short="winner leads alone at half time" if k == 2 else "", values=_winner_leads_alone(k))
-      for k, when in zip(QUARTERS, QUARTER_NAMES, strict=True)),
+             f"games whose winner already leads alone {when} of the way in", feel=True, swept=k == 2, matters=0.03,
+             short="winner leads alone at half time" if k == 2 else "", values=_winner_leads_alone(k),
+             words=(f"of games whose winner already leads alone {said} of the way in",
+                    f"More winners already lead alone {said} of the way in",
+                    f"Fewer winners already lead alone {said} of the way in"))
+      for k, when, said in zip(QUARTERS, QUARTER_NAMES, ("a quarter", "half", "three quarters"), strict=True)),
     *(Figure(f"leader_wins_q{k}", f"the leader {when} of the way in wins", "rate",
              f"games with one seat alone in front {when} of the way in that this seat goes on to win", feel=True,
-             counted=_led(k), compared=False, summarised=True, values=_leader_wins(k),
+             counted=_led(k), compared=False, summarised=True, values=_leader_wins(k), matters=0.03,
              noun=f"how often the leader {where} wins")
       for k, when, where in zip(QUARTERS, QUARTER_NAMES, ("a quarter of the way in", "half-way",
                                                           "three quarters of the way in"), strict=True)),
     Figure("out_share", "time seats spend out of the game", "mean",
            "the share of the game a seat spends with nothing, out of play (Fortune)", unit="share", feel=True,
-           summarised=True, short="time out of the game", applies=_has_out,
+           summarised=True, short="time out of the game", applies=_has_out, matters=0.03,
            noun="the share of the game players spend out",
            words=("of the game spent out", "Players who are out wait longer", "Players who are out wait less"),
            values=lambda g: g["out_share"]),
     Figure("tie_break", "won on the tie-break", "rate", "won games whose winner was level with another seat on "
            "what the rules score, chosen by the tie-break", applies=_has_tie_break,
            counted=lambda g: g.won, summarised=True, swept=False, noun="the share of games won on the tie-break",
+           matters=0.03,
            words=("of games won on the tie-break", "The tie-break decides more games",
                   "The tie-break decides fewer games"),
            values=_tie_break),
     Figure("margin", "margin ({score})", "mean", "how far the winner ends ahead of the next seat, in what the rules "
-           "score"),
+           "score", noun="the winner's lead over the next seat", matters=0.1, relative=True),
     Figure("length_median", "length median (Kaplan-Meier)", "quantile",
            "the length by which half the games are over (unfinished games counted fairly)", unit="length",
-           noun="the median game length"),
+           noun="the median game length", matters=0.05, relative=True),
     Figure("length_p95", "length 95th percentile (Kaplan-Meier)", "quantile",
            "the length by which 95% of the games are over", unit="length",
-           noun="the length one game in twenty reaches"),
+           noun="the length one game in twenty reaches", matters=0.05, relative=True),
     Figure("seat_balance", "seat balance p", "test",
            "the chance of seats this uneven if every seat were equal (chi-square)", line="seat balance (chi-square p)"),
     Figure("seat_gap", "largest seat gap", "rate", "the largest difference between two seats' chances of winning",
-           unit="points"),
+           unit="points", matters=0.01),
 )  # fmt: skip
 BY_ID = {f.id: f for f in FIGURES}
 # The figures every comparison plays off its games, paired game by game, in the order a person
