@@ -226,7 +226,13 @@ def test_tune_findings_say_the_value_and_whether_fresh_games_hold_the_target():
          "metric": {"value": 61.0, "ci": [60.0, 61.0], "games": 100_000}}  # fmt: skip
     said = tune_findings(s)
     assert said[0] == ("For the median game length of 60, play start_coins = 13: it gives 61 [60, 61] on 100,000 "
-                       "fresh games, which holds the target.")  # fmt: skip
+                       "fresh games, which meets the target: what it gives lies within 3 of it, closer than anyone "
+                       "would notice.")  # fmt: skip
+    # The margin is the target figure's: 5% of the target for the length; 65 [64, 66] misses it.
+    s["metric"] = {"value": 65.0, "ci": [64.0, 66.0], "games": 100_000}
+    assert tune_findings(s)[0].endswith("which misses the target by more than matters (more than 3 of it).")
+    s["metric"] = {"value": 62.0, "ci": [61.0, 64.0], "games": 100_000}
+    assert tune_findings(s)[0].endswith("close to the target; these games cannot tell whether it lies within 3 of it.")
     s.update(status="out of reach", best=5, estimate=None, target={"metric": "win_rate.1", "value": 0.9})
     s["metric"] = {"value": 0.52, "ci": [0.51, 0.53], "games": 100_000}
     assert tune_findings(s) == ["No start_coins from 5 to 40 brings seat 1's win rate to 90.0%; the nearest is 5, "
@@ -245,8 +251,16 @@ def test_sweep_findings_say_a_trend_only_beyond_the_noise():
         "4 players: the average game (cards drawn) goes from 17.0 [16.5, 17.5] to 89.0 [87.0, 91.0] as start_coins "
         "goes from 5 to 15."
     )
-    assert said[1] == ("4 players: seat 0's chance of winning stays between 25.0% and 25.2% as start_coins goes from "
-                       "5 to 15, within the noise.")  # fmt: skip
+    # Ends 2 points wide each: their difference could reach the point that matters, or not.
+    assert said[1] == ("4 players: seat 0's chance of winning goes from 25.2% [24.0%, 26.0%] to 25.2% [24.0%, 26.0%] "
+                       "as start_coins goes from 5 to 15; these games cannot tell whether by as much as matters (1 "
+                       "percentage point).")  # fmt: skip
+    narrow = pd.DataFrame(rows).assign(low=lambda d: d["value"] - 0.002, high=lambda d: d["value"] + 0.002)
+    narrow.loc[narrow["metric"] == "length", ["low", "high"]] = [[16.5, 17.5], [43.0, 45.0], [89.0, 91.0]]
+    assert sweep_findings(narrow, "start_coins", "cards drawn")[1] == (
+        "4 players: seat 0's chance of winning stays between 25.0% and 25.2% as start_coins goes from 5 to 15: the two "
+        "ends differ by less than 1 percentage point, too little to notice."
+    )
 
 
 @pytest.mark.parametrize("game", ["fortune", "rainbow", "hisss", "sssnake"])

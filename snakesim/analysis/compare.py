@@ -330,7 +330,8 @@ def compare_variants(
     of at most that half-width, or ``budget.max_games`` (default 100 blocks) is reached;
     ``attrs["stopping"]`` says which and holds those intervals, which stay valid although the
     run looked after every block (the ordinary intervals of the table do not: stopping when
-    they look narrow undercovers).
+    they look narrow undercovers); a watched difference's verdict is taken on its
+    anytime-valid interval.
     ``backend`` plays the games (``threads`` numba threads here if None); a Dask backend's
     cluster is shared by all the runs.
     """
@@ -361,6 +362,10 @@ def compare_variants(
             widest = float(sequences["half_width"].max())
             if widest <= precision or played >= cap:
                 out = compare_tables(spec, tables, matters=matters)
+                watched = {(r["variant"], r["metric"].removesuffix(".difference")): (r["low"], r["high"])
+                           for r in sequences.to_dict(orient="records")
+                           if r["metric"].endswith(".difference")}  # fmt: skip
+                add_verdicts(out, played, matters, anytime=watched)
                 out.attrs["stopping"] = {
                     "games": played,
                     "widest_half_width": widest,

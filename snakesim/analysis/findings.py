@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from snakesim.analysis.stats import LEVEL, wilson
-from snakesim.analysis.verdicts import MATTERS, NEGLIGIBLE, UNDECIDED
+from snakesim.analysis.verdicts import MATTERS, NEGLIGIBLE, UNDECIDED, verdict
 from snakesim.core.figures import figure, target_figure
 
 if TYPE_CHECKING:
@@ -207,6 +207,8 @@ def row_text(r, alpha: float = ALPHA) -> tuple[str, str]:
         diff += " (exact)"
     if r["pairing_ratio"] == r["pairing_ratio"]:
         diff += f"  pairing x{r['pairing_ratio']:.2f}"
+    if r.get("verdict") in (MATTERS, NEGLIGIBLE, UNDECIDED):
+        diff += f"  {r['verdict']}"
     return value, diff
 
 
@@ -767,11 +769,44 @@ def tune_findings(s: dict) -> list[str]:
             f"the nearest is {s['best']}, which gives {got}."
         ]
     else:
-        holds = "which holds the target" if lo <= goal <= hi else "close to the target but not on it"
-        out = [f"For {words} of {show(goal)}, play {option} = {s['best']}: it gives {got}, {holds}."]
+        out = [f"For {words} of {show(goal)}, play {option} = {s['best']}: it gives {got}, {_meets(s, show)}."]
     if s.get("estimate") is not None and s["status"] != "out of reach":
         out.append(f"Between whole values the target lies at {option} = {s['estimate']:.2f}.")
     return out
+
+
+def _meets(s: dict, show) -> str:
+    """Whether a tune's answer meets its target: its interval on the fresh games within what
+    matters of the target (the target figure's margin; a share of the target for a relative
+    one, a percentage point for a seat's win rate, any --matters given), beyond it, or neither."""
+    goal, (lo, hi) = s["target"]["value"], s["metric"]["ci"]
+    m = _target_margin(s)
+    if m is None:
+        return "which holds the target" if lo <= goal <= hi else "close to the target but not on it"
+    said = verdict(lo - goal, hi - goal, m)
+    within = f"within {show(m) if s['target']['metric'].startswith('win_rate.') else _plain(m)} of it"
+    if said == NEGLIGIBLE:
+        return f"which meets the target: what it gives lies {within}, closer than anyone would notice"
+    if said == MATTERS:
+        return f"which misses the target by more than matters ({within.replace('within', 'more than')})"
+    return f"close to the target; these games cannot tell whether it lies {within}"
+
+
+def _plain(x: float) -> str:
+    return f"{x:.3g}"
+
+
+def _target_margin(s: dict) -> float | None:
+    """The smallest difference that matters around a tune's target (None: the figure has none)."""
+    from snakesim.analysis.verdicts import margin_for
+
+    metric = s["target"]["metric"]
+    f = target_figure(metric)
+    row = "win_rate" if metric.startswith("win_rate.") else f.id if f is not None else None
+    if row is None:
+        return None
+    m = margin_for(row, s.get("matters"))
+    return None if m is None else m.of(s["target"]["value"])
 
 
 # A skill line-up (field, odd player's kind) in words: the player, and what its edge measures.
@@ -787,9 +822,14 @@ LINEUP_WORDS = {
 }
 
 
-def skill_findings(table: pd.DataFrame, shares: pd.DataFrame) -> list[str]:
+def skill_findings(table: pd.DataFrame, shares: pd.DataFrame, matters: Mapping | None = None) -> list[str]:
     """A skill measurement (``SkillResult``) in words: each player count's verdict, then each odd
-    player's edge in percentage points over a field player at the same seats (paired 95% intervals)."""
+    player's edge in percentage points over a field player at the same seats (paired 95% intervals),
+    called a change only where it is as large as matters (the win rate's margin, 1 percentage point
+    unless ``matters`` says otherwise), about as often where it is smaller, and undecided else."""
+    from snakesim.analysis.verdicts import margin_for
+
+    margin = margin_for("win_rate", matters).amount
     out = []
     words = {lineup: who for lineup, (who, _) in LINEUP_WORDS.items()}
     for row in shares.itertuples():
@@ -807,12 +847,20 @@ def skill_findings(table: pd.DataFrame, shares: pd.DataFrame) -> list[str]:
                 continue
             places = max(1, points(r.edge_low, r.edge_high))
             ci = signed(r.edge, r.edge_low, r.edge_high, places, 100)
-            if r.edge_low > 0 or r.edge_high < 0:
+            said = verdict(r.edge_low, r.edge_high, margin)
+            if said == MATTERS:
                 word = "more" if r.edge > 0 else "less"
                 text = (f"{who.capitalize()} wins {100 * abs(r.edge):.{places}f} percentage points {word} often than a "
                         "field player")  # fmt: skip
+            elif said == NEGLIGIBLE:
+                text = f"{who.capitalize()} wins about as often as a field player, within {100 * margin:g} " + (
+                    "percentage point" + ("" if margin == 0.01 else "s")
+                )
             else:
-                text = f"{who.capitalize()} wins about as often as a field player"
+                word = "more" if r.edge > 0 else "less"
+                text = (f"{who.capitalize()} wins {100 * abs(r.edge):.{places}f} percentage points {word} often than a "
+                        "field player, but these games cannot tell whether by as much as matters "
+                        f"({100 * margin:g})")  # fmt: skip
             out.append(
                 f"{text} at the same seats ({ci} percentage points): {percent(r.win_rate, places)} of games, "
                 f"an equal share being {percent(r.fair_share, places)}."
@@ -850,10 +898,14 @@ def _kind(player: str) -> str:
     return "novice" if name == "greedy" and rate else name
 
 
-def sweep_findings(table: pd.DataFrame, axis: str, unit: str = "turns") -> list[str]:
+def sweep_findings(table: pd.DataFrame, axis: str, unit: str = "turns", matters: Mapping | None = None) -> list[str]:
     """A sweep (``snakesim.analysis.sweep.sweep``) in words, for each player count: how the
     average length (in ``unit``), seat 0's chance and the lead changes move from the first value
-    of ``axis`` to the last, said to move only when the two ends' intervals do not overlap."""
+    of ``axis`` to the last, against the smallest difference that matters: a move that matters
+    (the two ends' difference, its interval from theirs, lies beyond the margin), one too small
+    to notice (it lies inside), or one these games cannot tell."""
+    from snakesim.analysis.verdicts import margin_for
+
     out = []
     for players, rows in table.groupby("players"):
         first, last = rows[axis].iloc[0], rows[axis].iloc[-1]
@@ -874,14 +926,23 @@ def sweep_findings(table: pd.DataFrame, axis: str, unit: str = "turns") -> list[
                 out.append(f"{players} players: every game lasts {number(a['value'], 0)} {unit} at every point.")
             elif np.ptp(line["value"].to_numpy(dtype=float)) < SAME:
                 out.append(f"{players} players: {what} is {show(a['value'])} at every point.")
-            elif b["low"] > a["high"] or b["high"] < a["low"]:
-                out.append(
-                    f"{players} players: {what} goes from {show(a['value'])} [{show(a['low'])}, {show(a['high'])}] "
-                    f"to {show(b['value'])} [{show(b['low'])}, {show(b['high'])}] {span}."
-                )
             else:
-                out.append(
-                    f"{players} players: {what} stays between {show(line['value'].min())} and "
-                    f"{show(line['value'].max())} {span}, within the noise."
-                )
+                m = margin_for(metric, matters).of(a["value"])
+                d = b["value"] - a["value"]
+                half = math.hypot((a["high"] - a["low"]) / 2, (b["high"] - b["low"]) / 2)  # (two separate runs)
+                said = verdict(d - half, d + half, m)
+                ends = (f"from {show(a['value'])} [{show(a['low'])}, {show(a['high'])}] to {show(b['value'])} "
+                        f"[{show(b['low'])}, {show(b['high'])}] {span}")  # fmt: skip
+                size = f"{100 * m:g} percentage point{'s' if m != 0.01 else ''}" if rate else _plain(m)
+                if said == MATTERS:
+                    out.append(f"{players} players: {what} goes {ends}.")
+                elif said == NEGLIGIBLE:
+                    out.append(
+                        f"{players} players: {what} stays between {show(line['value'].min())} and "
+                        f"{show(line['value'].max())} {span}: the two ends differ by less than {size}, too little "
+                        "to notice."
+                    )
+                else:
+                    out.append(f"{players} players: {what} goes {ends}; these games cannot tell whether by as much as "
+                               f"matters ({size}).")  # fmt: skip
     return out

@@ -121,12 +121,16 @@ def games_to_settle(diff: float, low: float, high: float, margin: float, games: 
     return int(math.ceil(games * (half / distance) ** 2 * 1.1 / 1000) * 1000)  # (10% to spare, in thousands)
 
 
-def add_verdicts(table, games: int, matters: Mapping[str, Margin] | None = None) -> None:
+def add_verdicts(
+    table, games: int, matters: Mapping[str, Margin] | None = None, anytime: Mapping | None = None
+) -> None:
     """Give a comparison (``compare.compare_tables``) its ``margin``, ``verdict`` and
     ``settle_games`` columns, in place. The first rule set's rows are ``baseline``; a row with
     no difference from it (a length quantile, the seat balance test, a margin each rule set
     scores on its own) is ``not compared``; ``settle_games`` is set on ``undecided`` rows only
-    (None where no practical number of games would settle it)."""
+    (None where no practical number of games would settle it). ``anytime`` maps ``(variant,
+    row)`` to the anytime-valid interval of a difference a ``--precision`` run watched: its
+    verdict is taken on that interval, which stays valid although the run chose when to stop."""
     import numpy as np
 
     first = table["variant"].iloc[0]
@@ -149,10 +153,11 @@ def add_verdicts(table, games: int, matters: Mapping[str, Margin] | None = None)
             verdicts.append(NOT_COMPARED)
             settle.append(None)
             continue
-        said = verdict(r.diff_low, r.diff_high, amount)
+        low, high = (anytime or {}).get((r.variant, r.metric), (r.diff_low, r.diff_high))
+        said = verdict(low, high, amount)
         margins.append(amount)
         verdicts.append(said)
-        settle.append(games_to_settle(r.diff, r.diff_low, r.diff_high, amount, games) if said == UNDECIDED else None)
+        settle.append(games_to_settle(r.diff, low, high, amount, games) if said == UNDECIDED else None)
     table["margin"] = margins
     table["verdict"] = verdicts
     table["settle_games"] = pd_int(settle)
@@ -163,3 +168,33 @@ def pd_int(values: list):
     import pandas as pd
 
     return pd.array(values, dtype="Int64")
+
+
+def settle_plan(table, games: int) -> dict | None:
+    """How to settle what a comparison leaves undecided: ``{"games", "precision", "max_games"}``,
+    or None when nothing is undecided or no practical number of games would settle it.
+
+    ``games`` is about how many games per rule set would settle every undecided row that can be
+    settled. Where those rows are all rates, ``precision`` is the half-width their differences
+    need (the smallest distance from a difference to its margin) for the run's anytime-valid
+    stopping (``compare --precision --precise differences``), which may look after every block
+    and stays valid; ``max_games`` caps it at three times ``games`` (anytime-valid intervals are
+    wider than fixed ones). Otherwise ``precision`` is None: play ``games`` games."""
+    import pandas as pd
+
+    undecided = table[(table["verdict"] == UNDECIDED) & table["settle_games"].notna()]
+    if undecided.empty:
+        return None
+    need = int(undecided["settle_games"].max())
+    # (the first player's edge is seat 0's wins less a share of the won games: it settles with them)
+    undecided = undecided[undecided["metric"] != "first_player_advantage"]
+    if not (undecided["kind"] == "rate").all():
+        return {"games": need, "precision": None, "max_games": None}
+    if undecided.empty:
+        return {"games": need, "precision": None, "max_games": None}
+    distance = (undecided["margin"] - undecided["diff"].abs()).abs().min()
+    precision = float(f"{distance:.2g}") if distance >= 1e-4 else 1e-4
+    if precision > distance:
+        precision = float(f"{distance * 0.95:.2g}")
+    most = int(math.ceil(3 * need / 1000) * 1000)
+    return {"games": need, "precision": precision, "max_games": max(most, games)} if pd.notna(precision) else None

@@ -32,6 +32,7 @@ from snakesim.core.errors import InputError
 @options.deck_file
 @options.policy
 @options.policies
+@options.matters
 @click.option("--games", "-n", "n_games", type=int, default=100_000, show_default=True, help="Games per variant.")
 @click.option("--threads", "-t", type=int, default=None, help="numba threads [default: all].")
 @options.backend_options
@@ -60,8 +61,8 @@ from snakesim.core.errors import InputError
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the comparison as JSON records.")
 def compare(
-    game, players_text, seed, variants, settings, rules_file, deck_file, policy, policies, n_games, threads, backend,
-    scheduler, workers, precision, max_games, precise, plot, as_json,
+    game, players_text, seed, variants, settings, rules_file, deck_file, policy, policies, matters, n_games, threads,
+    backend, scheduler, workers, precision, max_games, precise, plot, as_json,
 ):  # fmt: skip
     """Compare rule sets of GAME on the same games (common random numbers).
 
@@ -74,6 +75,10 @@ def compare(
     draws, unfinished games, first-player advantage, length, winning margin) it prints each
     variant's value with its 95% interval and its difference from the first variant with a
     paired interval and a Holm-adjusted p-value; then each variant's seat-balance test.
+    Each difference is then called what a player would make of it: it matters (its interval
+    lies beyond the smallest difference that matters, --matters), it is too small to notice
+    (its interval lies inside it), or it is not settled (its interval crosses it: the findings
+    say how many games would settle it, and the command that plays them).
     --set, --rules, --deck and the policies apply to every arm (after its own options).
     `snakesim rules GAME -v ARM` prints an arm's complete rules.
 
@@ -88,10 +93,12 @@ def compare(
       snakesim compare rainbow -v standard -v poppies-orchids -n 5000 --precision 0.01 --precise differences
       snakesim compare fortune -v standard -v rejoin --games 10000000 --backend dask --workers 8
       snakesim compare hisss -p 2..5 -v standard -v most-snakes --set feel=true
+      snakesim compare fortune -v standard -v one-snake --matters length=10%,lead_changes=1
     """
     from snakesim.analysis.compare import check_arms
     from snakesim.analysis.stats import LEVEL
     from snakesim.analysis.sweep import parse_players
+    from snakesim.analysis.verdicts import parse_matters
     from snakesim.core.arms import Budget, RuleSource
     from snakesim.core.backends import make_backend
     from snakesim.core.files import check_writable
@@ -105,6 +112,7 @@ def compare(
             raise InputError("--plot", f"{plot!r} is a file; give a folder for the figures")
         check_writable(plot, "--plot")
     arms = variants or ("standard",)
+    margins = parse_matters(matters)
     budget = Budget(n_games, seed, precision=precision, max_games=max_games)
     shared = RuleSource(rules_file=rules_file, deck_file=deck_file, settings=settings, policy=policy, policies=policies)
     for n in counts:  # every player count's arms checked before any game is played
@@ -112,8 +120,14 @@ def compare(
     parts = []
     for n in counts:
         folder = None if plot is None else Path(plot) / (f"{n}p" if len(counts) > 1 else "")
+        again = ["snakesim", "compare", game, "-p", str(n), "--seed", str(seed)]
+        again += [f for v in arms for f in ("-v", v)] + [f for s in settings for f in ("--set", s)]
+        again += [f for m in matters for f in ("--matters", m)]
+        for flag, value in (("--rules", rules_file), ("--deck", deck_file), ("--policy", policy),
+                            ("--policies", policies)):  # fmt: skip
+            again += [flag, value] if value is not None else []
         parts.append(_compare_players(spec, n, arms, budget, shared, threads=threads, engine=engine, precise=precise,
-                                      folder=folder))  # fmt: skip
+                                      folder=folder, matters=margins, again=again))  # fmt: skip
     if as_json:
         if len(parts) == 1:
             click.echo(to_json(parts[0][0]))
@@ -129,14 +143,20 @@ def compare(
     click.echo("\n\n".join(text for _, text in parts))
 
 
-def _compare_players(spec, players, arms, budget, shared, *, threads, engine, precise, folder) -> tuple[dict, str]:
-    """Compare the arms with ``players`` players: the JSON object and the text of the command."""
+def _compare_players(
+    spec, players, arms, budget, shared, *, threads, engine, precise, folder, matters, again
+) -> tuple[dict, str]:
+    """Compare the arms with ``players`` players: the JSON object and the text of the command
+    (``again``: the command line that plays them, for the one that would settle them)."""
+    import shlex
+
     from snakesim.analysis.compare import compare_variants
     from snakesim.analysis.findings import compare_findings
     from snakesim.analysis.stats import LEVEL
+    from snakesim.analysis.verdicts import settle_plan
 
     table, tables = compare_variants(spec, players, arms, budget, shared, threads=threads, progress=sys.stderr.isatty(),
-                                     backend=engine, precise=precise)  # fmt: skip
+                                     backend=engine, precise=precise, matters=matters)  # fmt: skip
     n_games, seed = budget.games, budget.seed
     stopping = table.attrs.get("stopping")
     drawn = _figures(spec, players, table, tables, folder) if folder is not None else []
@@ -150,7 +170,15 @@ def _compare_players(spec, players, arms, budget, shared, *, threads, engine, pr
     meta["level"] = LEVEL  # (the values' intervals; each difference's is its row's diff_level)
     if stopping:
         meta.update(games=stopping["games"], stopping=stopping)
-    meta.update(findings=findings, rows=records(table))
+    settle = settle_plan(table, played)
+    if settle is not None:
+        if settle["precision"] is not None:
+            more = ["-n", str(played), "--precision", f"{settle['precision']:g}", "--precise", "differences",
+                    "--max-games", str(settle["max_games"])]  # fmt: skip
+        else:
+            more = ["-n", str(settle["games"])]
+        settle["command"] = shlex.join([*again, *more])
+    meta.update(findings=findings, settle=settle, rows=records(table))
     header = (
         f"{players} players, {played:,} games per arm, seed {seed}: game i is dealt from the same keyed "
         "shuffle in every arm (paired)"
@@ -161,6 +189,14 @@ def _compare_players(spec, players, arms, budget, shared, *, threads, engine, pr
     elif seats:
         header += "\npolicies by seat: " + "; ".join(f"{name}: {who}" for name, who in seats.items())
     lines = [format_comparison(table, spec.title, header), format_findings(findings, LEVEL)]
+    if settle is not None:
+        how = (
+            "adds blocks of games until the undecided differences are settled, with intervals that stay valid although "
+            "it looks after every block"
+            if settle["precision"] is not None
+            else f"plays {settle['games']:,} games per rule set"
+        )
+        lines.append(f"\nTo settle what is not settled ({how}):\n  {settle['command']}")
     if folder is not None:
         lines.append(f"\nfigures written to {folder}/ ({', '.join(drawn)})")
     if stopping:

@@ -51,6 +51,14 @@ deck_file = click.option(
     default=None,
     help="A TOML file of deck data only (card counts, colours), e.g. the real counts of your copy.",
 )
+matters = click.option(
+    "--matters",
+    multiple=True,
+    metavar="FIGURE=SIZE,...",
+    help="The smallest difference that matters, per figure: a share's in percentage points (win_rate=2, "
+    "comeback=5%), any other's in its unit (lead_changes=0.25) or as a share of the first rule set's value "
+    "(length=3%). Repeatable. [default: win_rate=1, length=5%, lead_changes=0.5, shares 3; see docs/what-matters.md]",
+)
 policy = click.option(
     "--policy", default=None, help="Play policy for every seat, in games with choices (see `snakesim variants GAME`)."
 )

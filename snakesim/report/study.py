@@ -19,6 +19,7 @@ from __future__ import annotations
 import base64
 import os
 import shutil
+import sys
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -40,6 +41,7 @@ from snakesim.analysis.findings import (
 from snakesim.analysis.skill import NOVICE, check_skill, skill
 from snakesim.analysis.sweep import parse_axes, parse_players, plan_sweep, sweep
 from snakesim.analysis.tune import check_tune, tune
+from snakesim.analysis.verdicts import margins_allowed, parse_matters
 from snakesim.core.arms import Budget, RuleSource, build_arms, resolve_run
 from snakesim.core.backends import ThreadsBackend
 from snakesim.core.errors import InputError
@@ -89,6 +91,7 @@ STUDY_TYPES = {
     "game": str,
     "seed": int,
     "conclusion": str,
+    "matters": (str, list),
     "compare": list,
     "sweep": list,
     "balance": list,
@@ -104,6 +107,8 @@ COMPARE_TYPES = {
     "set": list,
     "policy": str,
     "policies": list,
+    "matters": (str, list),
+    "claims": dict,  # what the conclusion says of each rule set, checked against the verdicts
 }
 # An arm of a comparison: any rule set (snakesim.core.arms), with its own policies if it likes.
 ARM_TYPES = {
@@ -198,12 +203,79 @@ def load_study(path: str | Path) -> dict:
         raise InputError(
             "study", "give at least one [[compare]], [[sweep]], [[balance]], [[tune]] or [[skill]] section"
         )
+    parse_matters(data.get("matters"), "matters")
     for kind, types in SECTIONS.items():
         for k, section in enumerate(data.get(kind, [])):
             _check_section(f"{kind}[{k}]", section, types, REQUIRED[kind])
             for j, arm in enumerate(section.get("arms", []) if kind == "compare" else []):
                 _check_section(f"{kind}[{k}].arms[{j}]", arm, ARM_TYPES, REQUIRED["arm"])
+            if kind == "compare":
+                parse_matters(section.get("matters"), f"compare[{k}].matters")
+                _check_claims(f"compare[{k}].claims", section.get("claims", {}))
     return data
+
+
+def _claim(said) -> tuple[bool, list[str], list[str]]:
+    """A claim as ``(nothing, matters, not_matters)``."""
+    if said == "nothing":
+        return True, [], []
+    if isinstance(said, list):
+        return False, said, []
+    return False, said.get("matters", []), said.get("not", [])
+
+
+def _check_claims(where: str, claims: dict) -> None:
+    """A comparison's claims, by rule set label: ``"nothing"`` (the conclusion says it changes
+    nothing that matters), a list of figure ids (it says these change by as much as matters),
+    or a table ``{matters = [...], not = [...]}`` (and that these do not)."""
+    allowed = 'expected "nothing", a list of figure ids, or {matters = [...], not = [...]}'
+    for label, said in claims.items():
+        ok = said == "nothing" or isinstance(said, list) or (isinstance(said, dict) and set(said) <= {"matters", "not"})
+        if not ok:
+            raise InputError(f"{where}.{label}", f"{allowed}, got {said!r}")
+        _, matters, nots = _claim(said)
+        for name in [*matters, *nots]:
+            if not isinstance(name, str) or name not in BY_ID or BY_ID[name].matters is None:
+                raise InputError(f"{where}.{label}", f"unknown figure {name!r}; expected one of {margins_allowed()}")
+
+
+def _claim_words(label: str, said) -> str:
+    nothing, matters, nots = _claim(said)
+    if nothing:
+        return f"{label} changes nothing that matters"
+    words = [f"{label} changes {_and_words(matters)} by as much as matters"] if matters else []
+    if nots:
+        words.append(f"{'' if matters else label + ' '}does not change {_and_words(nots)} by as much")
+    return ", and ".join(words)
+
+
+def _and_words(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def check_claims(table, claims: dict) -> list[str]:
+    """What a comparison's claims (``claims`` of a ``[[compare]]`` section) say that its
+    verdicts do not bear out, one line each (empty: every claim holds). A rule set said to
+    change "nothing" must have no ``matters`` verdict; a figure said to change must have
+    ``matters`` (for a figure by seat, on some seat); a figure said not to must have none."""
+    out = []
+    for label, said in claims.items():
+        rows = table[table["variant"] == label]
+        if rows.empty:
+            out.append(f"{label}: no such rule set in this comparison")
+            continue
+        mattering = sorted({m.partition(".")[0] for m in rows.loc[rows["verdict"] == "matters", "metric"]})
+        nothing, matters, nots = _claim(said)
+        if nothing and mattering:
+            out.append(f"{label}: said to change nothing that matters, but {', '.join(mattering)} changes by as much "
+                       "as matters")  # fmt: skip
+        for name in matters:
+            if name not in mattering:
+                verdicts = sorted(set(rows.loc[rows["metric"].str.partition(".")[0] == name, "verdict"]))
+                out.append(f"{label}: said to change {name}, but its verdict is {' / '.join(verdicts) or 'missing'}")
+        out += [f"{label}: said not to change {name}, but it changes by as much as matters" for name in nots
+                if name in mattering]  # fmt: skip
+    return out
 
 
 def run_study(path: str | Path, out_dir: str | Path, scale: float = 1.0, progress: bool = False, backend=None) -> Path:
@@ -272,7 +344,12 @@ def _write_report(study, spec, seed, plans, out_dir: Path, command: str, progres
                     )
                     for label, variant, rules, seats in arms
                 }
-                table = compare_tables(spec, tables)
+                margins = {**parse_matters(study.get("matters")), **parse_matters(section.get("matters"))}
+                table = compare_tables(spec, tables, matters=margins)
+                broken = check_claims(table, section.get("claims", {}))
+                if broken:  # (the report says so, and the command warns: a conclusion the games contradict)
+                    print(f"snakesim study: {name}: the study's claims do not hold: {'; '.join(broken)}",
+                          file=sys.stderr)  # fmt: skip
                 figures = comparison_figures(
                     spec,
                     players,
@@ -286,6 +363,13 @@ def _write_report(study, spec, seed, plans, out_dir: Path, command: str, progres
                 note = f"{players} players, {games:,} games per arm, seed {seed}; " + "; ".join(
                     f"**{label}**: {_describe(rules, seats)}" for label, _, rules, seats in arms
                 )
+                if section.get("claims"):
+                    held = "; ".join(_claim_words(label, said) for label, said in section["claims"].items())
+                    note += (
+                        f". **The conclusion's claims do not hold here**: {'; '.join(broken)}"
+                        if broken
+                        else f". The conclusion's claims hold: {held}"
+                    )
                 shown = _compare_view(table)
                 findings = [
                     f"{f['arm']}: {f['text']}" if f["arm"] else f["text"]
