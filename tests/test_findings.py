@@ -420,3 +420,23 @@ def test_a_fair_share_with_draws_says_what_it_is_a_share_of():
     drawn = table[(table["variant"] == "standard") & (table["metric"] == "draw")]["value"].iloc[0]
     assert drawn > 0 and said.startswith("The random player in seat 2 wins ")
     assert "(a third of the games somebody won)" in said
+
+
+@pytest.mark.parametrize("game", ["fortune", "rainbow", "hisss", "sssnake"])
+def test_a_comparisons_findings_speak_a_familys_words(game):
+    """No "arm", "Holm", "pairing", "pp", "Kaplan-Meier" or "p" in what a family reads: the
+    statistics stay in the table, the JSON and the details view. Each rule set after the first
+    leads with its headline."""
+    import re
+
+    from snakesim.analysis.compare import compare_variants
+
+    spec = get_game(game)
+    variants = list(spec.rules.VARIANTS)[:3]
+    table, _ = compare_variants(spec, 3, variants, Budget(1500, 2), RuleSource(options={"feel": True}))
+    said = compare_findings(table, spec, 3, 1500)
+    for f in said:
+        assert not re.search(r"(?<![\w-])(arms?|Holm|pairing|pp|Kaplan-Meier|p)(?![\w-])", f["text"]), f["text"]
+    for arm in variants[1:]:
+        head = next(f["text"] for f in said if f["arm"] == arm)
+        assert head.startswith(f"{arm} changes "), head

@@ -526,7 +526,7 @@ def test_a_house_rule_from_the_page_equals_the_command_line(open_page, tmp_path)
     page.fill("#seed", "5")
     page.wait_for_function("() => document.getElementById('plan').textContent.includes('standard and ten coins')")
     play(page)
-    finding = page.locator("#findings li", has_text="shorter").first.inner_text()
+    finding = page.locator("#findings li", has_text="cards drawn on average").first.inner_text()
     page.locator("[data-chart=win-rates] .snakesim-plot").focus()
     page.keyboard.press("ArrowRight")
     tip = page.inner_text("[data-chart=win-rates] .snakesim-tip")
@@ -559,3 +559,50 @@ def test_a_house_rule_from_the_page_equals_the_command_line(open_page, tmp_path)
     page.locator("[data-chart=win-rates] .snakesim-legend-item", has_text="standard").click()
     assert bars.count() == before // 2
     assert page.get_attribute("[data-chart=win-rates] .snakesim-legend-item >> nth=0", "aria-pressed") == "false"
+
+
+# ---------------------------------------------------------------------------- what matters (issue 43)
+
+
+def test_what_matters_is_typed_kept_and_what_is_not_settled_can_be_settled(open_page):
+    """A family's question has an answer only against a difference they would notice: the page
+    takes it, keeps it in its link, refuses a wrong one with a line naming it, and offers to play
+    the games that settle what a run leaves open."""
+    page = open_page()
+    page.select_option("#variant-pick", "one-snake")
+    page.click("#add-variant")
+    page.locator("#arms li[data-arm=one-snake]").wait_for()
+    page.fill("#games", "3000")
+    page.uncheck("#feel")  # (seats' chances and the length: what the anytime-valid stopping watches)
+    page.locator("#matters").press_sequentially("length=abc", delay=30)
+    page.click("#run")
+    page.wait_for_function("() => !document.getElementById('run-error').hidden")
+    assert page.inner_text("#run-error") == "matters: 'length=abc': expected a number above 0, got 'abc'"
+    page.fill("#matters", "")
+    page.locator("#matters").press_sequentially("length=50%, win_rate=4", delay=30)
+    with page.expect_request(lambda r: r.url.endswith("/api/runs") and r.method == "POST") as sent:
+        run = started(page)
+    assert json.loads(sent.value.post_data)["matters"] == "length=50%, win_rate=4"
+    page.wait_for_selector(f"body[data-compare='{run}']", timeout=RUN)
+    said = findings(page)
+    # A third shorter is less than the half that matters here: too small to notice.
+    assert any(f.startswith("one-snake: Too small to notice:") and "the game's length (by less than 50%" in f
+               for f in said), said  # fmt: skip
+    assert any(f.startswith("one-snake: Not settled by 3,000 games:") for f in said), said
+    # The link keeps what matters, and the results.
+    page.reload()
+    page.wait_for_selector(f"body[data-compare='{run}']", timeout=30_000)
+    assert page.input_value("#matters") == "length=50%, win_rate=4"
+    # The button plays until the open changes are settled, with the anytime-valid stopping.
+    button = page.locator("#settle")
+    assert button.is_visible() and button.inner_text().startswith("Play until it is settled (up to ")
+    with page.expect_request(lambda r: r.url.endswith("/api/runs") and r.method == "POST") as sent:
+        button.focus()
+        page.keyboard.press("Enter")
+    asked = json.loads(sent.value.post_data)
+    assert 0 < asked["precision"] < 0.04 and asked["max_games"] > 3000 and asked["games"] == 3000
+    page.wait_for_function(f"() => document.body.dataset.compare && document.body.dataset.compare !== '{run}'",
+                           timeout=RUN)  # fmt: skip
+    command = page.text_content("#command")  # (in the closed details view)
+    assert "--precision" in command and "--matters" in command
+    assert not page.locator("#results-body").evaluate("b => b.classList.contains('stale')")

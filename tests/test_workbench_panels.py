@@ -21,8 +21,8 @@ from tests.test_workbench import call, wait
 WORKBENCH = Path(panels.__file__).parent.parent
 STATIC = WORKBENCH / "static"
 # What the page (app.js, runs.js, results.js) uses of every panel's JavaScript module.
-JS_EXPORTS = ("kind", "noun", "shows", "again", "ids", "request", "changes", "changed", "show", "clear", "save",
-              "savedRun", "wire")  # fmt: skip
+JS_EXPORTS = ("kind", "noun", "shows", "again", "openEnded", "ids", "request", "changes", "changed", "show", "clear",
+              "save", "savedRun", "wire")  # fmt: skip
 
 
 @pytest.mark.parametrize("kind", list(PANELS))

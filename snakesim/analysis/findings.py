@@ -497,8 +497,8 @@ NOUNS = {"first_player_advantage": "the first player's edge", "length": "the gam
          "decided": "how late the winner takes the lead for good", "comeback": "comebacks from behind at half time",
          "last_tenth": "games decided only in the last tenth", "out_share": "the time players spend out",
          "tie_break": "games won on the tie-break", "margin": "the winner's lead over the next seat",
-         **{f"leads_alone_q{k}": f"winners already alone in front {when} of the way in"
-            for k, when in ((1, "a quarter"), (2, "half"), (3, "three quarters"))}}  # fmt: skip
+         **{f"leads_alone_q{k}": f"winners already alone in front {when}" for k, when in
+            ((1, "a quarter of the way in"), (2, "half-way"), (3, "three quarters of the way in"))}}  # fmt: skip
 
 
 def margin_words(metric: str, margin: float, spec: GameSpec, relative_to: float | None = None) -> str:
@@ -575,6 +575,8 @@ def _arm_findings(rows, base: str, arm: str, spec: GameSpec, games: int, *, seat
         head = f"{arm} changes nothing you would notice that these {games:,} games can show; {more}."
     else:
         tail = "nothing else changes by as much as matters" if not undecided else more
+        if len(phrases) > 3:  # (the largest three, the rest below)
+            phrases = [*phrases[:3], f"{len(phrases) - 3} more changes said below"]
         head = f"{arm} changes what you would notice at the table: {_and(phrases)}; {tail}."
     out = [head]
     if len(seat_moves) >= 3:
@@ -752,8 +754,10 @@ def _inline(values) -> str:
     return "[" + ", ".join(str(v) for v in values) + "]" if isinstance(values, list | tuple) else str(values)
 
 
-def tune_findings(s: dict) -> list[str]:
-    """A tune search (``TuneResult.summary``) in words: the value to play and what fresh games show."""
+def tune_findings(s: dict, matters: Mapping | None = None) -> list[str]:
+    """A tune search (``TuneResult.summary``) in words: the value to play and what fresh games
+    show, and whether that meets the target within what matters (``matters``: the margins by
+    figure, the registry's where it says nothing)."""
     option = s["vary"]["option"] + (f" (seat {s['vary']['seat']})" if s["vary"]["seat"] is not None else "")
     words, goal = metric_words(s["target"]["metric"]), s["target"]["value"]
     m = s["metric"]
@@ -769,18 +773,18 @@ def tune_findings(s: dict) -> list[str]:
             f"the nearest is {s['best']}, which gives {got}."
         ]
     else:
-        out = [f"For {words} of {show(goal)}, play {option} = {s['best']}: it gives {got}, {_meets(s, show)}."]
+        out = [f"For {words} of {show(goal)}, play {option} = {s['best']}: it gives {got}, {_meets(s, show, matters)}."]
     if s.get("estimate") is not None and s["status"] != "out of reach":
         out.append(f"Between whole values the target lies at {option} = {s['estimate']:.2f}.")
     return out
 
 
-def _meets(s: dict, show) -> str:
+def _meets(s: dict, show, matters: Mapping | None) -> str:
     """Whether a tune's answer meets its target: its interval on the fresh games within what
     matters of the target (the target figure's margin; a share of the target for a relative
     one, a percentage point for a seat's win rate, any --matters given), beyond it, or neither."""
     goal, (lo, hi) = s["target"]["value"], s["metric"]["ci"]
-    m = _target_margin(s)
+    m = _target_margin(s, matters)
     if m is None:
         return "which holds the target" if lo <= goal <= hi else "close to the target but not on it"
     said = verdict(lo - goal, hi - goal, m)
@@ -796,7 +800,7 @@ def _plain(x: float) -> str:
     return f"{x:.3g}"
 
 
-def _target_margin(s: dict) -> float | None:
+def _target_margin(s: dict, matters: Mapping | None) -> float | None:
     """The smallest difference that matters around a tune's target (None: the figure has none)."""
     from snakesim.analysis.verdicts import margin_for
 
@@ -805,7 +809,7 @@ def _target_margin(s: dict) -> float | None:
     row = "win_rate" if metric.startswith("win_rate.") else f.id if f is not None else None
     if row is None:
         return None
-    m = margin_for(row, s.get("matters"))
+    m = margin_for(row, matters)
     return None if m is None else m.of(s["target"]["value"])
 
 

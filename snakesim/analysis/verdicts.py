@@ -21,6 +21,8 @@ from snakesim.core.figures import BY_ID, Figure
 
 MATTERS, NEGLIGIBLE, UNDECIDED = "matters", "negligible", "undecided"
 BASELINE, NOT_COMPARED = "baseline", "not compared"
+# Figures whose margin follows another's unless --matters names them.
+SAME_AS = {"length_median": "length", "length_p95": "length"}
 # Past this many games per rule set, "more games would settle it" stops being advice.
 MOST_GAMES = 100_000_000
 
@@ -93,6 +95,8 @@ def margin_for(row: str, matters: Mapping[str, Margin] | None = None) -> Margin 
     name = row.partition(".")[0]
     if matters and name in matters:
         return matters[name]
+    if matters and SAME_AS.get(name) in matters:  # (--matters length=3% also sets the median's)
+        return matters[SAME_AS[name]]
     f = BY_ID.get(name)
     return None if f is None else default_margin(f)
 

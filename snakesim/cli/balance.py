@@ -230,9 +230,10 @@ def _origin(result: BalanceResult) -> str:
     "--vary", required=True, metavar="NAME=LOW:HIGH",
     help="The integer option to tune and its range; NAME.SEAT=LOW:HIGH tunes one seat's value of a per-seat option.",
 )  # fmt: skip
+@options.matters
 def tune_command(
     game, players, seed, variant, settings, rules_file, deck_file, policy, policies, n_games, max_games,
-    confirm_games, threads, backend, scheduler, workers, as_json, plot, target, vary,
+    confirm_games, threads, backend, scheduler, workers, as_json, plot, target, vary, matters,
 ):  # fmt: skip
     """Find the value of one integer option of GAME that brings a summary metric to a target.
 
@@ -250,10 +251,13 @@ def tune_command(
       snakesim tune hisss --target draw.share=0.01 --vary points_per_snake=0:5 --json
       snakesim tune rainbow --target length.median=40 --vary hand_size=3:12 --plot tune.png
       snakesim tune fortune --target lead_changes.mean=6 --vary start_coins=2:40
+      snakesim tune fortune --target length.median=60 --vary start_coins=5:40 --matters length=2%
     """
     from snakesim.analysis.tune import tune
+    from snakesim.analysis.verdicts import parse_matters
     from snakesim.core.arms import Budget
 
+    margins = parse_matters(matters)
     spec, label, rules, seats, engine = _start(
         game,
         players,
@@ -281,7 +285,7 @@ def tune_command(
     from snakesim.analysis.findings import tune_findings
 
     show = lambda: format_tune(result, spec.title, _who(players, label, seats, seed))  # noqa: E731
-    _show(result, as_json, label, show, tune_findings(result.summary))
+    _show(result, as_json, label, show, tune_findings(result.summary, matters=margins))
 
 
 def format_tune(result: TuneResult, title: str, who: str) -> str:

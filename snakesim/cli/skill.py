@@ -34,6 +34,7 @@ if TYPE_CHECKING:
 @options.settings
 @options.rules_file
 @options.deck_file
+@options.matters
 @click.option(
     "--games", "-n", "n_games", type=int, default=4_000, show_default=True,
     help="Games per line-up and player count (the same games for every line-up).",
@@ -50,8 +51,8 @@ if TYPE_CHECKING:
 @click.option("--json", "as_json", is_flag=True, help="Print every line-up and the skill share as JSON.")
 @click.option("--plot", type=click.Path(dir_okay=False), default=None, help="Draw each line-up's edge (.png).")
 def skill_command(
-    game, players_text, seed, variants, settings, rules_file, deck_file, n_games, playouts, novice, threads, backend,
-    scheduler, workers, as_json, plot,
+    game, players_text, seed, variants, settings, rules_file, deck_file, matters, n_games, playouts, novice, threads,
+    backend, scheduler, workers, as_json, plot,
 ):  # fmt: skip
     """Is GAME luck or skill? One player of another kind among a field, on the same games.
 
@@ -72,6 +73,7 @@ def skill_command(
     """
     from snakesim.analysis.skill import check_skill, skill, skill_differences
     from snakesim.analysis.sweep import parse_players
+    from snakesim.analysis.verdicts import parse_matters
     from snakesim.core.arms import Budget, RuleSource, resolve_run
     from snakesim.core.backends import make_backend
     from snakesim.games import get_game
@@ -79,6 +81,7 @@ def skill_command(
     spec = get_game(game)
     check_plot(plot)
     players = parse_players(players_text)
+    margins = parse_matters(matters)
     arms = {}
     for variant in variants or (None,):  # every arm checked before any game is played
         label, rules, _ = resolve_run(spec, players[0], Budget(1, seed), RuleSource(variant, rules_file, deck_file,
@@ -101,7 +104,7 @@ def skill_command(
     from snakesim.analysis.findings import skill_difference_findings, skill_findings
 
     differences = skill_differences(results) if len(results) > 1 else None
-    findings = {name: skill_findings(r.table, r.shares) for name, r in results.items()}
+    findings = {name: skill_findings(r.table, r.shares, matters=margins) for name, r in results.items()}
     if differences is not None:
         findings["between arms"] = skill_difference_findings(differences)
     if as_json:

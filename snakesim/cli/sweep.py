@@ -34,6 +34,7 @@ from snakesim.core.errors import InputError
     help="Sweep an option over a range or a list, or fix it. Repeatable: the grid is every combination.",
 )
 @options.policy
+@options.matters
 @click.option("--games", "-n", "n_games", type=int, default=50_000, show_default=True, help="Games per grid point.")
 @click.option("--threads", "-t", type=int, default=None, help="numba threads [default: all].")
 @options.backend_options
@@ -42,8 +43,9 @@ from snakesim.core.errors import InputError
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the tidy table as JSON records.")
 def sweep_command(
-    game, players_text, seed, variant, settings, policy, n_games, threads, backend, scheduler, workers, plot, as_json
-):
+    game, players_text, seed, variant, settings, policy, matters, n_games, threads, backend, scheduler, workers, plot,
+    as_json,
+):  # fmt: skip
     """Sweep GAME over player counts and rule options; print a table, optionally plot it.
 
     Every point plays the same games (same seed), so neighbouring points differ by the swept
@@ -59,6 +61,7 @@ def sweep_command(
       snakesim sweep fortune --players 2..6 --set start_coins=5:40:5 --backend dask --scheduler tcp://head:8786
     """
     from snakesim.analysis.sweep import parse_axes, parse_players, sweep
+    from snakesim.analysis.verdicts import parse_matters
     from snakesim.core.arms import Budget, RuleSource
     from snakesim.core.backends import make_backend
     from snakesim.core.files import check_writable
@@ -68,6 +71,7 @@ def sweep_command(
     engine = make_backend(backend, threads, scheduler, workers)
     players = parse_players(players_text)
     _, axes = parse_axes(settings)
+    margins = parse_matters(matters)
     if plot is not None and Path(plot).suffix.lower() != ".png":
         raise InputError("--plot", f"expected a file ending in .png, got {plot!r}")
     if plot is not None and not axes:
@@ -84,7 +88,7 @@ def sweep_command(
         save_plot(fig, plot)
     from snakesim.analysis.findings import sweep_findings
 
-    findings = sweep_findings(table, next(iter(axes)), spec.length_unit) if axes else []
+    findings = sweep_findings(table, next(iter(axes)), spec.length_unit, matters=margins) if axes else []
     if as_json:
         click.echo(to_json({**table.attrs, "findings": findings, "rows": records(table)}))
         return

@@ -200,10 +200,10 @@ FIGURES: tuple[Figure, ...] = (
     *(Figure(f"leads_alone_q{k}", f"the winner already leads alone {when} of the way in", "rate",
              f"games whose winner already leads alone {when} of the way in", feel=True, swept=k == 2, matters=0.03,
              short="winner leads alone at half time" if k == 2 else "", values=_winner_leads_alone(k),
-             words=(f"of games whose winner already leads alone {said} of the way in",
-                    f"More winners already lead alone {said} of the way in",
-                    f"Fewer winners already lead alone {said} of the way in"))
-      for k, when, said in zip(QUARTERS, QUARTER_NAMES, ("a quarter", "half", "three quarters"), strict=True)),
+             words=(f"of games whose winner already leads alone {said}", f"More winners already lead alone {said}",
+                    f"Fewer winners already lead alone {said}"))
+      for k, when, said in zip(QUARTERS, QUARTER_NAMES, ("a quarter of the way in", "half-way",
+                                                          "three quarters of the way in"), strict=True)),
     *(Figure(f"leader_wins_q{k}", f"the leader {when} of the way in wins", "rate",
              f"games with one seat alone in front {when} of the way in that this seat goes on to win", feel=True,
              counted=_led(k), compared=False, summarised=True, values=_leader_wins(k), matters=0.03,

@@ -325,6 +325,7 @@ def _write_report(study, spec, seed, plans, out_dir: Path, command: str, progres
     import pandas as pd
 
     sections, tidy = [], []
+    study_margins = parse_matters(study.get("matters"), "matters")
     with backend or ThreadsBackend() as engine:
         for kind, k, section, plan in plans:
             name = f"{kind}-{k + 1}"
@@ -344,7 +345,7 @@ def _write_report(study, spec, seed, plans, out_dir: Path, command: str, progres
                     )
                     for label, variant, rules, seats in arms
                 }
-                margins = {**parse_matters(study.get("matters")), **parse_matters(section.get("matters"))}
+                margins = {**study_margins, **parse_matters(section.get("matters"))}
                 table = compare_tables(spec, tables, matters=margins)
                 broken = check_claims(table, section.get("claims", {}))
                 if broken:  # (the report says so, and the command warns: a conclusion the games contradict)
@@ -378,18 +379,18 @@ def _write_report(study, spec, seed, plans, out_dir: Path, command: str, progres
                 charts = comparison_charts_data(spec, players, table, tables)
             elif kind in ("balance", "tune"):
                 note, shown, table, figures, findings = _search_section(
-                    spec, kind, plan, engine, progress, name=name, out_dir=out_dir
+                    spec, kind, plan, engine, progress, name=name, out_dir=out_dir, matters=study_margins
                 )
             elif kind == "skill":
                 note, shown, table, figures, findings = _skill_section(
-                    spec, plan, engine, progress, name=name, out_dir=out_dir
+                    spec, plan, engine, progress, name=name, out_dir=out_dir, matters=study_margins
                 )
             else:
                 players, settings, budget, base, axes, runs = plan
                 table = sweep(spec, players, settings, budget, base, progress=progress, backend=engine, runs=runs)
                 sweep_figure(table, axes[0], title=section.get("title", "")).savefig(out_dir / f"{name}.png", dpi=100)
                 figures = [f"{name}.png"]
-                findings = sweep_findings(table, axes[0], spec.length_unit)
+                findings = sweep_findings(table, axes[0], spec.length_unit, matters=study_margins)
                 points = f"{budget.games:,} games per point, seed {seed}"
                 note = f"players {section['players']}, {', '.join(settings)}; {points}"
                 shown = table.pivot_table(
@@ -491,7 +492,7 @@ def _plan_search(spec, kind, section, seed, scale, k):
     return section, label, rules, seats, players, budget
 
 
-def _search_section(spec, kind, plan, engine, progress, name, out_dir):
+def _search_section(spec, kind, plan, engine, progress, name, out_dir, matters=None):
     """Run a [[balance]] or [[tune]] section: its note, shown table, tidy table, figures and findings."""
     section, label, rules, seats, players, budget = plan
     common = {"budget": budget, "backend": engine, "progress": progress}
@@ -530,7 +531,7 @@ def _search_section(spec, kind, plan, engine, progress, name, out_dir):
         option += f".{s['vary']['seat']}"
     shown = result.answer.rename(columns={"value": option, "metric": target})
     tidy = result.answer.rename(columns={"value": option, "metric": "value"}).assign(metric=target)
-    return note, shown, tidy, [f"{name}.png"], tune_findings(s)
+    return note, shown, tidy, [f"{name}.png"], tune_findings(s, matters=matters)
 
 
 def _balance_view(s: dict) -> pd.DataFrame:
@@ -570,7 +571,7 @@ def _plan_skill(spec, section, seed, scale, k):
     return label, rules, players, Budget(games, seed), playouts, novice
 
 
-def _skill_section(spec, plan, engine, progress, name, out_dir):
+def _skill_section(spec, plan, engine, progress, name, out_dir, matters=None):
     """Run a [[skill]] section: its note (the verdict in words), shown table, tidy table, figures, findings."""
     label, rules, players, budget, playouts, novice = plan
     result = skill(spec, rules, players, budget, playouts=playouts, novice=novice, backend=engine, progress=progress)
@@ -602,7 +603,7 @@ def _skill_section(spec, plan, engine, progress, name, out_dir):
         out_dir / f"{name}.png", dpi=100
     )
     tidy = result.table.merge(result.shares, on="players", how="left")
-    return note, shown, tidy, [f"{name}.png"], skill_findings(result.table, result.shares)
+    return note, shown, tidy, [f"{name}.png"], skill_findings(result.table, result.shares, matters=matters)
 
 
 def _describe(rules, seats) -> str:

@@ -44,7 +44,7 @@ def check_request(request: Any, limits: Limits) -> tuple[Job, dict]:
     tables = [arm_table(spec, players, a, k, lineup) for k, a in enumerate(asked)]
     arms = build_arms(spec, players, Budget(games, seed), tables, shared, where="arms")
     plan = {"kind": kind, "spec": spec, "players": players, "games": games, "seed": seed, "arms": arms,
-            "tables": tables, "shared": shared, "lineup": lineup, "request": request}  # fmt: skip
+            "tables": tables, "shared": shared, "lineup": lineup, "request": request, "limits": limits}  # fmt: skip
     total = kind.complete(plan)
     what = f"{spec.name.capitalize()}, {players} players: {kind.describe(request)}"
     return Job(kind.KIND, request, total, what=what), plan
@@ -68,7 +68,7 @@ def play(job: Job, plan: dict) -> dict:
     for arm in plan["arms"]:  # the kernels loaded or compiled first, and the page told
         codes = encode_policies(spec, arm.seats) if arm.seats else None
         compiling.prepare(spec, arm.rules, players, seed, codes, notice=notice)
-        if kind.COUNTS_WORK:  # what a game of this arm costs, for a bar that counts work
+        if kind.COUNTS_WORK and job.total:  # what a game of this arm costs, for a bar that counts work
             parts.append((plan["games"], seconds_per_game(spec, arm.rules, players, seed, plan["games"], codes=codes)))
     with job.lock:
         job.state, job.message, job.parts = "playing", "", parts

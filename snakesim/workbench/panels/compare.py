@@ -5,8 +5,13 @@ what each changes from the first.
 Its request::
 
     {"kind": "compare", "game": "rainbow", "players": 3, "games": 100000, "seed": 1,
-     "feel": true, "lineup": ["greedy", "random", "greedy"],
+     "feel": true, "lineup": ["greedy", "random", "greedy"], "matters": "length=3%",
      "arms": [{"name": "seed's game", "toml": "...", "policies": null}, ...]}
+
+``matters`` (optional) is the smallest differences that matter, as ``--matters`` takes them.
+With ``precision`` (and ``max_games``), the run settles what an earlier one left undecided: it
+plays blocks of ``games`` until the rate differences' anytime-valid intervals are that narrow,
+as ``compare --precision --precise differences`` does (its result's ``settle`` says how).
 """
 
 from __future__ import annotations
@@ -28,7 +33,8 @@ DETAILS_NOTE = (
     "figures at once (p(Holm) is its adjusted p-value, * below 0.05); pairing xR: the paired interval is R times "
     "as wide as two separate runs' would be; pp: percentage points; Kaplan-Meier: the length by which a share "
     "of the games is over, counting unfinished games fairly; seat balance p: the chance of seats this uneven if "
-    "every seat were equal."
+    "every seat were equal. Each difference ends with its verdict against the smallest difference that matters: "
+    "matters (its interval lies beyond it), negligible (inside it) or undecided (across it)."
 )
 
 
@@ -45,8 +51,26 @@ def rule_sets(request: dict, limits) -> tuple[list[Any], int]:
 
 
 def complete(plan: dict) -> int:
-    """Nothing more to check; every rule set plays the plan's games."""
-    return plan["games"] * len(plan["arms"])
+    """What matters, and the anytime-valid stopping of a run that settles an earlier one;
+    every rule set plays the plan's games (not known ahead when it stops by precision: 0)."""
+    from snakesim.analysis.verdicts import parse_matters
+
+    request = plan["request"]
+    matters = request.get("matters") or ""
+    if not isinstance(matters, str):
+        raise InputError("matters", f"expected text such as 'length=3%,lead_changes=0.25', got {matters!r}")
+    plan["matters"] = parse_matters(matters, "matters")
+    plan["matters_text"] = matters.strip()
+    precision = request.get("precision")
+    if precision is None:
+        return plan["games"] * len(plan["arms"])
+    if isinstance(precision, bool) or not isinstance(precision, int | float) or not 0 < precision < 0.5:
+        raise InputError("precision", f"expected a half-width above 0 and below 0.5, got {precision!r}")
+    most = request.get("max_games")
+    cap = plan["limits"].max_games // len(plan["arms"])
+    plan["max_games"] = Int(plan["games"], cap).check("max_games", most if most is not None else plan["games"])
+    plan["precision"] = float(precision)
+    return 0
 
 
 def describe(request: dict) -> str:
@@ -61,27 +85,38 @@ def play(plan: dict, backend) -> dict:
     details."""
     from snakesim.analysis.compare import compare_variants
     from snakesim.analysis.findings import ALPHA, compare_findings, hidden_metrics, row_text
+    from snakesim.analysis.verdicts import settle_plan
     from snakesim.report.charts import comparison_charts
 
-    spec, players, games = plan["spec"], plan["players"], plan["games"]
-    budget = Budget(games, plan["seed"])
-    table, tables = compare_variants(spec, players, plan["tables"], budget, plan["shared"], backend=backend)
+    spec, players = plan["spec"], plan["players"]
+    budget = Budget(plan["games"], plan["seed"], precision=plan.get("precision"), max_games=plan.get("max_games"))
+    table, tables = compare_variants(spec, players, plan["tables"], budget, plan["shared"], backend=backend,
+                                     precise=("differences",), matters=plan["matters"])  # fmt: skip
+    stopping = table.attrs.get("stopping")
+    games = stopping["games"] if stopping else plan["games"]
     shown = table[~table["metric"].isin(hidden_metrics(table))]
     rows = []
     for r in shown.to_dict(orient="records"):
         value, diff = row_text(r)
         rows.append({"arm": r["variant"], "metric": r["metric"], "label": r["label"], "value": value, "diff": diff,
+                     "verdict": r["verdict"],
                      "significant": bool(r["p_holm"] == r["p_holm"] and r["p_holm"] < ALPHA)})  # fmt: skip
     return {
         "findings": compare_findings(table, spec, players, games),
         "rows": rows,
         "charts": comparison_charts(spec, players, table, tables),
         "details_note": DETAILS_NOTE,
+        "games": games,
+        "settle": settle_plan(table, games),
     }
 
 
 def command_args(plan: dict) -> list[str]:
-    return []
+    out = ["--matters", plan["matters_text"]] if plan.get("matters_text") else []
+    if plan.get("precision") is not None:
+        out += ["--precision", f"{plan['precision']:g}", "--precise", "differences", "--max-games",
+                str(plan["max_games"])]  # fmt: skip
+    return out
 
 
 def question(plan: dict) -> str:

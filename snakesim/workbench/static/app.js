@@ -6,9 +6,9 @@
    brings it all back.
 
    A panel module exports: kind, noun (a run of it), shows (its results), again (its button's
-   words), ids (its button, cancel, bar, status, error, results box and stale note); request(page)
-   (throws an Error naming the field), changes(then, now), changed(page), show(shown), clear(),
-   save(page, shown) and savedRun(saved) (its part of the address), wire(page); and, where it
+   words), openEnded (what a run whose games are not known ahead waits for), ids (its button, cancel, bar, status, error, results box and stale note); request(page)
+   (throws an Error naming the field), changes(then, now), changed(page), clear(),
+   show(shown, page), save(page, shown) and savedRun(saved) (its part of the address), wire(page); and, where it
    needs them, fill(game), restore(saved, game), armsDrawn(page) and renamed(before, after). */
 
 import { readAddress, writeAddress } from "./address.js";
@@ -177,13 +177,14 @@ function playersChanged() {
 /* ------------------------------------------------------------------ runs */
 const panelOf = (kind) => page.panels.find((p) => p.kind === kind);
 
-/* Play a panel's request: the rules text settled first, then the run watched until done. */
-async function run(kind) {
+/* Play a panel's request (with `extra` settings of its own, such as a run that settles an
+   earlier one): the rules text settled first, then the run watched until done. */
+async function run(kind, extra) {
   const panel = panelOf(kind);
   showError(panel.ids.error, "");
   try {
     await settle();
-    await startRun(panel, panel.request(page), (job) => done(panel, job));
+    await startRun(panel, { ...panel.request(page), ...(extra || {}) }, (job) => done(panel, job));
   } catch (err) {
     showError(panel.ids.error, err.message);
   }
@@ -191,7 +192,7 @@ async function run(kind) {
 
 function done(panel, job) {
   state.shown[panel.kind] = { id: job.id, request: job.request, result: job.result };
-  panel.show(state.shown[panel.kind]);
+  panel.show(state.shown[panel.kind], page);
   document.body.dataset[panel.kind] = job.id;  // (for tests: which run's results are shown)
   saveAddress();
   markStale(page);

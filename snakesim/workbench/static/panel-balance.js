@@ -9,6 +9,7 @@ export const kind = "balance";
 export const noun = "search for a fair handicap";
 export const shows = "fair handicap";
 export const again = "Find the handicap";
+export const openEnded = "the search stops once it can tell its tries apart";
 export const ids = { button: "balance", cancel: "balance-cancel", bar: "balance-progress", status: "balance-status",
                      error: "balance-error", box: "balance-results", stale: "balance-stale" };
 

@@ -10,6 +10,7 @@ export const kind = "compare";
 export const noun = "comparison";  // (what a run of it is: "this page's comparison is still playing")
 export const shows = "comparison";  // (what its results are: "the comparison this link showed")
 export const again = "Play the games";
+export const openEnded = "it stops once the changes left open are settled";  // (a run that settles another)
 export const ids = { button: "run", cancel: "cancel", bar: "progress", status: "status", error: "run-error",
                      box: "results-body", stale: "stale" };
 
@@ -19,7 +20,7 @@ export function request(page) {
   const most = Math.max(1, Math.floor(state.limits.max_games / arms.length));
   return {
     kind, ...page.common(), games: wholeNumber("games", "games per rule set", 1, most), feel: $("feel").checked,
-    arms: arms.map(page.armRequest),
+    matters: $("matters").value.trim(), arms: arms.map(page.armRequest),
   };
 }
 
@@ -27,6 +28,7 @@ export function request(page) {
 export function changes(then, now) {
   const out = [];
   if (then.games !== now.games) out.push("the games per rule set");
+  if ((then.matters || "") !== (now.matters || "")) out.push("what matters");
   // (a rule set renamed is the same rule set: its results still hold)
   if (then.arms.length !== now.arms.length) out.push("the rule sets compared");
   else {
@@ -78,7 +80,7 @@ function figuresTable(rows) {
     const tr = node("tr", null, null, body);
     node("th", null, metric, tr).scope = "row";
     arms.forEach((a) => {
-      const r = cells[metric][a], td = node("td", r && r.significant ? "changed" : null, null, tr);
+      const r = cells[metric][a], td = node("td", r && r.verdict === "matters" ? "changed" : null, null, tr);
       if (!r) return;
       node("div", null, r.value, td);
       if (r.diff) node("div", "diff", r.diff, td);
@@ -87,8 +89,8 @@ function figuresTable(rows) {
   return table;
 }
 
-export function show(shown) {
-  const { result } = shown;
+export function show(shown, page) {
+  const { result, request } = shown;
   $("results-body").hidden = false;
   $("results-empty").hidden = true;
   $("results-gone").hidden = true;
@@ -98,19 +100,60 @@ export function show(shown) {
   $("table-box").innerHTML = "";
   $("table-box").appendChild(figuresTable(result.rows));
   $("command").textContent = result.command;
+  settleButton(result.settle, request.arms.length, page.state.limits);
 }
+
+/* Under the findings, where some change is not settled: a button that plays the games that
+   would settle it (with the anytime-valid stopping where those are rates, as the command
+   line's --precision does: its answer stays valid although it looks after every block). */
+function settleButton(settle, arms, limits) {
+  $("settle-box").hidden = !settle;
+  if (!settle) return;
+  // (no more than this server plays in one request)
+  const most = Math.max(1, Math.floor(limits.max_games / Math.max(1, arms)));
+  const anytime = settle.precision !== null && settle.precision !== undefined;
+  const games = Math.min(anytime ? settle.max_games : settle.games, most);
+  const capped = games < (anytime ? settle.max_games : settle.games);
+  $("settle").textContent = anytime
+    ? `Play until it is settled (up to ${count(games)} games per rule set)`
+    : `Play ${count(games)} games per rule set${capped ? "" : " to settle it"}`;
+  $("settle-note").textContent = (anytime
+    ? "It adds games in blocks and stops as soon as the changes left open are settled; its answer holds although "
+      + "it looked after every block."
+    : "The same games and more: the first ones are these.")
+    + (capped ? ` This server plays at most ${count(most)} games per rule set: it may not be enough to settle `
+      + "everything; the command line in the details plays as many as it takes." : "");
+  settled = { ...settle, games: anytime ? settle.games : games, max_games: anytime ? games : settle.max_games };
+}
+
+let settled = null;
 
 export function clear() {
   $("results-body").hidden = true;
   $("results-empty").hidden = false;
 }
 
-/* The address: the run whose results the page shows. */
-export const save = (page, shown) => ({ r: shown ? shown.id : null });
+/* The address: what matters, and the run whose results the page shows. */
+export const save = (page, shown) => ({ r: shown ? shown.id : null, m: $("matters").value });
 export const savedRun = (saved) => saved.r;
+
+export function restore(saved) {
+  if (typeof saved.m === "string") $("matters").value = saved.m;
+}
 
 export function wire(page) {
   $("run").addEventListener("click", () => page.run(kind));
+  $("matters").addEventListener("input", page.changed);
+  $("settle").addEventListener("click", () => {
+    if (!settled) return;
+    if (settled.precision === null || settled.precision === undefined) {
+      $("games").value = String(settled.games);
+      page.changed();
+      page.run(kind);
+    } else {
+      page.run(kind, { precision: settled.precision, max_games: settled.max_games });
+    }
+  });
   $("run-again").addEventListener("click", async () => {
     await page.run(kind);
     $("run-section").scrollIntoView({ block: "start" });

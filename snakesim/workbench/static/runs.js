@@ -45,9 +45,7 @@ function progress(panel, job) {
     status.textContent = `${count(job.done)} of ${count(job.total)} games played`;
   } else {  // (a search: its games are not known ahead)
     bar.removeAttribute("value");
-    status.textContent = job.done
-      ? `${count(job.done)} games played so far: the search stops once it can tell its tries apart`
-      : "starting";
+    status.textContent = job.done ? `${count(job.done)} games played so far: ${panel.openEnded}` : "starting";
   }
 }
 
