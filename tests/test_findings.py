@@ -59,8 +59,8 @@ def test_a_change_that_matters_leads_and_the_rest_is_gathered():
               games=200_000)  # fmt: skip
     said = texts(compare_findings(t, FORTUNE, 2, 200_000))
     assert said[0] == (
-        "b changes what you would notice at the table: games get 60% longer; nothing else changes by as much as "
-        "matters."
+        "This rule set changes what you would notice at the table: games get 60% longer; nothing else changes by as "
+        "much as matters."
     )
     assert said[1] == "Games get 60% longer: 100 -> 160 cards drawn on average (+60 [+57, +63])."
     assert said[2] == (
@@ -75,7 +75,7 @@ def test_a_change_too_small_to_notice_is_negligible_whether_detected_or_not():
     t = table((100.5, 0.5, 0.2, 0.8, 1e-5), [(0.503, 0.003, 0.001, 0.005, 1e-4), (0.497, -0.003, -0.005, -0.001, 1e-4)],
               games=500_000)  # fmt: skip
     said = texts(compare_findings(t, FORTUNE, 2, 500_000))
-    assert said[0] == "b changes nothing you would notice at the table."
+    assert said[0] == "This rule set changes nothing you would notice at the table."
     assert said[1].startswith("Too small to notice: every seat's chance of winning (by less than 1 percentage "
                               "point); the game's length (by less than 5%, 5 cards drawn).")  # fmt: skip
     assert not any("longer" in s or "shorter" in s or "more often" in s for s in said)
@@ -85,8 +85,8 @@ def test_an_interval_across_the_margin_is_undecided_and_says_the_games_that_woul
     t = table((100.5, 0.5, -1.2, 2.2, 0.6), [(0.5, 0.002, -0.011, 0.015, 0.8), (0.5, -0.002, -0.015, 0.011, 0.8)])
     said = texts(compare_findings(t, FORTUNE, 2, 20_000))
     assert said[0] == (
-        "b changes nothing you would notice that these 20,000 games can show; 2 more figures would need more games "
-        "to tell."
+        "This rule set changes nothing you would notice that these 20,000 games can show; 2 figures would need more "
+        "games to tell."
     )
     # Seat 1: -0.2 [-1.5, +1.1] points against 1 point: a half-width 1.3 over a distance 0.8,
     # so about 20,000 x (1.3 / 0.8)^2 x 1.1 = 58,094 games, in thousands up.
@@ -103,8 +103,8 @@ def test_a_change_in_one_seat_only_names_that_seat_and_keeps_the_others():
     t = table((100.0, 0.0, -1.0, 1.0, 1.0), [(0.53, 0.03, 0.015, 0.05, 1e-4), (0.47, -0.004, -0.008, 0.0, 0.3)])
     said = texts(compare_findings(t, FORTUNE, 2, 20_000))
     assert said[0] == (
-        "b changes what you would notice at the table: seat 0 wins more often; nothing else changes by as much as "
-        "matters."
+        "This rule set changes what you would notice at the table: seat 0 wins more often; nothing else changes by as "
+        "much as matters."
     )
     assert "Seat 0 wins 3 percentage points more often: 50% -> 53% (+3 [+2, +5] percentage points)." in said
     assert said[2].startswith("Too small to notice: seat 1's chance of winning (by less than 1 percentage point); ")
@@ -310,7 +310,9 @@ def test_many_seats_that_move_are_said_in_one_sentence():
     moves = [(0.53, 0.03, 0.015, 0.05, 1e-4), (0.45, -0.05, -0.07, -0.03, 1e-6), (0.52, 0.02, 0.012, 0.035, 1e-3)]
     t = table((100.0, 0.0, -1.0, 1.0, 1.0), moves)
     said = texts(compare_findings(t, FORTUNE, 3, 20_000))
-    assert said[0].startswith("b changes what you would notice at the table: the seats' chances of winning move;")
+    assert said[0].startswith(
+        "This rule set changes what you would notice at the table: the seats' chances of winning move;"
+    )
     seats = [s for s in said[1:] if "seat" in s.lower() and not s.startswith("Too small")]
     assert len(seats) == 1 and seats[0].startswith("3 seats' chances move: seat 1 50.0% -> 45.0% (-5.0 [-7.0, -3.0])")
     assert "seat 0 50.0% -> 53.0% (+3.0 [+1.5, +5.0])" in seats[0] and seats[0].endswith("percentage points.")
@@ -350,7 +352,7 @@ def test_a_mixed_lineup_names_its_players_and_answers_for_the_child(child_among_
     assert f"a fair share being {percent(wins / 3, places)}" in base and "the greedy players in seats 0 and 2" in base
     # The other rule set's sentence says the child's chance there and its change.
     head, other = texts(said, "wild-snake")[:2]
-    assert head.startswith("wild-snake changes")
+    assert head.startswith("This rule set changes")
     assert other.startswith("The random player in seat 1 wins") and "with standard" in other
     verdict = rows.loc[("wild-snake", "win_rate.1"), "verdict"]
     words = {"matters": "a change that matters", "negligible": "too small to notice", "undecided": "not settled"}
@@ -439,4 +441,32 @@ def test_a_comparisons_findings_speak_a_familys_words(game):
         assert not re.search(r"(?<![\w-])(arms?|Holm|pairing|pp|Kaplan-Meier|p)(?![\w-])", f["text"]), f["text"]
     for arm in variants[1:]:
         head = next(f["text"] for f in said if f["arm"] == arm)
-        assert head.startswith(f"{arm} changes "), head
+        assert head.startswith("This rule set changes "), head
+
+
+def test_the_issues_comparison_says_crosses_to_cup_changes_nothing_and_one_snake_shortens_games():
+    """The comparison issue 43 opened with: 50,000 games, feel on. crosses-to-cup's four
+    detectable but tiny changes are one line, nothing you would notice; one-snake's shorter
+    games matter; every row of the JSON has a margin and a verdict."""
+    import json
+
+    from click.testing import CliRunner
+
+    from snakesim.cli import cli
+
+    args = ["compare", "fortune", "-p", "4", "-n", "50000", "-v", "standard", "-v", "crosses-to-cup", "-v",
+            "one-snake", "--set", "feel=true", "--json"]  # fmt: skip
+    out = CliRunner().invoke(cli, args)
+    assert out.exit_code == 0, out.output
+    s = json.loads(out.output)
+    said = {arm: [f["text"] for f in s["findings"] if f["arm"] == arm] for arm in ("crosses-to-cup", "one-snake")}
+    assert said["crosses-to-cup"][0] == "This rule set changes nothing you would notice at the table."
+    assert said["crosses-to-cup"][1].startswith("Too small to notice: every seat's chance of winning")
+    assert said["one-snake"][0].startswith("This rule set changes what you would notice at the table: ")
+    assert "games get a third shorter" in said["one-snake"][0]
+    rows = {(r["variant"], r["metric"]): r for r in s["rows"]}
+    assert all(r["margin"] is not None or r["verdict"] == "not compared" for r in s["rows"])
+    assert rows["one-snake", "length"]["verdict"] == "matters"
+    assert rows["crosses-to-cup", "length"]["verdict"] == "negligible"
+    assert rows["standard", "length"]["verdict"] == "baseline"
+    assert rows["crosses-to-cup", "length"]["margin"] == pytest.approx(0.05 * rows["standard", "length"]["value"])

@@ -568,16 +568,18 @@ def _arm_findings(rows, base: str, arm: str, spec: GameSpec, games: int, *, seat
     else:
         phrases = [_phrase(m, b, r, seats) for m, b, r in seat_moves] + phrases
     undecided = by[UNDECIDED]
-    more = f"{len(undecided)} more figure{'s' if len(undecided) > 1 else ''} would need more games to tell"
+    more = (f"{len(undecided)} more figure{'s' if len(undecided) > 1 else ''} would need more games to tell"
+            if matters else f"{len(undecided)} figure{'s' if len(undecided) > 1 else ''} would need more games to "
+            "tell")  # fmt: skip
     if not matters and not undecided:
-        head = f"{arm} changes nothing you would notice at the table."
+        head = "This rule set changes nothing you would notice at the table."
     elif not matters:
-        head = f"{arm} changes nothing you would notice that these {games:,} games can show; {more}."
+        head = f"This rule set changes nothing you would notice that these {games:,} games can show; {more}."
     else:
         tail = "nothing else changes by as much as matters" if not undecided else more
-        if len(phrases) > 3:  # (the largest three, the rest below)
+        if len(phrases) > 4:  # (the largest three, the rest below)
             phrases = [*phrases[:3], f"{len(phrases) - 3} more changes said below"]
-        head = f"{arm} changes what you would notice at the table: {_and(phrases)}; {tail}."
+        head = f"This rule set changes what you would notice at the table: {_and(phrases)}; {tail}."
     out = [head]
     if len(seat_moves) >= 3:
         places = max(points(r["diff_low"], r["diff_high"]) for _, _, r in seat_moves)
@@ -601,8 +603,11 @@ def _arm_findings(rows, base: str, arm: str, spec: GameSpec, games: int, *, seat
             settle = (f"{'they lie' if several else 'it lies'} so close to what matters that no practical number of "
                       f"games would settle {'them' if several else 'it'}")  # fmt: skip
         else:
-            settle = (f"about {max(known):,} games per rule set would settle {len(known)} of them; the others lie so "
-                      "close to what matters that no practical number of games would settle them")  # fmt: skip
+            some = "one of them" if len(known) == 1 else f"{len(known)} of them"
+            one = len(need) - len(known) == 1
+            settle = (f"about {max(known):,} games per rule set would settle {some}; "
+                      f"{'the other lies' if one else 'the others lie'} so close to what matters that no practical "
+                      f"number of games would settle {'it' if one else 'them'}")  # fmt: skip
         out.append(f"Not settled by {games:,} games: {parts[0]}. {settle[0].upper()}{settle[1:]}.")
     return out
 
