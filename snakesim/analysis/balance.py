@@ -170,7 +170,8 @@ def check_balance(
         )
     if isinstance(tolerance, bool) or not isinstance(tolerance, (int, float)) or not 0 < tolerance < 0.5:
         raise InputError(
-            "--tolerance", f"expected a win-rate distance between 0 and 0.5 (0.01 = 1 point), got {tolerance!r}"
+            "--tolerance",
+            f"expected a win-rate distance between 0 and 0.5 (0.01 = 1 percentage point), got {tolerance!r}",
         )
     check_budget(budget)
     spec.check(rules, players)

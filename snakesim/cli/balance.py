@@ -84,7 +84,8 @@ def _who(players: int, label: str, seats: tuple[str, ...], seed: int) -> str:
 )  # fmt: skip
 @click.option(
     "--tolerance", type=float, default=0.01, show_default=True,
-    help="How far a seat's win rate may stay from the mean seat's (0.01 = 1 percentage point).",
+    help="How far a seat's win rate may stay from the mean seat's (0.01 = 1 percentage point, the smallest "
+    "difference in a seat's chance that matters: docs/what-matters.md).",
 )  # fmt: skip
 @click.option("--range", "value_range", default=None, metavar="LOW:HIGH", help="Values a seat may get "
               "[default: the starting value plus or minus max(3, half of it)].")  # fmt: skip
