@@ -593,7 +593,7 @@ def _arm_findings(rows, base: str, arm: str, spec: GameSpec, games: int, *, seat
         out.append(f"Too small to notice: {gathered}. Changes this small may be there, but no player would feel "
                    "them.")  # fmt: skip
     if undecided:
-        parts = [_grouped(_gathered(undecided, spec, players), "what matters:")]
+        gathered = _grouped(_gathered(undecided, spec, players), "what matters:")
         need = [r["settle_games"] for _, _, r in undecided]
         known = [int(n) for n in need if not _missing(n)]
         several = len(undecided) > 1
@@ -608,7 +608,7 @@ def _arm_findings(rows, base: str, arm: str, spec: GameSpec, games: int, *, seat
             settle = (f"about {max(known):,} games per rule set would settle {some}; "
                       f"{'the other lies' if one else 'the others lie'} so close to what matters that no practical "
                       f"number of games would settle {'it' if one else 'them'}")  # fmt: skip
-        out.append(f"Not settled by {games:,} games: {parts[0]}. {settle[0].upper()}{settle[1:]}.")
+        out.append(f"Not settled by {games:,} games: {gathered}. {settle[0].upper()}{settle[1:]}.")
     return out
 
 
@@ -616,13 +616,6 @@ def _missing(x) -> bool:
     import pandas as pd
 
     return bool(pd.isna(x))
-
-
-def settle_games(table: pd.DataFrame) -> int | None:
-    """The games per rule set that would settle every undecided difference of a comparison
-    whose games can settle it (None when nothing is undecided, or nothing practical would)."""
-    need = [int(n) for n in table["settle_games"].dropna()]
-    return max(need) if need else None
 
 
 def _points_diff(r, places: int) -> str:
