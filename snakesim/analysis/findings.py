@@ -395,24 +395,36 @@ def _who_wins(rows, arm: str, seats: Sequence[str], players: int, games: int) ->
 
 
 def _seat_sentence(rates, cis, games: int, players: int, level: float = LEVEL) -> str:
-    """Who wins from which seat: a seat is favoured or behind only when its win rate's
-    interval, at the level that holds for every seat at once (Bonferroni), leaves out an
-    equal share of the games somebody won."""
+    """Who wins from which seat, against the smallest difference in a seat's chance that
+    matters (1 percentage point): each seat's win rate has its interval at the level that holds
+    for every seat at once (Bonferroni). The seats are not equal when some seat's interval lies
+    beyond an equal share of the games somebody won by more than that; they differ by too little
+    to notice when every seat's lies within it; and no seat is measurably favoured when every
+    interval holds an equal share."""
+    from snakesim.analysis.verdicts import margin_for
+
     wins = [round(r * games) for r in rates]
     fair = sum(wins) / players / games
     joint = 1 - (1 - level) / players
     bounds = [wilson(k, games, joint) for k in wins]
+    m = margin_for("win_rate").amount
     places = max(1, points(*cis[0]))
+    best, worst = int(np.argmax(rates)), int(np.argmin(rates))
+    most, least = (rate_ci(rates[i], cis[i], places) for i in (best, worst))
+    uneven = (f"seat {best} wins most often, {most} of games, and seat {worst} least, {least}, where an equal "
+              f"share would be {percent(fair, places)}")  # fmt: skip
+    size = f"{100 * m:g} percentage point{'' if m == 0.01 else 's'}"
+    if any(lo >= fair + m for lo, _ in bounds) or any(hi <= fair - m for _, hi in bounds):
+        return f"The seats are not equal: {uneven}."
+    within = all(fair - m < lo and hi < fair + m for lo, hi in bounds)
     if any(lo > fair for lo, _ in bounds) or any(hi < fair for _, hi in bounds):
-        best, worst = int(np.argmax(rates)), int(np.argmin(rates))
-        most, least = (rate_ci(rates[i], cis[i], places) for i in (best, worst))
-        return (
-            f"The seats are not equal: seat {best} wins most often, {most} of games, and seat {worst} least, "
-            f"{least}, where an equal share would be {percent(fair, places)}."
-        )
+        tail = (f"every seat is within {size} of an equal share, too little to notice" if within
+                else f"these games cannot tell whether by as much as matters ({size})")  # fmt: skip
+        return f"The seats differ a little: {uneven}; {tail}."
+    lead = "No seat is favoured by as much as matters" if within else "No seat is measurably favoured"
     return (
-        f"No seat is measurably favoured: every seat wins between {percent(min(rates), places)} and "
-        f"{percent(max(rates), places)} of games, an equal share being {percent(fair, places)}."
+        f"{lead}: every seat wins between {percent(min(rates), places)} and {percent(max(rates), places)} of games, "
+        f"an equal share being {percent(fair, places)}."
     )
 
 
@@ -510,7 +522,7 @@ def margin_words(metric: str, margin: float, spec: GameSpec, relative_to: float 
         return f"{value:g} percentage point{'' if value == 1 else 's'}"
     if f.relative and relative_to:
         share = f"{100 * margin / abs(relative_to):.3g}%"
-        return f"{share}, {margin:.3g} {spec.length_unit}" if f.id == "length" else share
+        return f"{share} of it, that is {margin:.3g} {spec.length_unit}" if f.id == "length" else f"{share} of it"
     unit = f.words[0] if f.words else ""
     return f"{margin:g} {unit}".rstrip()
 
@@ -568,9 +580,10 @@ def _arm_findings(rows, base: str, arm: str, spec: GameSpec, games: int, *, seat
     else:
         phrases = [_phrase(m, b, r, seats) for m, b, r in seat_moves] + phrases
     undecided = by[UNDECIDED]
-    more = (f"{len(undecided)} more figure{'s' if len(undecided) > 1 else ''} would need more games to tell"
-            if matters else f"{len(undecided)} figure{'s' if len(undecided) > 1 else ''} would need more games to "
-            "tell")  # fmt: skip
+    open_ = len(_gathered(undecided, spec, players))  # (every seat's chance counts once)
+    more = (f"{'one more thing is' if open_ == 1 else f'{open_} more things are'} not settled yet (below)"
+            if matters else f"{'one thing is' if open_ == 1 else f'{open_} things are'} not settled yet "
+            "(below)")  # fmt: skip
     if not matters and not undecided:
         head = "This rule set changes nothing you would notice at the table."
     elif not matters:

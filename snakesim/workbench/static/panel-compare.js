@@ -144,6 +144,7 @@ export function restore(saved) {
 export function wire(page) {
   $("run").addEventListener("click", () => page.run(kind));
   $("matters").addEventListener("input", page.changed);
+  $("matters").addEventListener("keydown", (e) => { if (e.key === "Enter") page.run(kind); });
   $("settle").addEventListener("click", () => {
     if (!settled) return;
     if (settled.precision === null || settled.precision === undefined) {
