@@ -39,12 +39,6 @@ class Margin:
         """The margin in the figure's terms, for a first rule set whose value is ``baseline``."""
         return self.amount * abs(baseline) if self.relative else self.amount
 
-    def text(self, f: Figure) -> str:
-        """As ``--matters`` writes it: ``1`` (percentage points) for a rate, ``5%`` relative."""
-        if self.relative:
-            return f"{100 * self.amount:g}%"
-        return f"{100 * self.amount:g}" if f.percent else f"{self.amount:g}"
-
 
 def default_margin(f: Figure) -> Margin | None:
     return None if f.matters is None else Margin(f.matters, f.relative)
