@@ -477,3 +477,7 @@ def test_the_issues_comparison_says_crosses_to_cup_changes_nothing_and_one_snake
     assert rows["crosses-to-cup", "length"]["verdict"] == "negligible"
     assert rows["standard", "length"]["verdict"] == "baseline"
     assert rows["crosses-to-cup", "length"]["margin"] == pytest.approx(0.05 * rows["standard", "length"]["value"])
+    # What is not settled comes with the command that settles it, the anytime-valid way for rates.
+    command = s["settle"]["command"]
+    assert command.startswith("snakesim compare fortune -p 4 --seed 1 -v standard -v crosses-to-cup -v one-snake")
+    assert "--precision" in command and "--precise differences" in command and s["settle"]["games"] > 50_000
