@@ -611,6 +611,8 @@ def test_what_matters_is_typed_kept_and_what_is_not_settled_can_be_settled(open_
         page.keyboard.press("Enter")
     asked = json.loads(sent.value.post_data)
     assert 0 < asked["precision"] < 0.04 and asked["max_games"] > 3000 and asked["games"] == 3000
+    # Its progress is where Play's is: section 3 comes into view.
+    page.wait_for_function("() => document.getElementById('run-section').getBoundingClientRect().top < 100")
     page.wait_for_function(f"() => document.body.dataset.compare && document.body.dataset.compare !== '{run}'",
                            timeout=RUN)  # fmt: skip
     command = page.text_content("#command")  # (in the closed details view)

@@ -145,15 +145,18 @@ export function wire(page) {
   $("run").addEventListener("click", () => page.run(kind));
   $("matters").addEventListener("input", page.changed);
   $("matters").addEventListener("keydown", (e) => { if (e.key === "Enter") page.run(kind); });
-  $("settle").addEventListener("click", () => {
+  $("settle").addEventListener("click", async () => {
     if (!settled) return;
     if (settled.precision === null || settled.precision === undefined) {
       $("games").value = String(settled.games);
       page.changed();
-      page.run(kind);
+      await page.run(kind);
     } else {
-      page.run(kind, { precision: settled.precision, max_games: settled.max_games });
+      await page.run(kind, { precision: settled.precision, max_games: settled.max_games });
     }
+    // (its progress and Cancel are in section 3, as Play's)
+    $("run-section").scrollIntoView({ block: "start" });
+    if (!$("cancel").hidden) $("cancel").focus({ preventScroll: true });
   });
   $("run-again").addEventListener("click", async () => {
     await page.run(kind);
