@@ -107,6 +107,8 @@ def _tally_panel() -> types.ModuleType:
 
 @pytest.fixture()
 def tally_server(monkeypatch):
+    import snakesim.workbench.server  # noqa: F401  (its static files listed before the registry is patched)
+
     monkeypatch.setitem(PANELS, "tally", _tally_panel())
     wb = Workbench(limits=Limits(max_games=20_000, max_runs=1, max_arms=4)).start()
     yield wb
