@@ -303,7 +303,9 @@ def compare_findings(
     skip = set(constant) | hidden_metrics(table, seats) | ({"length"} if lengths else set())
     for arm in arms[1:]:
         covered = _minority(seats[arm]) if mixed(seats[arm]) else ()
-        said = _arm_findings(rows, base, arm, spec, games, seats=seats[arm], skip=skip, covered=covered)
+        said = _arm_findings(
+            rows, base, arm, spec, games, players=players, seats=seats[arm], skip=skip, covered=covered
+        )
         out.append({"arm": arm, "text": said[0]})
         if covered:
             out.append({"arm": arm, "text": _players_sentence(rows, arm, base, seats[arm], players)})
@@ -317,11 +319,12 @@ def _lengths_sentence(lengths: dict[str, float], spec: GameSpec, players: int) -
     by_value: dict[float, list[str]] = {}
     for arm, value in lengths.items():
         by_value.setdefault(value, []).append(arm)
-    parts = [f"{number(v, 0)} {spec.length_unit} under {_and(arms)}" for v, arms in by_value.items()]
-    return f"Every {players}-player {spec.name.capitalize()} game lasts {_and(parts, ', and ')}."
+    parts = [f"{number(v, 0)} {spec.length_unit} under {listed(arms)}" for v, arms in by_value.items()]
+    return f"Every {players}-player {spec.name.capitalize()} game lasts {listed(parts, ', and ')}."
 
 
-def _and(items: Sequence[str], last: str = " and ") -> str:
+def listed(items: Sequence[str], last: str = " and ") -> str:
+    """``a``, ``a and b``, ``a, b and c`` (``last`` joins the last two)."""
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + last + items[-1]
 
 
@@ -361,8 +364,8 @@ def _players_sentence(rows, arm: str, base: str | None, seats: Sequence[str], pl
     if rest:
         kinds = sorted({seats[s] for s in rest})
         who = f"the {kinds[0]} players" if len(kinds) == 1 else "the other players"
-        where = f"seat{'s' if len(rest) > 1 else ''} {_and([str(s) for s in rest])}"
-        values = _and([percent(rates[s]["value"], places) for s in rest])
+        where = f"seat{'s' if len(rest) > 1 else ''} {listed([str(s) for s in rest])}"
+        values = listed([percent(rates[s]["value"], places) for s in rest])
         sentence += f"; {who} in {where} win {values}"
     return sentence[0].upper() + sentence[1:] + "."
 
@@ -538,7 +541,7 @@ def _gathered(rows: list, spec: GameSpec, players: int) -> list[tuple[str, str]]
             if len(wins) == players
             else f"seat {seats[0]}'s chance of winning"
             if len(seats) == 1
-            else f"seats {_and(seats)}'s chances of winning"
+            else f"seats {listed(seats)}'s chances of winning"
         )
         out.append((which, margin_words("win_rate.0", wins[0]["margin"], spec)))
     for metric, b, r in rows:
@@ -554,16 +557,15 @@ def _grouped(items: list[tuple[str, str]], before: str) -> str:
     groups: dict[str, list[str]] = {}
     for noun, margin in items:
         groups.setdefault(margin, []).append(noun)
-    return "; ".join(f"{_and(nouns)} ({before} {margin}{' each' if len(nouns) > 1 else ''})"
+    return "; ".join(f"{listed(nouns)} ({before} {margin}{' each' if len(nouns) > 1 else ''})"
                      for margin, nouns in groups.items())  # fmt: skip
 
 
-def _arm_findings(rows, base: str, arm: str, spec: GameSpec, games: int, *, seats: Sequence[str], skip: set[str],
-                  covered: Sequence[int]) -> list[str]:  # fmt: skip
+def _arm_findings(rows, base: str, arm: str, spec: GameSpec, games: int, *, players: int, seats: Sequence[str],
+                  skip: set[str], covered: Sequence[int]) -> list[str]:  # fmt: skip
     """One rule set against the first: a headline, a sentence per change that matters (the
     largest first), one gathering the changes too small to notice with what would matter, and
     one for the figures these games leave undecided, with the games that would settle them."""
-    players = sum(1 for (a, m) in rows.index if a == arm and m.startswith("win_rate."))
     by = {MATTERS: [], NEGLIGIBLE: [], UNDECIDED: []}
     for (a, metric), r in rows.iterrows():
         if a != arm or metric in skip or r["verdict"] not in by:
@@ -592,7 +594,7 @@ def _arm_findings(rows, base: str, arm: str, spec: GameSpec, games: int, *, seat
         tail = "nothing else changes by as much as matters" if not undecided else more
         if len(phrases) > 4:  # (the largest three, the rest below)
             phrases = [*phrases[:3], f"{len(phrases) - 3} more changes said below"]
-        head = f"This rule set changes what you would notice at the table: {_and(phrases)}; {tail}."
+        head = f"This rule set changes what you would notice at the table: {listed(phrases)}; {tail}."
     out = [head]
     if len(seat_moves) >= 3:
         places = max(points(r["diff_low"], r["diff_high"]) for _, _, r in seat_moves)

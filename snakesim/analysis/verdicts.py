@@ -178,21 +178,16 @@ def settle_plan(table, games: int) -> dict | None:
     stopping (``compare --precision --precise differences``), which may look after every block
     and stays valid; ``max_games`` caps it at three times ``games`` (anytime-valid intervals are
     wider than fixed ones). Otherwise ``precision`` is None: play ``games`` games."""
-    import pandas as pd
-
     undecided = table[(table["verdict"] == UNDECIDED) & table["settle_games"].notna()]
     if undecided.empty:
         return None
     need = int(undecided["settle_games"].max())
     # (the first player's edge is seat 0's wins less a share of the won games: it settles with them)
     undecided = undecided[undecided["metric"] != "first_player_advantage"]
-    if not (undecided["kind"] == "rate").all():
-        return {"games": need, "precision": None, "max_games": None}
-    if undecided.empty:
+    if undecided.empty or not (undecided["kind"] == "rate").all():
         return {"games": need, "precision": None, "max_games": None}
     distance = (undecided["margin"] - undecided["diff"].abs()).abs().min()
     precision = float(f"{distance:.2g}") if distance >= 1e-4 else 1e-4
     if precision > distance:
         precision = float(f"{distance * 0.95:.2g}")
-    most = int(math.ceil(3 * need / 1000) * 1000)
-    return {"games": need, "precision": precision, "max_games": max(most, games)} if pd.notna(precision) else None
+    return {"games": need, "precision": precision, "max_games": max(int(math.ceil(3 * need / 1000) * 1000), games)}

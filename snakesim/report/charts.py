@@ -76,19 +76,16 @@ def win_rate_chart(table: pd.DataFrame, players: int) -> dict:
         by = rows.set_index("metric")
         points = [[label[s], *_floats(by.loc[f"win_rate.{s}", ["value", "low", "high"]])] for s in range(players)]
         series.append({"name": str(name), "points": points})
+    return _seat_chart("win-rates", "Who wins from which seat", series)
+
+
+def _seat_chart(key: str, title: str, series: list[dict]) -> dict:
+    """Bars of each seat's share of the games won, a series by rule set, said in a sentence."""
     summary = "; ".join(
         f"{s['name']}: " + ", ".join(f"{x} {100 * v:.1f}%" for x, v, _, _ in s["points"]) for s in series
     )
-    return _chart(
-        "win-rates",
-        "Who wins from which seat",
-        "bars",
-        "seat (0 plays first)",
-        "wins",
-        percent=True,
-        series=series,
-        summary=f"The share of games each seat wins. {summary}.",
-    )
+    return _chart(key, title, "bars", "seat (0 plays first)", "wins", percent=True, series=series,
+                  summary=f"The share of games each seat wins. {summary}.")  # fmt: skip
 
 
 def spread_chart(
@@ -197,19 +194,7 @@ def balance_chart(result, handicap: str) -> dict:
         values = result.base if when == "before" else result.values
         points = [[f"seat {int(r.seat)}", float(r.win_rate), float(r.low), float(r.high)] for r in rows.itertuples()]
         series.append({"name": f"{when}: {handicap} = {values}", "points": points})
-    summary = "; ".join(
-        f"{s['name']}: " + ", ".join(f"{x} {100 * v:.1f}%" for x, v, _, _ in s["points"]) for s in series
-    )
-    chart = _chart(
-        "balance",
-        "Who wins from which seat, before and after, on fresh games",
-        "bars",
-        "seat (0 plays first)",
-        "wins",
-        percent=True,
-        series=series,
-        summary=f"The share of games each seat wins. {summary}.",
-    )
+    chart = _seat_chart("balance", "Who wins from which seat, before and after, on fresh games", series)
     chart["level"] = result.summary["level"]
     return chart  # fmt: skip
 

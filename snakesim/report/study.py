@@ -32,6 +32,7 @@ from snakesim.analysis.findings import (
     balance_findings,
     compare_findings,
     hidden_metrics,
+    listed,
     p_text,
     row_text,
     skill_findings,
@@ -243,14 +244,10 @@ def _claim_words(label: str, said) -> str:
     nothing, matters, nots = _claim(said)
     if nothing:
         return f"{label} changes nothing that matters"
-    words = [f"{label} changes {_and_words(matters)} by as much as matters"] if matters else []
+    words = [f"{label} changes {listed(matters)} by as much as matters"] if matters else []
     if nots:
-        words.append(f"{'' if matters else label + ' '}does not change {_and_words(nots)} by as much")
+        words.append(f"{'' if matters else label + ' '}does not change {listed(nots)} by as much")
     return ", and ".join(words)
-
-
-def _and_words(items: list[str]) -> str:
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def check_claims(table, claims: dict) -> list[str]:
