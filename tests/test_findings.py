@@ -481,3 +481,17 @@ def test_the_issues_comparison_says_crosses_to_cup_changes_nothing_and_one_snake
     command = s["settle"]["command"]
     assert command.startswith("snakesim compare fortune -p 4 --seed 1 -v standard -v crosses-to-cup -v one-snake")
     assert "--precision" in command and "--precise differences" in command and s["settle"]["games"] > 50_000
+
+
+def test_a_change_for_the_child_that_matters_is_in_the_headline():
+    """Where a seat holds another kind of player, its chance has a sentence of its own; a change
+    there that matters still leads the rule set's findings."""
+    t = table((100.0, 0.0, -1.0, 1.0, 1.0), [(0.5, 0.0, -0.004, 0.004, 0.9), (0.47, -0.03, -0.045, -0.015, 1e-5)])
+    lineup = ("greedy", "random")
+    said = texts(compare_findings(t, FORTUNE, 2, 20_000, seats={"a": lineup, "b": lineup}))
+    assert said[0] == (
+        "This rule set changes what you would notice at the table: the random player in seat 1 wins less often; "
+        "nothing else changes by as much as matters."
+    )
+    assert "the random player in seat 1 wins 47.0% [46.0%, 48.0%]" in said[1] and "a change that matters" in said[1]
+    assert not any(s.startswith("Too small") and "seat 1" in s for s in said)

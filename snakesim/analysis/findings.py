@@ -565,33 +565,37 @@ def _arm_findings(rows, base: str, arm: str, spec: GameSpec, games: int, *, play
                   skip: set[str], covered: Sequence[int]) -> list[str]:  # fmt: skip
     """One rule set against the first: a headline, a sentence per change that matters (the
     largest first), one gathering the changes too small to notice with what would matter, and
-    one for the figures these games leave undecided, with the games that would settle them."""
+    one for the figures these games leave undecided, with the games that would settle them.
+    The seats in ``covered`` have a sentence of their own (their players'): the headline counts
+    them, the other sentences leave them out."""
     by = {MATTERS: [], NEGLIGIBLE: [], UNDECIDED: []}
+    aside = {MATTERS: [], NEGLIGIBLE: [], UNDECIDED: []}
     for (a, metric), r in rows.iterrows():
         if a != arm or metric in skip or r["verdict"] not in by:
             continue
-        if figure(metric).id == "win_rate" and _seat_of(metric) in covered:
-            continue
-        by[r["verdict"]].append((metric, rows.loc[(base, metric)], r))
+        told = figure(metric).id == "win_rate" and _seat_of(metric) in covered
+        (aside if told else by)[r["verdict"]].append((metric, rows.loc[(base, metric)], r))
     size = lambda item: abs(item[2]["diff"]) / max(abs(item[1]["value"]), 1e-9)  # noqa: E731
     matters = sorted(by[MATTERS], key=lambda item: -size(item))
+    heads = sorted(by[MATTERS] + aside[MATTERS], key=lambda item: -size(item))
     seat_moves = [item for item in matters if figure(item[0]).id == "win_rate"]
-    phrases = [_phrase(m, b, r, seats) for m, b, r in matters if figure(m).id != "win_rate"]
-    if len(seat_moves) >= 3:
+    moving = [item for item in heads if figure(item[0]).id == "win_rate"]
+    phrases = [_phrase(m, b, r, seats) for m, b, r in heads if figure(m).id != "win_rate"]
+    if len(moving) >= 3:
         phrases.insert(0, "the seats' chances of winning move")
     else:
-        phrases = [_phrase(m, b, r, seats) for m, b, r in seat_moves] + phrases
+        phrases = [_phrase(m, b, r, seats) for m, b, r in moving] + phrases
     undecided = by[UNDECIDED]
-    open_ = len(_gathered(undecided, spec, players))  # (every seat's chance counts once)
+    open_ = len(_gathered(undecided + aside[UNDECIDED], spec, players))  # (every seat's chance counts once)
     more = (f"{'one more thing is' if open_ == 1 else f'{open_} more things are'} not settled yet (below)"
-            if matters else f"{'one thing is' if open_ == 1 else f'{open_} things are'} not settled yet "
+            if heads else f"{'one thing is' if open_ == 1 else f'{open_} things are'} not settled yet "
             "(below)")  # fmt: skip
-    if not matters and not undecided:
+    if not heads and not open_:
         head = "This rule set changes nothing you would notice at the table."
-    elif not matters:
+    elif not heads:
         head = f"This rule set changes nothing you would notice that these {games:,} games can show; {more}."
     else:
-        tail = "nothing else changes by as much as matters" if not undecided else more
+        tail = "nothing else changes by as much as matters" if not open_ else more
         if len(phrases) > 4:  # (the largest three, the rest below)
             phrases = [*phrases[:3], f"{len(phrases) - 3} more changes said below"]
         head = f"This rule set changes what you would notice at the table: {listed(phrases)}; {tail}."
