@@ -12,22 +12,19 @@ from snakesim.core.jit import njit
 
 
 @njit
-def _kernel_figures(history, sign, winner, tops, deficits):
-    """What a kernel keeps and writes, for a whole history at once."""
-    length = history.shape[0] - 1
-    n = history.shape[1]
-    zeros = 0
+def _kernel_figures(values, sign, winner, history):
+    """What a kernel writes down and reads off, for a whole history at once."""
+    length = values.shape[0] - 1
+    n = values.shape[1]
     for t in range(length + 1):
-        z = feel_record.record(history[t], sign, n, t, tops, deficits)
-        if t > 0:
-            zeros += z
-    return feel_record.summarise(tops, deficits, length, winner), zeros
+        feel_record.store(history, values[t], sign, n, t)
+    return feel_record.summarise(history, n, length, winner), feel_record.zeros(history, n, length)
 
 
 def kernel_figures(history, winner, sign=1):
     values = np.asarray(history, dtype=np.int64) * sign
-    tops, deficits = feel_record.scratch(values.shape[0] - 1, values.shape[1])
-    summary, zeros = _kernel_figures(values, np.int64(sign), np.int64(winner), tops, deficits)
+    scratch = feel_record.scratch(values.shape[0] - 1, values.shape[1])
+    summary, zeros = _kernel_figures(values, np.int64(sign), np.int64(winner), scratch)
     names = [name for name, _, _ in feel.COLUMNS]
     return dict(zip(names, summary, strict=True)), zeros
 

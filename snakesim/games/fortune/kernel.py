@@ -28,7 +28,7 @@ import functools
 import numpy as np
 from numba.extending import register_jitable
 
-from snakesim.core import feel, feel_record
+from snakesim.core import feel, feel_lanes, feel_record
 from snakesim.core.branch_hints import likely
 from snakesim.core.columns import allocate
 from snakesim.core.jit import njit, njit_inner
@@ -205,9 +205,10 @@ def _primitive(op, seat, n, left, right, cup, coins, out_at, skip, alive, length
 
 
 @njit(inline="always")
-def _fast_card(pile, table, advance, cycle, at, word, high, cup, max_cup, turn, by_card, first_row):
+def _fast_card(pile, table, advance, cycle, at, word, high, cup, max_cup, turn, by_card, first_row, log, offset):
     """Card ``pile[at]`` from the fast path's table: False and the state unchanged if some seat
-    would pay as much as it has (or more), else True and the state after it (see `_run`)."""
+    would pay as much as it has (or more), else True and the state after it (see `_run`); with
+    the feel figures on, the packed coins after it go to ``log[offset + at]`` (its step)."""
     code = np.uint64(pile[at])
     e = code + first_row + cycle[turn]
     if (word - table[e + _NEED]) & high != high:
@@ -224,11 +225,13 @@ def _fast_card(pile, table, advance, cycle, at, word, high, cup, max_cup, turn, 
     else:
         cup += table[e + _CUP]
     turn += step >> _STEP_SHIFT
+    if log is not None:
+        log[offset + at] = word
     return True, word, cup, max_cup, turn
 
 
 @njit(inline="always")
-def _run(pile, table, advance, cycle, at, end, word, high, cup, max_cup, turn, by_card, first_row):
+def _run(pile, table, advance, cycle, at, end, word, high, cup, max_cup, turn, by_card, first_row, log, offset):
     """The fast path: play ``pile[at:end]`` from the table while no seat pays as much as it
     has; return where it stopped and the state then (see `_play_one`).
 
@@ -265,6 +268,8 @@ def _run(pile, table, advance, cycle, at, end, word, high, cup, max_cup, turn, b
             turn=turn,
             by_card=by_card,
             first_row=first_row,
+            log=log,
+            offset=offset,
         )
         if ok:
             at += one
@@ -282,13 +287,40 @@ def _run(pile, table, advance, cycle, at, end, word, high, cup, max_cup, turn, b
                     turn=turn,
                     by_card=by_card,
                     first_row=first_row,
+                    log=log,
+                    offset=offset,
                 )
                 at += np.uint64(ok)
     return at, word, cup, max(max_cup, cup), turn
 
 
+@njit_inner
+def _log(packed, steps, coins, n, lane, step):
+    """The feel figures' standings after step ``step``: the coins packed as the fast path logs
+    them (`_fast_card`), or, when no lanes can hold them, as they are."""
+    if lane > 0:
+        word = np.uint64(0)
+        for s in range(n):
+            word |= np.uint64(coins[s]) << (lane * np.uint64(s))
+        packed[0][step] = word
+    elif steps is not None:
+        feel_record.store(steps, coins, 1, n, step)
+
+
+@njit_inner
+def _unpack(packed, steps, n, lane, low, last):
+    """The feel figures' standings at steps 0 .. ``last`` from the packed coins logged, seat by
+    seat (for lanes other than `feel_lanes`'s)."""
+    log, standings = packed[0], steps[0]
+    for s in range(n):
+        shift = lane * np.uint64(s)
+        row = standings[s]
+        for t in range(last + 1):
+            row[t] = np.int32((log[t] >> shift) & low)
+
+
 @njit(inline="always")
-def _play_one(words, further, ops, table, advance, cycle, params, seed, game, scratch, tracking, out, row):
+def _play_one(words, further, ops, table, advance, cycle, params, seed, game, scratch, packed, steps, out, row):
     """Play game ``game`` and write its results into row ``row`` of the ``out`` columns.
 
     The pile holds each card as where its row starts among its neighbours' in the fast path's
@@ -329,11 +361,13 @@ def _play_one(words, further, ops, table, advance, cycle, params, seed, game, sc
     seat = 0
     outcome = -1
     winner = -1
-    out_steps = 0
-    # The feel figures' record (``tracking``: None when off, and numba then drops every use
-    # before typing it); with it on, never the fast path: every card's standings are recorded.
-    if tracking is not None:
-        feel_record.record(coins, 1, n, 0, tracking[0], deficits=tracking[1])
+    # The feel figures' record (``packed``: None when off, and numba then drops every use
+    # before typing it): the coins at every step, packed as the fast path keeps them (in
+    # ``packed[0]``); ``steps`` the standings unpacked, for lanes that `feel_lanes` cannot read
+    # (None for up to four seats: that code is then not compiled).
+    log = None if packed is None else packed[0]
+    if packed is not None:
+        _log(packed, steps, coins, n, lane=lane, step=0)
     while outcome < 0:
         if skip[seat]:
             skip[seat] = False
@@ -382,6 +416,8 @@ def _play_one(words, further, ops, table, advance, cycle, params, seed, game, sc
                             turn=turn,
                             by_card=by_card,
                             first_row=first_row,
+                            log=log,
+                            offset=np.uint64(length + 1) - np.uint64(top),  # (card at -> its step)
                         )
                         place = cycle[turn] >> row_shift
                         length += np.int64(at) - top
@@ -451,8 +487,8 @@ def _play_one(words, further, ops, table, advance, cycle, params, seed, game, sc
                 outcome = DRAW
             elif length >= turn_cap:
                 outcome = UNFINISHED
-            if tracking is not None:
-                out_steps += feel_record.record(coins, 1, n, length, tracking[0], deficits=tracking[1])
+            if packed is not None:
+                _log(packed, steps, coins, n, lane=lane, step=length)
             if outcome >= 0:
                 break
         seat = _left(coins, seat, n)
@@ -465,8 +501,15 @@ def _play_one(words, further, ops, table, advance, cycle, params, seed, game, sc
     o_reshuffles[row] = deals - 1
     o_max_cup[row] = max_cup
     feel_columns = (o_lead_changes, o_decided, o_comeback, o_deficit, o_q1, o_q2, o_q3, o_tie_break)
-    if tracking is not None:
-        feel_record.write(feel_columns, row, feel_record.summarise(tracking[0], tracking[1], length, winner))
+    if packed is not None:
+        if steps is None:
+            summary, out_steps = feel_lanes.summarise(packed, n, length, winner)
+        else:
+            if lane > 0:
+                _unpack(packed, steps, n, lane=lane, low=lane_mask, last=length)
+            summary = feel_record.summarise(steps, n, length, winner)
+            out_steps = feel_record.zeros(steps, n, length)
+        feel_record.write(feel_columns, row, summary)
         o_out_share[row] = out_steps / (n * length) if length > 0 else 0.0
     else:
         feel_record.write(feel_columns, row, feel.NOT_RECORDED)
@@ -493,7 +536,9 @@ def game_scratch(deck: np.ndarray, codes: np.ndarray, params: np.ndarray) -> tup
 
 
 @njit
-def _play_rows(words, further, ops, table, advance, cycle, params, seed, first, scratch, tracking, out, start, stop):
+def _play_rows(
+    words, further, ops, table, advance, cycle, params, seed, first, scratch, packed, steps, out, start, stop
+):
     """`_play_one` for rows ``start .. stop - 1``, the game inlined into its loop (a call copies
     every array it is passed, and a game's are many); compiled without reference counting."""
     for row in range(start, stop):
@@ -508,7 +553,8 @@ def _play_rows(words, further, ops, table, advance, cycle, params, seed, first, 
             seed=seed,
             game=first + row,
             scratch=scratch,
-            tracking=tracking,
+            packed=packed,
+            steps=steps,
             out=out,
             row=row,
         )
@@ -543,12 +589,15 @@ def program(rules: FortuneRules) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 def lane_bits(rules: FortuneRules, players: int) -> int:
     """Bits per seat in the packed coins, or 0 when the fast path cannot hold this game.
 
-    Every seat gets ``64 // players`` bits; the coins in play (all of them may end in one
+    Up to four seats get 16 bits each (the lanes `feel_lanes` reads the feel figures from in
+    vector code), more seats ``64 // players``; the coins in play (all of them may end in one
     seat) must stay below the lane's top bit, which the fast path's test uses, and the table
     (``2**players`` sets of seats in the game) must stay small.
     """
-    lane = 64 // players
     total = sum(seat_values(rules.start_coins, players))
+    if players <= feel_lanes.LANES and total < 1 << (feel_lanes.LANE - 1):
+        return feel_lanes.LANE  # (up to four seats: the lanes the feel figures read fastest)
+    lane = 64 // players
     return lane if players <= FAST_MAX_PLAYERS and total < 1 << (lane - 1) else 0
 
 
@@ -689,7 +738,7 @@ def encode(rules: FortuneRules, players: int, presorted: bool = False, fast: boo
     params[P_PRESORTED] = presorted
     params[P_TYPES] = len(rules.effects)  # (the kernel could read it off its tables: measured 4% slower)
     params[P_LANE] = lane_bits(rules, players)
-    params[P_FAST] = fast and params[P_LANE] > 0 and not rules.feel
+    params[P_FAST] = fast and params[P_LANE] > 0
     params[P_TYPE_BITS] = type_bits(len(rules.effects))
     return params
 
@@ -744,7 +793,11 @@ def play_block(
     columns = tuple(out.values())
 
     def play(start, stop):  # (each thread its own scratch)
-        tracking = feel_record.scratch(rules.turn_cap, players) if rules.feel else None  # (see _play_one)
+        packed = steps = None  # (see _play_one)
+        if rules.feel:
+            packed = feel_lanes.scratch(rules.turn_cap)
+            if params[P_LANE] != feel_lanes.LANE:
+                steps = feel_record.scratch(rules.turn_cap, players)
         _play_rows(
             words,
             further,
@@ -756,7 +809,8 @@ def play_block(
             seed=np.uint64(seed),
             first=np.int64(first),
             scratch=game_scratch(cards, codes, params),
-            tracking=tracking,
+            packed=packed,
+            steps=steps,
             out=columns,
             start=np.int64(start),
             stop=np.int64(stop),

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from snakesim.core import feel, feel_record
+from snakesim.core import feel, feel_lanes, feel_record
 from snakesim.core.columns import allocate
 from snakesim.core.jit import njit, njit_inner
 from snakesim.core.policies import (
@@ -360,14 +360,15 @@ def _expert(state, look, params, policies, seat, i, k, pl, fan, n_cards, kinds, 
 
 
 @njit
-def _play_rows(deck, kinds, col_a, col_b, fits, params, policies, seed, first, scratch, think, tracking, out, start,
-               stop):  # fmt: skip
+def _play_rows(deck, kinds, col_a, col_b, fits, params, policies, seed, first, scratch, think, packed, steps, out,
+               start, stop):  # fmt: skip
     """Play games ``first + start .. first + stop - 1`` into rows ``start .. stop - 1`` of the
     ``out`` columns (one function, so that the game is compiled once, not again in a loop's).
 
     ``think`` is the look-ahead's scratch (`think_scratch`), or None when no seat thinks
-    ahead: the look-ahead is then not even compiled. Likewise ``tracking``, the feel figures'
-    record (each seat's points after a turn, and `feel_record.scratch`), None when they are off."""
+    ahead: the look-ahead is then not even compiled. Likewise ``packed`` and ``steps``, the
+    feel figures' record (`feel_lanes.records`: one of them is None), both None when they are
+    off."""
     for row in range(start, stop):
         game = first + row
         n = params[P_PLAYERS]
@@ -387,6 +388,7 @@ def _play_rows(deck, kinds, col_a, col_b, fits, params, policies, seed, first, s
             cards,
             taken,
             longest,
+            points,
         ) = scratch
         (o_outcome, o_winner, o_length, o_cards, o_snakes, o_longest, o_completed, o_table_cards,
          o_table_snakes) = out[:9]  # fmt: skip
@@ -438,6 +440,7 @@ def _play_rows(deck, kinds, col_a, col_b, fits, params, policies, seed, first, s
                         longest=longest,
                         think=think,
                     )
+            had = taken[seat]  # (snakes the seat had taken: see the feel figures below)
             n_snakes, done = _turn(
                 state,
                 params,
@@ -462,11 +465,19 @@ def _play_rows(deck, kinds, col_a, col_b, fits, params, policies, seed, first, s
             )
             completed += done
             turns += i > 0  # (the first card is turned up before play: step 0)
-            if tracking is not None:
-                points, tops, deficits = tracking
-                for s in range(n):
-                    points[s] = _rank(params, cards, taken, longest, s)[0]
-                feel_record.record(points, 1, n, turns, tops, deficits=deficits)
+            if packed is not None or steps is not None:
+                if i == 0:
+                    for s in range(n):
+                        points[s] = _rank(params, cards, taken, longest, s)[0]
+                elif taken[seat] != had:  # (only a seat that takes a snake gains points)
+                    points[seat] = _rank(params, cards, taken, longest, seat)[0]
+                if packed is not None:
+                    if i == 0:
+                        feel_lanes.store(packed, points, 1, n, turns)
+                    else:
+                        feel_lanes.store_seat(packed, points[seat], seat, turns)
+                if steps is not None:
+                    feel_record.store(steps, points, 1, n, turns)
             if i > 0:
                 seat = seat + 1 if seat + 1 < n else 0
         # Most points wins; ties go to the tie-break (the longest snake taken, by default); then a draw.
@@ -484,9 +495,9 @@ def _play_rows(deck, kinds, col_a, col_b, fits, params, policies, seed, first, s
             table_cards += lengths[s]
         o_table_cards[row] = table_cards
         o_table_snakes[row] = n_snakes
-        if tracking is not None:
+        if packed is not None or steps is not None:
             feel_record.write(
-                out[9:], row, feel_record.summarise(tracking[1], tracking[2], turns, best_seat if leaders == 1 else -1)
+                out[9:], row, feel_lanes.figures(packed, steps, n, turns, best_seat if leaders == 1 else -1)
             )
         else:
             feel_record.write(out[9:], row, feel.NOT_RECORDED)
@@ -512,6 +523,7 @@ def game_scratch(deck: np.ndarray, players: int) -> tuple:
         np.empty(players, np.int64),  # cards taken per seat
         np.empty(players, np.int64),  # snakes taken per seat
         np.empty(players, np.int64),  # longest snake taken per seat
+        np.empty(players, np.int64),  # points per seat (for the feel figures)
     )
 
 
@@ -608,7 +620,11 @@ def play_block(
 
     def play(start, stop):  # (each thread its own scratch)
         think = think_scratch(players, len(cards)) if thinks else None
-        tracking = (np.empty(players, np.int64), *feel_record.scratch(len(cards), players)) if rules.feel else None
+        packed = steps = None
+        if rules.feel:  # (points never fall: from the least start to the most a deck can give)
+            starts = rules.starts(players)
+            gain = len(cards) * (rules.points_per_card + rules.points_per_snake + rules.points_per_longest)
+            packed, steps = feel_lanes.records(len(cards), players, min(starts), max(starts) + gain)
         _play_rows(
             cards,
             KINDS,
@@ -621,7 +637,8 @@ def play_block(
             first=np.int64(first),
             scratch=game_scratch(cards, players),
             think=think,
-            tracking=tracking,
+            packed=packed,
+            steps=steps,
             out=columns,
             start=np.int64(start),
             stop=np.int64(stop),

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from snakesim.core import feel, feel_record
+from snakesim.core import feel, feel_lanes, feel_record
 from snakesim.core.columns import allocate
 from snakesim.core.jit import njit, njit_inner
 from snakesim.core.policies import (
@@ -329,15 +329,15 @@ def _expert(state, look, masks, params, policies, key, seat, legal, hands, held,
 
 
 @njit
-def _play_rows(deck, masks, params, policies, seed, first, scratch, think, tracking, out, start, stop):
+def _play_rows(deck, masks, params, policies, seed, first, scratch, think, packed, steps, out, start, stop):
     """Play games ``first + start .. first + stop - 1`` into rows ``start .. stop - 1`` of the
     ``out`` columns (one function, so that the game is compiled once, not again in a loop's).
 
     ``masks[top]`` has bit ``c`` set when card ``c`` may be played on ``top``; ``held[s]`` has
     bit ``c`` set while seat ``s`` holds a card ``c``. ``think`` is the look-ahead's scratch
     (`think_scratch`), or None when no seat thinks ahead: the look-ahead is then not even
-    compiled. Likewise ``tracking``, the feel figures' record (`feel_record.scratch`), None
-    when they are off.
+    compiled. Likewise ``packed`` and ``steps``, the feel figures' record
+    (`feel_lanes.records`: one of them is None), both None when they are off.
     """
     for row in range(start, stop):
         game = first + row
@@ -375,8 +375,10 @@ def _play_rows(deck, masks, params, policies, seed, first, scratch, think, track
         outcome = -1
         winner = -1
         seat = 0
-        if tracking is not None:
-            feel_record.record(totals, -1, n, 0, tracking[0], deficits=tracking[1])
+        if packed is not None:
+            feel_lanes.store(packed, totals, -1, n, 0)
+        if steps is not None:
+            feel_record.store(steps, totals, -1, n, 0)
         while outcome < 0:
             forced = -1
             if think is not None and policies[seat, CODE] >= EXPERT:
@@ -431,8 +433,10 @@ def _play_rows(deck, masks, params, policies, seed, first, scratch, think, track
                 reshuffles=reshuffles,
                 passes=passes,
             )
-            if tracking is not None:
-                feel_record.record(totals, -1, n, turns, tracking[0], deficits=tracking[1])
+            if packed is not None:  # (a turn changes the hand of the seat that plays it alone)
+                feel_lanes.store_seat(packed, -totals[seat], seat, turns)
+            if steps is not None:
+                feel_record.store(steps, totals, -1, n, turns)
             seat = seat + 1 if seat + 1 < n else 0
         o_outcome[row] = outcome
         o_winner[row] = winner
@@ -441,8 +445,8 @@ def _play_rows(deck, masks, params, policies, seed, first, scratch, think, track
             o_hand[row, s] = totals[s]
         o_drawn[row] = drawn
         o_reshuffles[row] = reshuffles
-        if tracking is not None:
-            feel_record.write(out[6:], row, feel_record.summarise(tracking[0], tracking[1], turns, winner))
+        if packed is not None or steps is not None:
+            feel_record.write(out[6:], row, feel_lanes.figures(packed, steps, n, turns, winner))
         else:
             feel_record.write(out[6:], row, feel.NOT_RECORDED)
 
@@ -554,7 +558,7 @@ def play_block(
 
     def play(start, stop):  # (each thread its own scratch)
         think = think_scratch(players, len(cards)) if thinks else None
-        tracking = feel_record.scratch(rules.turn_cap, players) if rules.feel else None
+        packed, steps = feel_lanes.records(rules.turn_cap, players, -len(cards), 0) if rules.feel else (None, None)
         _play_rows(
             cards,
             masks,
@@ -564,7 +568,8 @@ def play_block(
             first=np.int64(first),
             scratch=game_scratch(cards, players),
             think=think,
-            tracking=tracking,
+            packed=packed,
+            steps=steps,
             out=columns,
             start=np.int64(start),
             stop=np.int64(stop),

@@ -71,6 +71,7 @@ MASK_WORDS = 8  # a window of at most 512 cells is searched on bit masks
 OPEN, FRONT, LANDED = 6, 7, 9
 MASK_ROWS = 10
 M_ANSWERS = N_CARD_TYPES * 8  # a board's remembered search answers: by card kind, end, direction
+OWN = M_ANSWERS  # and then its own cards missing, known from the placement that made it (-1: not known)
 MARGIN = 2  # cells of a board's bit-mask window around its box (at least 2: see _placed; reframed as it grows)
 # The params array: see encode().
 P_PLAYERS, P_PRESORTED, P_SIDE, P_ORIGIN, P_BLOCK_W, P_BLOCK_H, P_HEAD, P_TAIL = 0, 1, 2, 3, 4, 5, 6, 9
@@ -533,7 +534,7 @@ def _options(board, owner, side, cards, n_cards, opts, search, saved):
 @njit_inner
 def _forget(memo, seat):
     """``seat``'s board changed: its remembered search answers no longer hold."""
-    for i in range(M_ANSWERS):
+    for i in range(M_ANSWERS + 1):
         memo[seat, i] = -1
 
 
@@ -584,6 +585,7 @@ def _place_cards(state, policies, chooser, owner, cards, n_cards, board, side, s
                        f=opts[choice, 2], log=search[4])  # fmt: skip
         placed[owner] += 1
         _forget(memo, owner)
+        memo[owner, OWN] = opts[choice, 3]  # (the trial's answer for this very board)
         _placed(board, owner, side, x, y, log=search[4], n_log=n_log)
         for i in range(j, n_cards - 1):
             cards[i] = cards[i + 1]
@@ -824,7 +826,7 @@ def _copy_board(board, to, n, side):
     occupied, free, ends, box, placed, memo, masks, window = board
     t_occupied, t_free, t_ends, t_box, t_placed, t_memo, t_masks, t_window = to
     for s in range(n):
-        for i in range(M_ANSWERS):  # (the same board: the same answers and bit masks)
+        for i in range(M_ANSWERS + 1):  # (the same board: the same answers and bit masks)
             t_memo[s, i] = memo[s, i]
         for k in range(OPEN):  # (the rest is the search's scratch)
             for j in range(MASK_WORDS):
@@ -961,10 +963,11 @@ def _score(board, search, winner, seat, n, side):
 def _standings(board, n, side, search, standing, searched):
     """Bring each seat's ``standing`` (minus its cards missing) up to date, searching only the
     boards that got a card since they were last searched (``searched``: cards placed then)."""
-    placed = board[4]
+    placed, memo = board[4], board[5]
     for s in range(n):
         if placed[s] != searched[s]:
-            standing[s] = -_missing_on(board, s, side, search)
+            own = memo[s, OWN]  # (known from the placement's trial, most often: no search)
+            standing[s] = -(own if own >= 0 else _missing_on(board, s, side, search))
             searched[s] = placed[s]
 
 
@@ -1045,11 +1048,11 @@ def _play_rows(stock_cards, faces, actions, params, policies, seed, first, scrat
                 winner = s
                 break
         if tracking is not None:
-            standing, searched, tops, deficits = tracking
+            standing, searched, history = tracking
             for s in range(n):
                 searched[s] = -1
             _standings(board, n, side, search, standing, searched=searched)
-            feel_record.record(standing, 1, n, 0, tops, deficits=deficits)
+            feel_record.store(history, standing, 1, n, 0)
         seat = 0
         while winner < 0 and next_card < n_stock:
             turns += 1
@@ -1092,9 +1095,9 @@ def _play_rows(stock_cards, faces, actions, params, policies, seed, first, scrat
             next_card = after
             discarded += lost
             if tracking is not None:
-                standing, searched, tops, deficits = tracking
+                standing, searched, history = tracking
                 _standings(board, n, side, search, standing, searched=searched)
-                feel_record.record(standing, 1, n, turns, tops, deficits=deficits)
+                feel_record.store(history, standing, 1, n, turns)
             if winner >= 0:
                 break
             seat = seat + 1 if seat + 1 < n else 0
@@ -1129,7 +1132,7 @@ def _play_rows(stock_cards, faces, actions, params, policies, seed, first, scrat
             total_placed += placed[s]
         o_unused[row] = next_card - total_placed - discarded  # drawn in the turn that joined a snake
         if tracking is not None:
-            feel_record.write(out[9:], row, feel_record.summarise(tracking[2], tracking[3], turns, o_winner[row]))
+            feel_record.write(out[9:], row, feel_record.summarise(tracking[2], n, turns, o_winner[row]))
         else:
             feel_record.write(out[9:], row, feel.NOT_RECORDED)
         # Clear the used part of every grid for the next game.
@@ -1146,7 +1149,7 @@ def _grids(n, cells, origin):
     answers remembered for each board (by card kind, end and direction; -1: not searched), and
     each board's bit masks with their window (see `_frame`)."""
     return (np.zeros((n, cells), np.int8), np.zeros((n, cells), np.int8), np.empty((n, 2, 3), np.int64),
-            np.full((n, 4), origin, np.int64), np.empty(n, np.int64), np.full((n, M_ANSWERS), -1, np.int64),
+            np.full((n, 4), origin, np.int64), np.empty(n, np.int64), np.full((n, M_ANSWERS + 1), -1, np.int64),
             np.zeros((n, MASK_ROWS, MASK_WORDS), np.uint64), np.full((n, 4), -1, np.int64))  # fmt: skip
 
 
@@ -1202,7 +1205,7 @@ def game_scratch(stock_cards: np.ndarray, params: np.ndarray) -> tuple:
 
 def feel_scratch(players: int, n_stock: int) -> tuple:
     """A thread's record of the feel figures (see `_play_rows`)."""
-    return np.empty(players, np.int64), np.empty(players, np.int64), *feel_record.scratch(n_stock, players)
+    return np.empty(players, np.int64), np.empty(players, np.int64), feel_record.scratch(n_stock, players)
 
 
 def think_scratch(params: np.ndarray, n_stock: int) -> tuple:
