@@ -74,7 +74,8 @@ def test_the_winner_is_known_by_the_end_of_every_won_game(fortune):
 
 
 def test_charts_only_where_they_say_something():
-    table, tables = compare_variants(get_game("hisss"), 3, ["standard"], Budget(500, 1))
+    plain = RuleSource(options={"feel": False})
+    table, tables = compare_variants(get_game("hisss"), 3, ["standard"], Budget(500, 1), plain)
     ids = [c["id"] for c in comparison_charts(get_game("hisss"), 3, table, tables)]
     # Every 3-player Hisss game lasts as long (no length chart); no feel recorded; nobody goes out.
     assert ids == ["win-rates", "margin"]

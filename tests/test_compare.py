@@ -72,11 +72,11 @@ def test_every_game_compares(game):
         "decided",
         *(f"leads_alone_q{k}" for k in (1, 2, 3)),
     }
-    # Only with feel = true; "won on the tie-break" only in the game that has one.
-    assert not feel & set(table["metric"])
-    table = snakesim.compare(game, 3, 300, variants, seed=1, settings=["feel=true"])
+    # By default ("won on the tie-break" only in the game that has one); none with feel = false.
     assert feel <= set(table["metric"])
     assert ("tie_break" in set(table["metric"])) == (game == "hisss")
+    table = snakesim.compare(game, 3, 300, variants, seed=1, settings=["feel=false"])
+    assert not feel & set(table["metric"])
 
 
 def test_every_row_names_its_unit():
@@ -201,9 +201,8 @@ def test_figures_of_a_comparison(tmp_path):
 
 def test_cli_compare_plot(tmp_path):
     out = tmp_path / "figs"
-    r = CliRunner().invoke(
-        cli, ["compare", "hisss", "-p", "3", "-n", "1500", "-v", "standard", "-v", "most-snakes", "--plot", out]
-    )
+    args = ["compare", "hisss", "-p", "3", "-n", "1500", "-v", "standard", "-v", "most-snakes", "--set", "feel=false"]
+    r = CliRunner().invoke(cli, [*args, "--plot", out])
     assert r.exit_code == 0, r.output
     for name in ("win-rates.png", "scores.png"):
         data = (out / name).read_bytes()
@@ -213,7 +212,7 @@ def test_cli_compare_plot(tmp_path):
     assert not (out / "length.png").exists() and "lasts 49 turns" in r.output
     r = CliRunner().invoke(cli, ["compare", "fortune", "-p", "3", "-n", "500", "--plot", out / "f"])
     assert r.exit_code == 0 and (out / "f" / "length.png").stat().st_size > 10_000
-    args = ["compare", "hisss", "-p", "3", "-n", "1500", "-v", "standard", "-v", "most-snakes", "--set", "feel=true"]
+    args = ["compare", "hisss", "-p", "3", "-n", "1500", "-v", "standard", "-v", "most-snakes"]  # (feel: the default)
     r = CliRunner().invoke(cli, [*args, "--plot", out])
     assert r.exit_code == 0 and "feel.png" in r.output and (out / "feel.png").stat().st_size > 10_000
 
@@ -291,7 +290,7 @@ def test_a_duplicate_difference_is_not_counted_twice():
 
     # Two-player Fortune without FOUNTAIN (the only card that can put both out at once): no
     # game is drawn or unfinished, so first-player advantage repeats seat 0's wins.
-    no_draws = dict(players=2, games=3000, seed=2, start_coins=3, settings=["deck.FOUNTAIN=0"])
+    no_draws = dict(players=2, games=3000, seed=2, start_coins=3, settings=["deck.FOUNTAIN=0", "feel=false"])
     a = snakesim.simulate("fortune", **no_draws)
     b = snakesim.simulate("fortune", **no_draws, snakes=1)
     assert (a["outcome"] == "win").all() and (b["outcome"] == "win").all()

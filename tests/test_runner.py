@@ -39,13 +39,13 @@ def test_other_seed_other_games(base):
 def test_table_columns_and_metadata(base):
     expected = ["game", "outcome", "winner", "length"]  # (the seed is in attrs: the same in every row)
     expected += [f"coins_{s}" for s in range(4)] + [f"out_at_{s}" for s in range(4)] + ["reshuffles", "max_cup"]
-    assert list(base.columns) == expected  # (no feel columns: not recorded, without feel = true)
+    assert list(base.columns) == [*expected, "lead_changes", "decided", "comeback", "deficit", "leader_q1",
+                                  "leader_q2", "leader_q3", "out_share"]  # (no tie-break in Fortune)  # fmt: skip
     # A seat that never went out has no step out: a null, not -1, so a mean counts the others.
     assert str(base["out_at_0"].dtype) == "Int32" and base["out_at_0"].isna().any()
     assert (base["out_at_0"].dropna() > 0).all()
-    feel = snakesim.simulate("fortune", players=4, games=500, seed=17, settings=["feel=true"])
-    assert list(feel.columns) == [*expected, "lead_changes", "decided", "comeback", "deficit", "leader_q1",
-                                  "leader_q2", "leader_q3", "out_share"]  # (no tie-break in Fortune)  # fmt: skip
+    plain = snakesim.simulate("fortune", players=4, games=500, seed=17, settings=["feel=false"])
+    assert list(plain.columns) == expected  # (no feel columns: not recorded)
     assert base.attrs["game"] == "fortune" and base.attrs["players"] == 4 and base.attrs["seed"] == 17
     assert base.attrs["variant"] == "standard" and base.attrs["options"]["start_coins"] == 20
     assert base.attrs["version"] == snakesim.__version__

@@ -91,7 +91,7 @@ FORTUNE_CHARTS = [{"id": "out"}]  # (a Fortune comparison also draws when player
 
 def test_report_files(report):
     pngs = sorted(p.name for p in report.glob("*.png"))
-    expected = [f"compare-{k}-{f}.png" for k in (1, 2) for f in ("length", "scores", "win-rates")]
+    expected = [f"compare-{k}-{f}.png" for k in (1, 2) for f in ("feel", "length", "scores", "win-rates")]
     expected += ["sweep-1.png", "balance-1.png", "tune-1.png"]
     assert pngs == sorted(expected)
     md = (report / "report.md").read_text()

@@ -39,8 +39,8 @@ def test_a_huge_grid_is_refused_before_it_is_built():
 
 
 def test_sweep_rows_and_a_real_effect():
-    table = sweep(get_game("fortune"), [2, 3], ["start_coins=4:16:6", "snakes=1,2"], Budget(4000, 3))
-    assert len(table) == 2 * 3 * 2 * 6  # players x coins x snakes x metrics
+    table = sweep(get_game("fortune"), [2, 3], ["start_coins=4:16:6", "snakes=1,2", "feel=false"], Budget(4000, 3))
+    assert len(table) == 2 * 3 * 2 * 6  # players x coins x snakes x metrics (no game feel: feel = false)
     assert set(table["start_coins"]) == {4, 10, 16} and set(table["snakes"]) == {1, 2}
     length = table[(table["metric"] == "length") & (table["players"] == 3) & (table["snakes"] == 2)]
     length = length.sort_values("start_coins")
@@ -62,8 +62,8 @@ def test_cli_sweep_plot_and_json(tmp_path):
     assert r.exit_code == 0, r.output
     assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and plot.stat().st_size > 10_000
     assert "hand_size" in r.stdout and "seat 0 wins" in r.stdout
-    r = runner.invoke(cli, ["sweep", "hisss", "-p", "3", "--set", "claim_joined=false,true", "-n", "800", "--json"])
-    s = json.loads(r.stdout)
+    args = ["sweep", "hisss", "-p", "3", "--set", "claim_joined=false,true", "--set", "feel=false", "-n", "800"]
+    s = json.loads(runner.invoke(cli, [*args, "--json"]).stdout)
     assert s["axes"] == ["claim_joined"] and len(s["rows"]) == 2 * 6
     assert s["level"] == 0.95 and s["policies"] == {"3": ["greedy"] * 3}
     assert (
@@ -90,12 +90,13 @@ def test_cli_sweep_bad_input(tmp_path, args, message):
 
 
 def test_a_sweep_with_feel_reports_and_draws_the_feel_figures(tmp_path):
-    table = sweep(get_game("fortune"), [3], ["start_coins=5:20:15", "feel=true"], Budget(3000, 2))
+    table = sweep(get_game("fortune"), [3], ["start_coins=5:20:15"], Budget(3000, 2))  # (feel: the default)
     changes = table[table["metric"] == "lead_changes"].sort_values("start_coins")
     # More coins, more cards, more lead changes: the 20-coin interval lies wholly above the 5-coin one.
     assert len(changes) == 2 and changes["low"].iloc[1] > changes["high"].iloc[0]
     assert {"comeback", "decided", "out_share"} <= set(table["metric"])
-    assert "lead_changes" not in set(sweep(get_game("fortune"), [3], ["start_coins=5:20:15"], Budget(300, 0))["metric"])
+    plain = sweep(get_game("fortune"), [3], ["start_coins=5:20:15", "feel=false"], Budget(300, 0))
+    assert "lead_changes" not in set(plain["metric"])
     axes = {ax.get_title(): ax for ax in sweep_figure(table, "start_coins").axes if ax.get_visible()}
     assert "lead changes" in axes and "time out of the game" in axes and "length" in axes
     # Shares are drawn in percent, as they are printed; counts are not.

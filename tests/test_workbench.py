@@ -329,7 +329,8 @@ def test_the_study_download_replays_the_page(server, tmp_path):
     assert status == 200 and response.getheader("Content-Disposition") == 'attachment; filename="fortune-study.toml"'
     data = tomllib.loads(text)
     assert data["compare"][0]["arms"] == [{"name": "standard"}, {"name": "ten coins", "set": ["start_coins=10"]}]
-    assert data["compare"][0]["set"] == ["feel=true"] and data["seed"] == 7 and data["compare"][0]["games"] == 3000
+    # (feel on, the default: no setting for it; switched off, feel=false)
+    assert "set" not in data["compare"][0] and data["seed"] == 7 and data["compare"][0]["games"] == 3000
     (tmp_path / "s.toml").write_text(text)
     load_study(tmp_path / "s.toml")  # (checks every key and arm)
     balance = {"kind": "balance", "game": "fortune", "players": 3, "games": 1000, "seed": 2, "handicap": "start_coins",
@@ -479,7 +480,7 @@ def _round_trips(spec, rules):
     from snakesim.core.rules import as_toml, change_settings
 
     # (the page's rules never carry feel: its one switch sets it for every rule set)
-    page = rules.updated({"feel": False})
+    page = rules.updated({"feel": spec.rules().feel})
     assert rules_from_text(spec, rules.to_toml()) == page
     assert rules_from_text(spec, as_toml(rules.changes())) == page
     assert spec.rules().with_settings(change_settings(rules.changes())) == rules

@@ -225,7 +225,7 @@ def _origin(result: BalanceResult) -> str:
     "--target", required=True, metavar="FIGURE.STAT=VALUE",
     help="A figure and its target, FIGURE.STAT=VALUE: win_rate.SEAT, means.COLUMN (e.g. means.cards_0), or "
     + ", ".join(targets())
-    + " (ID.share for a rate, ID.mean for a mean; a game-feel figure is played with feel = true).",
+    + " (ID.share for a rate, ID.mean for a mean).",
 )  # fmt: skip
 @click.option(
     "--vary", required=True, metavar="NAME=LOW:HIGH",

@@ -207,8 +207,6 @@ def run(
         format_summary(summary, spec.title, spec.length_unit, rules.changes(), seats, standing_unit=spec.standing_unit)
     )
     click.echo(format_findings(findings, summary["level"]))
-    if "feel" not in summary and getattr(rules, "feel", None) is False:
-        click.echo("\ngame feel (lead changes, comebacks, when the winner is known): add --set feel=true (slower)")
     if backend == "dask":
         where = f"the Dask cluster at {scheduler}" if scheduler else f"{workers or os.cpu_count()} Dask workers"
     else:

@@ -92,7 +92,7 @@ def compare(
       snakesim compare hisss -v standard -v claim-joined --games 20000 --precision 0.005
       snakesim compare rainbow -v standard -v poppies-orchids -n 5000 --precision 0.01 --precise differences
       snakesim compare fortune -v standard -v rejoin --games 10000000 --backend dask --workers 8
-      snakesim compare hisss -p 2..5 -v standard -v most-snakes --set feel=true
+      snakesim compare hisss -p 2..5 -v standard -v most-snakes
       snakesim compare fortune -v standard -v one-snake --matters length=10%,lead_changes=1
     """
     from snakesim.analysis.compare import check_arms

@@ -35,7 +35,7 @@ def check_request(request: Any, limits: Limits) -> tuple[Job, dict]:
     spec = get_game(request["game"])
     players = spec.check_players(request.get("players", spec.min_players))
     seed = Int(0, MAX_SEED).check("seed", request.get("seed", 1))
-    feel = request.get("feel", False)
+    feel = request.get("feel", True)
     if not isinstance(feel, bool):
         raise InputError("feel", f"expected true or false, got {feel!r}")
     lineup = check_policies(spec, players, request.get("lineup"), "lineup")
@@ -92,7 +92,7 @@ def command(plan: dict) -> str:
         if list(arm.seats) != lineup:
             text += ",policies=" + "/".join(arm.seats)
         parts += ["-v", text]
-    if plan["shared"].options.get("feel"):
-        parts += ["--set", "feel=true"]
+    if not plan["shared"].options.get("feel", True):
+        parts += ["--set", "feel=false"]
     parts += kind.command_args(plan)
     return " ".join(shlex.quote(p) for p in parts)

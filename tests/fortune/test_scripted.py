@@ -266,10 +266,10 @@ def test_the_feel_figures_of_a_comeback_by_hand():
 def test_the_feel_figures_of_a_runaway_leader_by_hand():
     # 2 coins each (see test_left_skips_players_who_are_out): [3,1,2], [3,0,2], [3,0,1], [6,0,0].
     # Seat 0 leads alone from step 1: decided at 1/4, no change, never behind; seats out after
-    # steps 2, 3, 4 (one, one, two): 4 of 3 x 4 seat-steps. Without feel=true nothing is recorded.
+    # steps 2, 3, 4 (one, one, two): 4 of 3 x 4 seat-steps. With feel=false nothing is recorded.
     rec, _ = play([SU, L, L, ST], 3, start_coins=2, feel=True)
     assert rec["lead_changes"] == 0 and rec["decided"] == 0.25 and rec["comeback"] == 0 and rec["deficit"] == 0
     assert (rec["leader_q1"], rec["leader_q2"], rec["leader_q3"]) == (0, 0, 0)
     assert rec["out_share"] == 4 / 12
-    plain, _ = play([SU, L, L, ST], 3, start_coins=2)
+    plain, _ = play([SU, L, L, ST], 3, start_coins=2, feel=False)
     assert plain["lead_changes"] == -1 and np.isnan(plain["decided"]) and np.isnan(plain["out_share"])

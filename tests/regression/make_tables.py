@@ -1,4 +1,5 @@
-"""Store the regression tables (run once, from the main the change starts from).
+"""Store the regression tables (run once, from the main the change starts from; the rules'
+``feel`` is on by default since issue 44, so the tables hold the game-feel figures too).
 
     python -m tests.regression.make_tables
 

@@ -202,5 +202,5 @@ def test_the_feel_figures_of_a_comeback_by_hand():
 
 
 def test_without_feel_the_figures_are_not_recorded():
-    r = both(1, [CURVE, STRAIGHT, CURVE, CURVE], [GREEDY, GREEDY])
+    r = both(1, [CURVE, STRAIGHT, CURVE, CURVE], [GREEDY, GREEDY], feel=False)
     assert r["lead_changes"] == -1 and r["comeback"] == -1 and r["decided"] != r["decided"]  # (NaN)

@@ -99,7 +99,7 @@ def study(plan: dict) -> list[str]:
     tolerance and the budget."""
     arm, players, budget = plan["tables"][0], plan["players"], plan["budget"]
     heading = f"Balance {plan['handicap']} of {arm['name']}, {players} players"
-    feel = ["feel=true"] if plan["shared"].options.get("feel") else []
+    feel = [] if plan["shared"].options.get("feel", True) else ["feel=false"]
     lines = ["[[balance]]", f"title = {inline(heading)}",
              f"players = {players}", f"games = {budget.games}", f"max_games = {budget.max_games}",
              f"confirm_games = {budget.confirm_games}", f"handicap = {inline(plan['handicap'])}",

@@ -128,8 +128,8 @@ def study(plan: dict) -> list[str]:
     the settings that make it."""
     players, lineup = plan["players"], list(plan["lineup"])
     lines = ["[[compare]]", f'title = "{players} players"', f"players = {players}", f"games = {plan['games']}"]
-    if plan["shared"].options.get("feel"):
-        lines.append(f"set = {inline(['feel=true'])}")
+    if not plan["shared"].options.get("feel", True):
+        lines.append(f"set = {inline(['feel=false'])}")
     if lineup:
         lines.append(f"policies = {inline(lineup)}")
     for arm in plan["tables"]:
