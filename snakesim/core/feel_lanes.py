@@ -192,19 +192,19 @@ def summarise(packed, n, length, winner):
     return figures, np.int64(at_zero)
 
 
-@njit(inline="always")
+@njit_inner
 def _nonzero(x):
     """A bit at the bottom of each nibble of ``x`` that is not 0."""
     return (x | (x >> np.uint64(1)) | (x >> np.uint64(2)) | (x >> np.uint64(3))) & ONES
 
 
-@njit(inline="always")
+@njit_inner
 def _lowest(x):
     """The position of the lowest set bit of ``x`` (nonzero)."""
     return popcount((x & (~x + np.uint64(1))) - np.uint64(1))
 
 
-@njit(inline="always")
+@njit_inner
 def _highest(x):
     """The position of the highest set bit of ``x`` (nonzero)."""
     for shift in (1, 2, 4, 8, 16, 32):
@@ -212,7 +212,7 @@ def _highest(x):
     return popcount(x) - np.uint64(1)
 
 
-@njit(inline="always")
+@njit_inner
 def _at(nibbles, step, seated):
     """The seats at the top at ``step``."""
     return (nibbles[step // 16] >> np.uint64(4 * (step % 16))) & seated

@@ -47,7 +47,7 @@ def store(history, values, sign, n, step):
         standings[s, step] = sign * values[s]
 
 
-@njit(inline="always")
+@njit_inner
 def sole(mask):
     """The seat of a one-bit mask, or -1. (No branch: which seats lead is unforeseeable, and a
     mispredicted branch costs more than this.)"""
