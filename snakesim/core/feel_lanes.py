@@ -21,7 +21,7 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 from snakesim.core import feel_record
-from snakesim.core.feel_record import sole
+from snakesim.core.bits import highest_bit, lowest_bit, nonzero_nibbles, sole
 from snakesim.core.jit import njit, njit_inner
 from snakesim.core.rng import _splat, popcount
 
@@ -159,25 +159,27 @@ def summarise(packed, n, length, winner):
         left = steps - 16 * w
         valid = ~np.uint64(0) if left >= 16 else (one << np.uint64(4 * left)) - one
         four = nibbles[w] & (seated * ONES) & valid
-        changed = _nonzero(four ^ ((four << np.uint64(LANES)) | before)) & valid
+        changed = nonzero_nibbles(four ^ ((four << np.uint64(LANES)) | before)) & valid
         changed |= one if w == 0 else np.uint64(0)  # (step 0 starts the first lead)
-        alone = _nonzero(four) & ~_nonzero(four & ((four | EIGHTS) - ONES))  # (x & (x - 1), a nibble each)
+        alone = nonzero_nibbles(four) & ~nonzero_nibbles(
+            four & ((four | EIGHTS) - ONES)
+        )  # (x & (x - 1), a nibble each)
         was_alone = (alone << np.uint64(LANES)) | before_alone
         changes += popcount(alone & was_alone & changed)
         after_tie = alone & ~was_alone
         while after_tie:
-            at = _lowest(after_tie)
+            at = lowest_bit(after_tie)
             earlier = alone & ((one << at) - one)
-            lead = (four >> _highest(earlier)) & np.uint64(15) if earlier else latest
+            lead = (four >> highest_bit(earlier)) & np.uint64(15) if earlier else latest
             mask = (four >> at) & np.uint64(15)
             changes += (lead != 0) & (mask != lead)
             after_tie &= after_tie - one
-        latest = (four >> _highest(alone)) & np.uint64(15) if alone else latest
+        latest = (four >> highest_bit(alone)) & np.uint64(15) if alone else latest
         last_word = w if changed else last_word
         last_changes = changed if changed else last_changes
         before = four >> np.uint64(60)
         before_alone = alone >> np.uint64(60)
-    last = 16 * last_word + np.int64(_highest(last_changes) >> np.uint64(2))  # (the final lead's start)
+    last = 16 * last_word + np.int64(highest_bit(last_changes) >> np.uint64(2))  # (the final lead's start)
     q1 = _at(nibbles, length // 4, seated)
     q2 = _at(nibbles, length // 2, seated)
     q3 = _at(nibbles, (3 * length) // 4, seated)
@@ -192,27 +194,7 @@ def summarise(packed, n, length, winner):
     return figures, np.int64(at_zero)
 
 
-@njit_inner
-def _nonzero(x):
-    """A bit at the bottom of each nibble of ``x`` that is not 0."""
-    return (x | (x >> np.uint64(1)) | (x >> np.uint64(2)) | (x >> np.uint64(3))) & ONES
-
-
-@njit_inner
-def _lowest(x):
-    """The position of the lowest set bit of ``x`` (nonzero)."""
-    return popcount((x & (~x + np.uint64(1))) - np.uint64(1))
-
-
-@njit_inner
-def _highest(x):
-    """The position of the highest set bit of ``x`` (nonzero)."""
-    for shift in (1, 2, 4, 8, 16, 32):
-        x |= x >> np.uint64(shift)
-    return popcount(x) - np.uint64(1)
-
-
-@njit_inner
+@njit(inline="always")
 def _at(nibbles, step, seated):
     """The seats at the top at ``step``."""
     return (nibbles[step // 16] >> np.uint64(4 * (step % 16))) & seated

@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from snakesim.core.bits import sole
 from snakesim.core.feel import MAX_SEATS
 from snakesim.core.jit import njit, njit_inner
-from snakesim.core.rng import popcount
 
 MASK_BITS = 8  # an event packs (step << MASK_BITS) | the mask of the seats at the top
 
@@ -45,15 +45,6 @@ def store(history, values, sign, n, step):
     standings = history[0]
     for s in range(n):
         standings[s, step] = sign * values[s]
-
-
-@njit_inner
-def sole(mask):
-    """The seat of a one-bit mask, or -1. (No branch: which seats lead is unforeseeable, and a
-    mispredicted branch costs more than this.)"""
-    mask = np.uint64(mask)
-    below = mask - np.uint64(1)
-    return np.int64(popcount(below)) if (mask != 0) & ((mask & below) == 0) else np.int64(-1)
 
 
 @njit_inner
