@@ -1,10 +1,12 @@
 """Fortune throughput: one table, every ratio taken within interleaved rounds in one process.
 
-For 4 players and the standard rules, in each round: the kernel on 1 thread (its fast path on,
-and every card the exact way), the kernel on 2 threads, the reference engine on the first
-games, a bare loop of bounded draws from the same generator (the floor: one draw per card
-the kernel drew) and a loop making exactly the keyed deals those games made (what dealing
-alone costs per card). Prints medians over rounds with their spread, and the load.
+For 4 players and the standard rules without the game-feel figures (``feel = false``: the
+play itself, as these figures were always measured), in each round: the kernel on 1 thread
+(its fast path on, and every card the exact way), the kernel on 2 threads, the kernel with the
+game feel (the default since issue 44) on 1 thread, the reference engine on the first games, a
+bare loop of bounded draws from the same generator (the floor: one draw per card the kernel
+drew) and a loop making exactly the keyed deals those games made (what dealing alone costs
+per card). Prints medians over rounds with their spread, and the load.
 
 Targets (issues 2 and 17): kernel >= 100x the reference per card; kernel per card <= 4x the
 floor; 2 threads >= 1.8x 1 thread.
@@ -51,7 +53,7 @@ def kernel_run(rules, games, threads, fast=True):
 
 def main() -> None:
     args = arguments(__doc__, 1_000_000, 1000)
-    rules = FortuneRules()
+    rules = FortuneRules(feel=False)
     threads = two_threads()
     out = kernel_run(rules, args.games, 1)  # compile (or load from cache), and count the work
     cards = int(out["length"].sum())
@@ -71,6 +73,7 @@ def main() -> None:
             "kernel": lambda: kernel_run(rules, args.games, 1),
             "exact": lambda: kernel_run(rules, args.games, 1, fast=False),
             "threads": lambda: kernel_run(rules, args.games, threads),
+            "feel": lambda: kernel_run(FortuneRules(), args.games, 1),
             "reference": lambda: [reference.play(rules, 4, 1, i) for i in range(args.reference_games)],
             "floor": lambda: _floor_loop(np.empty(4, np.uint64), 1, cards),
             "deals": lambda: _deal_loop(deck, *scratch, deals),
@@ -78,7 +81,7 @@ def main() -> None:
         args.repeats,
     )
     t = {name: [seconds for seconds, _ in values] for name, values in runs.items()}
-    ns = {name: [1e9 * s / cards for s in t[name]] for name in ("kernel", "exact", "floor", "deals")}
+    ns = {name: [1e9 * s / cards for s in t[name]] for name in ("kernel", "exact", "floor", "deals", "feel")}
     ns["reference"] = [1e9 * s / ref_cards for s in t["reference"]]
 
     rows = [
@@ -88,6 +91,8 @@ def main() -> None:
         ("kernel / floor", per_round(ns["kernel"], ns["floor"]), "x  (target <= 4)"),
         ("  keyed deals alone: ns per card", median_spread(ns["deals"]), f"{deals / args.games:.2f} deals/game"),
         ("  keyed deals / floor", per_round(ns["deals"], ns["floor"]), "x"),
+        ("with the game feel (the default): ns per card", median_spread(ns["feel"]), "(feel = true)"),
+        ("  with / without", per_round(ns["feel"], ns["kernel"]), "x"),
         ("exact path only: ns per card", median_spread(ns["exact"]), "(fast=False)"),
         ("fast path speed-up", per_round(ns["exact"], ns["kernel"]), "x"),
         ("reference engine: ns per card", median_spread(ns["reference"], "{:.0f}"), ""),

@@ -44,6 +44,15 @@ def test_run_prints_a_readable_summary():
     assert "seat 3" not in r.stdout
 
 
+def test_run_prints_the_game_feel_unless_feel_is_false():
+    # On by default (issue 44); feel = false leaves the figures out, with no hint to turn them on.
+    r = invoke("run", "fortune", "--players", 3, "--games", 2000, "--seed", 1)
+    assert r.exit_code == 0 and "game feel (95% intervals" in r.stdout
+    plain = invoke("run", "fortune", "--players", 3, "--games", 2000, "--seed", 1, "--set", "feel=false")
+    assert plain.exit_code == 0 and "game feel" not in plain.stdout and "feel=true" not in plain.stdout
+    assert "seat 0 wins" in plain.stdout
+
+
 def test_run_json_has_the_documented_keys_and_matches_the_table(tmp_path):
     out = tmp_path / "t.parquet"
     r = invoke(
