@@ -1,10 +1,11 @@
 """Game feel: lead changes, comebacks, when the winner is known, time spent out of the game.
 
 The definitions for every game live here: :func:`figures` reads them off a game's whole
-history of standings in plain Python (the reference engines call it). The kernels record
-each step's top seats and each seat's worst deficit as they play and summarise them at the
-end (``snakesim.core.feel_record``, the same definitions on what a kernel keeps). Tests hold
-the two to the same figures, bit for bit.
+history of standings in plain Python (the reference engines call it). The kernels write each
+step's standings down as they play and read the figures off them when the game ends
+(``snakesim.core.feel_lanes`` for up to four seats packed in 16-bit lanes, in vector code;
+``snakesim.core.feel_record`` seat by seat). Tests hold them to the same figures, bit for bit.
+Every run records them unless its rules say ``feel = false``.
 
 A seat's **standing** is what the game's rules rank by, higher is better: Fortune a seat's
 coins, Rainbow minus the cards in hand, Hisss its points, Sssnake minus the cards its snake

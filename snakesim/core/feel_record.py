@@ -1,18 +1,17 @@
-"""The game-feel figures as the kernels keep them (the definitions: ``snakesim.core.feel``).
+"""The game-feel figures as the kernels keep them, seat by seat (the definitions:
+``snakesim.core.feel``; up to four seats go through ``snakesim.core.feel_lanes`` instead).
 
-A kernel writes each step's standings down as it plays (:func:`store`: one number a seat,
-Fortune's fast path one packed word a card, see its kernel) and reads the figures off them
-once, when the game ends (:func:`summarise`). Reading them is the costly part, and it is done
-in passes that the compiler turns into vector code: the top standing of every step, then
-which seats stand at the top (a mask a step), then the steps at which that mask changes, a
-dozen in a 150-card Fortune game. Every figure comes from those changes and from the winner's
-row alone: the sole leader only changes where the mask does, so the lead changes, when the
-game was decided and who led at each quarter are read off the changes, not off every step.
+A kernel writes each step's standings down as it plays (:func:`store`: one number a seat) and
+reads the figures off them once, when the game ends (:func:`summarise`), in passes that the
+compiler turns into vector code: the top standing of every step, then which seats stand at the
+top (a mask a step), then the steps at which that mask changes. Every figure comes from those
+changes and from the winner's row alone: the sole leader only changes where the mask does, so
+the lead changes, when the game was decided and who led at each quarter are read off the
+changes, not off every step.
 
-Keeping a running record instead (each step's top and mask worked out as it is played, as
-this module did before) cost a Fortune game 8.4 times its time without feel, since the fast
-path had to give way to the exact one; writing down and reading in passes costs it about a
-fifth (``benchmarks/bench_feel.py``).
+Keeping a running record instead (each step's top and mask worked out as it is played, as this
+module did before issue 44) cost a Fortune game 8.4 times its time without feel, since the fast
+path had to give way to the exact one (``benchmarks/bench_feel.py``).
 """
 
 from __future__ import annotations
