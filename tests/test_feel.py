@@ -7,7 +7,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from snakesim.core import feel, feel_record
+from snakesim.core import feel, feel_lanes, feel_record
 from snakesim.core.jit import njit
 
 
@@ -89,3 +89,39 @@ def test_the_kernels_record_gives_the_readable_figures(case, winner, sign):
     kernel, zeros = kernel_figures(history, winner, sign)
     assert all(same(kernel[k], got[k]) for k in got), (kernel, got)
     assert zeros == sum(v == 0 for h in history[1:] for v in h)
+
+
+@njit
+def _lanes_figures(values, winner, packed, guard):
+    """The packed-lane record (``feel_lanes``) of a whole history, each word's lane top bits
+    set where ``guard`` (as Fortune's fast path keeps them)."""
+    length = values.shape[0] - 1
+    n = values.shape[1]
+    for t in range(length + 1):
+        feel_lanes.store(packed, values[t], 1, n, t)
+        packed[0][t] |= guard
+    return feel_lanes.summarise(packed, n, length, winner)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.integers(2, 4).flatmap(
+        lambda n: st.lists(st.lists(st.integers(-3, 9), min_size=n, max_size=n), min_size=1, max_size=70).map(
+            lambda h: (h, n)
+        )
+    ),
+    st.integers(-1, 3),
+    st.booleans(),
+)
+def test_the_packed_lanes_give_the_readable_figures(case, winner, guard):
+    # Up to four seats in 16-bit lanes, eight steps a vector and sixteen a word of nibbles:
+    # histories of 1 to 70 steps cross every boundary; standings from -3 (the least, packed as 0).
+    history, n = case
+    winner = winner if winner < n else -1
+    packed = feel_lanes.scratch(len(history) - 1, lowest=-3)
+    mask = np.uint64(0x8000_8000_8000_8000 if guard else 0)
+    summary, zeros = _lanes_figures(np.asarray(history, np.int64), np.int64(winner), packed, mask)
+    got = dict(zip((name for name, _, _ in feel.COLUMNS), summary, strict=True))
+    want = feel.figures(history, winner)
+    assert all(same(got[k], want[k]) for k in want), (got, want)
+    assert zeros == sum(v + 3 == 0 for h in history[1:] for v in h)  # (lanes at the least standing)

@@ -3,13 +3,13 @@ for standings packed in 16-bit lanes (Fortune's coins, up to four seats), writte
 vector code.
 
 A step's standings are one 64-bit word, seat s in bits ``16 s`` up (below each lane's top
-bit, which is ignored: Fortune's fast path keeps it set as a guard). Four steps are one vector
-of sixteen 16-bit lanes; two swaps of neighbouring lanes and two maxima put each step's top in
-all four of its lanes, one compare gives the seats at the top (a nibble a step), and the same
-vector gives each seat's gap to the top and whether it has nothing. That is a dozen vector
-instructions for four steps, where the compiler's own vector code of the same arithmetic on
-whole words took four times as long (a game's 160 steps fill too few vectors for its loop of
-8 or 16 words to pay).
+bit, which is ignored: Fortune's fast path keeps it set as a guard). Eight steps are one vector
+of thirty-two 16-bit lanes; two swaps of neighbouring lanes and two maxima put each step's top
+in all four of its lanes, one compare gives the seats at the top (a nibble a step), and the
+same vector gives each seat's gap to the top and whether it has nothing: a dozen vector
+instructions for eight steps, where the compiler's own vector code of the same arithmetic on
+whole words took twice as long a step. The steps at which the seats at the top change are then
+found sixteen at a time in word arithmetic (:func:`summarise`).
 """
 
 from __future__ import annotations
@@ -161,9 +161,8 @@ def summarise(packed, n, length, winner):
         four = nibbles[w] & (seated * ONES) & valid
         changed = nonzero_nibbles(four ^ ((four << np.uint64(LANES)) | before)) & valid
         changed |= one if w == 0 else np.uint64(0)  # (step 0 starts the first lead)
-        alone = nonzero_nibbles(four) & ~nonzero_nibbles(
-            four & ((four | EIGHTS) - ONES)
-        )  # (x & (x - 1), a nibble each)
+        below = four & ((four | EIGHTS) - ONES)  # (x & (x - 1) in each nibble x: no borrow between them)
+        alone = nonzero_nibbles(four) & ~nonzero_nibbles(below)
         was_alone = (alone << np.uint64(LANES)) | before_alone
         changes += popcount(alone & was_alone & changed)
         after_tie = alone & ~was_alone
