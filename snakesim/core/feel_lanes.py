@@ -204,18 +204,9 @@ def records(cap: int, players: int, lowest: int, highest: int) -> tuple:
     standings stay within ``lowest .. highest``: ``(packed, None)`` when they fit the lanes,
     else ``(None, steps)``, the standings by seat (`feel_record.scratch`). A kernel writes
     each step with ``if packed is not None: store(packed, ...)`` and ``if steps is not None:
-    feel_record.store(steps, ...)``, so that only the code of the one it is given is compiled
-    (numba drops a branch on a None argument before typing it)."""
+    feel_record.store(steps, ...)``, and reads the figures with `summarise` or
+    ``feel_record.summarise`` the same way, so that only the code of the one it is given is
+    compiled (numba drops a branch on a None argument before typing it)."""
     if fits(players, lowest, highest):
         return scratch(cap, lowest), None
     return None, feel_record.scratch(cap, players)
-
-
-@njit_inner
-def figures(packed, steps, n, length, winner):
-    """The feel figures of the standings recorded at steps 0 .. ``length`` (`summarise`)."""
-    if packed is not None:  # (each test on a None argument: numba drops the other's code)
-        figures = summarise(packed, n, length, winner)[0]
-    if steps is not None:
-        figures = feel_record.summarise(steps, n, length, winner)
-    return figures

@@ -495,10 +495,11 @@ def _play_rows(deck, kinds, col_a, col_b, fits, params, policies, seed, first, s
             table_cards += lengths[s]
         o_table_cards[row] = table_cards
         o_table_snakes[row] = n_snakes
-        if packed is not None or steps is not None:
-            feel_record.write(
-                out[9:], row, feel_lanes.figures(packed, steps, n, turns, best_seat if leaders == 1 else -1)
-            )
+        winner = best_seat if leaders == 1 else -1
+        if packed is not None:  # (each test on a None argument: numba drops the code of the others)
+            feel_record.write(out[9:], row, feel_lanes.summarise(packed, n, turns, winner)[0])
+        elif steps is not None:
+            feel_record.write(out[9:], row, feel_record.summarise(steps, n, turns, winner))
         else:
             feel_record.write(out[9:], row, feel.NOT_RECORDED)
 

@@ -445,8 +445,10 @@ def _play_rows(deck, masks, params, policies, seed, first, scratch, think, packe
             o_hand[row, s] = totals[s]
         o_drawn[row] = drawn
         o_reshuffles[row] = reshuffles
-        if packed is not None or steps is not None:
-            feel_record.write(out[6:], row, feel_lanes.figures(packed, steps, n, turns, winner))
+        if packed is not None:  # (each test on a None argument: numba drops the code of the others)
+            feel_record.write(out[6:], row, feel_lanes.summarise(packed, n, turns, winner)[0])
+        elif steps is not None:
+            feel_record.write(out[6:], row, feel_record.summarise(steps, n, turns, winner))
         else:
             feel_record.write(out[6:], row, feel.NOT_RECORDED)
 
