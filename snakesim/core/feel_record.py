@@ -78,7 +78,7 @@ def _changes(history, n, length):
 
 
 @njit_inner
-def figures(events, count, length, winner, deficit):
+def _figures(events, count, length, winner, deficit):
     """The figures from the changes of the mask at the top (``events``, step 0 first) and the
     winner's worst deficit: ``(lead_changes, decided, comeback, deficit, leader_q1,
     leader_q2, leader_q3, tie_break)``."""
@@ -121,7 +121,7 @@ def summarise(history, n, length, winner):
         row = standings[winner]
         for t in range(length + 1):
             deficit = max(deficit, top[t] - row[t])
-    return figures(events, count, length, winner, deficit)
+    return _figures(events, count, length, winner, deficit)
 
 
 @njit_inner
