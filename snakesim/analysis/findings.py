@@ -967,3 +967,92 @@ def sweep_findings(table: pd.DataFrame, axis: str, unit: str = "turns", matters:
                     out.append(f"{players} players: {what} goes {ends}; these games cannot tell whether by as much as "
                                f"matters ({size}).")  # fmt: skip
     return out
+
+
+def design_findings(s: dict, spec) -> list[str]:
+    """A design search (``DesignResult.summary``) in words: the rule sets that meet every
+    target and what fresh games show for the best, or the nearest miss and by how much; the
+    near misses, the undecided, and the games the racing saved."""
+    targets = s["targets"]
+    out = []
+    answers, c, search = s["answers"], s["counts"], s["search"]
+    if answers:
+        names = "; ".join(a["label"] for a in answers[:3]) + (
+            f" and {len(answers) - 3} more" if len(answers) > 3 else ""
+        )
+        out.append(f"{len(answers)} rule set{'s' if len(answers) > 1 else ''} meet{'' if len(answers) > 1 else 's'} "
+                   f"every target: {names}.")  # fmt: skip
+        best = answers[0]
+        said = (
+            "the surest (the furthest inside the targets)"
+            if s["prefer"] is None
+            else f"the best on {metric_words(s['prefer']['metric'])}"
+        )
+        conf = best.get("confirmed")
+        if conf is not None:
+            figures = ", ".join(f"{_target_words(t)} {_target_value(t, conf['figures'][t['metric']])}" for t in targets)
+            held = (
+                "every target holds there"
+                if conf["holds"]
+                else "but not every target holds there: "
+                + ", ".join(_target_words(t) for t in targets if conf["calls"][t["metric"]] != "meets")
+            )
+            out.append(f"Of them, {said} is {best['label']}: on {conf['games']:,} fresh games {figures}; {held}.")
+    else:
+        out.append("No rule set meets every target.")
+        for a in s["nearest"]:
+            misses = "; ".join(f"{_target_words(t)} is {_target_value(t, a['figures'][t['metric']])}, "
+                               f"{_off(t, m['by'])} off {t['text']}"
+                               for m in a["misses"] for t in targets if t["metric"] == m["metric"])  # fmt: skip
+            out.append(f"The nearest is {a['label']}: {misses or 'it is within what matters of every target'}.")
+        if len(s["pareto"]) > 1:
+            out.append(
+                f"The targets compete: {len(s['pareto'])} rule sets each come nearer one target only by going "
+                f"further from another ({'; '.join(s['pareto'][:4])}{' ...' if len(s['pareto']) > 4 else ''})."
+            )
+    if c["near"]:
+        out.append(f"{c['near']} more rule set{'s come' if c['near'] > 1 else ' comes'} within what matters of every "
+                   "target without being on all of them.")  # fmt: skip
+    if c["undecided"]:
+        out.append(f"{c['undecided']} rule set{'s' if c['undecided'] > 1 else ''} stayed undecided when the budget ran "
+                   "out; a larger --budget would settle them.")  # fmt: skip
+    if search["racing"] and search["rule_sets"] > 1:
+        grid = search["rule_sets"] * search["most_games_a_rule_set"]
+        out.append(
+            f"The search played {search['games_played']:,} games; every rule set played as long as the "
+            f"most-played one would have taken {grid:,} ({search['games_played'] / grid:.0%} of it)."
+        )
+    return out
+
+
+def _target_words(t: dict) -> str:
+    if t["metric"] == "seat_gap":
+        return "the largest gap between two seats' win rates"
+    return metric_words(t["metric"])
+
+
+def _is_percent(t: dict) -> bool:
+    f = target_figure(t["metric"])
+    return t["metric"].startswith("win_rate.") or (f is not None and f.percent and f.kind != "quantile")
+
+
+def _target_value(t: dict, f: dict) -> str:
+    """A target's figure and interval in words: percent for a share, points for the seat gap."""
+    x, (lo, hi) = f["value"], f["ci"]
+    if t["metric"] == "seat_gap":
+        places = max(1, points(lo, hi))
+        return f"{fixed(100 * x, places)} points [{fixed(100 * lo, places)}, {fixed(100 * hi, places)}]"
+    if _is_percent(t):
+        return rate_ci(x, (lo, hi), points(lo, hi))
+    if not all(map(math.isfinite, (x, lo, hi))):
+        return f"{x:g} [{lo:g}, {hi:g}]"
+    places = decimals(hi - lo)
+    return f"{number(x, places)} [{number(lo, places)}, {number(hi, places)}]"
+
+
+def _off(t: dict, by: float) -> str:
+    if t["metric"] == "seat_gap":
+        return f"{100 * by:.2g} points"
+    if _is_percent(t):
+        return f"{100 * by:.2g} percentage points"
+    return f"{by:.3g}"

@@ -361,3 +361,55 @@ def skill_figure(table: pd.DataFrame, title: str = "") -> Figure:
     if title:
         fig.suptitle(wrapped(title, 70))
     return fig
+
+
+def design_figure(table: pd.DataFrame, summary: dict, title: str = "") -> Figure:
+    """Every rule set of a design search by its figures for the first two targets (or the first
+    against the rule sets, with one target), with their intervals; each target's values shaded,
+    the answers and the trade-off (Pareto) set marked."""
+    import numpy as np
+    from matplotlib.figure import Figure
+
+    from snakesim.analysis.design_space import Target
+
+    targets = summary["targets"]
+    answers = {a["label"] for a in summary["answers"]}
+    front = set(summary["pareto"])
+    fig = Figure(figsize=(6.4, 4.6), layout="constrained")
+    ax = fig.subplots()
+    played = table[table["games"] > 0]
+    tx = targets[0]
+    x = played[tx["metric"]] * tx["scale"]
+    xerr = [x - played[f"{tx['metric']}_low"] * tx["scale"], played[f"{tx['metric']}_high"] * tx["scale"] - x]
+    if len(targets) > 1:
+        ty = targets[1]
+        y = played[ty["metric"]] * ty["scale"]
+        yerr = [y - played[f"{ty['metric']}_low"] * ty["scale"], played[f"{ty['metric']}_high"] * ty["scale"] - y]
+    else:
+        ty, y, yerr = None, np.arange(len(played)), None
+    kinds = (("answer: meets every target", played["label"].isin(answers), "tab:green", "o"),
+             ("trade-off (no answer)", played["label"].isin(front) & ~played["label"].isin(answers), "tab:orange", "D"),
+             ("the others", ~played["label"].isin(answers | front), "lightgrey", "."))  # fmt: skip
+    for name, mask, colour, marker in kinds:
+        if mask.any():
+            ax.errorbar(x[mask], np.asarray(y)[mask], xerr=[e[mask] for e in xerr],
+                        yerr=None if yerr is None else [e[mask] for e in yerr], fmt=marker, color=colour,
+                        ecolor=colour, alpha=0.9, capsize=2, label=name, linestyle="none")  # fmt: skip
+    xlim, ylim = ax.get_xlim(), ax.get_ylim()
+    for t, span, limits in ((tx, ax.axvspan, xlim), (ty, ax.axhspan, ylim)):
+        if t is None:
+            continue
+        low, high = (v * t["scale"] for v in Target(t["metric"], t["op"], t["value"], t["tolerance"]).region)
+        span(max(low, limits[0]), min(high, limits[1]), color="tab:green", alpha=0.08)
+    ax.set_xlim(xlim)
+    ax.set_ylim(ylim)
+    ax.set_xlabel(tx["text"])
+    if ty is not None:
+        ax.set_ylabel(ty["text"])
+    else:
+        ax.set_yticks(np.arange(len(played)), played["label"], fontsize="x-small")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize="small", loc="best", framealpha=0.8)
+    ax.set_title(wrapped(f"{title}: design search, {summary['search']['level']:.0%} intervals (shaded: the targets)"
+                         if title else "design search (shaded: the targets)"))  # fmt: skip
+    return fig

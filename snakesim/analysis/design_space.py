@@ -1,0 +1,312 @@
+"""What a design search may change and what it must reach: ``--vary`` dimensions, ``--target``
+and ``--prefer`` texts, and the rule sets (candidates) the dimensions span.
+
+A dimension is one option with the values it may take: ``start_coins=8:20`` (an integer
+range), ``snakes=1,2`` or ``wild=true,false`` (a list, parsed by the option's own type),
+``deck.RAIN=3:6`` (one count of a table), ``start_coins.3=18:22`` (one seat's value of a
+per-seat option; without the seat every seat gets the value), and ``variant=standard,rejoin``
+(a named house rule: the candidate starts from that variant's rules, with the run's own
+``--rules``, ``--deck`` and ``--set`` applied after it).
+
+A target is a figure of the registry (``snakesim.core.figures``) as ``tune`` names it
+(``length.median``, ``out_share.mean``, ``comeback.share``, ``win_rate.SEAT``,
+``means.COLUMN``) or ``seat_gap`` (the largest difference between two seats' win rates, in
+percentage points), with ``<=``, ``>=`` or ``=`` and, for ``=``, a tolerance
+(``length.median=60+-8``). Each target carries the smallest difference that matters for its
+figure (``--matters`` or the registry's), which the search uses to stop: see
+``snakesim.analysis.design``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import re
+from dataclasses import dataclass
+
+from snakesim.analysis.search import check_metric, check_range, needs_feel
+from snakesim.analysis.verdicts import Margin, margin_for
+from snakesim.core.arms import RuleSource, resolve_rules
+from snakesim.core.errors import InputError
+from snakesim.core.figures import target_figure
+from snakesim.core.registry import GameSpec
+from snakesim.core.rules import Bool, Choice, Int, PerSeat, Rules, Table, seat_values
+
+MAX_CANDIDATES = 500  # rule sets a search plays whole; more must be narrowed (issue 45: sampled)
+MAX_VALUES = 200  # values one dimension may take
+SEAT_GAP = "seat_gap"
+# A target's sign as the user writes it, and in words.
+OPS = {"<=": "at most", ">=": "at least", "=": "at"}
+_TARGET = re.compile(r"^\s*([A-Za-z_][\w.]*)\s*(<=|>=|=)\s*(.+?)\s*$")
+_TOLERANCE = re.compile(r"^([^+±]+?)\s*(?:(?:\+-|\+/-|±)\s*(.+))?$")
+
+
+@dataclass(frozen=True)
+class Dimension:
+    """One option a design search varies: ``name`` as written (``start_coins``,
+    ``deck.RAIN``, ``start_coins.2``, ``variant``) and the ``values`` it takes, in order."""
+
+    name: str
+    values: tuple
+
+    def text(self, value) -> str:
+        """A value as an option's text: ``true`` for True, else ``str``."""
+        return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+@dataclass(frozen=True)
+class Target:
+    """A target a rule set must reach: ``metric`` (as ``tune`` names it, or ``seat_gap``),
+    ``op`` (``<=``, ``>=`` or ``=``), ``value`` and, for ``=``, ``tolerance``; ``margin`` is the
+    smallest difference that matters around it, in the metric's terms; ``scale`` is 100 for a
+    figure shown in percent or points (its values stay fractions inside)."""
+
+    metric: str
+    op: str
+    value: float
+    tolerance: float = 0.0
+    margin: float = 0.0
+    scale: float = 1.0
+    feel: bool = False
+
+    @property
+    def region(self) -> tuple[float, float]:
+        """The values that meet the target."""
+        if self.op == "<=":
+            return -math.inf, self.value
+        if self.op == ">=":
+            return self.value, math.inf
+        return self.value - self.tolerance, self.value + self.tolerance
+
+    @property
+    def widened(self) -> tuple[float, float]:
+        """The values within what matters of the target: a value outside misses it noticeably."""
+        low, high = self.region
+        return low - self.margin, high + self.margin
+
+    def shortfall(self, value: float) -> float:
+        """How far ``value`` lies outside the target (0 inside), in the metric's terms."""
+        low, high = self.region
+        if value != value:
+            return math.inf
+        return max(low - value, value - high, 0.0)
+
+    def show(self, x: float) -> str:
+        """A value of this target's metric as the user writes it (``0.22``, ``1.5`` points)."""
+        if not math.isfinite(x):
+            return "never" if x > 0 else "-"
+        x = self.scale * x if self.scale != 1 else x
+        return f"{x:.4g}" if abs(x) < 1e4 else f"{x:,.0f}"
+
+    @property
+    def text(self) -> str:
+        """The target as the user wrote it (``length.median = 60 +- 8``)."""
+        shown = self.show(self.value)
+        if self.op == "=":
+            return f"{self.metric} = {shown} +- {self.show(self.tolerance)}"
+        return f"{self.metric} {self.op} {shown}"
+
+
+def parse_vary(spec: GameSpec, rules: Rules, players: int, text: str) -> Dimension:
+    """``NAME=LOW:HIGH`` or ``NAME=a,b,c`` as a :class:`Dimension`; InputError naming
+    ``--vary`` otherwise."""
+    target, sep, span = str(text).partition("=")
+    target, span = target.strip(), span.strip()
+    specs = rules.specs()
+    allowed = ", ".join(["variant", *(n for n in specs if n != "feel")])
+    if not sep or not target or not span:
+        raise InputError("--vary", f"expected NAME=LOW:HIGH or NAME=A,B,... with NAME one of {allowed}, got {text!r}")
+    if target == "variant":
+        names = [v.strip() for v in span.split(",")]
+        unknown = [v for v in names if v not in spec.rules.VARIANTS]
+        if unknown:
+            raise InputError(
+                "--vary", f"unknown variant {unknown[0]!r}; expected some of {', '.join(spec.rules.VARIANTS)}"
+            )
+        return _dimension(target, names)
+    name, _, part = target.partition(".")
+    if name not in specs or name == "feel":
+        raise InputError("--vary", f"unknown option {name!r}; expected one of {allowed}")
+    option = specs[name].metadata["spec"]
+    if isinstance(option, Table):
+        if not part:
+            raise InputError("--vary", f"{name} is a table: vary one entry, e.g. {name}.{option.keys[0]}=A,B")
+        item = option.item()
+        one = lambda t: option.parse_item(target, part, t)[1]  # noqa: E731
+    elif part:
+        if not isinstance(option, PerSeat) or not part.isdigit() or int(part) >= players:
+            raise InputError("--vary", f"{target}: a seat is given only for a per-seat option, from 0 to {players - 1}")
+        item = Int(option.low, option.high)
+        one = lambda t: item.parse(target, t)  # noqa: E731
+    else:
+        item = Int(option.low, option.high) if isinstance(option, PerSeat) else option
+        one = lambda t: item.parse(target, t)  # noqa: E731
+    if ":" in span and "," not in span:
+        if not isinstance(item, Int):
+            raise InputError("--vary", f"{target} is not an integer option: give its values as A,B,... "
+                             f"({item.describe()})")  # fmt: skip
+        low, high = check_range("--vary", span, item.low, item.high)
+        if high - low + 1 > MAX_VALUES:
+            raise InputError("--vary", f"{target}={span}: at most {MAX_VALUES} values a dimension")
+        return _dimension(target, list(range(low, high + 1)))
+    if isinstance(item, (Bool, Choice)) and span in ("all", "*"):
+        return _dimension(target, [True, False] if isinstance(item, Bool) else list(item.choices))
+    return _dimension(target, [one(t.strip()) for t in span.split(",")])
+
+
+def _dimension(name: str, values: list) -> Dimension:
+    if len(set(values)) != len(values):
+        raise InputError("--vary", f"{name}: a value is given twice in {values}")
+    if len(values) < 2:
+        raise InputError("--vary", f"{name}: give at least two values to choose between")
+    return Dimension(name, tuple(values))
+
+
+def parse_target(spec: GameSpec, players: int, text: str, matters: dict[str, Margin] | None = None) -> Target:
+    """``METRIC<=V``, ``METRIC>=V`` or ``METRIC=V+-T`` as a :class:`Target`; InputError naming
+    ``--target`` otherwise. ``seat_gap`` is in percentage points; a share or a rate otherwise
+    a fraction (``out_share.mean<=0.2``), as ``tune`` takes it."""
+    m = _TARGET.match(str(text))
+    if m is None:
+        raise InputError("--target", f"expected FIGURE<=V, FIGURE>=V or FIGURE=V+-T (e.g. length.median=60+-5), "
+                         f"got {text!r}")  # fmt: skip
+    metric, op, rest = m.groups()
+    parts = _TOLERANCE.match(rest)
+    value_text, tolerance_text = (parts.group(1), parts.group(2)) if parts else (rest, None)
+    if tolerance_text is not None and op != "=":
+        raise InputError("--target", f"{text!r}: a tolerance (+-) goes with = only")
+    value = _number(value_text, text)
+    scale, gap = 1.0, metric == SEAT_GAP
+    if gap:
+        if not 0 <= value <= 100:
+            raise InputError("--target", f"{text!r}: seat_gap is in percentage points, from 0 to 100")
+        scale = 100.0
+    else:
+        metric = check_metric(spec, players, metric)
+    row = "win_rate" if gap or metric.startswith("win_rate.") else getattr(target_figure(metric), "id", None)
+    found = margin_for(row, matters) if row is not None else None
+    # (a column's mean has no registry margin: 5% of the target, as a game's length)
+    margin = (found or Margin(0.05, relative=True)).of(value / scale)
+    tolerance = 0.0
+    if op == "=":
+        tolerance = margin if tolerance_text is None else _number(tolerance_text, text) / scale
+        if tolerance < 0:
+            raise InputError("--target", f"{text!r}: expected a tolerance of 0 or more")
+    return Target(metric, op, value / scale, tolerance, margin, scale, feel=not gap and needs_feel(metric))
+
+
+def _number(text: str, whole: str) -> float:
+    try:
+        x = float(text.strip().replace("_", "").removesuffix("%"))
+    except ValueError:
+        raise InputError("--target", f"expected a number in {whole!r}, got {text.strip()!r}") from None
+    if not math.isfinite(x):
+        raise InputError("--target", f"expected a finite number in {whole!r}")
+    return x
+
+
+@dataclass(frozen=True)
+class Prefer:
+    """``--prefer``: the figure that ranks the answers (as a :class:`Target`, for its units),
+    ``way`` (``lower`` or ``higher``) and its difference that matters, ``matters`` (a share of
+    the best answer's value for a relative one)."""
+
+    target: Target
+    way: str
+    matters: Margin
+
+    @property
+    def sign(self) -> float:
+        """+1 when lower is better, -1 when higher is."""
+        return 1.0 if self.way == "lower" else -1.0
+
+    def margin(self, best: float) -> float:
+        """What matters around the best answer's value ``best``."""
+        return self.matters.of(best)
+
+
+def parse_prefer(spec: GameSpec, players: int, text: str | None, matters=None) -> Prefer | None:
+    """``--prefer METRIC`` (lower) or ``METRIC=lower|higher`` as a :class:`Prefer`."""
+    if text is None:
+        return None
+    metric, _, way = str(text).partition("=")
+    way = way.strip() or "lower"
+    if way not in ("lower", "higher"):
+        raise InputError("--prefer", f"expected METRIC=lower or METRIC=higher, got {text!r}")
+    target = parse_target(spec, players, f"{metric.strip()}>=1", matters)
+    row = (
+        "win_rate"
+        if target.metric in (SEAT_GAP,) or target.metric.startswith("win_rate.")
+        else getattr(target_figure(target.metric), "id", None)
+    )
+    found = margin_for(row, matters) if row is not None else None
+    return Prefer(target, way, found or Margin(0.05, relative=True))
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One rule set of a search: its ``values`` (one per dimension) and checked ``rules``."""
+
+    values: tuple
+    rules: Rules
+
+    def label(self, dims: tuple[Dimension, ...]) -> str:
+        return ", ".join(f"{d.name}={d.text(v)}" for d, v in zip(dims, self.values, strict=True))
+
+    def options(self, dims: tuple[Dimension, ...]) -> dict:
+        return {d.name: v for d, v in zip(dims, self.values, strict=True)}
+
+
+def candidates(
+    spec: GameSpec, source: RuleSource, players: int, dims: tuple[Dimension, ...], feel: bool = False
+) -> tuple[list[Candidate], list[tuple[str, str]]]:
+    """Every rule set the dimensions span, checked; and those that cannot be played, each with
+    its label and why (a deal larger than the deck, say). ``feel`` turns the game feel on (a
+    target needs it)."""
+    total = math.prod(len(d.values) for d in dims)
+    if total > MAX_CANDIDATES:
+        sizes = " x ".join(str(len(d.values)) for d in dims)
+        raise InputError("--vary", f"{sizes} = {total:,} rule sets; at most {MAX_CANDIDATES} can be played whole: "
+                         "narrow a range or give fewer values")  # fmt: skip
+    bases: dict[str | None, Rules] = {}
+    varied = next((k for k, d in enumerate(dims) if d.name == "variant"), None)
+    out, skipped = [], []
+    for values in itertools.product(*(d.values for d in dims)):
+        variant = values[varied] if varied is not None else None
+        if variant not in bases:
+            bases[variant] = resolve_rules(spec, source if variant is None else _with_variant(source, variant))[1]
+        rules = bases[variant]
+        try:
+            for d, v in zip(dims, values, strict=True):
+                rules = apply(rules, d, v, players)
+            if feel and not rules.feel:
+                rules = rules.updated({"feel": True})
+            spec.check(rules, players)
+        except InputError as err:
+            skipped.append((", ".join(f"{d.name}={d.text(v)}" for d, v in zip(dims, values, strict=True)), str(err)))
+            continue
+        out.append(Candidate(values, rules))
+    if not out:
+        raise InputError("--vary", f"no rule set the dimensions give can be played ({skipped[0][0]}: {skipped[0][1]})")
+    return out, skipped
+
+
+def _with_variant(source: RuleSource, variant: str) -> RuleSource:
+    from dataclasses import replace
+
+    return replace(source, variant=variant)
+
+
+def apply(rules: Rules, dim: Dimension, value, players: int) -> Rules:
+    """``rules`` with dimension ``dim`` set to ``value`` (a variant is chosen by the base)."""
+    if dim.name == "variant":
+        return rules
+    name, _, part = dim.name.partition(".")
+    option = rules.specs()[name].metadata["spec"]
+    if isinstance(option, Table):
+        return rules.updated({name: {part: value}})
+    if part:
+        values = seat_values(getattr(rules, name), players)
+        values[int(part)] = value
+        return rules.updated({name: tuple(values)})
+    return rules.updated({name: value})

@@ -1,0 +1,217 @@
+"""The ``design`` command: the rule sets that meet every one of a designer's targets at once."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from snakesim.cli import cli, options
+from snakesim.cli.format import check_plot, format_findings, save_plot, to_json
+from snakesim.core.errors import InputError
+from snakesim.core.figures import targets as target_names
+
+
+@cli.command("design")
+@options.rule_options
+@click.option(
+    "--vary", "vary", multiple=True, required=True, metavar="NAME=LOW:HIGH|NAME=A,B,...",
+    help="An option the search may change and its values: an integer range (start_coins=8:20, deck.RAIN=3:6, "
+    "start_coins.3=18:22 for one seat), a list (snakes=1,2; wild=true,false), or variant=standard,rejoin "
+    "(a named house rule). Repeatable: the search plays every combination (at most 500).",
+)  # fmt: skip
+@click.option(
+    "--target", "target_texts", multiple=True, required=True, metavar="FIGURE<=V|FIGURE>=V|FIGURE=V+-T",
+    help="What a rule set must reach; repeatable, all must hold. FIGURE is seat_gap (in percentage points), "
+    "win_rate.SEAT, means.COLUMN or one of " + ", ".join(target_names()) + "; shares and rates as fractions "
+    "(out_share.mean<=0.2). FIGURE=V without +-T: within what matters of V.",
+)  # fmt: skip
+@click.option(
+    "--prefer", default=None, metavar="FIGURE[=lower|higher]",
+    help="Rank the rule sets that meet every target by this figure (lower unless =higher), and drop those "
+    "clearly beaten on it.",
+)  # fmt: skip
+@click.option("--games", "-n", "n_games", type=int, default=2_000, show_default=True,
+              help="Games per rule set in the first round (the same games for every one); undecided ones get "
+              "twice as many each round.")  # fmt: skip
+@click.option("--budget", type=int, default=2_000_000, show_default=True,
+              help="The most games in all, the confirmation on fresh games included.")  # fmt: skip
+@click.option("--confirm-games", type=int, default=None,
+              help="Fresh games for each answer [default: as many as it played in the search, at least five "
+              "times --games].")  # fmt: skip
+@options.matters
+@click.option("--threads", "-t", type=int, default=None, help="numba threads [default: all].")
+@options.backend_options
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object: the answers (key `answers`), the "
+              "nearest miss, every rule set played and the search.")  # fmt: skip
+@click.option(
+    "--plot",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Draw every rule set's figures for the first two targets, the targets shaded (.png).",
+)
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
+              help="Write each answer's rules as a TOML file in this folder (answer-1.toml, ...), for "
+              "`run --rules` and `compare -v`.")  # fmt: skip
+def design_command(
+    game, players, seed, variant, settings, rules_file, deck_file, policy, policies, vary, target_texts, prefer,
+    n_games, budget, confirm_games, matters, threads, backend, scheduler, workers, as_json, plot, out_dir,
+):  # fmt: skip
+    """Find the rule sets of GAME that meet every target at once.
+
+    Every combination of the --vary values is a rule set, and every rule set plays the same
+    games. After each round each target's interval (one that stays valid however often it is
+    looked at) drops the rule sets that miss a target by more than a player would notice; the
+    undecided ones play twice the games. The answers (the rule sets that meet every target)
+    are then played on fresh games and each target checked again; with none, the nearest miss
+    and what it misses by. The level of the intervals is shared out over every rule set and
+    target, so the answer holds at 95% despite the search (docs/design.md).
+
+    \b
+    Examples:
+      snakesim design fortune -p 4 --vary start_coins=8:20 --vary snakes=1:2 \\
+          --vary variant=standard,rejoin --target length.median=60+-8 --target out_share.mean<=0.22
+      snakesim design rainbow --vary hand_size=5:9 --vary variant=standard,wild-snake \\
+          --target length.mean=40+-5 --target comeback.share>=0.3 --prefer length.mean
+      snakesim design hisss --vary points_per_snake=0:3 --vary points_per_longest=0:5 \\
+          --target tie_break.share<=0.1 --target seat_gap<=2 --json > answers.json
+      snakesim design fortune --vary start_coins=10:16 --target length.median=50+-5 --out answers/ --plot d.png
+    """
+    from snakesim.analysis.design import design
+    from snakesim.analysis.design_space import parse_prefer, parse_target, parse_vary
+    from snakesim.analysis.findings import design_findings
+    from snakesim.analysis.search import MAX_SEARCH_GAMES
+    from snakesim.analysis.verdicts import parse_matters
+    from snakesim.core.arms import Budget, RuleSource, resolve_run
+    from snakesim.core.backends import make_backend
+    from snakesim.core.files import check_writable
+    from snakesim.core.rules import Int
+    from snakesim.games import get_game
+
+    check_plot(plot)
+    if out_dir is not None:
+        check_writable(out_dir, "--out")
+    Int(100, MAX_SEARCH_GAMES).check("--games", n_games)
+    Int(n_games, 10_000_000_000).check("--budget", budget)
+    if confirm_games is not None:
+        Int(100, MAX_SEARCH_GAMES).check("--confirm-games", confirm_games)
+    margins = parse_matters(matters)
+    spec = get_game(game)
+    source = RuleSource(variant, rules_file, deck_file, settings, policy=policy, policies=policies)
+    label, rules, seats = resolve_run(spec, players, Budget(1, seed), source)
+    dims = tuple(parse_vary(spec, rules, players, text) for text in vary)
+    names = [d.name for d in dims]
+    if len(set(names)) != len(names):
+        raise InputError("--vary", f"{next(n for n in names if names.count(n) > 1)} is varied twice")
+    goals = tuple(parse_target(spec, players, text, margins) for text in target_texts)
+    ranked = parse_prefer(spec, players, prefer, margins)
+    engine = make_backend(backend, threads, scheduler, workers)
+    result = design(spec, source, players, dims, goals, seats, prefer=ranked,
+                    budget=Budget(n_games, seed, max_games=budget, confirm_games=confirm_games), backend=engine,
+                    progress=sys.stderr.isatty())  # fmt: skip
+    s = result.summary
+    if out_dir is not None:
+        _write_answers(result, spec, Path(out_dir))
+    if plot is not None:
+        from snakesim.report.figures import design_figure  # matplotlib only when a plot is asked for
+
+        save_plot(design_figure(result.table, s, f"{spec.title}: {players} players"), plot)
+    findings = design_findings(s, spec)
+    if as_json:
+        click.echo(to_json({**s, "variant": label, "findings": findings, "rule_sets": result.table.to_dict("records")}))
+        return
+    click.echo(format_design(s, spec.title, players, label, seed))
+    click.echo(format_findings(findings, s["search"]["level"]))
+
+
+def _write_answers(result, spec, folder: Path) -> None:
+    """Each answer's complete rules as ``answer-K.toml`` in ``folder`` (written together, or
+    none), the file's name recorded in the summary."""
+    from snakesim.core.files import atomic_write_all
+
+    by_label = {c.label(result.dims): c for c in result.candidates}
+    files = []
+    for k, a in enumerate(result.summary["answers"], start=1):
+        rules = by_label[a["label"]].rules
+        named = f'variant = "{a["options"]["variant"]}"\n' if "variant" in a["options"] else ""
+        text = (f"# {spec.title}\n# design answer {k}: {a['label']}\n# rules hash {rules.rules_hash()}; "
+                f"snakesim run {spec.name} --rules answer-{k}.toml\n\n{named}{rules.to_toml()}")  # fmt: skip
+        path = folder / f"answer-{k}.toml"
+        a["file"] = str(path)
+        files.append((path, lambda tmp, text=text: Path(tmp).write_text(text, encoding="utf-8")))
+    if files:
+        folder.mkdir(parents=True, exist_ok=True)
+        atomic_write_all(files)
+
+
+def format_design(s: dict, title: str, players: int, label: str, seed: int) -> str:
+    """The ``design`` command's report: the targets, the search, the answers with their fresh
+    figures, the near misses and, with no answer, the nearest miss."""
+    targets = s["targets"]
+    search = s["search"]
+    c = s["counts"]
+    lines = [
+        f"{title}: design search ({players} players, from {label}, seed {seed})",
+        "targets: " + "; ".join(f"{t['text']} (what matters: {_show(t, t['margin'])})" for t in targets),
+        f"search: {search['rule_sets']} rule sets on the same games, {search['rounds']} rounds of "
+        f"{search['first_round']:,} to {search['most_games_a_rule_set']:,} games; {search['games_played']:,} games, "
+        f"{search['games_in_all'] - search['games_played']:,} more to confirm, in {search['elapsed_s']:.1f} s",
+        f"        {c['meets']} meet every target, {c['near']} near (off by less than matters), {c['misses']} miss"
+        + (f", {c['beaten']} beaten on {s['prefer']['metric']}" if c["beaten"] else "")
+        + (f", {c['undecided']} undecided when the budget ran out" if c["undecided"] else "")
+        + (f"; {len(s['unplayable'])} cannot be played" if s["unplayable"] else ""),
+    ]
+    width = max([len(a["label"]) for a in s["answers"] + s["nearest"]] + [8])
+    head = f"  {'rule set':<{width}}  " + "  ".join(f"{t['metric']:<24}" for t in targets)
+    if s["answers"]:
+        lines += ["", "answers: meet every target (the search's games, then fresh games)", head + "  fresh games"]
+        for a in s["answers"]:
+            lines += _rows(a, targets, width)
+    else:
+        lines += ["", "no rule set meets every target; the nearest miss:", head + "  fresh games"]
+        for a in s["nearest"]:
+            lines += _rows(a, targets, width)
+            for m in a["misses"]:
+                t = next(t for t in targets if t["metric"] == m["metric"])
+                lines.append(f"  misses {t['text']} by {_show(t, m['by'])} ({_show(t, m['value'])})")
+        if len(s["pareto"]) > 1:
+            lines += ["", "where the targets compete (no rule set misses each by less at once):"]
+            lines += [f"  {p}" for p in s["pareto"]]
+    if s["unplayable"]:
+        u = s["unplayable"][0]
+        lines += [
+            "",
+            f"cannot be played: {u['label']} ({u['why']})"
+            + (f" and {len(s['unplayable']) - 1} more" if len(s["unplayable"]) > 1 else ""),
+        ]
+    return "\n".join(lines)
+
+
+def _show(t: dict, x: float) -> str:
+    if x != x:
+        return "-"
+    if x in (float("inf"), float("-inf")):
+        return "never"
+    x = x * t["scale"]
+    return f"{x:.4g}" if abs(x) < 1e4 else f"{x:,.0f}"
+
+
+def _cell(t: dict, f: dict) -> str:
+    return f"{_show(t, f['value'])} [{_show(t, f['ci'][0])}, {_show(t, f['ci'][1])}]"
+
+
+def _rows(a: dict, targets: list[dict], width: int) -> list[str]:
+    """An answer's two lines: its figures on the search's games, then on the fresh games."""
+    search = "  ".join(f"{_cell(t, a['figures'][t['metric']]):<24}" for t in targets)
+    out = [f"  {a['label']:<{width}}  {search}  ({a['games']:,} games)"]
+    c = a.get("confirmed")
+    if c is not None:
+        fresh = "  ".join(f"{_cell(t, c['figures'][t['metric']]):<24}" for t in targets)
+        said = (
+            "holds"
+            if c["holds"]
+            else "does not hold: " + ", ".join(f"{m} {v}" for m, v in c["calls"].items() if v != "meets")
+        )
+        out.append(f"  {'':<{width}}  {fresh}  {c['games']:,} fresh: {said}")
+    return out
