@@ -84,7 +84,18 @@ def test_targets_and_dimensions_parse_with_their_units():
         (("--vary", "snakes=1:2", "--target", "seat_gap<=200"), "--target: 'seat_gap<=200': seat_gap is in"),
         (("--vary", "snakes=1:2", "--vary", "snakes=3,4", "--target", "draw.share<=0.1"), "snakes is varied twice"),
         (("--vary", "snakes=1:2", "--target", "draw.share<=0.1", "--prefer", "length.mean=up"), "--prefer:"),
-        (("--vary", "start_coins=1:200", "--vary", "snakes=0:9", "--target", "draw.share<=0.1"), "at most 500"),
+        (
+            (
+                *(
+                    x
+                    for k in "LEAVES POPPIES ORCHIDS FOUNTAIN SUNS STARS".split()
+                    for x in ("--vary", f"deck.{k}=0:199")
+                ),
+                "--target",
+                "draw.share<=0.1",
+            ),
+            "can be searched: narrow a range",
+        ),
         (("--vary", "snakes=1:2", "--target", "draw.share<=0.1", "--budget", "3000"), "--budget: 2 rule sets x"),
     ],
 )
@@ -171,3 +182,15 @@ def test_the_trade_off_set_keeps_only_rule_sets_no_other_beats_on_every_target()
     b = _entry("b", MISSES, [(45, 44, 46), (0.30, 0.29, 0.31)])  # misses the share only
     c = _entry("c", MISSES, [(70, 69, 71), (0.30, 0.29, 0.31)])  # worse than both on each
     assert [e.label for e in pareto([a, b, c], targets)] == ["a", "b"]
+
+
+def test_a_space_too_large_to_play_whole_is_sampled_the_same_way_each_time():
+    args = ("design", "fortune", "--vary", "start_coins=5:60", "--vary", "snakes=0:9", "--target",
+            "length.median=45+-5", "--target", "out_share.mean<=0.25", "-n", 200, "--budget", 100_000, "--json")  # fmt: skip
+    first, again = invoke(*args), invoke(*args)
+    assert first.exit_code == 0, first.output
+    s = json.loads(first.stdout)
+    assert s["search"]["space"] == 560 and s["search"]["sampled"]["rule_sets"] <= (100_000 - 5_000) // 400
+    assert s["search"]["games_in_all"] <= 100_000
+    assert s["answers"] and all(a["confirmed"]["holds"] for a in s["answers"])
+    assert json.loads(again.stdout)["answers"] == s["answers"]  # seeded: the same rule sets, the same games

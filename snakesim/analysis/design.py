@@ -42,7 +42,17 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from snakesim.analysis.design_space import Candidate, Dimension, Prefer, Target, candidates
+from snakesim.analysis.design_space import (
+    MAX_CANDIDATES,
+    MAX_SPACE,
+    Candidate,
+    Dimension,
+    Prefer,
+    Space,
+    Target,
+    candidates,
+    check_size,
+)
 from snakesim.analysis.search import SameGames, held, metric_value, win_matrix
 from snakesim.analysis.stats import LEVEL, normal_mixture_half_width, seat_gap
 from snakesim.core import compiling
@@ -55,6 +65,7 @@ if TYPE_CHECKING:
 
 MEETS, NEAR, MISSES, UNDECIDED, BEATEN = "meets", "near", "misses", "undecided", "beaten"
 MAX_CONFIRM = 5  # answers confirmed on fresh games
+MIN_TRIALS = 20  # rule sets a sampled search tries at the least
 DESIGN = Budget(2_000, max_games=2_000_000)  # the first round's games a candidate, and the most in all
 
 
@@ -171,19 +182,34 @@ def design(
 
     started, compiled = time.perf_counter(), compiling.spent()
     feel = any(t.feel for t in targets) or (prefer is not None and prefer.target.feel)
-    cands, skipped = candidates(spec, source, players, dims, feel=feel)
-    entries = [Entry(c, c.label(dims)) for c in cands]
-    looks = len(targets) + (prefer is not None)
-    alpha = (1.0 - level) / (len(entries) * looks)
+    space = Space(spec, source, players, dims, feel=feel)
+    check_size(space, MAX_SPACE if racing else MAX_CANDIDATES)
     first_round, total = budget.games, budget.most
-    reserve = 0 if not confirm else min(len(entries), MAX_CONFIRM) * 5 * first_round
-    if len(entries) * first_round + reserve > total:
-        raise InputError("--budget", f"{len(entries)} rule sets x {first_round:,} games in the first round"
-                         f"{' (and their confirmation)' if confirm else ''} need at least "
-                         f"{len(entries) * first_round + reserve:,} games; got {total:,}")  # fmt: skip
+    sampled = space.size > MAX_CANDIDATES
+    reserve = 0 if not confirm else min(space.size, MAX_CONFIRM) * 5 * first_round
+    trials = min(MAX_CANDIDATES, (total - reserve) // (2 * first_round)) if sampled else space.size
+    if (sampled and trials < MIN_TRIALS) or (not sampled and space.size * first_round + reserve > total):
+        need = (MIN_TRIALS * 2 if sampled else space.size) * first_round + reserve
+        raise InputError("--budget", f"{trials if sampled else space.size} rule sets x {first_round:,} games in the "
+                         f"first round{' (and their confirmation)' if confirm else ''} need at least {need:,} games; "
+                         f"got {total:,}")  # fmt: skip
+    looks = len(targets) + (prefer is not None)
+    alpha = (1.0 - level) / (trials * looks)
     rounds = 0
     with held(backend):
         search = SameGames(spec, players, budget.seed, budget.first, seats, backend=backend, progress=progress)
+        if sampled:
+            at = anytime_level(first_round, alpha, 4 * first_round)
+
+            def distance(c: Candidate) -> float:
+                columns = search.games(c.rules, first_round)
+                return sum(t.shortfall(figure_value(columns, t, players, at)[0]) / (t.margin or 1.0) for t in targets)
+
+            cands, skipped = sample(space, distance, trials, budget.seed)
+        else:
+            cands, skipped = candidates(space)
+        # (a sampled rule set has played its first round already: the games are kept)
+        entries = [Entry(c, c.label(dims), games=first_round if sampled else 0) for c in cands]
         n = first_round
         while True:
             active = [e for e in entries if _plays_on(e, prefer)]
@@ -222,11 +248,62 @@ def design(
         search={"rule_sets": len(entries), "unplayable": len(skipped), "rounds": rounds, "first_round": first_round,
                 "games_played": search.played, "games_in_all": played, "budget": total,
                 "most_games_a_rule_set": max(e.games for e in entries), "seed": budget.seed, "first": budget.first,
-                "racing": racing, "level": level, "race_alpha_each": alpha,
+                "racing": racing, "level": level, "race_alpha_each": alpha, "space": space.size,
+                "sampled": {"sampler": "Optuna TPE", "rule_sets": len(entries)} if sampled else None,
                 "elapsed_s": time.perf_counter() - started - (compiling.spent() - compiled)},
         seats=seats,
     )  # fmt: skip
     return DesignResult(summary, pd.DataFrame(_rows(entries, dims, targets)), dims, cands)
+
+
+def sample(space: Space, distance, trials: int, seed: int) -> tuple[list[Candidate], list[tuple[str, str]]]:
+    """Up to ``trials`` distinct rule sets of a space too large to play whole, chosen by
+    Optuna's TPE sampler (seeded: the same rule sets every time) to bring ``distance`` (the sum
+    of a rule set's shortfalls from the targets on its first round of games, each over what
+    matters) to 0; and those that cannot be played, with why. It stops early once TPE keeps
+    proposing rule sets it has tried (:data:`SETTLED` in a row). An integer range is sampled as
+    an integer, so that TPE can learn which part of it comes nearer; any other dimension as a
+    choice."""
+    import optuna
+
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    sampler = optuna.samplers.TPESampler(seed=seed % 2**32, multivariate=True, n_startup_trials=min(40, trials // 4))
+    study = optuna.create_study(direction="minimize", sampler=sampler)
+    seen: dict[tuple, float] = {}
+    out, skipped = [], []
+    again = 0  # proposals in a row of a rule set already tried: TPE has settled
+    for _ in range(2 * trials):
+        if len(seen) >= trials or again >= SETTLED:
+            break
+        trial = study.ask()
+        values = tuple(_suggest(trial, d) for d in space.dims)
+        again = again + 1 if values in seen else 0
+        if values not in seen:
+            built = space.build(values)
+            if isinstance(built, str):
+                skipped.append((space.label(values), built))
+                seen[values] = UNPLAYABLE
+            else:
+                out.append(built)
+                seen[values] = distance(built)
+        study.tell(trial, seen[values])
+    if not out:
+        raise InputError("--vary", f"no rule set sampled can be played ({skipped[0][0]}: {skipped[0][1]})")
+    return out, skipped
+
+
+UNPLAYABLE = 1e9  # the distance told to the sampler for a rule set that cannot be played
+SETTLED = 30  # proposals in a row of rule sets already tried, after which sampling stops
+
+
+def _suggest(trial, d: Dimension):
+    """One dimension's value for an Optuna trial: an integer range as an integer."""
+    values = d.values
+    if all(isinstance(v, int) and not isinstance(v, bool) for v in values) and list(values) == list(
+        range(values[0], values[0] + len(values))
+    ):
+        return trial.suggest_int(d.name, values[0], values[-1])
+    return values[trial.suggest_categorical(d.name, list(range(len(values))))]
 
 
 def _plays_on(e: Entry, prefer: Prefer | None, best: float | None = None) -> bool:

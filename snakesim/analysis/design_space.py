@@ -32,7 +32,8 @@ from snakesim.core.figures import target_figure
 from snakesim.core.registry import GameSpec
 from snakesim.core.rules import Bool, Choice, Int, PerSeat, Rules, Table, seat_values
 
-MAX_CANDIDATES = 500  # rule sets a search plays whole; more must be narrowed (issue 45: sampled)
+MAX_CANDIDATES = 500  # rule sets a search plays whole; a larger space is sampled (design.sample)
+MAX_SPACE = 10**12  # rule sets a sampled search may choose from
 MAX_VALUES = 200  # values one dimension may take
 SEAT_GAP = "seat_gap"
 # A target's sign as the user writes it, and in words.
@@ -257,38 +258,61 @@ class Candidate:
         return {d.name: v for d, v in zip(dims, self.values, strict=True)}
 
 
-def candidates(
-    spec: GameSpec, source: RuleSource, players: int, dims: tuple[Dimension, ...], feel: bool = False
-) -> tuple[list[Candidate], list[tuple[str, str]]]:
-    """Every rule set the dimensions span, checked; and those that cannot be played, each with
-    its label and why (a deal larger than the deck, say). ``feel`` turns the game feel on (a
-    target needs it)."""
-    total = math.prod(len(d.values) for d in dims)
-    if total > MAX_CANDIDATES:
-        sizes = " x ".join(str(len(d.values)) for d in dims)
-        raise InputError("--vary", f"{sizes} = {total:,} rule sets; at most {MAX_CANDIDATES} can be played whole: "
-                         "narrow a range or give fewer values")  # fmt: skip
-    bases: dict[str | None, Rules] = {}
-    varied = next((k for k, d in enumerate(dims) if d.name == "variant"), None)
-    out, skipped = [], []
-    for values in itertools.product(*(d.values for d in dims)):
-        variant = values[varied] if varied is not None else None
-        if variant not in bases:
-            bases[variant] = resolve_rules(spec, source if variant is None else _with_variant(source, variant))[1]
-        rules = bases[variant]
+class Space:
+    """The rule sets the dimensions span, each built and checked when asked for: from the
+    run's rules (or, when ``variant`` is a dimension, that variant's, with the run's own
+    ``--rules``, ``--deck`` and ``--set`` after it), with ``feel`` turned on when a target
+    needs it."""
+
+    def __init__(self, spec: GameSpec, source: RuleSource, players: int, dims: tuple[Dimension, ...], feel=False):
+        self.spec, self.source, self.players, self.dims, self.feel = spec, source, players, dims, feel
+        self.size = math.prod(len(d.values) for d in dims)
+        self._bases: dict[str | None, Rules] = {}
+        self._varied = next((k for k, d in enumerate(dims) if d.name == "variant"), None)
+
+    def label(self, values: tuple) -> str:
+        return ", ".join(f"{d.name}={d.text(v)}" for d, v in zip(self.dims, values, strict=True))
+
+    def build(self, values: tuple) -> Candidate | str:
+        """The candidate with one value per dimension, or why it cannot be played."""
+        variant = values[self._varied] if self._varied is not None else None
+        if variant not in self._bases:
+            source = self.source if variant is None else _with_variant(self.source, variant)
+            self._bases[variant] = resolve_rules(self.spec, source)[1]
+        rules = self._bases[variant]
         try:
-            for d, v in zip(dims, values, strict=True):
-                rules = apply(rules, d, v, players)
-            if feel and not rules.feel:
+            for d, v in zip(self.dims, values, strict=True):
+                rules = apply(rules, d, v, self.players)
+            if self.feel and not rules.feel:
                 rules = rules.updated({"feel": True})
-            spec.check(rules, players)
+            self.spec.check(rules, self.players)
         except InputError as err:
-            skipped.append((", ".join(f"{d.name}={d.text(v)}" for d, v in zip(dims, values, strict=True)), str(err)))
-            continue
-        out.append(Candidate(values, rules))
+            return str(err)
+        return Candidate(values, rules)
+
+
+def candidates(space: Space) -> tuple[list[Candidate], list[tuple[str, str]]]:
+    """Every rule set of ``space`` (at most :data:`MAX_CANDIDATES`), checked; and those that
+    cannot be played, each with its label and why (a deal larger than the deck, say)."""
+    out, skipped = [], []
+    for values in itertools.product(*(d.values for d in space.dims)):
+        built = space.build(values)
+        if isinstance(built, str):
+            skipped.append((space.label(values), built))
+        else:
+            out.append(built)
     if not out:
         raise InputError("--vary", f"no rule set the dimensions give can be played ({skipped[0][0]}: {skipped[0][1]})")
     return out, skipped
+
+
+def check_size(space: Space, most: int) -> None:
+    """InputError unless ``space`` can be searched: at most :data:`MAX_CANDIDATES` rule sets to
+    play whole, or, sampled, no more than ``most``."""
+    if space.size > most:
+        sizes = " x ".join(str(len(d.values)) for d in space.dims)
+        raise InputError("--vary", f"{sizes} = {space.size:,} rule sets; at most {most:,} can be searched: "
+                         "narrow a range or give fewer values")  # fmt: skip
 
 
 def _with_variant(source: RuleSource, variant: str) -> RuleSource:

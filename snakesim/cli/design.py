@@ -154,7 +154,13 @@ def format_design(s: dict, title: str, players: int, label: str, seed: int) -> s
     lines = [
         f"{title}: design search ({players} players, from {label}, seed {seed})",
         "targets: " + "; ".join(f"{t['text']} (what matters: {_show(t, t['margin'])})" for t in targets),
-        f"search: {search['rule_sets']} rule sets on the same games, {search['rounds']} rounds of "
+        f"search: {search['rule_sets']}"
+        + (
+            f" of {search['space']:,} rule sets (sampled by {search['sampled']['sampler']})"
+            if search["sampled"]
+            else " rule sets"
+        )
+        + f" on the same games, {search['rounds']} rounds of "
         f"{search['first_round']:,} to {search['most_games_a_rule_set']:,} games; {search['games_played']:,} games, "
         f"{search['games_in_all'] - search['games_played']:,} more to confirm, in {search['elapsed_s']:.1f} s",
         f"        {c['meets']} meet every target, {c['near']} near (off by less than matters), {c['misses']} miss"
