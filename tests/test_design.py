@@ -186,7 +186,8 @@ def test_the_trade_off_set_keeps_only_rule_sets_no_other_beats_on_every_target()
 
 def test_a_space_too_large_to_play_whole_is_sampled_the_same_way_each_time():
     args = ("design", "fortune", "--vary", "start_coins=5:60", "--vary", "snakes=0:9", "--target",
-            "length.median=45+-5", "--target", "out_share.mean<=0.25", "-n", 200, "--budget", 100_000, "--json")  # fmt: skip
+            "length.median=45+-5", "--target", "out_share.mean<=0.25", "-n", 200, "--budget", 100_000,
+            "--json")  # fmt: skip
     first, again = invoke(*args), invoke(*args)
     assert first.exit_code == 0, first.output
     s = json.loads(first.stdout)
@@ -194,3 +195,21 @@ def test_a_space_too_large_to_play_whole_is_sampled_the_same_way_each_time():
     assert s["search"]["games_in_all"] <= 100_000
     assert s["answers"] and all(a["confirmed"]["holds"] for a in s["answers"])
     assert json.loads(again.stdout)["answers"] == s["answers"]  # seeded: the same rule sets, the same games
+
+
+def test_a_design_section_of_a_study_reports_its_answers(tmp_path):
+    study = tmp_path / "design.toml"
+    study.write_text(
+        'title = "Shorter Fortune"\nquestion = "Which coins give about 45 cards?"\ngame = "fortune"\n\n'
+        '[[design]]\nplayers = 4\nvary = ["start_coins=8:14", "variant=standard,rejoin"]\n'
+        'targets = ["length.median=45+-6", "out_share.mean<=0.22"]\ngames = 1000\n'
+    )
+    r = invoke("study", study, "--out", tmp_path / "report")
+    assert r.exit_code == 0, r.output
+    report = (tmp_path / "report" / "report.md").read_text()
+    assert "meet every target" in report and "design-1.png" in report and "holds on fresh games" in report
+    assert (tmp_path / "report" / "design-1.png").stat().st_size > 10_000
+    study.write_text(study.read_text().replace("games = 1000", 'games = 1000\ntarget = "x"'))
+    bad = invoke("study", study, "--out", tmp_path / "again")
+    assert bad.exit_code == 2 and "design[0].target: unknown key" in bad.output
+    assert not (tmp_path / "again").exists()

@@ -1046,7 +1046,8 @@ def _target_value(t: dict, f: dict) -> str:
         return rate_ci(x, (lo, hi), points(lo, hi))
     if not all(map(math.isfinite, (x, lo, hi))):
         return f"{x:g} [{lo:g}, {hi:g}]"
-    places = decimals(hi - lo)
+    f = target_figure(t["metric"])
+    places = 0 if f is not None and f.kind == "quantile" else decimals(hi - lo)  # (a quantile: whole steps)
     return f"{number(x, places)} [{number(lo, places)}, {number(hi, places)}]"
 
 

@@ -1,7 +1,7 @@
 """Studies: a question, the runs that answer it, and a report people read.
 
 A study is a TOML file of a title, a question, a game and a seed, and ``[[compare]]``,
-``[[sweep]]``, ``[[balance]]``, ``[[tune]]`` and ``[[skill]]`` sections; docs/studies.md
+``[[sweep]]``, ``[[balance]]``, ``[[tune]]``, ``[[design]]`` and ``[[skill]]`` sections; docs/studies.md
 documents every key with an example (the ``*_TYPES`` tables below are what is checked).
 
 :func:`run_study` checks the whole file before playing anything, runs it, and writes
@@ -11,7 +11,8 @@ section's numbers are said in words too (``snakesim.analysis.findings``). Each c
 draws the win rate by seat, the survival curves of game length (when it varies), the
 distribution of scores and the game feel (when recorded); each sweep draws its metrics
 against the swept value; each balance section its win rates before and after on fresh games,
-each tune section the metric against the value, each skill section every line-up's edge.
+each tune section the metric against the value, each design section every rule set's figures
+for its first two targets, each skill section every line-up's edge.
 """
 
 from __future__ import annotations
@@ -28,9 +29,12 @@ from typing import TYPE_CHECKING
 from snakesim import __version__
 from snakesim.analysis.balance import balance, check_balance, check_novices
 from snakesim.analysis.compare import compare_tables
+from snakesim.analysis.design import DESIGN, design
+from snakesim.analysis.design_space import parse_prefer, parse_target, parse_vary
 from snakesim.analysis.findings import (
     balance_findings,
     compare_findings,
+    design_findings,
     hidden_metrics,
     listed,
     p_text,
@@ -57,6 +61,7 @@ from snakesim.report.charts import comparison_charts as comparison_charts_data
 from snakesim.report.figures import (
     balance_figure,
     comparison_figures,
+    design_figure,
     skill_figure,
     sweep_figure,
     tune_figure,
@@ -97,6 +102,7 @@ STUDY_TYPES = {
     "sweep": list,
     "balance": list,
     "tune": list,
+    "design": list,
     "skill": list,
 }
 COMPARE_TYPES = {
@@ -145,6 +151,21 @@ SKILL_TYPES = {
     "set": list,
 }
 TUNE_TYPES = {**SEARCH_TYPES, "target": str, "vary": str}
+DESIGN_TYPES = {
+    "title": str,
+    "players": int,
+    "games": int,
+    "budget": int,
+    "confirm_games": int,
+    "variant": str,
+    "set": list,
+    "policy": str,
+    "policies": list,
+    "vary": list,
+    "targets": list,
+    "prefer": str,
+    "matters": (str, list),
+}
 REQUIRED = {
     "study": ("title", "question", "game"),
     "compare": ("players", "games"),
@@ -152,6 +173,7 @@ REQUIRED = {
     "sweep": ("players", "games", "set"),
     "balance": ("players", "handicap"),
     "tune": ("players", "target", "vary"),
+    "design": ("players", "vary", "targets"),
     "skill": ("players",),
 }
 SECTIONS = {
@@ -159,6 +181,7 @@ SECTIONS = {
     "sweep": SWEEP_TYPES,
     "balance": BALANCE_TYPES,
     "tune": TUNE_TYPES,
+    "design": DESIGN_TYPES,
     "skill": SKILL_TYPES,
 }
 
@@ -202,7 +225,7 @@ def load_study(path: str | Path) -> dict:
     _check_section("study", data, STUDY_TYPES, REQUIRED["study"])
     if not any(data.get(kind) for kind in SECTIONS):
         raise InputError(
-            "study", "give at least one [[compare]], [[sweep]], [[balance]], [[tune]] or [[skill]] section"
+            "study", "give at least one [[compare]], [[sweep]], [[balance]], [[tune]], [[design]] or [[skill]] section"
         )
     parse_matters(data.get("matters"), "matters")
     for kind, types in SECTIONS.items():
@@ -210,8 +233,9 @@ def load_study(path: str | Path) -> dict:
             _check_section(f"{kind}[{k}]", section, types, REQUIRED[kind])
             for j, arm in enumerate(section.get("arms", []) if kind == "compare" else []):
                 _check_section(f"{kind}[{k}].arms[{j}]", arm, ARM_TYPES, REQUIRED["arm"])
+            if kind in ("compare", "design"):
+                parse_matters(section.get("matters"), f"{kind}[{k}].matters")
             if kind == "compare":
-                parse_matters(section.get("matters"), f"compare[{k}].matters")
                 _check_claims(f"compare[{k}].claims", section.get("claims", {}))
     return data
 
@@ -297,6 +321,7 @@ def run_study(path: str | Path, out_dir: str | Path, scale: float = 1.0, progres
         plans += [
             (kind, k, s, _plan_search(spec, kind, s, seed, scale, k=k)) for k, s in enumerate(study.get(kind, []))
         ]
+    plans += [("design", k, s, _plan_design(spec, s, seed, scale, k)) for k, s in enumerate(study.get("design", []))]
     plans += [("skill", k, s, _plan_skill(spec, s, seed, scale, k)) for k, s in enumerate(study.get("skill", []))]
     out_dir = Path(out_dir)
     if out_dir.exists() and not out_dir.is_dir():
@@ -377,6 +402,10 @@ def _write_report(study, spec, seed, plans, out_dir: Path, command: str, progres
             elif kind in ("balance", "tune"):
                 note, shown, table, figures, findings = _search_section(
                     spec, kind, plan, engine, progress, name=name, out_dir=out_dir, matters=study_margins
+                )
+            elif kind == "design":
+                note, shown, table, figures, findings = _design_section(
+                    spec, plan, engine, progress, name=name, out_dir=out_dir
                 )
             elif kind == "skill":
                 note, shown, table, figures, findings = _skill_section(
@@ -551,6 +580,65 @@ def _balance_view(s: dict) -> pd.DataFrame:
         rows.append([f"novices: {gap.label}", *(f"{100 * c['gap'][0]:.2f} pp [{100 * c['gap'][1]:.2f}, "
                      f"{100 * c['gap'][2]:.2f}]" for c in (novices["before"], novices["after"]))])  # fmt: skip
     return pd.DataFrame(rows, columns=["metric", f"before: {inline(s['base'])}", f"after: {inline(s['values'])}"])
+
+
+def _plan_design(spec, section, seed, scale, k):
+    """Check a [[design]] section completely; return what :func:`design` needs."""
+    where = f"design[{k}]"
+    players = section["players"]
+    games = max(100, round(section.get("games", DESIGN.games) * scale))
+    most = max(games, round(section.get("budget", DESIGN.most) * scale))
+    confirm = max(100, round(section["confirm_games"] * scale)) if "confirm_games" in section else None
+    try:
+        source = RuleSource(section.get("variant"), settings=section.get("set", ()), policy=section.get("policy"),
+                            policies=section.get("policies"))  # fmt: skip
+        _, rules, seats = resolve_run(spec, players, Budget(1, seed), source)
+        margins = parse_matters(section.get("matters"))
+        dims = tuple(parse_vary(spec, rules, players, text) for text in section["vary"])
+        targets = tuple(parse_target(spec, players, text, margins) for text in section["targets"])
+        prefer = parse_prefer(spec, players, section.get("prefer"), margins)
+    except InputError as err:
+        raise InputError(f"{where}: {err.field.lstrip('-')}", err.message) from None
+    budget = Budget(games, seed, max_games=most, confirm_games=confirm)
+    return source, players, seats, dims, targets, prefer, budget
+
+
+def _design_section(spec, plan, engine, progress, name, out_dir):
+    """Run a [[design]] section: its note, the answers (or the nearest miss) with their figures
+    on fresh games, every rule set played (tidy), the figure and the findings."""
+    import pandas as pd
+
+    source, players, seats, dims, targets, prefer, budget = plan
+    result = design(spec, source, players, dims, targets, seats, prefer=prefer, budget=budget, backend=engine,
+                    progress=progress)  # fmt: skip
+    s = result.summary
+    search = s["search"]
+    sampled = f" of {search['space']:,} (sampled)" if search["sampled"] else ""
+    note = (
+        f"{players} players; varied {', '.join(d.name for d in dims)}; targets "
+        + "; ".join(f"`{t['text']}`" for t in s["targets"])
+        + f". {search['rule_sets']} rule sets{sampled} on the same games, {search['games_played']:,} games in "
+        f"{search['rounds']} rounds; **{s['counts']['meets']} meet every target**"
+        + ("; the first: " + ", ".join("`" + a["label"] + "`" for a in s["answers"][:3]) if s["answers"] else "")
+        + "."
+    )
+    rows = []
+    for a in s["answers"] or s["nearest"]:
+        c = a.get("confirmed") or {}
+        row = {"rule set": a["label"], "status": a["status"], "games": a["games"]}
+        for t in s["targets"]:
+            f = c.get("figures", a["figures"])[t["metric"]]
+            row[t["metric"]] = (
+                f"{t['scale'] * f['value']:.4g} [{t['scale'] * f['ci'][0]:.4g}, {t['scale'] * f['ci'][1]:.4g}]"
+            )
+        row["fresh games"] = c.get("games", 0)
+        row["holds on fresh games"] = "yes" if c.get("holds") else "no"
+        rows.append(row)
+    shown = pd.DataFrame(rows)
+    tidy = result.table.melt(id_vars=["label", "status", "games"], value_vars=[t["metric"] for t in s["targets"]],
+                             var_name="metric", value_name="value")  # fmt: skip
+    design_figure(result.table, s, spec.title).savefig(out_dir / f"{name}.png", dpi=100)
+    return note, shown, tidy, [f"{name}.png"], design_findings(s, spec)
 
 
 def _plan_skill(spec, section, seed, scale, k):
