@@ -537,3 +537,51 @@ def test_a_finished_comparison_has_done_all_its_work(server):
     _, _, started = call(server, "POST", "/api/runs", {**REQUEST, "games": 2000})
     job = wait(server, started["id"])
     assert job["state"] == "done" and job["share"] == pytest.approx(1.0) and job["done"] == 4000
+
+
+def test_design_finds_the_rule_sets_the_command_finds(server, tmp_path, monkeypatch):
+    request = {"kind": "design", "game": "fortune", "players": 4, "games": 1000, "seed": 2, "budget": 400_000,
+               "arm": {"name": "standard", "toml": ""}, "vary": ["start_coins=8:14", "variant=standard,rejoin"],
+               "targets": ["length.median=45+-6", "out_share.mean<=0.22"], "prefer": None}  # fmt: skip
+    status, _, started = call(server, "POST", "/api/runs", request)
+    assert status == 202
+    job = wait(server, started["id"])
+    assert job["state"] == "done", job
+    result = job["result"]
+    assert result["met"] and result["answers"] and all(a["holds"] for a in result["answers"])
+    bars = result["charts"][0]["series"][0]["points"]
+    assert {p[0] for p in bars[: len(result["answers"])]} == {a["label"] + " (meets)" for a in result["answers"]}
+    # Each answer's rules read back to a rule set the page can add.
+    for a in result["answers"]:
+        _, _, view = call(server, "POST", "/api/rules", {"game": "fortune", "toml": a["toml"], "set": []})
+        assert view["toml"]
+    # The command the page prints, fed the downloaded rules, finds the same answers.
+    monkeypatch.chdir(tmp_path)
+    _, _, text = call(server, "POST", "/api/download/rules", {"game": "fortune", "toml": "", "name": "standard"})
+    (tmp_path / "standard.toml").write_text(text)
+    out = CliRunner().invoke(cli, [*shlex.split(result["command"])[1:], "--json"])
+    assert out.exit_code == 0, out.output
+    assert [a["label"] for a in json.loads(out.output)["answers"]] == [a["label"] for a in result["answers"]]
+    # A study downloaded from the page replays it.
+    status, _, text = call(server, "POST", "/api/download/study", {"design": request})
+    assert status == 200 and tomllib.loads(text)["design"][0]["targets"] == request["targets"]
+    (tmp_path / "d.toml").write_text(text)
+    load_study(tmp_path / "d.toml")
+
+
+@pytest.mark.parametrize(
+    ("change", "error"),
+    [
+        ({"vary": []}, "vary: give at least one"),
+        ({"vary": "start_coins=8:14"}, "vary: expected a list of texts"),
+        ({"targets": ["speed<=3"]}, "targets: unknown metric 'speed'"),
+        ({"budget": 10**9}, "budget: expected an integer from"),
+        ({"vary": ["coins=1:3"]}, "vary: unknown option 'coins'"),
+    ],
+)
+def test_bad_design_requests_get_one_line_and_play_nothing(server, change, error):
+    request = {"kind": "design", "game": "fortune", "players": 4, "games": 1000, "seed": 2,
+               "arm": {"name": "standard", "toml": ""}, "vary": ["start_coins=8:14"],
+               "targets": ["length.median=45+-6"], **change}  # fmt: skip
+    status, _, body = call(server, "POST", "/api/runs", request)
+    assert status == 400 and error in body["error"], body

@@ -618,3 +618,31 @@ def test_what_matters_is_typed_kept_and_what_is_not_settled_can_be_settled(open_
     command = page.text_content("#command")  # (in the closed details view)
     assert "--precision" in command and "--matters" in command
     assert not page.locator("#results-body").evaluate("b => b.classList.contains('stale')")
+
+
+def test_a_design_search_typed_on_a_phone_answers_and_an_answer_becomes_a_rule_set(open_page):
+    page = open_page(360, 800)
+    page.fill("#design-vary", "")
+    page.type("#design-vary", "start_coins=8:14\nvariant=standard,rejoin", delay=30)  # (at a person's speed)
+    page.type("#design-targets", "length.median=45+-6\nout_share.mean<=0.22", delay=30)
+    page.fill("#design-games", "1000")
+    page.fill("#design-budget", "400000")
+    run = play(page, "#design", "design")
+    said = findings(page, "#design-findings")
+    assert said and "meet" in said[0]
+    answers = page.locator("#design-answers li")
+    assert answers.count() >= 1 and page.inner_text("#design-answers-title").startswith("Rule sets that meet every")
+    first = answers.first.locator("strong").inner_text()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    # The command line the page prints says what was typed.
+    command = page.inner_text("#design-command")
+    assert "--vary start_coins=8:14" in command and "--target 'out_share.mean<=0.22'" in command
+    # An answer added as a rule set: listed, and its rules in the editor under its label.
+    answers.first.locator("button").click()
+    page.wait_for_function("name => document.getElementById('label').value === name", arg=first)
+    assert first in page.inner_text("#arms")
+    # A reload keeps the typed settings and the shown answer.
+    page.reload()
+    page.wait_for_selector(f"body[data-design='{run}']", timeout=30_000)
+    assert page.input_value("#design-targets") == "length.median=45+-6\nout_share.mean<=0.22"
+    assert findings(page, "#design-findings") == said

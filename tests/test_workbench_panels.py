@@ -68,7 +68,7 @@ def test_nothing_outside_the_panels_chooses_by_kind():
 def test_an_unknown_kind_is_one_line_naming_the_kinds():
     with pytest.raises(InputError) as err:
         panels.panel("sweep")
-    assert str(err.value) == "kind: expected one of compare, balance, got 'sweep'"
+    assert str(err.value) == "kind: expected one of compare, balance, design, got 'sweep'"
 
 
 # ---------------------------------------------------------------------------- a kind added to the registry alone

@@ -59,6 +59,7 @@ from snakesim.core import compiling
 from snakesim.core.arms import Budget, RuleSource
 from snakesim.core.errors import InputError
 from snakesim.core.registry import GameSpec
+from snakesim.core.rules import Rules
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -150,6 +151,7 @@ def design(
     progress: bool = False,
     racing: bool = True,
     confirm: bool = True,
+    base: Rules | None = None,
 ) -> DesignResult:
     """Find the rule sets the dimensions span that meet every target (see the module docstring).
 
@@ -173,6 +175,8 @@ def design(
         on fixed-size intervals (the exhaustive grid the benchmark compares with).
     confirm
         False skips the fresh games.
+    base
+        The rules to start from, given whole (the workbench's rule set); else ``source``'s.
 
     Returns
     -------
@@ -182,7 +186,7 @@ def design(
 
     started, compiled = time.perf_counter(), compiling.spent()
     feel = any(t.feel for t in targets) or (prefer is not None and prefer.target.feel)
-    space = Space(spec, source, players, dims, feel=feel)
+    space = Space(spec, source, players, dims, feel=feel, base=base)
     check_size(space, MAX_SPACE if racing else MAX_CANDIDATES)
     first_round, total = budget.games, budget.most
     sampled = space.size > MAX_CANDIDATES

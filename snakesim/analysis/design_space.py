@@ -260,14 +260,16 @@ class Candidate:
 
 class Space:
     """The rule sets the dimensions span, each built and checked when asked for: from the
-    run's rules (or, when ``variant`` is a dimension, that variant's, with the run's own
-    ``--rules``, ``--deck`` and ``--set`` after it), with ``feel`` turned on when a target
-    needs it."""
+    run's rules (``base`` when given whole, else ``source``'s), or, when ``variant`` is a
+    dimension, that variant's (with ``source``'s ``--rules``, ``--deck`` and ``--set`` after
+    it), with ``feel`` turned on when a target needs it."""
 
-    def __init__(self, spec: GameSpec, source: RuleSource, players: int, dims: tuple[Dimension, ...], feel=False):
+    def __init__(self, spec: GameSpec, source: RuleSource, players: int, dims: tuple[Dimension, ...], feel=False,
+                 base: Rules | None = None):  # fmt: skip
         self.spec, self.source, self.players, self.dims, self.feel = spec, source, players, dims, feel
         self.size = math.prod(len(d.values) for d in dims)
-        self._bases: dict[str | None, Rules] = {}
+        # (``base``: rules given whole, the workbench's; a varied variant then starts from its own)
+        self._bases: dict[str | None, Rules] = {} if base is None else {None: base}
         self._varied = next((k for k, d in enumerate(dims) if d.name == "variant"), None)
 
     def label(self, values: tuple) -> str:
@@ -278,6 +280,8 @@ class Space:
         variant = values[self._varied] if self._varied is not None else None
         if variant not in self._bases:
             source = self.source if variant is None else _with_variant(self.source, variant)
+            if variant is not None and None in self._bases:
+                source = RuleSource(variant, options={"feel": self._bases[None].feel})
             self._bases[variant] = resolve_rules(self.spec, source)[1]
         rules = self._bases[variant]
         try:

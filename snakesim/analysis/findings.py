@@ -1015,7 +1015,7 @@ def design_findings(s: dict, spec) -> list[str]:
                    "target without being on all of them.")  # fmt: skip
     if c["undecided"]:
         out.append(f"{c['undecided']} rule set{'s' if c['undecided'] > 1 else ''} stayed undecided when the budget ran "
-                   "out; a larger --budget would settle them.")  # fmt: skip
+                   "out; more games in all (--budget) would settle them.")  # fmt: skip
     if search["racing"] and search["rule_sets"] > 1:
         grid = search["rule_sets"] * search["most_games_a_rule_set"]
         out.append(

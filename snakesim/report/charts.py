@@ -84,7 +84,7 @@ def _seat_chart(key: str, title: str, series: list[dict]) -> dict:
     summary = "; ".join(
         f"{s['name']}: " + ", ".join(f"{x} {100 * v:.1f}%" for x, v, _, _ in s["points"]) for s in series
     )
-    return _chart(key, title, "bars", "seat (0 plays first)", "wins", percent=True, series=series,
+    return chart(key, title, "bars", "seat (0 plays first)", "wins", percent=True, series=series,
                   summary=f"The share of games each seat wins. {summary}.")  # fmt: skip
 
 
@@ -127,7 +127,7 @@ def spread_chart(
         f"{name}: half of the games {what} {_at_most(v, 0.5, unit)}, nine in ten {_at_most(v, 0.9, '').strip()}"
         for name, v in values.items()
     )
-    return _chart(key, title, "lines", x_label, "share of games", percent=True, series=series, summary=summary + ".")
+    return chart(key, title, "lines", x_label, "share of games", percent=True, series=series, summary=summary + ".")
 
 
 def _at_most(values: np.ndarray, q: float, unit: str) -> str:
@@ -154,7 +154,7 @@ def out_chart(spec: GameSpec, players: int, tables: dict[str, pd.DataFrame], lev
     summary = "; ".join(
         f"{s['name']}: " + ", ".join(f"the {x} after {v:.0f}" for x, v, _, _ in s["points"]) for s in series
     )
-    return _chart("out", "When players go out for good", "bars", "the player who goes out",
+    return chart("out", "When players go out for good", "bars", "the player who goes out",
                   f"{spec.length_unit} when it happens (mean)", percent=False, series=series,
                   summary=f"On average, in {spec.length_unit}: {summary}.")  # fmt: skip
 
@@ -173,7 +173,7 @@ def known_chart(tables: dict[str, pd.DataFrame], level: float = LEVEL) -> dict:
         points = [[f"{round(100 * x)}%", h / n, *wilson(int(h), n, level)] for x, h in zip(steps, settled, strict=True)]
         series.append({"name": name, "points": points})
     summary = "; ".join(f"{s['name']}: {100 * s['points'][5][1]:.0f}%" for s in series)
-    return _chart(
+    return chart(
         "known",
         "When is the winner known?",
         "lines",
@@ -199,7 +199,8 @@ def balance_chart(result, handicap: str) -> dict:
     return chart  # fmt: skip
 
 
-def _chart(key, title, kind, x_label, y_label, percent, series, summary: str) -> dict:
+def chart(key, title, kind, x_label, y_label, percent, series, summary: str) -> dict:
+    """A chart as the pages draw it (see the module's docstring)."""
     return {"id": key, "title": title, "kind": kind, "x_label": x_label, "y_label": y_label, "percent": percent,
             "level": LEVEL, "series": series, "summary": summary}  # fmt: skip
 

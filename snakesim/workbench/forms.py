@@ -72,6 +72,7 @@ def game_form(spec: GameSpec) -> dict[str, Any]:
         "default_policy": spec.default_policy,
         "players_help": [list(line) for line in policies_help(spec.policies)],
         "per_seat": list(spec.rules.per_seat_options()),
+        "design_options": _design_words(spec),
         "length_unit": spec.length_unit,
         "fields": fields,
         "variants": {
@@ -79,6 +80,16 @@ def game_form(spec: GameSpec) -> dict[str, Any]:
             for name, v in spec.rules.VARIANTS.items()
         },
     }
+
+
+def _design_words(spec: GameSpec) -> str:
+    """What the design panel may vary and aim at for this game, in a sentence."""
+    from snakesim.core.figures import targets
+
+    options = [n for n in spec.rules.specs() if n not in SWITCHES]
+    return (f"{spec.name.capitalize()}: vary {', '.join(options)} (a table by its entries: deck.NAME), or "
+            f"variant ({', '.join(spec.rules.VARIANTS)}); aim at {', '.join(targets(spec))}, win_rate.SEAT or "
+            "seat_gap.")  # fmt: skip
 
 
 def rules_from_text(spec: GameSpec, text: Any, settings: Any = ()) -> Rules:

@@ -26,7 +26,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any, Protocol
 
 from snakesim.core.errors import InputError
-from snakesim.workbench.panels import balance, compare
+from snakesim.workbench.panels import balance, compare, design
 
 if TYPE_CHECKING:
     from snakesim.workbench.jobs import Job, Limits
@@ -50,7 +50,7 @@ class Panel(Protocol):
     def report(self, job: Job, arms_shown: bool) -> tuple[list[str], list[dict]]: ...
 
 
-PANELS: dict[str, ModuleType] = {m.KIND: m for m in (compare, balance)}
+PANELS: dict[str, ModuleType] = {m.KIND: m for m in (compare, balance, design)}
 DEFAULT = compare.KIND  # (a request that names no kind: the page's first versions sent none)
 
 

@@ -1,6 +1,6 @@
 /* The snakesim workbench page: a game and who plays it, rule sets side by side (one of them in
    the editor), and the panels that play them (panel-*.js, as the server lists them: compare,
-   then balance). Play plays exactly the rule sets the page lists, with the players it shows
+   balance, then design). Play plays exactly the rule sets the page lists, with the players it shows
    (or says plainly which it leaves out); every result is marked the moment the settings it
    answers change; the address holds the whole page, results included, so a link or a reload
    brings it all back.
@@ -128,6 +128,20 @@ async function addRuleSet() {
     $("arms-note").textContent = `Added ${arm.name}, with the baseline's players; its rules are in the editor `
       + "(section 5).";
   }
+}
+
+/* A rule set from a result (a design search's answer): added to the list under its label, its
+   rules in the editor. */
+async function addRules(name, toml) {
+  if (state.arms.length >= state.limits.max_arms) {
+    $("arms-note").textContent = `The list is full (${state.limits.max_arms} rule sets): remove one to add ${name}.`;
+    return;
+  }
+  const arm = newArm(name, await check(toml), null);
+  changed();
+  await edit(arm);
+  $("arms-note").textContent = `Added ${arm.name}, with the baseline's players; its rules are in the editor `
+    + "(section 5).";
 }
 
 /* The label as it is typed: checked at once; the rule set takes it when the field is left
@@ -367,5 +381,5 @@ function variantNotes() {
 
 /* What the page's parts (rulesets.js, panel-*.js) may use of it. */
 const page = { state, panels: [], changed, edit: editAndShow, remove, run, common, played, leftOut, armRequest,
-               downloadRules: (arm) => downloadRules(page, arm) };
+               addRules, downloadRules: (arm) => downloadRules(page, arm) };
 start();

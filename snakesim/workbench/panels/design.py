@@ -1,0 +1,189 @@
+"""The design panel: one rule set to start from, the options to vary and the targets to meet;
+``design`` plays every combination on the same games, drops what misses by more than matters,
+and confirms the answers on fresh games, exactly as ``snakesim design`` does.
+
+Its request::
+
+    {"kind": "design", "game": "fortune", "players": 4, "games": 2000, "seed": 1, "feel": true,
+     "lineup": null, "arm": {"name": "standard", "toml": "", "policies": null},
+     "vary": ["start_coins=8:20", "snakes=1:2"], "targets": ["length.median=60+-8"],
+     "prefer": null, "budget": 1000000}
+
+``games`` is each rule set's first round; ``budget`` the most games in all (at most the
+page's limit). A ``variant=...`` dimension starts each rule set from that named variant's own
+rules; every other dimension changes the chosen rule set.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from snakesim.core.arms import Budget, RuleSource
+from snakesim.core.errors import InputError
+from snakesim.core.rules import Int, inline
+
+KIND = "design"
+NOUN = "design search"
+SCRIPT = "panel-design.js"
+COUNTS_WORK = False  # (a search: its games are not known ahead)
+MOST_LINES = 6  # options to vary, and targets, a request may give
+MOST_BARS = 12  # rule sets its chart shows
+
+
+def rule_sets(request: dict, limits) -> tuple[list[Any], int]:
+    """The one rule set to start from, and each rule set's games in the first round."""
+    games = Int(100, max(100, limits.max_games // 20)).check("games", request.get("games", 2_000))
+    return [request.get("arm")], games
+
+
+def _lines(request: dict, key: str, required: bool = True) -> list[str]:
+    lines = request.get(key)
+    if not isinstance(lines, list) or not all(isinstance(x, str) for x in lines):
+        raise InputError(key, "expected a list of texts, one a line")
+    lines = [x.strip() for x in lines if x.strip()]
+    if required and not lines:
+        raise InputError(key, "give at least one")
+    if len(lines) > MOST_LINES:
+        raise InputError(key, f"at most {MOST_LINES}, got {len(lines)}")
+    return lines
+
+
+def complete(plan: dict) -> int:
+    """The options to vary, the targets and the budget, checked as ``snakesim design`` checks
+    them (named as the page names them); a search's games are not known ahead (0)."""
+    from snakesim.analysis.design_space import MAX_SPACE, Space, check_size, parse_prefer, parse_target, parse_vary
+
+    spec, request, players, limits = plan["spec"], plan["request"], plan["players"], plan["limits"]
+    budget = Int(plan["games"] * 2, limits.max_games).check("budget", request.get("budget", limits.max_games))
+    prefer = request.get("prefer") or None
+    if prefer is not None and not isinstance(prefer, str):
+        raise InputError("prefer", "expected a figure's name, or nothing")
+    rules = plan["arms"][0].rules
+    try:
+        dims = tuple(parse_vary(spec, rules, players, text) for text in _lines(request, "vary"))
+        names = [d.name for d in dims]
+        if len(set(names)) != len(names):
+            raise InputError("vary", f"{next(n for n in names if names.count(n) > 1)} is varied twice")
+        targets = tuple(parse_target(spec, players, text) for text in _lines(request, "targets"))
+        ranked = parse_prefer(spec, players, prefer)
+        check_size(Space(spec, RuleSource(), players, dims), MAX_SPACE)
+    except InputError as err:  # (named as the page names them, not as command-line options)
+        field = err.field.lstrip("-")
+        raise InputError({"target": "targets"}.get(field, field), err.message) from None
+    plan.update(dims=dims, targets=targets, prefer=ranked, prefer_text=prefer,
+                budget=Budget(plan["games"], plan["seed"], max_games=budget))  # fmt: skip
+    return 0
+
+
+def describe(request: dict) -> str:
+    return f"rule sets from {(request.get('arm') or {}).get('name', 'a rule set')} that meet every target"
+
+
+def play(plan: dict, backend) -> dict:
+    """Search; the findings, each answer (or the nearest miss) with its figures and its rules
+    as TOML (for the page to add as a rule set), and a chart of every rule set's figures."""
+    from snakesim.analysis.design import design
+    from snakesim.analysis.findings import design_findings
+
+    spec, arm = plan["spec"], plan["arms"][0]
+    result = design(spec, RuleSource(), plan["players"], plan["dims"], plan["targets"], arm.seats,
+                    prefer=plan["prefer"], budget=plan["budget"], backend=backend, base=arm.rules)  # fmt: skip
+    s = result.summary
+    rules = {c.label(result.dims): c.rules for c in result.candidates}
+    answers = [_answer(a, s["targets"], rules[a["label"]]) for a in s["answers"] or s["nearest"]]
+    return {
+        "findings": [{"arm": None, "text": t} for t in design_findings(s, spec)],
+        "answers": answers,
+        "met": bool(s["answers"]),
+        "counts": s["counts"],
+        "targets": [t["text"] for t in s["targets"]],
+        "charts": [_chart(s, result.table)],
+    }
+
+
+def _answer(a: dict, targets: list[dict], rules) -> dict:
+    """An answer as the page lists it: its label, each target's figure in words on the fresh
+    games (or the search's), whether it holds there, and its rules as TOML."""
+    c = a.get("confirmed") or {}
+    figures = c.get("figures", a["figures"])
+    cells = []
+    for t in targets:
+        f, scale = figures[t["metric"]], t["scale"]
+        cells.append(f"{t['metric']} {scale * f['value']:.4g} [{scale * f['ci'][0]:.4g}, {scale * f['ci'][1]:.4g}]")
+    return {"label": a["label"], "options": a["options"], "figures": cells, "holds": bool(c.get("holds")),
+            "fresh_games": c.get("games", 0), "toml": rules.to_toml()}  # fmt: skip
+
+
+def _chart(s: dict, table) -> dict:
+    """The first target's figure with its interval for the answers and the rule sets nearest
+    that target (twelve at most), as bars; an answer's label ends in "(meets)"."""
+    from snakesim.analysis.design_space import Target
+    from snakesim.report.charts import chart
+
+    t = s["targets"][0]
+    target = Target(t["metric"], t["op"], t["value"], t["tolerance"])
+    answers = {a["label"] for a in s["answers"]}
+    played = table[table["games"] > 0].copy()
+    played["order"] = [(label not in answers, target.shortfall(v)) for label, v in
+                       zip(played["label"], played[t["metric"]], strict=True)]  # fmt: skip
+    shown = played.sort_values("order").head(MOST_BARS)
+    scale = t["scale"]
+    metric, low, high = t["metric"], f"{t['metric']}_low", f"{t['metric']}_high"
+    points = [[r["label"] + (" (meets)" if r["label"] in answers else ""), scale * r[metric], scale * r[low],
+               scale * r[high]] for _, r in shown.iterrows()]  # fmt: skip
+    summary = (f"{t['text']}: the figure with its interval on the search's games, for the rule sets that meet every "
+               f"target ({len(answers)}, marked meets) and then those nearest this target; {len(points)} of "
+               f"{len(played)} shown.")  # fmt: skip
+    return chart("design", f"{t['metric']}: the answers and the nearest", "bars", "rule set", t["metric"], False,
+                 [{"name": t["text"], "points": points}], summary)  # fmt: skip
+
+
+def command_args(plan: dict) -> list[str]:
+    args = [x for text in plan["request"]["vary"] if text.strip() for x in ("--vary", text.strip())]
+    args += [x for text in plan["request"]["targets"] if text.strip() for x in ("--target", text.strip())]
+    if plan["prefer_text"]:
+        args += ["--prefer", plan["prefer_text"]]
+    return [*args, "--budget", str(plan["budget"].most)]
+
+
+def question(plan: dict) -> str:
+    return f"Which rule sets meet {'; '.join(t.text for t in plan['targets'])} at once?"
+
+
+def study(plan: dict) -> list[str]:
+    """A study's ``[[design]]`` section: the rule set as its settings, what varies, the
+    targets and the budget."""
+    arm, players, budget = plan["tables"][0], plan["players"], plan["budget"]
+    vary = [x.strip() for x in plan["request"]["vary"] if x.strip()]
+    targets = [x.strip() for x in plan["request"]["targets"] if x.strip()]
+    heading = "Rule sets from " + arm["name"] + " that meet every target"
+    lines = ["[[design]]", f"title = {inline(heading)}",
+             f"players = {players}", f"games = {budget.games}", f"budget = {budget.most}",
+             f"vary = {inline(vary)}", f"targets = {inline(targets)}"]  # fmt: skip
+    if plan["prefer_text"]:
+        lines.append(f"prefer = {inline(plan['prefer_text'])}")
+    feel = [] if plan["shared"].options.get("feel", True) else ["feel=false"]
+    if arm["set"] or feel:
+        lines.append(f"set = {inline(arm['set'] + feel)}")
+    if arm.get("policies"):
+        lines.append(f"policies = {inline(arm['policies'])}")
+    return lines
+
+
+def report(job, arms_shown: bool) -> tuple[list[str], list[dict]]:
+    """The report's design search: the targets, the rule set it started from (unless shown
+    already), the answers, the findings and the chart."""
+    from snakesim.workbench.rulesets import arms_text, findings_text
+
+    result, request = job.result, job.request
+    parts = ["## Rule sets that meet every target", "",
+             f"From **{request['arm']['name']}**, varying {', '.join(request['vary'])}; targets: "
+             f"{'; '.join(result['targets'])}.", ""]  # fmt: skip
+    if not arms_shown:
+        parts += [*arms_text(result["arms"]), ""]
+    said = "answers" if result["met"] else "the nearest miss"
+    parts += [f"{said.capitalize()} (figures on fresh games):", ""]
+    parts += [f"- {a['label']}: {', '.join(a['figures'])}" + ("" if a["holds"] else " (does not hold)")
+              for a in result["answers"]]  # fmt: skip
+    parts += ["", *findings_text(result["findings"]), "", f"CHARTS-{KIND}", ""]
+    return parts, result["charts"]
