@@ -247,7 +247,7 @@ def design(
                                  progress=progress)  # fmt: skip
     played = search.played + sum(c["games"] for c in confirmed)
     summary = _summary(
-        spec, players, dims, targets, prefer, entries,
+        spec, players, dims, targets, prefer=prefer, entries=entries,
         answers=answers, nearest=nearest, confirmed=confirmed, skipped=skipped,
         search={"rule_sets": len(entries), "unplayable": len(skipped), "rounds": rounds, "first_round": first_round,
                 "games_played": search.played, "games_in_all": played, "budget": total,
@@ -407,7 +407,7 @@ def _figures(targets, figures) -> dict:
     return {t.metric: {"value": f[0], "ci": [f[1], f[2]]} for t, f in zip(targets, figures, strict=True)}
 
 
-def _summary(spec, players, dims, targets, prefer, entries, *, answers, nearest, confirmed, skipped, search, seats):
+def _summary(spec, players, dims, targets, *, prefer, entries, answers, nearest, confirmed, skipped, search, seats):
     by_label = {c["label"]: c for c in confirmed}
 
     def described(e: Entry) -> dict:

@@ -193,7 +193,8 @@ def parse_target(spec: GameSpec, players: int, text: str, matters: dict[str, Mar
         tolerance = margin if tolerance_text is None else _number(tolerance_text, text) / scale
         if tolerance < 0:
             raise InputError("--target", f"{text!r}: expected a tolerance of 0 or more")
-    return Target(metric, op, value / scale, tolerance, margin, scale, feel=not gap and needs_feel(metric))
+    return Target(metric, op, value / scale, tolerance=tolerance, margin=margin, scale=scale,
+                  feel=not gap and needs_feel(metric))  # fmt: skip
 
 
 def _number(text: str, whole: str) -> float:

@@ -107,7 +107,7 @@ def design_command(
     goals = tuple(parse_target(spec, players, text, margins) for text in target_texts)
     ranked = parse_prefer(spec, players, prefer, margins)
     engine = make_backend(backend, threads, scheduler, workers)
-    result = design(spec, source, players, dims, goals, seats, prefer=ranked,
+    result = design(spec, source, players, dims, goals, seats=seats, prefer=ranked,
                     budget=Budget(n_games, seed, max_games=budget, confirm_games=confirm_games), backend=engine,
                     progress=sys.stderr.isatty())  # fmt: skip
     s = result.summary

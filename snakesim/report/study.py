@@ -609,7 +609,7 @@ def _design_section(spec, plan, engine, progress, name, out_dir):
     import pandas as pd
 
     source, players, seats, dims, targets, prefer, budget = plan
-    result = design(spec, source, players, dims, targets, seats, prefer=prefer, budget=budget, backend=engine,
+    result = design(spec, source, players, dims, targets, seats=seats, prefer=prefer, budget=budget, backend=engine,
                     progress=progress)  # fmt: skip
     s = result.summary
     search = s["search"]

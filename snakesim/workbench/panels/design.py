@@ -86,7 +86,7 @@ def play(plan: dict, backend) -> dict:
     from snakesim.analysis.findings import design_findings
 
     spec, arm = plan["spec"], plan["arms"][0]
-    result = design(spec, RuleSource(), plan["players"], plan["dims"], plan["targets"], arm.seats,
+    result = design(spec, RuleSource(), plan["players"], plan["dims"], plan["targets"], seats=arm.seats,
                     prefer=plan["prefer"], budget=plan["budget"], backend=backend, base=arm.rules)  # fmt: skip
     s = result.summary
     rules = {c.label(result.dims): c.rules for c in result.candidates}
@@ -134,8 +134,8 @@ def _chart(s: dict, table) -> dict:
     summary = (f"{t['text']}: the figure with its interval on the search's games, for the rule sets that meet every "
                f"target ({len(answers)}, marked meets) and then those nearest this target; {len(points)} of "
                f"{len(played)} shown.")  # fmt: skip
-    return chart("design", f"{t['metric']}: the answers and the nearest", "bars", "rule set", t["metric"], False,
-                 [{"name": t["text"], "points": points}], summary)  # fmt: skip
+    return chart("design", f"{t['metric']}: the answers and the nearest", "bars", "rule set", t["metric"],
+                 percent=False, series=[{"name": t["text"], "points": points}], summary=summary)  # fmt: skip
 
 
 def command_args(plan: dict) -> list[str]:
