@@ -33,6 +33,7 @@ __all__ = [
     "__version__",
     "balance",
     "compare",
+    "design",
     "read_table",
     "simulate",
     "skill",
@@ -291,6 +292,60 @@ def tune(
     spec, rules, seats = _start(game, players, seed, source)
     budget = Budget(games, seed, max_games=max_games, confirm_games=confirm_games)
     return search(spec, rules, players, target, vary, seats=seats, budget=budget, backend=backend, progress=progress)
+
+
+def design(
+    game: str,
+    players: int,
+    vary: str | Sequence[str],
+    targets: str | Sequence[str],
+    prefer: str | None = None,
+    games: int = 2_000,
+    budget: int = 2_000_000,
+    confirm_games: int | None = None,
+    seed: int = DEFAULT_SEED,
+    variant: str | None = None,
+    rules_file: str | Path | None = None,
+    deck_file: str | Path | None = None,
+    settings: Iterable[str] = (),
+    policy: str | None = None,
+    policies: str | Sequence[str] | None = None,
+    matters: str | Sequence[str] | None = None,
+    backend=None,
+    progress: bool = False,
+    **options,
+):
+    """Find the rule sets that meet every target at once.
+
+    As ``snakesim design``: ``vary`` is one or more ``"NAME=LOW:HIGH"`` or ``"NAME=A,B,..."``
+    (``"variant=standard,rejoin"`` too), ``targets`` one or more ``"FIGURE<=V"``,
+    ``"FIGURE>=V"`` or ``"FIGURE=V+-T"``; ``games`` is each rule set's first round and
+    ``budget`` the most games in all (docs/design.md).
+
+    Returns
+    -------
+    snakesim.analysis.design.DesignResult
+        ``summary`` (the ``--json`` object: ``answers``, ``nearest``, ``pareto``, ``search``)
+        and ``table`` (a tidy DataFrame, one row per rule set played).
+
+    Examples
+    --------
+    >>> found = snakesim.design("fortune", 4, vary=["start_coins=8:20", "snakes=1:2"],
+    ...                         targets=["length.median=60+-8", "out_share.mean<=0.22"])  # doctest: +SKIP
+    >>> [a["label"] for a in found.summary["answers"]]                                   # doctest: +SKIP
+    """
+    from snakesim.analysis.design import design as search
+    from snakesim.analysis.design_space import parse_question
+    from snakesim.analysis.verdicts import parse_matters
+    from snakesim.core.arms import Budget
+
+    source = _source(variant, rules_file, deck_file, settings, options, policy=policy, policies=policies)
+    spec, rules, seats = _start(game, players, seed, source)
+    dims, goals, ranked = parse_question(spec, rules, players, vary=vary, targets=targets, prefer=prefer,
+                                       matters=parse_matters(matters))  # fmt: skip
+    budget = Budget(games, seed, max_games=budget, confirm_games=confirm_games)
+    return search(spec, source, players, dims, goals, seats=seats, prefer=ranked, budget=budget, backend=backend,
+                  progress=progress)  # fmt: skip
 
 
 def skill(

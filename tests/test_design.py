@@ -213,3 +213,15 @@ def test_a_design_section_of_a_study_reports_its_answers(tmp_path):
     bad = invoke("study", study, "--out", tmp_path / "again")
     assert bad.exit_code == 2 and "design[0].target: unknown key" in bad.output
     assert not (tmp_path / "again").exists()
+
+
+def test_the_python_api_gives_the_commands_answers():
+    import snakesim
+
+    found = snakesim.design("fortune", 4, vary=["start_coins=8:14", "variant=standard,rejoin"],
+                            targets=["length.median=45+-6", "out_share.mean<=0.22"], games=1000, seed=1)  # fmt: skip
+    r = invoke("design", "fortune", *QUESTION, "--json")
+    assert [a["label"] for a in found.summary["answers"]] == [a["label"] for a in json.loads(r.stdout)["answers"]]
+    assert set(found.table["status"]) <= {MEETS, NEAR, MISSES, UNDECIDED} and len(found.table) == 14
+    with pytest.raises(snakesim.InputError, match="--target: give at least one"):
+        snakesim.design("fortune", 4, vary="snakes=1:2", targets=[])

@@ -339,3 +339,30 @@ def apply(rules: Rules, dim: Dimension, value, players: int) -> Rules:
         values[int(part)] = value
         return rules.updated({name: tuple(values)})
     return rules.updated({name: value})
+
+
+def parse_question(
+    spec: GameSpec, rules: Rules, players: int, *, vary, targets, prefer: str | None = None, matters=None
+) -> tuple[tuple[Dimension, ...], tuple[Target, ...], Prefer | None]:
+    """A design question's texts checked together: the ``--vary`` dimensions (no option twice),
+    the ``--target`` targets and ``--prefer`` (``matters``: the margins by figure that replace
+    the registry's). InputError naming the field otherwise."""
+    vary, targets = _texts("--vary", vary), _texts("--target", targets)
+    dims = tuple(parse_vary(spec, rules, players, text) for text in vary)
+    names = [d.name for d in dims]
+    twice = [n for n in names if names.count(n) > 1]
+    if twice:
+        raise InputError("--vary", f"{twice[0]} is varied twice")
+    goals = tuple(parse_target(spec, players, text, matters) for text in targets)
+    return dims, goals, parse_prefer(spec, players, prefer, matters)
+
+
+def _texts(field: str, texts) -> list[str]:
+    if isinstance(texts, str):
+        texts = [texts]
+    if not isinstance(texts, list | tuple) or not all(isinstance(t, str) for t in texts):
+        raise InputError(field, f"expected a list of texts, got {texts!r}")
+    texts = [t.strip() for t in texts if t.strip()]
+    if not texts:
+        raise InputError(field, "give at least one")
+    return texts

@@ -9,7 +9,6 @@ import click
 
 from snakesim.cli import cli, options
 from snakesim.cli.format import check_plot, format_findings, save_plot, to_json
-from snakesim.core.errors import InputError
 from snakesim.core.figures import targets as target_names
 
 
@@ -79,7 +78,7 @@ def design_command(
       snakesim design fortune --vary start_coins=10:16 --target length.median=50+-5 --out answers/ --plot d.png
     """
     from snakesim.analysis.design import design
-    from snakesim.analysis.design_space import parse_prefer, parse_target, parse_vary
+    from snakesim.analysis.design_space import parse_question
     from snakesim.analysis.findings import design_findings
     from snakesim.analysis.search import MAX_SEARCH_GAMES
     from snakesim.analysis.verdicts import parse_matters
@@ -100,12 +99,8 @@ def design_command(
     spec = get_game(game)
     source = RuleSource(variant, rules_file, deck_file, settings, policy=policy, policies=policies)
     label, rules, seats = resolve_run(spec, players, Budget(1, seed), source)
-    dims = tuple(parse_vary(spec, rules, players, text) for text in vary)
-    names = [d.name for d in dims]
-    if len(set(names)) != len(names):
-        raise InputError("--vary", f"{next(n for n in names if names.count(n) > 1)} is varied twice")
-    goals = tuple(parse_target(spec, players, text, margins) for text in target_texts)
-    ranked = parse_prefer(spec, players, prefer, margins)
+    dims, goals, ranked = parse_question(spec, rules, players, vary=vary, targets=target_texts, prefer=prefer,
+                                         matters=margins)  # fmt: skip
     engine = make_backend(backend, threads, scheduler, workers)
     result = design(spec, source, players, dims, goals, seats=seats, prefer=ranked,
                     budget=Budget(n_games, seed, max_games=budget, confirm_games=confirm_games), backend=engine,

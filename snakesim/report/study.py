@@ -30,7 +30,7 @@ from snakesim import __version__
 from snakesim.analysis.balance import balance, check_balance, check_novices
 from snakesim.analysis.compare import compare_tables
 from snakesim.analysis.design import DESIGN, design
-from snakesim.analysis.design_space import parse_prefer, parse_target, parse_vary
+from snakesim.analysis.design_space import parse_question
 from snakesim.analysis.findings import (
     balance_findings,
     compare_findings,
@@ -594,9 +594,8 @@ def _plan_design(spec, section, seed, scale, k):
                             policies=section.get("policies"))  # fmt: skip
         _, rules, seats = resolve_run(spec, players, Budget(1, seed), source)
         margins = parse_matters(section.get("matters"))
-        dims = tuple(parse_vary(spec, rules, players, text) for text in section["vary"])
-        targets = tuple(parse_target(spec, players, text, margins) for text in section["targets"])
-        prefer = parse_prefer(spec, players, section.get("prefer"), margins)
+        dims, targets, prefer = parse_question(spec, rules, players, vary=section["vary"], targets=section["targets"],
+                                               prefer=section.get("prefer"), matters=margins)  # fmt: skip
     except InputError as err:
         raise InputError(f"{where}: {err.field.lstrip('-')}", err.message) from None
     budget = Budget(games, seed, max_games=most, confirm_games=confirm)

@@ -36,13 +36,12 @@ def rule_sets(request: dict, limits) -> tuple[list[Any], int]:
     return [request.get("arm")], games
 
 
-def _lines(request: dict, key: str, required: bool = True) -> list[str]:
+def _lines(request: dict, key: str) -> list[str]:
+    """A request's list of texts (one a line on the page), at most :data:`MOST_LINES`."""
     lines = request.get(key)
     if not isinstance(lines, list) or not all(isinstance(x, str) for x in lines):
         raise InputError(key, "expected a list of texts, one a line")
     lines = [x.strip() for x in lines if x.strip()]
-    if required and not lines:
-        raise InputError(key, "give at least one")
     if len(lines) > MOST_LINES:
         raise InputError(key, f"at most {MOST_LINES}, got {len(lines)}")
     return lines
@@ -51,7 +50,7 @@ def _lines(request: dict, key: str, required: bool = True) -> list[str]:
 def complete(plan: dict) -> int:
     """The options to vary, the targets and the budget, checked as ``snakesim design`` checks
     them (named as the page names them); a search's games are not known ahead (0)."""
-    from snakesim.analysis.design_space import MAX_SPACE, Space, check_size, parse_prefer, parse_target, parse_vary
+    from snakesim.analysis.design_space import MAX_SPACE, Space, check_size, parse_question
 
     spec, request, players, limits = plan["spec"], plan["request"], plan["players"], plan["limits"]
     budget = Int(plan["games"] * 2, limits.max_games).check("budget", request.get("budget", limits.max_games))
@@ -60,12 +59,8 @@ def complete(plan: dict) -> int:
         raise InputError("prefer", "expected a figure's name, or nothing")
     rules = plan["arms"][0].rules
     try:
-        dims = tuple(parse_vary(spec, rules, players, text) for text in _lines(request, "vary"))
-        names = [d.name for d in dims]
-        if len(set(names)) != len(names):
-            raise InputError("vary", f"{next(n for n in names if names.count(n) > 1)} is varied twice")
-        targets = tuple(parse_target(spec, players, text) for text in _lines(request, "targets"))
-        ranked = parse_prefer(spec, players, prefer)
+        dims, targets, ranked = parse_question(spec, rules, players, vary=_lines(request, "vary"),
+                                               targets=_lines(request, "targets"), prefer=prefer)  # fmt: skip
         check_size(Space(spec, RuleSource(), players, dims), MAX_SPACE)
     except InputError as err:  # (named as the page names them, not as command-line options)
         field = err.field.lstrip("-")
