@@ -998,6 +998,10 @@ def design_findings(s: dict, spec) -> list[str]:
                 + ", ".join(_target_words(t) for t in targets if conf["calls"][t["metric"]] != "meets")
             )
             out.append(f"Of them, {said} is {best['label']}: on {conf['games']:,} fresh games {figures}; {held}.")
+        slipped = [a["label"] for a in answers if a.get("confirmed") and not a["confirmed"]["holds"]]
+        if slipped:
+            out.append(f"On fresh games {len(slipped)} of the {len(answers)} land off a target ({'; '.join(slipped)}): "
+                       "by less than matters where called near; prefer the answers that hold there.")  # fmt: skip
     else:
         out.append("No rule set meets every target.")
         for a in s["nearest"]:
@@ -1016,8 +1020,8 @@ def design_findings(s: dict, spec) -> list[str]:
     if c["undecided"]:
         out.append(f"{c['undecided']} rule set{'s' if c['undecided'] > 1 else ''} stayed undecided when the budget ran "
                    "out; more games in all (--budget) would settle them.")  # fmt: skip
-    if search["racing"] and search["rule_sets"] > 1:
-        grid = search["rule_sets"] * search["most_games_a_rule_set"]
+    grid = search["rule_sets"] * search["most_games_a_rule_set"]
+    if search["racing"] and search["games_played"] < grid:
         out.append(
             f"The search played {search['games_played']:,} games; every rule set played as long as the "
             f"most-played one would have taken {grid:,} ({search['games_played'] / grid:.0%} of it)."

@@ -155,7 +155,7 @@ def format_design(s: dict, title: str, players: int, label: str, seed: int) -> s
             if search["sampled"]
             else " rule sets"
         )
-        + f" on the same games, {search['rounds']} rounds of "
+        + f" on the same games, {search['rounds']} round{'s' if search['rounds'] != 1 else ''} of "
         f"{search['first_round']:,} to {search['most_games_a_rule_set']:,} games; {search['games_played']:,} games, "
         f"{search['games_in_all'] - search['games_played']:,} more to confirm, in {search['elapsed_s']:.1f} s",
         f"        {c['meets']} meet every target, {c['near']} near (off by less than matters), {c['misses']} miss"

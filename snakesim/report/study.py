@@ -321,7 +321,8 @@ def run_study(path: str | Path, out_dir: str | Path, scale: float = 1.0, progres
         plans += [
             (kind, k, s, _plan_search(spec, kind, s, seed, scale, k=k)) for k, s in enumerate(study.get(kind, []))
         ]
-    plans += [("design", k, s, _plan_design(spec, s, seed, scale, k)) for k, s in enumerate(study.get("design", []))]
+    plans += [("design", k, s, _plan_design(spec, s, seed, scale, k, matters=study.get("matters")))
+              for k, s in enumerate(study.get("design", []))]  # fmt: skip
     plans += [("skill", k, s, _plan_skill(spec, s, seed, scale, k)) for k, s in enumerate(study.get("skill", []))]
     out_dir = Path(out_dir)
     if out_dir.exists() and not out_dir.is_dir():
@@ -582,8 +583,9 @@ def _balance_view(s: dict) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["metric", f"before: {inline(s['base'])}", f"after: {inline(s['values'])}"])
 
 
-def _plan_design(spec, section, seed, scale, k):
-    """Check a [[design]] section completely; return what :func:`design` needs."""
+def _plan_design(spec, section, seed, scale, k, matters=None):
+    """Check a [[design]] section completely (``matters``: the study's, which the section's own
+    override figure by figure); return what :func:`design` needs."""
     where = f"design[{k}]"
     players = section["players"]
     games = max(100, round(section.get("games", DESIGN.games) * scale))
@@ -593,7 +595,7 @@ def _plan_design(spec, section, seed, scale, k):
         source = RuleSource(section.get("variant"), settings=section.get("set", ()), policy=section.get("policy"),
                             policies=section.get("policies"))  # fmt: skip
         _, rules, seats = resolve_run(spec, players, Budget(1, seed), source)
-        margins = parse_matters(section.get("matters"))
+        margins = {**parse_matters(matters), **parse_matters(section.get("matters"))}
         dims, targets, prefer = parse_question(spec, rules, players, vary=section["vary"], targets=section["targets"],
                                                prefer=section.get("prefer"), matters=margins)  # fmt: skip
     except InputError as err:
@@ -617,7 +619,8 @@ def _design_section(spec, plan, engine, progress, name, out_dir):
         f"{players} players; varied {', '.join(d.name for d in dims)}; targets "
         + "; ".join(f"`{t['text']}`" for t in s["targets"])
         + f". {search['rule_sets']} rule sets{sampled} on the same games, {search['games_played']:,} games in "
-        f"{search['rounds']} rounds; **{s['counts']['meets']} meet every target**"
+        f"{search['rounds']} round{'s' if search['rounds'] != 1 else ''}; **{s['counts']['meets']} "
+        f"meet{'s' if s['counts']['meets'] == 1 else ''} every target**"
         + ("; the first: " + ", ".join("`" + a["label"] + "`" for a in s["answers"][:3]) if s["answers"] else "")
         + "."
     )
