@@ -151,15 +151,16 @@ def test_racing_and_the_exhaustive_grid_agree_on_the_same_games():
     assert {a["label"] for a in race.summary["answers"]} == {a["label"] for a in grid.summary["answers"]}
 
 
-def test_nothing_meets_gives_the_nearest_miss_and_what_it_misses_by():
+def test_nothing_meets_gives_the_nearest_miss_and_what_it_misses_by(tmp_path):
     r = invoke("design", "fortune", "--vary", "start_coins=8:10", "--target", "length.median=200+-5", "-n", 500,
-               "--json")  # fmt: skip
+               "--json", "--plot", tmp_path / "d.png")  # fmt: skip
     assert r.exit_code == 0, r.output
     s = json.loads(r.stdout)
     assert s["answers"] == [] and s["nearest"][0]["label"] == "start_coins=10"
     miss = s["nearest"][0]["misses"][0]
     assert miss["metric"] == "length.median" and miss["by"] == pytest.approx(195 - miss["value"])
     assert any("No rule set meets every target" in f for f in s["findings"])
+    assert (tmp_path / "d.png").stat().st_size > 10_000
 
 
 def _entry(label, status, figures=(), prefer=None):

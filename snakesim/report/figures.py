@@ -395,12 +395,22 @@ def design_figure(table: pd.DataFrame, summary: dict, title: str = "") -> Figure
             ax.errorbar(x[mask], np.asarray(y)[mask], xerr=[e[mask] for e in xerr],
                         yerr=None if yerr is None else [e[mask] for e in yerr], fmt=marker, color=colour,
                         ecolor=colour, alpha=0.9, capsize=2, label=name, linestyle="none")  # fmt: skip
+    trade = played["label"].isin(front) & ~played["label"].isin(answers)
+    if trade.sum() > 1 and ty is not None:  # (the trade-off joined, in the order of the first target)
+        order = np.argsort(np.asarray(x[trade]))
+        ax.plot(np.asarray(x[trade])[order], np.asarray(y[trade])[order], color="tab:orange", linewidth=0.8)
     xlim, ylim = ax.get_xlim(), ax.get_ylim()
+    beyond = []
     for t, span, limits in ((tx, ax.axvspan, xlim), (ty, ax.axhspan, ylim)):
         if t is None:
             continue
         low, high = (v * t["scale"] for v in Target(t["metric"], t["op"], t["value"], t["tolerance"]).region)
+        if low > limits[1] or high < limits[0]:
+            beyond.append(f"{t['text']}: beyond the chart, every rule set off it")
+            continue
         span(max(low, limits[0]), min(high, limits[1]), color="tab:green", alpha=0.08)
+    if beyond:
+        ax.text(0.01, 0.01, "\n".join(beyond), transform=ax.transAxes, fontsize="small", va="bottom")
     ax.set_xlim(xlim)
     ax.set_ylim(ylim)
     ax.set_xlabel(tx["text"])
@@ -410,6 +420,6 @@ def design_figure(table: pd.DataFrame, summary: dict, title: str = "") -> Figure
         ax.set_yticks(np.arange(len(played)), played["label"], fontsize="x-small")
     ax.grid(alpha=0.3)
     ax.legend(fontsize="small", loc="best", framealpha=0.8)
-    ax.set_title(wrapped(f"{title}: design search, {summary['search']['level']:.0%} intervals (shaded: the targets)"
-                         if title else "design search (shaded: the targets)"))  # fmt: skip
+    words = "each rule set on its last round, with the search's intervals (shaded: the targets)"
+    ax.set_title(wrapped(f"{title}: {words}" if title else words))
     return fig
