@@ -121,7 +121,6 @@ class Entry:
     calls: list = field(default_factory=list)
     status: str = UNDECIDED
     prefer: tuple | None = None
-    decided_at: int = 0
 
 
 @dataclass
@@ -229,8 +228,6 @@ def design(
                 e.status = overall(e.calls)
                 if prefer is not None:
                     e.prefer = figure_value(columns, prefer.target, players, at)
-                if e.status != UNDECIDED:
-                    e.decided_at = e.decided_at or n
             if prefer is not None:
                 _drop_beaten(entries, prefer)
             if not racing:
