@@ -73,6 +73,7 @@ def game_form(spec: GameSpec) -> dict[str, Any]:
         "players_help": [list(line) for line in policies_help(spec.policies)],
         "per_seat": list(spec.rules.per_seat_options()),
         "design_options": _design_words(spec),
+        "design_example": _design_example(spec),
         "length_unit": spec.length_unit,
         "fields": fields,
         "variants": {
@@ -90,6 +91,23 @@ def _design_words(spec: GameSpec) -> str:
     return (f"{spec.name.capitalize()}: vary {', '.join(options)} (a table by its entries: deck.NAME), or "
             f"variant ({', '.join(spec.rules.VARIANTS)}); aim at {', '.join(targets(spec))}, win_rate.SEAT or "
             "seat_gap.")  # fmt: skip
+
+
+def _design_example(spec: GameSpec) -> str:
+    """An example of what to vary in this game, for the design panel's empty field: its first
+    integer option around its default, and its first two variants."""
+    from snakesim.core.rules import Int, PerSeat
+
+    lines = []
+    for name, f in spec.rules.specs().items():
+        one, default = f.metadata["spec"], f.default
+        if isinstance(one, Int | PerSeat) and isinstance(default, int) and name not in SWITCHES and default < 1000:
+            lines.append(f"{name}={max(one.low, default // 2)}:{min(one.high, max(default + 2, default * 3 // 2))}")
+            break
+    variants = list(spec.rules.VARIANTS)[:2]
+    if len(variants) == 2:
+        lines.append(f"variant={','.join(variants)}")
+    return "\n".join(lines)
 
 
 def rules_from_text(spec: GameSpec, text: Any, settings: Any = ()) -> Rules:

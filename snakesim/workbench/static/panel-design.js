@@ -88,6 +88,8 @@ export function renamed(before, after) {
 /* A game's options, offered as examples of what to vary. */
 export function fill(game) {
   $("design-options").textContent = game.design_options || "";
+  $("design-vary").placeholder = game.design_example ? `for example:\n${game.design_example}` : "";
+  $("design-targets").placeholder = "for example:\nlength.median=40+-5\ndraw.share<=0.05";
 }
 
 /* The address: the section's settings and the run whose results it shows. */
