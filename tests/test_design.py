@@ -8,6 +8,7 @@ from click.testing import CliRunner
 
 from snakesim.analysis.design import (
     BEATEN,
+    EDGE,
     MEETS,
     MISSES,
     NEAR,
@@ -39,6 +40,7 @@ def test_a_target_is_called_against_the_target_widened_by_what_matters():
     assert call(t, 0.23, 0.22, 0.24) == NEAR  # off the target, by less than matters
     assert call(t, 0.27, 0.255, 0.285) == MISSES  # every value in the interval beyond 0.25
     assert call(t, 0.24, 0.23, 0.26) == UNDECIDED  # the interval crosses 0.25
+    assert call(t, 0.25, 0.24, 0.26) == EDGE  # crosses it, narrower than what matters: about that far off
     assert call(t, math.nan, math.nan, math.nan) == UNDECIDED
     band = Target("length.median", "=", 60, tolerance=8, margin=3)  # widened: 49 to 71
     assert band.region == (52, 68) and band.widened == (49, 71)
@@ -58,7 +60,10 @@ def test_the_anytime_level_is_above_the_fixed_one_and_surer_for_more_looks():
 def test_targets_and_dimensions_parse_with_their_units():
     rules = resolve_rules(FORTUNE)[1]
     gap = parse_target(FORTUNE, 4, "seat_gap<=1")
-    assert gap.value == pytest.approx(0.01) and gap.margin == pytest.approx(0.01) and gap.show(gap.value) == "1"
+    assert gap.value == pytest.approx(0.01) and gap.margin == pytest.approx(0.01) and gap.show(gap.value) == "1 point"
+    share = parse_target(FORTUNE, 4, "out_share.mean<=25%")  # (a share in percent, or as a fraction)
+    assert share.value == pytest.approx(0.25) and share.text == "out_share.mean <= 25%"
+    assert parse_target(FORTUNE, 4, "out_share.mean<=0.25").text == "out_share.mean <= 0.25"
     band = parse_target(FORTUNE, 4, "length.median=60+-8")
     assert band.region == (52, 68) and band.margin == pytest.approx(3.0)  # 5% of 60
     assert parse_target(FORTUNE, 4, "comeback.share>=0.35").feel
@@ -82,6 +87,9 @@ def test_targets_and_dimensions_parse_with_their_units():
         (("--vary", "snakes=1:2", "--target", "length"), "--target: expected FIGURE<=V"),
         (("--vary", "snakes=1:2", "--target", "speed.mean<=3"), "--target: unknown metric 'speed.mean'"),
         (("--vary", "snakes=1:2", "--target", "seat_gap<=200"), "--target: 'seat_gap<=200': seat_gap is in"),
+        (("--vary", "snakes=1:2", "--target", "out_share.mean<=25"), "is a share from 0 to 1: write 0.25 or 25%"),
+        (("--vary", "snakes=1:2", "--target", "length.medain=60"), "did you mean length.median?"),
+        (("--vary", "snakes=1:2", "--target", "draw.share<=0.1", "--prefer", "lenght.mean"), "--prefer: unknown"),
         (("--vary", "snakes=1:2", "--vary", "snakes=3,4", "--target", "draw.share<=0.1"), "snakes is varied twice"),
         (("--vary", "snakes=1:2", "--target", "draw.share<=0.1", "--prefer", "length.mean=up"), "--prefer:"),
         (
@@ -223,6 +231,6 @@ def test_the_python_api_gives_the_commands_answers():
                             targets=["length.median=45+-6", "out_share.mean<=0.22"], games=1000, seed=1)  # fmt: skip
     r = invoke("design", "fortune", *QUESTION, "--json")
     assert [a["label"] for a in found.summary["answers"]] == [a["label"] for a in json.loads(r.stdout)["answers"]]
-    assert set(found.table["status"]) <= {MEETS, NEAR, MISSES, UNDECIDED} and len(found.table) == 14
+    assert set(found.table["status"]) <= {MEETS, NEAR, EDGE, MISSES, UNDECIDED} and len(found.table) == 14
     with pytest.raises(snakesim.InputError, match="--target: give at least one"):
         snakesim.design("fortune", 4, vary="snakes=1:2", targets=[])

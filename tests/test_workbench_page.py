@@ -632,15 +632,18 @@ def test_a_design_search_typed_on_a_phone_answers_and_an_answer_becomes_a_rule_s
     assert said and "meet" in said[0]
     answers = page.locator("#design-answers li")
     assert answers.count() >= 1 and page.inner_text("#design-answers-title").startswith("Rule sets that meet every")
-    first = answers.first.locator("strong").inner_text()
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     # The command line the page prints says what was typed.
     command = page.inner_text("#design-command")
     assert "--vary start_coins=8:14" in command and "--target 'out_share.mean<=0.22'" in command
-    # An answer added as a rule set: listed, and its rules in the editor under its label.
-    answers.first.locator("button").click()
-    page.wait_for_function("name => document.getElementById('label').value === name", arg=first)
-    assert first in page.inner_text("#arms")
+    # An answer added as a rule set, once: the button says under which name, and the rule set
+    # is listed with its rules in the editor under that name.
+    button = answers.first.locator("button")
+    button.click()
+    page.wait_for_function("() => document.querySelector('#design-answers li button').textContent.startsWith('Added')")
+    name = re.match(r"Added as (.+) \(section 2\)", button.inner_text()).group(1)
+    assert button.is_disabled() and name in page.inner_text("#arms") and page.input_value("#label") == name
+    assert "=" not in name and "," not in name  # (a label the command line takes as it is)
     # A reload keeps the typed settings and the shown answer.
     page.reload()
     page.wait_for_selector(f"body[data-design='{run}']", timeout=30_000)

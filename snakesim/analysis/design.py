@@ -13,6 +13,10 @@ often they are looked at (confidence sequences), and each target is called:
   target itself;
 - **near** when the interval lies inside the widened target but the estimate outside the
   target: off it, by less than anyone would notice;
+- **edge** when the interval crosses the widened target's edge but is narrower than what
+  matters: off the target by about as much as matters, which more games would hardly settle
+  (this caps the games any rule set can take: an exhaustive grid at the same precision plays
+  every rule set that long);
 - **undecided** otherwise: its interval crosses the widened target's edge, and it plays on.
 
 A rule set that meets every target is an answer. With ``--prefer`` an answer is dropped
@@ -64,7 +68,8 @@ from snakesim.core.rules import Rules
 if TYPE_CHECKING:
     import pandas as pd
 
-MEETS, NEAR, MISSES, UNDECIDED, BEATEN = "meets", "near", "misses", "undecided", "beaten"
+MEETS, NEAR, EDGE, MISSES, UNDECIDED, BEATEN = "meets", "near", "edge", "misses", "undecided", "beaten"
+STATUSES = (MEETS, NEAR, EDGE, MISSES, UNDECIDED, BEATEN)
 MAX_CONFIRM = 5  # answers confirmed on fresh games
 MIN_TRIALS = 20  # rule sets a sampled search tries at the least
 DESIGN = Budget(2_000, max_games=2_000_000)  # the first round's games a candidate, and the most in all
@@ -76,6 +81,9 @@ def anytime_level(games: int, alpha: float, games_opt: int) -> float:
     unit standard deviation, times the root of the games): such intervals, taken after any
     number of rounds, all hold at once with probability about ``1 - alpha``."""
     z = normal_mixture_half_width(games, 1.0, alpha, games_opt) * math.sqrt(games)
+    if math.erfc(z / math.sqrt(2.0)) < 1e-15:  # (a level a float cannot tell from 1: the intervals would be too narrow)
+        raise InputError("--budget", f"{games:,} games a rule set need intervals surer than a number can hold; "
+                         "give fewer rule sets, targets or games")  # fmt: skip
     return math.erf(z / math.sqrt(2.0))
 
 
@@ -97,16 +105,17 @@ def call(target: Target, value: float, low: float, high: float) -> str:
     if wide_low <= low and high <= wide_high:
         region_low, region_high = target.region
         return MEETS if region_low <= value <= region_high else NEAR
-    return UNDECIDED
+    return EDGE if high - low < target.margin else UNDECIDED
 
 
 def overall(calls: list[str]) -> str:
     """A rule set's status from its targets' calls."""
     if MISSES in calls:
         return MISSES
-    if UNDECIDED in calls:
-        return UNDECIDED
-    return NEAR if NEAR in calls else MEETS
+    for status in (UNDECIDED, EDGE, NEAR):
+        if status in calls:
+            return status
+    return MEETS
 
 
 @dataclass
@@ -235,7 +244,7 @@ def design(
             n *= 2
         search.close()
         answers = _ranked([e for e in entries if e.status == MEETS], targets, prefer)
-        nearest = [] if answers else _nearest(entries, targets)[:1]
+        nearest = _nearest(entries, targets)[: 1 if not answers else 0]
         confirmed = []
         if confirm and (answers or nearest):
             chosen = (answers or nearest)[:MAX_CONFIRM]
@@ -351,10 +360,15 @@ def _slack(e: Entry, targets: tuple[Target, ...]) -> float:
     return out
 
 
+NEARNESS = {NEAR: 0, EDGE: 1, UNDECIDED: 2, BEATEN: 3, MISSES: 4}  # (how near a status is to an answer)
+
+
 def _nearest(entries: list[Entry], targets: tuple[Target, ...]) -> list[Entry]:
-    """Every rule set played, nearest to meeting every target first: by the sum of its
+    """Every rule set played that is not an answer, nearest to meeting every target first: a
+    near one before one at the edge, one undecided, one that misses; then by the sum of its
     shortfalls, each in units of its target's difference that matters."""
-    return sorted((e for e in entries if e.figures), key=lambda e: (_distance(e, targets), e.label))
+    return sorted((e for e in entries if e.figures and e.status != MEETS),
+                  key=lambda e: (NEARNESS[e.status], _distance(e, targets), e.label))  # fmt: skip
 
 
 def _distance(e: Entry, targets: tuple[Target, ...]) -> float:
@@ -375,6 +389,14 @@ def pareto(entries: list[Entry], targets: tuple[Target, ...]) -> list[Entry]:
         )
 
     return [e for e in played if not dominated(e)]
+
+
+def compete(front: list[Entry], targets: tuple[Target, ...]) -> bool:
+    """Whether a trade-off set shows targets competing: one rule set of it nearer one target
+    and another nearer another (not only ties)."""
+    gaps = [[t.shortfall(f[0]) for t, f in zip(targets, e.figures, strict=True)] for e in front]
+    return any(a[i] < b[i] and b[j] < a[j] for a in gaps for b in gaps for i in range(len(targets))
+               for j in range(len(targets)))  # fmt: skip
 
 
 def _confirm(spec, players, seats, chosen, targets, *, budget, played, after, level, backend, progress) -> list[dict]:
@@ -440,6 +462,7 @@ def _summary(spec, players, dims, targets, *, prefer, entries, answers, nearest,
                 "tolerance": t.tolerance,
                 "margin": t.margin,
                 "scale": t.scale,
+                "unit": t.unit,
                 "text": t.text,
             }
             for t in targets
@@ -447,16 +470,18 @@ def _summary(spec, players, dims, targets, *, prefer, entries, answers, nearest,
         "prefer": None if prefer is None else {"metric": prefer.target.metric, "way": prefer.way},
         "answers": [described(e) for e in answers],
         "nearest": [{**described(e), "misses": _misses(e, targets)} for e in nearest],
-        "pareto": [e.label for e in front] if not answers else [],
-        "counts": {s: sum(e.status == s for e in entries) for s in (MEETS, NEAR, MISSES, UNDECIDED, BEATEN)},
+        "pareto": [e.label for e in front] if not answers and compete(front, targets) else [],
+        "near": [described(e) for e in entries if e.status == NEAR][:MAX_CONFIRM],
+        "counts": {s: sum(e.status == s for e in entries) for s in STATUSES},
         "unplayable": [{"label": label, "why": why} for label, why in skipped],
         "search": search,
     }
 
 
 def _misses(e: Entry, targets) -> list[dict]:
-    """The targets a rule set misses and by how much (its estimate's distance from each)."""
-    return [{"metric": t.metric, "by": t.shortfall(f[0]), "value": f[0]}
+    """The targets a rule set misses and by how much (its estimate's distance from each), with
+    the estimate's interval."""
+    return [{"metric": t.metric, "by": t.shortfall(f[0]), "value": f[0], "ci": [f[1], f[2]]}
             for t, f in zip(targets, e.figures, strict=True) if t.shortfall(f[0]) > 0]  # fmt: skip
 
 

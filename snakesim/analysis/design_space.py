@@ -36,6 +36,7 @@ MAX_CANDIDATES = 500  # rule sets a search plays whole; a larger space is sample
 MAX_SPACE = 10**12  # rule sets a sampled search may choose from
 MAX_VALUES = 200  # values one dimension may take
 SEAT_GAP = "seat_gap"
+MIN_GAP = 0.1  # the smallest seat-gap target, in percentage points
 # A target's sign as the user writes it, and in words.
 OPS = {"<=": "at most", ">=": "at least", "=": "at"}
 _TARGET = re.compile(r"^\s*([A-Za-z_][\w.]*)\s*(<=|>=|=)\s*(.+?)\s*$")
@@ -69,6 +70,13 @@ class Target:
     margin: float = 0.0
     scale: float = 1.0
     feel: bool = False
+    unit: str = ""  # after a value shown: "%" for a share written in percent, " points" for the seat gap
+
+    @classmethod
+    def of(cls, d: dict) -> Target:
+        """A target from its entry in a search's summary (``summary["targets"]``)."""
+        return cls(d["metric"], d["op"], d["value"], tolerance=d["tolerance"], margin=d["margin"], scale=d["scale"],
+                   unit=d.get("unit", ""))  # fmt: skip
 
     @property
     def region(self) -> tuple[float, float]:
@@ -92,12 +100,16 @@ class Target:
             return math.inf
         return max(low - value, value - high, 0.0)
 
-    def show(self, x: float) -> str:
-        """A value of this target's metric as the user writes it (``0.22``, ``1.5`` points)."""
+    def show(self, x: float, unit: bool = True) -> str:
+        """A value of this target's metric as the user writes it (``0.22``, ``22%``, ``1.5
+        points``; without its unit if ``unit`` is False)."""
         if not math.isfinite(x):
             return "never" if x > 0 else "-"
         x = self.scale * x if self.scale != 1 else x
-        return f"{x:.4g}" if abs(x) < 1e4 else f"{x:,.0f}"
+        text = f"{x:.4g}" if abs(x) < 1e4 else f"{x:,.0f}"
+        if not unit or not self.unit:
+            return text
+        return text + (" point" if self.unit == " points" and text == "1" else self.unit)
 
     @property
     def text(self) -> str:
@@ -176,25 +188,45 @@ def parse_target(spec: GameSpec, players: int, text: str, matters: dict[str, Mar
     value_text, tolerance_text = (parts.group(1), parts.group(2)) if parts else (rest, None)
     if tolerance_text is not None and op != "=":
         raise InputError("--target", f"{text!r}: a tolerance (+-) goes with = only")
-    value = _number(value_text, text)
+    value, percent = _number(value_text, text), value_text.strip().endswith("%")
     scale, gap = 1.0, metric == SEAT_GAP
     if gap:
-        if not 0 <= value <= 100:
-            raise InputError("--target", f"{text!r}: seat_gap is in percentage points, from 0 to 100")
+        if not MIN_GAP <= value <= 100:
+            raise InputError("--target", f"{text!r}: seat_gap is in percentage points (2: two points), from "
+                             f"{MIN_GAP} to 100; below {MIN_GAP} no number of games could tell")  # fmt: skip
         scale = 100.0
     else:
         metric = check_metric(spec, players, metric)
+        if _is_share(metric):  # (a share as a fraction, 0.25, or in percent, 25%)
+            if percent:
+                value, scale = value / 100, 100.0
+            if not 0 <= value <= 1:
+                raise InputError("--target", f"{text!r}: {metric} is a share from 0 to 1: write 0.25 or 25%")
+            value *= scale
     row = "win_rate" if gap or metric.startswith("win_rate.") else getattr(target_figure(metric), "id", None)
     found = margin_for(row, matters) if row is not None else None
     # (a column's mean has no registry margin: 5% of the target, as a game's length)
     margin = (found or Margin(0.05, relative=True)).of(value / scale)
     tolerance = 0.0
     if op == "=":
-        tolerance = margin if tolerance_text is None else _number(tolerance_text, text) / scale
+        tolerance = (
+            margin
+            if tolerance_text is None
+            else _number(tolerance_text, text)
+            / (100.0 if tolerance_text.strip().endswith("%") and _is_share(metric) else scale)
+        )
         if tolerance < 0:
             raise InputError("--target", f"{text!r}: expected a tolerance of 0 or more")
+    unit = " points" if gap else "%" if scale == 100 else ""
     return Target(metric, op, value / scale, tolerance=tolerance, margin=margin, scale=scale,
-                  feel=not gap and needs_feel(metric))  # fmt: skip
+                  feel=not gap and needs_feel(metric), unit=unit)  # fmt: skip
+
+
+def _is_share(metric: str) -> bool:
+    """Whether a target's values are shares from 0 to 1 (a rate, a share of the game, a seat's
+    win rate)."""
+    f = target_figure(metric)
+    return metric.startswith("win_rate.") or (f is not None and f.kind != "quantile" and f.percent)
 
 
 def _number(text: str, whole: str) -> float:
@@ -235,7 +267,10 @@ def parse_prefer(spec: GameSpec, players: int, text: str | None, matters=None) -
     way = way.strip() or "lower"
     if way not in ("lower", "higher"):
         raise InputError("--prefer", f"expected METRIC=lower or METRIC=higher, got {text!r}")
-    target = parse_target(spec, players, f"{metric.strip()}>=1", matters)
+    try:
+        target = parse_target(spec, players, f"{metric.strip()}>=1", matters)
+    except InputError as err:
+        raise InputError("--prefer", err.message.replace("'>=1'", "")) from None
     row = (
         "win_rate"
         if target.metric in (SEAT_GAP,) or target.metric.startswith("win_rate.")

@@ -1006,7 +1006,7 @@ def design_findings(s: dict, spec) -> list[str]:
         out.append("No rule set meets every target.")
         for a in s["nearest"]:
             misses = "; ".join(f"{_target_words(t)} is {_target_value(t, a['figures'][t['metric']])}, "
-                               f"{_off(t, m['by'])} off {t['text']}"
+                               f"about {_off(t, m['by'])} off {t['text']}"
                                for m in a["misses"] for t in targets if t["metric"] == m["metric"])  # fmt: skip
             out.append(f"The nearest is {a['label']}: {misses or 'it is within what matters of every target'}.")
         if len(s["pareto"]) > 1:
@@ -1017,14 +1017,20 @@ def design_findings(s: dict, spec) -> list[str]:
     if c["near"]:
         out.append(f"{c['near']} more rule set{'s come' if c['near'] > 1 else ' comes'} within what matters of every "
                    "target without being on all of them.")  # fmt: skip
+    if c["edge"]:
+        sit = "s sit" if c["edge"] > 1 else " sits"
+        out.append(f"{c['edge']} rule set{sit} at the edge of a target: off it by about as much as matters, which "
+                   "more games would hardly settle.")  # fmt: skip
     if c["undecided"]:
         out.append(f"{c['undecided']} rule set{'s' if c['undecided'] > 1 else ''} stayed undecided when the budget ran "
                    "out; more games in all (--budget) would settle them.")  # fmt: skip
     grid = search["rule_sets"] * search["most_games_a_rule_set"]
+    fresh = search["games_in_all"] - search["games_played"]
     if search["racing"] and search["games_played"] < grid:
         out.append(
-            f"The search played {search['games_played']:,} games; every rule set played as long as the "
-            f"most-played one would have taken {grid:,} ({search['games_played'] / grid:.0%} of it)."
+            f"The search played {search['games_played']:,} games"
+            + (f" and {fresh:,} fresh ones to confirm" if fresh else "")
+            + f"; giving every rule set as many games as the most-played one needed would have taken {grid:,}."
         )
     return out
 

@@ -145,6 +145,11 @@ def check_metric(spec: GameSpec, players: int, metric: str) -> str:
     if f is not None and not f.exists(spec):
         raise InputError("--target", f"{metric}: {spec.name} does not have this figure ({f.about})")
     if f is not None and f.values is not None and metric != target_name(f):
+        import difflib
+
+        close = difflib.get_close_matches(metric, targets(spec), n=1, cutoff=0.85)
+        if close and close[0] != target_name(f):  # (a misspelt length.median, say)
+            raise InputError("--target", f"unknown target {metric!r}; did you mean {close[0]}?")
         raise InputError("--target", f"{metric}: {f.id} is a {f.kind}; its target is {target_name(f)}")
     if name == "win_rate" and part.isdigit() and int(part) < players:
         return metric

@@ -107,7 +107,7 @@ def design_command(
                     progress=sys.stderr.isatty())  # fmt: skip
     s = result.summary
     if out_dir is not None:
-        _write_answers(result, spec, Path(out_dir))
+        _write_answers(result, spec, Path(out_dir), players=players, seats=seats)
     if plot is not None:
         from snakesim.report.figures import design_figure  # matplotlib only when a plot is asked for
 
@@ -120,9 +120,10 @@ def design_command(
     click.echo(format_findings(findings, s["search"]["level"]))
 
 
-def _write_answers(result, spec, folder: Path) -> None:
+def _write_answers(result, spec, folder: Path, players: int, seats: tuple[str, ...]) -> None:
     """Each answer's complete rules as ``answer-K.toml`` in ``folder`` (written together, or
-    none), the file's name recorded in the summary."""
+    none), the file's name recorded in the summary; its first lines say the players and the
+    command that plays the game the search played (the player count is not a rule)."""
     from snakesim.core.files import atomic_write_all
 
     by_label = {c.label(result.dims): c for c in result.candidates}
@@ -130,8 +131,17 @@ def _write_answers(result, spec, folder: Path) -> None:
     for k, a in enumerate(result.summary["answers"], start=1):
         rules = by_label[a["label"]].rules
         named = f'variant = "{a["options"]["variant"]}"\n' if "variant" in a["options"] else ""
-        text = (f"# {spec.title}\n# design answer {k}: {a['label']}\n# rules hash {rules.rules_hash()}; "
-                f"snakesim run {spec.name} --rules answer-{k}.toml\n\n{named}{rules.to_toml()}")  # fmt: skip
+        who = (
+            f" --policies {','.join(seats)}"
+            if seats and len(set(seats)) > 1
+            else f" --policy {seats[0]}"
+            if seats
+            else ""
+        )
+        text = (f"# {spec.title}\n# design answer {k} for {players} players: {a['label']}\n"
+                f"# rules hash {rules.rules_hash()}; play it as the search did:\n"
+                f"#   snakesim run {spec.name} -p {players}{who} --rules answer-{k}.toml\n\n"
+                f"{named}{rules.to_toml()}")  # fmt: skip
         path = folder / f"answer-{k}.toml"
         a["file"] = str(path)
         files.append((path, lambda tmp, text=text: Path(tmp).write_text(text, encoding="utf-8")))
@@ -155,15 +165,22 @@ def format_design(s: dict, title: str, players: int, label: str, seed: int) -> s
             if search["sampled"]
             else " rule sets"
         )
-        + f" on the same games, {search['rounds']} round{'s' if search['rounds'] != 1 else ''} of "
-        f"{search['first_round']:,} to {search['most_games_a_rule_set']:,} games; {search['games_played']:,} games, "
+        + " on the same games, "
+        + (
+            f"1 round of {search['first_round']:,} games"
+            if search["rounds"] == 1
+            else f"{search['rounds']} rounds of {search['first_round']:,} to {search['most_games_a_rule_set']:,} games"
+        )
+        + f"; {search['games_played']:,} games, "
         f"{search['games_in_all'] - search['games_played']:,} more to confirm, in {search['elapsed_s']:.1f} s",
-        f"        {c['meets']} meet every target, {c['near']} near (off by less than matters), {c['misses']} miss"
+        f"        {c['meets']} meet every target, {c['near']} near (off by less than matters), "
+        + (f"{c['edge']} at the edge (off by about what matters), " if c["edge"] else "")
+        + f"{c['misses']} miss"
         + (f", {c['beaten']} beaten on {s['prefer']['metric']}" if c["beaten"] else "")
         + (f", {c['undecided']} undecided when the budget ran out" if c["undecided"] else "")
         + (f"; {len(s['unplayable'])} cannot be played" if s["unplayable"] else ""),
     ]
-    width = max([len(a["label"]) for a in s["answers"] + s["nearest"]] + [8])
+    width = max([len(a["label"]) for a in s["answers"] + s["nearest"] + s["near"]] + [8])
     head = f"  {'rule set':<{width}}  " + "  ".join(f"{t['metric']:<24}" for t in targets)
     if s["answers"]:
         lines += ["", "answers: meet every target (the search's games, then fresh games)", head + "  fresh games"]
@@ -175,10 +192,16 @@ def format_design(s: dict, title: str, players: int, label: str, seed: int) -> s
             lines += _rows(a, targets, width)
             for m in a["misses"]:
                 t = next(t for t in targets if t["metric"] == m["metric"])
-                lines.append(f"  misses {t['text']} by {_show(t, m['by'])} ({_show(t, m['value'])})")
+                lines.append(f"  off {t['text']} by about {_show(t, m['by'])}: "
+                             f"{_cell(t, {'value': m['value'], 'ci': m['ci']})}")  # fmt: skip
         if len(s["pareto"]) > 1:
             lines += ["", "where the targets compete (no rule set misses each by less at once):"]
             lines += [f"  {p}" for p in s["pareto"]]
+    if s["answers"] and s["near"]:
+        lines += ["", "near: within what matters of every target, off one by less (the search's games)"]
+        for a in s["near"]:
+            lines.append(f"  {a['label']:<{width}}  " + "  ".join(f"{_cell(t, a['figures'][t['metric']]):<24}"
+                                                                 for t in targets))  # fmt: skip
     if s["unplayable"]:
         u = s["unplayable"][0]
         lines += [
@@ -189,23 +212,22 @@ def format_design(s: dict, title: str, players: int, label: str, seed: int) -> s
     return "\n".join(lines)
 
 
-def _show(t: dict, x: float) -> str:
-    if x != x:
-        return "-"
-    if x in (float("inf"), float("-inf")):
-        return "never"
-    x = x * t["scale"]
-    return f"{x:.4g}" if abs(x) < 1e4 else f"{x:,.0f}"
+def _show(t: dict, x: float, unit: bool = True) -> str:
+    from snakesim.analysis.design_space import Target
+
+    return Target.of(t).show(x, unit)
 
 
 def _cell(t: dict, f: dict) -> str:
-    return f"{_show(t, f['value'])} [{_show(t, f['ci'][0])}, {_show(t, f['ci'][1])}]"
+    """A figure and its interval, the unit once: ``20.1% [19.9, 20.4]``."""
+    return f"{_show(t, f['value'])} [{_show(t, f['ci'][0], False)}, {_show(t, f['ci'][1], False)}]"
 
 
 def _rows(a: dict, targets: list[dict], width: int) -> list[str]:
     """An answer's two lines: its figures on the search's games, then on the fresh games."""
     search = "  ".join(f"{_cell(t, a['figures'][t['metric']]):<24}" for t in targets)
-    out = [f"  {a['label']:<{width}}  {search}  ({a['games']:,} games)"]
+    checked = "" if a.get("confirmed") else ", not checked on fresh games"
+    out = [f"  {a['label']:<{width}}  {search}  ({a['games']:,} games{checked})"]
     c = a.get("confirmed")
     if c is not None:
         fresh = "  ".join(f"{_cell(t, c['figures'][t['metric']]):<24}" for t in targets)

@@ -404,7 +404,7 @@ def design_figure(table: pd.DataFrame, summary: dict, title: str = "") -> Figure
     for t, span, limits in ((tx, ax.axvspan, xlim), (ty, ax.axhspan, ylim)):
         if t is None:
             continue
-        low, high = (v * t["scale"] for v in Target(t["metric"], t["op"], t["value"], t["tolerance"]).region)
+        low, high = (v * t["scale"] for v in Target.of(t).region)
         if low > limits[1] or high < limits[0]:
             beyond.append(f"{t['text']}: beyond the chart, every rule set off it")
             continue

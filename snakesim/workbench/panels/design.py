@@ -16,6 +16,7 @@ rules; every other dimension changes the chosen rule set.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from snakesim.core.arms import Budget, RuleSource
@@ -85,8 +86,10 @@ def play(plan: dict, backend) -> dict:
                     prefer=plan["prefer"], budget=plan["budget"], backend=backend, base=arm.rules)  # fmt: skip
     s = result.summary
     rules = {c.label(result.dims): c.rules for c in result.candidates}
-    answers = [_answer(a, s["targets"], rules[a["label"]]) for a in s["answers"] or s["nearest"]]
+    answers = [_answer(a, s["targets"], rules[a["label"]], name=_name(a, k))
+               for k, a in enumerate(s["answers"] or s["nearest"], start=1)]  # fmt: skip
     return {
+        "players": plan["players"],
         "findings": [{"arm": None, "text": t} for t in design_findings(s, spec)],
         "answers": answers,
         "met": bool(s["answers"]),
@@ -96,17 +99,33 @@ def play(plan: dict, backend) -> dict:
     }
 
 
-def _answer(a: dict, targets: list[dict], rules) -> dict:
-    """An answer as the page lists it: its label, each target's figure in words on the fresh
-    games (or the search's), whether it holds there, and its rules as TOML."""
-    c = a.get("confirmed") or {}
-    figures = c.get("figures", a["figures"])
+def _answer(a: dict, targets: list[dict], rules, name: str) -> dict:
+    """An answer as the page lists it: its label, the name it takes as a rule set, each
+    target's figure on the fresh games (or, where it was not checked on them, the search's),
+    whether it holds there (None: not checked), the games, and its rules as TOML."""
+    from snakesim.analysis.design_space import Target
+
+    c = a.get("confirmed")
+    figures = (c or a)["figures"]
     cells = []
     for t in targets:
-        f, scale = figures[t["metric"]], t["scale"]
-        cells.append(f"{t['metric']} {scale * f['value']:.4g} [{scale * f['ci'][0]:.4g}, {scale * f['ci'][1]:.4g}]")
-    return {"label": a["label"], "options": a["options"], "figures": cells, "holds": bool(c.get("holds")),
-            "fresh_games": c.get("games", 0), "toml": rules.to_toml()}  # fmt: skip
+        f, shown = figures[t["metric"]], Target.of(t)
+        cells.append(f"{t['metric']} {shown.show(f['value'])} [{shown.show(f['ci'][0], False)}, "
+                     f"{shown.show(f['ci'][1], False)}]")  # fmt: skip
+    return {"label": a["label"], "name": name, "options": a["options"], "figures": cells,
+            "holds": None if c is None else bool(c["holds"]), "games": (c or a)["games"],
+            "toml": rules.to_toml()}  # fmt: skip
+
+
+def _name(a: dict, k: int) -> str:
+    """A rule set's name on the page (letters, digits, spaces and - _ . + ( ), at most
+    :data:`~snakesim.workbench.rulesets.MAX_NAME`): its values (``start_coins 13 snakes 2
+    rejoin``), else ``answer K``."""
+    from snakesim.workbench.rulesets import MAX_NAME
+
+    parts = [str(v) if name == "variant" else f"{name} {str(v).lower()}" for name, v in a["options"].items()]
+    text = re.sub(r"[^\w .+()-]", " ", " ".join(parts)).strip()
+    return text if text and len(text) <= MAX_NAME else f"answer {k}"
 
 
 def _chart(s: dict, table) -> dict:
@@ -116,7 +135,7 @@ def _chart(s: dict, table) -> dict:
     from snakesim.report.charts import chart
 
     t = s["targets"][0]
-    target = Target(t["metric"], t["op"], t["value"], t["tolerance"])
+    target = Target.of(t)
     answers = {a["label"] for a in s["answers"]}
     played = table[table["games"] > 0].copy()
     played["order"] = [(label not in answers, target.shortfall(v)) for label, v in
@@ -126,11 +145,12 @@ def _chart(s: dict, table) -> dict:
     metric, low, high = t["metric"], f"{t['metric']}_low", f"{t['metric']}_high"
     points = [[r["label"] + (" (meets)" if r["label"] in answers else ""), scale * r[metric], scale * r[low],
                scale * r[high]] for _, r in shown.iterrows()]  # fmt: skip
-    summary = (f"{t['text']}: the figure with its interval on the search's games, for the rule sets that meet every "
-               f"target ({len(answers)}, marked meets) and then those nearest this target; {len(points)} of "
-               f"{len(played)} shown.")  # fmt: skip
-    return chart("design", f"{t['metric']}: the answers and the nearest", "bars", "rule set", t["metric"],
-                 percent=False, series=[{"name": t["text"], "points": points}], summary=summary)  # fmt: skip
+    summary = (f"{t['metric']} of each rule set with its interval on the search's games (the target: {t['text']}): "
+               f"the rule sets that meet every target first ({len(answers)}, marked meets), then those nearest this "
+               f"target; {len(points)} of {len(played)} shown.")  # fmt: skip
+    return chart("design", f"{t['metric']} of the answers and the rule sets nearest it", "bars", "rule set",
+                 t["metric"], percent=False, series=[{"name": f"{t['metric']} (search's games)", "points": points}],
+                 summary=summary)  # fmt: skip
 
 
 def command_args(plan: dict) -> list[str]:
@@ -177,8 +197,10 @@ def report(job, arms_shown: bool) -> tuple[list[str], list[dict]]:
     if not arms_shown:
         parts += [*arms_text(result["arms"]), ""]
     said = "answers" if result["met"] else "the nearest miss"
-    parts += [f"{said.capitalize()} (figures on fresh games):", ""]
-    parts += [f"- {a['label']}: {', '.join(a['figures'])}" + ("" if a["holds"] else " (does not hold)")
+    checked = {None: "on the search's games; not checked on fresh games", True: "on fresh games: holds",
+               False: "on fresh games: does not hold"}  # fmt: skip
+    parts += [f"{said.capitalize()}, {result['players']} players:", ""]
+    parts += [f"- {a['label']}: {', '.join(a['figures'])} ({a['games']:,} games {checked[a['holds']]})"
               for a in result["answers"]]  # fmt: skip
     parts += ["", *findings_text(result["findings"]), "", f"CHARTS-{KIND}", ""]
     return parts, result["charts"]

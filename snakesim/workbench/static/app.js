@@ -130,18 +130,19 @@ async function addRuleSet() {
   }
 }
 
-/* A rule set from a result (a design search's answer): added to the list under its label, its
-   rules in the editor. */
+/* A rule set from a result (a design search's answer): added to the list under its name, its
+   rules in the editor; returns the name it took (null when the list is full). */
 async function addRules(name, toml) {
   if (state.arms.length >= state.limits.max_arms) {
     $("arms-note").textContent = `The list is full (${state.limits.max_arms} rule sets): remove one to add ${name}.`;
-    return;
+    return null;
   }
   const arm = newArm(name, await check(toml), null);
   changed();
   await edit(arm);
   $("arms-note").textContent = `Added ${arm.name}, with the baseline's players; its rules are in the editor `
     + "(section 5).";
+  return arm.name;
 }
 
 /* The label as it is typed: checked at once; the rule set takes it when the field is left

@@ -53,16 +53,24 @@ export function show(shown, page) {
   const list = $("design-answers");
   list.innerHTML = "";
   $("design-answers-title").textContent = result.met
-    ? "Rule sets that meet every target (figures on fresh games):"
-    : "No rule set meets every target; the nearest miss (figures on fresh games):";
+    ? `Rule sets that meet every target with ${result.players} players:`
+    : `No rule set meets every target with ${result.players} players; the nearest miss:`;
   result.answers.forEach((a) => {
     const li = node("li", null, null, list);
     node("strong", null, a.label, li);
-    li.appendChild(document.createTextNode(`: ${a.figures.join("; ")}${a.holds ? "" : " (does not hold)"} `));
+    const checked = a.holds === null
+      ? ` (on the search's ${a.games.toLocaleString("en")} games; not checked on fresh games)`
+      : a.holds ? ` (on ${a.games.toLocaleString("en")} fresh games: holds)`
+        : ` (on ${a.games.toLocaleString("en")} fresh games: does not hold)`;
+    li.appendChild(document.createTextNode(`: ${a.figures.join("; ")}${checked} `));
     const add = node("button", null, "Add as a rule set", li);
     add.type = "button";
     add.setAttribute("aria-label", `Add ${a.label} as a rule set to compare`);
-    add.addEventListener("click", () => page.addRules(a.label, a.toml));
+    add.addEventListener("click", async () => {
+      add.disabled = true;
+      const name = await page.addRules(a.name, a.toml);
+      add.textContent = name ? `Added as ${name} (section 2)` : "The list of rule sets is full";
+    });
   });
   window.SnakesimCharts.render($("design-charts"), result.charts, 3);
   $("design-command").textContent = result.command;
