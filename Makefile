@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run workbench test test-browser test-all lint bench reports screenshot clean
+.PHONY: run workbench test test-browser test-all lint bench reports screenshot docs clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -36,7 +36,7 @@ $(BROWSER_STAMP): $(STAMP)
 	  else echo "make test-browser needs chromium: sudo apt-get install chromium"; exit 1; fi; }
 	touch $(BROWSER_STAMP)
 
-test-browser: $(BROWSER_STAMP)
+test-browser: $(BROWSER_STAMP) docs
 	@start=$$(date +%s); SNAKESIM_BROWSER_REQUIRED=1 $(BIN)/python -m pytest -m browser -n 0; rc=$$?; \
 	echo "make test-browser: $$(( $$(date +%s) - start )) s"; exit $$rc
 
@@ -50,8 +50,8 @@ test-all: $(STAMP)
 	echo "make test-all: $$(( $$(date +%s) - start )) s"; exit $$rc
 
 lint: $(STAMP)
-	$(BIN)/ruff check snakesim tests benchmarks
-	$(BIN)/ruff format --check snakesim tests benchmarks
+	$(BIN)/ruff check snakesim tests benchmarks tools
+	$(BIN)/ruff format --check snakesim tests benchmarks tools
 
 ## One table per game (every ratio from interleaved rounds in one process), then the
 ## look-ahead players, start-up, a 10**7-game table and the Dask backend.
@@ -66,6 +66,17 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_table.py
 	$(BIN)/python benchmarks/bench_scale.py
 	$(BIN)/python benchmarks/bench_workbench.py
+
+## The documentation site, built into site/ from docs/ and the code's own registries, with no
+## request outside the machine; --strict fails on a broken link or a page left out of the nav.
+DOCS_STAMP := $(VENV)/.docs
+$(DOCS_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev,docs]'
+	touch $(DOCS_STAMP)
+
+docs: $(DOCS_STAMP)
+	@start=$$(date +%s); NO_MKDOCS_2_WARNING=1 $(BIN)/python -m mkdocs build --strict --quiet --site-dir site; rc=$$?; \
+	echo "make docs: $$(( $$(date +%s) - start )) s, open site/index.html"; exit $$rc
 
 ## Regenerate every report in reports/ from its study in analyses/.
 reports: $(STAMP)
