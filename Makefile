@@ -50,8 +50,8 @@ test-all: $(STAMP)
 	echo "make test-all: $$(( $$(date +%s) - start )) s"; exit $$rc
 
 lint: $(STAMP)
-	$(BIN)/ruff check snakesim tests benchmarks tools
-	$(BIN)/ruff format --check snakesim tests benchmarks tools
+	$(BIN)/ruff check snakesim tests benchmarks tools conftest.py
+	$(BIN)/ruff format --check snakesim tests benchmarks tools conftest.py
 
 ## One table per game (every ratio from interleaved rounds in one process), then the
 ## look-ahead players, start-up, a 10**7-game table and the Dask backend.

@@ -29,3 +29,17 @@ def test_no_source_file_sends_readers_outside_the_repository():
     for path in sorted((ROOT / "snakesim").rglob("*.py")):
         text = path.read_text(encoding="utf-8")
         assert "shared/" not in text and "rules.md" not in text, path
+
+
+def test_an_example_s_output_must_match_but_may_be_abridged():
+    from tests.doc_examples import _matches, sessions
+
+    printed = ["Fortune", "seat 0 wins  25.06%", "seat 1 wins  24.70%", "in 0.08 s"]
+    assert _matches(["Fortune", "...", "in ... s"], printed)
+    assert _matches(["...", "seat 1 wins  24.70%", "..."], printed)
+    assert not _matches(["Fortune", "seat 0 wins  25.07%", "..."], printed)  # a changed number
+    assert not _matches(["Fortune", "seat 0 wins  25.06%"], printed)  # lines left over, unmarked
+    assert sessions("$ snakesim games\nfortune\n$ snakesim run x\n") == [
+        ("snakesim games", ["fortune"]),
+        ("snakesim run x", []),
+    ]

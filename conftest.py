@@ -1,0 +1,10 @@
+"""The manual's console examples, collected as tests (``tests/doc_examples.py``): the README
+and every page of ``docs/`` (pyproject's ``testpaths`` name them)."""
+
+from sybil import Sybil
+
+from tests.doc_examples import parser
+
+pytest_collect_file = (
+    Sybil(parsers=[parser()], path="docs", patterns=["*.md"]) + Sybil(parsers=[parser()], patterns=["README.md"])
+).pytest()
