@@ -43,3 +43,32 @@ def test_an_example_s_output_must_match_but_may_be_abridged():
         ("snakesim games", ["fortune"]),
         ("snakesim run x", []),
     ]
+
+
+def _undocumented(folder: Path) -> list[str]:
+    """Public functions and classes (and their methods) of ``folder`` without a docstring:
+    nested functions and a Protocol's ``...`` stubs left out."""
+    import ast
+
+    missing = []
+
+    def walk(node, path, nested):
+        for child in ast.iter_child_nodes(node):
+            if not isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                continue
+            body = getattr(child, "body", [])
+            stub = len(body) == 1 and isinstance(body[0], ast.Expr) and getattr(body[0].value, "value", 0) is ...
+            if not nested and not child.name.startswith("_") and not stub and ast.get_docstring(child) is None:
+                missing.append(f"{path.relative_to(ROOT)}:{child.lineno} {child.name}")
+            walk(child, path, nested or not isinstance(child, ast.ClassDef))
+
+    for path in sorted(folder.rglob("*.py")):
+        walk(ast.parse(path.read_text(encoding="utf-8")), path, False)
+    return missing
+
+
+def test_the_workbench_and_the_api_have_a_docstring_everywhere():
+    assert _undocumented(ROOT / "snakesim" / "workbench") == []
+    import snakesim
+
+    assert all(getattr(snakesim, name).__doc__ for name in snakesim.__all__ if name != "__version__")

@@ -56,6 +56,9 @@ class WatchedBackend(ThreadsBackend):
         self.job = job
 
     def map(self, task, blocks, args):
+        """Play the blocks on this machine's threads, counting each finished game into the job
+        (and into an outer progress bar, if any); raises Cancelled at the next finished block
+        once the job is cancelled."""
         outer = reporter()
 
         def counted(games: int) -> None:
@@ -99,12 +102,14 @@ class Job:
     work_done: float = 0.0
 
     def next_part(self) -> None:
+        """Move on to the run's next part (a rule set's games): the finished part's work is added to the work done."""
         with self.lock:
             if 0 <= self.part < len(self.parts):
                 self.work_done += self.part_done * self.parts[self.part][1]
             self.part, self.part_done = self.part + 1, 0
 
     def count(self, games: int) -> None:
+        """Count ``games`` more finished games (and the run as playing)."""
         with self.lock:
             self.done += games
             self.part_done += games
@@ -169,6 +174,7 @@ class Jobs:
         return job
 
     def get(self, job_id: str) -> Job | None:
+        """The run ``job_id`` if it is kept, else None."""
         with self.lock:
             return self.jobs.get(job_id)
 
@@ -178,12 +184,14 @@ class Jobs:
             return list(self.jobs.values())
 
     def cancel(self, job_id: str) -> Job | None:
+        """Ask the run ``job_id`` to stop at its next finished block; the run, or None if not kept."""
         job = self.get(job_id)
         if job is not None:
             job.cancel.set()
         return job
 
     def cancel_all(self) -> None:
+        """Ask every run kept to stop (the server is stopping)."""
         with self.lock:
             for job in self.jobs.values():
                 job.cancel.set()

@@ -45,6 +45,7 @@ class Workbench:
 
     @property
     def url(self) -> str:
+        """The address a browser on this machine opens (127.0.0.1 for a server on every interface)."""
         shown = "127.0.0.1" if self.host in ("0.0.0.0", "::", "") else self.host
         return f"http://{f'[{shown}]' if ':' in shown else shown}:{self.port}/"
 

@@ -62,10 +62,12 @@ class Base(tornado.web.RequestHandler):
     """Checks every request's Host and Origin; errors as one JSON line."""
 
     def initialize(self, jobs: Jobs, hosts: frozenset[str]):
+        """Keep the server's runs and the Host names it answers to (tornado passes them)."""
         self.jobs = jobs
         self.hosts = hosts
 
     def prepare(self):
+        """Refuse a request with a foreign Host or Origin, or a body too large to read."""
         host = self.request.headers.get("Host", "")
         if host.lower() not in self.hosts:
             self.fail(403, "Host", f"{host!r} is not this server's address ({', '.join(sorted(self.hosts))})")
@@ -79,16 +81,19 @@ class Base(tornado.web.RequestHandler):
                       "this server reads; a game's complete rules take about 2,000")  # fmt: skip
 
     def set_default_headers(self):
+        """Headers on every answer: no sniffing, no caching, no referrer."""
         self.set_header("X-Content-Type-Options", "nosniff")
         self.set_header("Cache-Control", "no-store")
         self.set_header("Referrer-Policy", "no-referrer")
 
     def fail(self, status: int, field: str, message: str) -> None:
+        """Finish with ``status`` and one JSON line naming ``field``, as the command line's errors do."""
         self.set_status(status)
         self.set_header("Content-Type", "application/json")
         self.finish(json.dumps({"error": f"{field}: {message}"}))
 
     def send(self, data: Any, status: int = 200) -> None:
+        """Finish with ``data`` as JSON."""
         self.set_status(status)
         self.set_header("Content-Type", "application/json")
         self.finish(to_json(data))
@@ -101,6 +106,7 @@ class Base(tornado.web.RequestHandler):
             raise InputError("request", "expected a JSON body") from None
 
     def write_error(self, status_code: int, **kwargs):
+        """An error tornado raises itself (a bad method, say) as one JSON line too."""
         self.set_header("Content-Type", "application/json")
         self.finish(json.dumps({"error": f"request: {self._reason}"}))
 
@@ -113,7 +119,10 @@ class Base(tornado.web.RequestHandler):
 
 
 class Page(Base):
+    """``GET /``: the workbench's page, with its content security policy."""
+
     def get(self):
+        """The page."""
         self.set_header("Content-Type", "text/html; charset=utf-8")
         self.set_header("Content-Security-Policy", CSP)
         self.finish(resources.files("snakesim.workbench").joinpath("static/index.html").read_text(encoding="utf-8"))
@@ -124,7 +133,10 @@ CSP = "default-src 'self'; img-src 'self' data: blob:; style-src 'self'; script-
 
 
 class Static(Base):
+    """``GET /static/NAME``: one of the page's own files (``STATIC``), nothing else."""
+
     def get(self, name: str):
+        """The file ``name`` with its type, or 404."""
         if name not in STATIC:
             self.fail(404, "static", f"no file {name!r}")
             return
@@ -133,7 +145,10 @@ class Static(Base):
 
 
 class Games(Base):
+    """``GET /api/games``: every game's form, the panels and the server's limits."""
+
     def get(self):
+        """The games, panels and limits as JSON."""
         from snakesim.games import GAMES
         from snakesim.workbench.forms import MAX_TOML_CHARS, game_form
         from snakesim.workbench.rulesets import MAX_NAME
@@ -146,7 +161,11 @@ class Games(Base):
 
 
 class RulesCheck(Base):
+    """``POST /api/rules``: a rules text (and ``set`` strings) checked into complete rules, or one line."""
+
     def post(self):
+        """The checked rules' view (TOML, changes, summary, hash), or 400 with one line."""
+
         def action():
             from snakesim.games import get_game
             from snakesim.workbench.forms import rules_from_text, rules_view
@@ -159,10 +178,15 @@ class RulesCheck(Base):
 
 
 class Runs(Base):
+    """``/api/runs``: the runs kept (GET), or a run checked and started (POST; 202 and its id)."""
+
     def get(self):
+        """Every run kept, without results."""
         self.send({"runs": [job.status(result=False) for job in self.jobs.all()]})
 
     def post(self):
+        """Check the request and start its run: 202 with its id; 429 while another runs; 400 with one line."""
+
         def action():
             from snakesim.workbench.runs import check_request, play
 
@@ -180,7 +204,10 @@ class Runs(Base):
 
 
 class Run(Base):
+    """``/api/runs/ID``: a run's state and result (GET), or the run cancelled (DELETE)."""
+
     def get(self, job_id: str):
+        """The run's state, progress and (when done) result; 404 if not kept."""
         job = self.jobs.get(job_id)
         if job is None:
             self.fail(404, "run", "no such run (finished runs are kept for a while only)")
@@ -188,6 +215,7 @@ class Run(Base):
         self.send(job.status())
 
     def delete(self, job_id: str):
+        """Cancel the run (it stops at its next finished block); its state."""
         job = self.jobs.cancel(job_id)
         if job is None:
             self.fail(404, "run", "no such run")
@@ -196,7 +224,10 @@ class Run(Base):
 
 
 class Report(Base):
+    """``GET /api/report?KIND=ID...``: one HTML report of the finished runs named, one a panel."""
+
     def get(self):
+        """The HTML report of the finished runs named by kind, or one line."""
         from snakesim.workbench.keep import report_html
 
         found = {}
@@ -218,7 +249,11 @@ class Report(Base):
 
 
 class DownloadRules(Base):
+    """``POST /api/download/rules``: a rule set's complete rules as a TOML file."""
+
     def post(self):
+        """The rules as a TOML attachment named after the rule set."""
+
         def action():
             from snakesim.games import get_game
             from snakesim.workbench.forms import rules_from_text, rules_view
@@ -234,7 +269,11 @@ class DownloadRules(Base):
 
 
 class DownloadStudy(Base):
+    """``POST /api/download/study``: a study file that plays the page's requests again."""
+
     def post(self):
+        """The study as a TOML attachment named after the game."""
+
         def action():
             from snakesim.workbench.keep import study_toml
             from snakesim.workbench.runs import check_request
@@ -297,7 +336,10 @@ def make_app(port: int, names: set[str], limits: Limits | None = None, jobs: Job
 
 
 class NotFound(Base):
+    """Any other path: 404 as one JSON line (after the Host and Origin checks)."""
+
     def prepare(self):
+        """404 for any path this server does not serve."""
         super().prepare()
         if not self._finished:
             self.fail(404, "path", f"no page {self.request.path!r}")

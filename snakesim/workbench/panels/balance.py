@@ -60,6 +60,7 @@ def complete(plan: dict) -> int:
 
 
 def describe(request: dict) -> str:
+    """What a run of this panel plays, in words: the rule set and handicap."""
     return f"a fair {request.get('handicap')} for {(request.get('arm') or {}).get('name', 'a rule set')}"
 
 
@@ -85,12 +86,14 @@ def play(plan: dict, backend) -> dict:
 
 
 def command_args(plan: dict) -> list[str]:
+    """The options of its command line past the common ones (game, players, seed, rule sets)."""
     budget = plan["budget"]
     return ["--handicap", plan["handicap"], "--tolerance", str(plan["tolerance"]),
             "--max-games", str(budget.max_games), "--confirm-games", str(budget.confirm_games)]  # fmt: skip
 
 
 def question(plan: dict) -> str:
+    """The question a study file of this run asks, in a sentence."""
     return f"Which {plan['handicap']} per seat gives every seat of a {plan['players']}-player game the same chance?"
 
 

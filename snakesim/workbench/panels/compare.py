@@ -74,6 +74,7 @@ def complete(plan: dict) -> int:
 
 
 def describe(request: dict) -> str:
+    """What a run of this panel plays, in words: the rule sets."""
     arms, games = request.get("arms") or [], request.get("games")
     return f"{len(arms)} rule set{'s' if len(arms) != 1 else ''}, " + (
         f"{games:,} games each" if isinstance(games, int) else "its games"
@@ -112,6 +113,7 @@ def play(plan: dict, backend) -> dict:
 
 
 def command_args(plan: dict) -> list[str]:
+    """The options of its command line past the common ones (game, players, seed, rule sets)."""
     out = ["--matters", plan["matters_text"]] if plan.get("matters_text") else []
     if plan.get("precision") is not None:
         out += ["--precision", f"{plan['precision']:g}", "--precise", "differences", "--max-games",
@@ -120,6 +122,7 @@ def command_args(plan: dict) -> list[str]:
 
 
 def question(plan: dict) -> str:
+    """The question a study file of this run asks, in a sentence."""
     return f"What do these rules do to a {plan['players']}-player game of {plan['spec'].name.title()}?"
 
 

@@ -72,6 +72,7 @@ def complete(plan: dict) -> int:
 
 
 def describe(request: dict) -> str:
+    """What a run of this panel plays, in words: the rule set it starts from and its targets."""
     return f"rule sets from {(request.get('arm') or {}).get('name', 'a rule set')} that meet every target"
 
 
@@ -154,6 +155,7 @@ def _chart(s: dict, table) -> dict:
 
 
 def command_args(plan: dict) -> list[str]:
+    """The options of its command line past the common ones (game, players, seed, rule sets)."""
     args = [x for text in plan["request"]["vary"] if text.strip() for x in ("--vary", text.strip())]
     args += [x for text in plan["request"]["targets"] if text.strip() for x in ("--target", text.strip())]
     if plan["prefer_text"]:
@@ -162,6 +164,7 @@ def command_args(plan: dict) -> list[str]:
 
 
 def question(plan: dict) -> str:
+    """The question a study file of this run asks, in a sentence."""
     return f"Which rule sets meet {'; '.join(t.text for t in plan['targets'])} at once?"
 
 
