@@ -3,8 +3,8 @@ and every page of ``docs/`` (pyproject's ``testpaths`` name them)."""
 
 from sybil import Sybil
 
-from tests.doc_examples import parser
+from tests.doc_examples import parsers
 
 pytest_collect_file = (
-    Sybil(parsers=[parser()], path="docs", patterns=["*.md"]) + Sybil(parsers=[parser()], patterns=["README.md"])
+    Sybil(parsers=parsers(), path="docs", patterns=["*.md"]) + Sybil(parsers=parsers(), patterns=["README.md"])
 ).pytest()

@@ -2,15 +2,22 @@
 session of ``$ snakesim ...`` commands, each followed by what it prints. Each command runs in
 this process (click's runner, the same code as the command line) and its output must match,
 line for line: a line ``...`` stands for any lines (an example abridged), and ``...`` within a
-line for any text (a timing). A change that alters an output fails here until the page shows
-the new one. Collected by Sybil (the repository's ``conftest.py``).
+line for any text (a timing). Every ``pycon`` block (``>>>`` lines and what they print) runs as
+a doctest. A page's examples share one scratch folder, so a table a command writes can be read
+by the Python after it. A change that alters an output fails here until the page shows the new
+one. Collected by Sybil (the repository's ``conftest.py``).
 """
 
 from __future__ import annotations
 
+import atexit
+import contextlib
+import doctest
+import io
 import os
 import re
 import shlex
+import shutil
 import tempfile
 
 from sybil.parsers.markdown import CodeBlockParser
@@ -41,8 +48,23 @@ def sessions(text: str) -> list[tuple[str, list[str]]]:
     return out
 
 
-def run(command: str) -> str:
-    """What ``command`` prints, run in this process from a scratch folder (its files go there)."""
+@contextlib.contextmanager
+def scratch(namespace: dict):
+    """Work in the page's scratch folder (made on its first example, kept for the others)."""
+    if "__scratch__" not in namespace:
+        namespace["__scratch__"] = tempfile.mkdtemp(prefix="snakesim-docs-")
+        atexit.register(shutil.rmtree, namespace["__scratch__"], ignore_errors=True)
+    folder = namespace["__scratch__"]
+    here = os.getcwd()
+    os.chdir(folder)
+    try:
+        yield folder
+    finally:
+        os.chdir(here)
+
+
+def run(command: str, namespace: dict) -> str:
+    """What ``command`` prints, run in this process in the page's scratch folder."""
     from click.testing import CliRunner
 
     from snakesim.cli import cli
@@ -50,13 +72,8 @@ def run(command: str) -> str:
     words = shlex.split(command)
     if words[:1] != ["snakesim"]:
         raise ValueError(f"an example runs snakesim only, got {command!r}")
-    here = os.getcwd()
-    with tempfile.TemporaryDirectory() as scratch:
-        os.chdir(scratch)
-        try:
-            result = CliRunner().invoke(cli, words[1:])
-        finally:
-            os.chdir(here)
+    with scratch(namespace):
+        result = CliRunner().invoke(cli, words[1:])
     if result.exit_code != 0:
         raise AssertionError(f"{command} exited with {result.exit_code}: {result.output}")
     return result.stdout
@@ -65,11 +82,23 @@ def run(command: str) -> str:
 def evaluate(example) -> str | None:
     """Run a console block's commands; a message for the first whose output does not match."""
     for command, expected in sessions(example.parsed):
-        actual = run(command).rstrip("\n").splitlines()
+        actual = run(command, example.namespace).rstrip("\n").splitlines()
         if not _matches(expected, actual):
             return f"$ {command}\nexpected:\n" + "\n".join(expected) + "\n\nprinted:\n" + "\n".join(actual)
     return None
 
 
-def parser() -> CodeBlockParser:
-    return CodeBlockParser(language="console", evaluator=evaluate)
+def evaluate_python(example) -> str | None:
+    """Run a ``pycon`` block as a doctest in the page's namespace and scratch folder."""
+    test = doctest.DocTestParser().get_doctest(example.parsed, example.namespace, str(example.path),
+                                               str(example.path), example.line)  # fmt: skip
+    report = io.StringIO()
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    with scratch(example.namespace):
+        failed = runner.run(test, out=report.write).failed
+    return report.getvalue() if failed else None
+
+
+def parsers() -> list[CodeBlockParser]:
+    return [CodeBlockParser(language="console", evaluator=evaluate),
+            CodeBlockParser(language="pycon", evaluator=evaluate_python)]  # fmt: skip
