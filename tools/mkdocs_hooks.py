@@ -80,12 +80,11 @@ def _study_keys(_=None) -> str:
     def kind(k) -> str:
         return " or ".join(getattr(t, "__name__", str(t)) for t in (k if isinstance(k, tuple) else (k,)))
 
+    sections = [("the study itself", study.STUDY_TYPES, study.REQUIRED["study"])]
+    sections += [(f"[[{kind}]]", types, study.REQUIRED[kind]) for kind, types in study.SECTIONS.items()]
+    sections.append(("[[compare.arms]]", study.ARM_TYPES, study.REQUIRED["arm"]))
     parts = []
-    for section, types in (("study", study.STUDY_TYPES), *((f"[[{k}]]", t) for k, t in study.SECTIONS.items()),
-                           ("[[compare.arms]]", study.ARM_TYPES)):  # fmt: skip
-        required = study.REQUIRED.get(section.strip("[]").split(".")[-1] if section != "study" else "study", ())
-        if section == "[[compare.arms]]":
-            required = study.REQUIRED["arm"]
+    for section, types, required in sections:
         parts += [f"### {section}", "", "| key | type | required |", "|---|---|---|"]
         parts += [f"| `{key}` | {kind(t)} | {'yes' if key in required else ''} |" for key, t in types.items()]
         parts.append("")

@@ -316,7 +316,7 @@ def _suggest(trial, d: Dimension):
     return values[trial.suggest_categorical(d.name, list(range(len(values))))]
 
 
-def _plays_on(e: Entry, prefer: Prefer | None, best: float | None = None) -> bool:
+def _plays_on(e: Entry, prefer: Prefer | None) -> bool:
     """Whether a candidate gets the next round: undecided, or an answer whose ``--prefer``
     interval is still wider than what matters."""
     if e.status == UNDECIDED:
@@ -324,7 +324,7 @@ def _plays_on(e: Entry, prefer: Prefer | None, best: float | None = None) -> boo
     if e.status != MEETS or prefer is None or e.prefer is None:
         return False
     value, low, high = e.prefer
-    return high - low > prefer.margin(value if best is None else best)
+    return high - low > prefer.margin(value)
 
 
 def _drop_beaten(entries: list[Entry], prefer: Prefer) -> None:
