@@ -55,8 +55,8 @@ def _figures(_=None) -> str:
     named = {figure: target for target, figure in LENGTH_STATS.items()}  # (length's three statistics)
     offered = set(targets())
 
-    rows = ["| id | what it is | kind | unit | a target as | smallest difference that matters | games |",
-            "|---|---|---|---|---|---|---|"]  # fmt: skip
+    rows = ["| id | what it is | kind | unit | more / fewer, in words | a target as | smallest difference that matters "
+            "| games |", "|---|---|---|---|---|---|---|---|"]  # fmt: skip
     for f in FIGURES:
         games = ", ".join(g.name for g in GAMES.values() if f.exists(g))
         target = named.get(f.id) or (target_name(f) if target_name(f) in offered else "")
@@ -69,8 +69,9 @@ def _figures(_=None) -> str:
             points = 100 * f.matters
             matters = (f"{points:g} point" + ("" if points == 1 else "s")) if f.percent else f"{f.matters:g}"
         feel = " (game feel)" if f.feel else ""
-        rows.append(f"| `{f.id}` | {_cell(f.about)}{feel} | {f.kind} | {_cell(f.unit or '')} | {target} | {matters} | "
-                    f"{games} |")  # fmt: skip
+        direction = f"{f.words[1]} / {f.words[2]}" if f.words else ""
+        rows.append(f"| `{f.id}` | {_cell(f.about)}{feel} | {f.kind} | {_cell(f.unit or '')} | {_cell(direction)} | "
+                    f"{target} | {matters} | {games} |")  # fmt: skip
     return "\n".join(rows)
 
 
