@@ -65,16 +65,17 @@ def design_command(
     undecided ones play twice the games. The answers (the rule sets that meet every target)
     are then played on fresh games and each target checked again; with none, the nearest miss
     and what it misses by. The level of the intervals is shared out over every rule set and
-    target, so the answer holds at 95% despite the search (docs/design.md).
+    target, so the answer holds at 95% despite the search (docs/design.md). Quote a target
+    with < or > in it ('out_share.mean<=0.22'): a shell reads them itself.
 
     \b
     Examples:
       snakesim design fortune -p 4 --vary start_coins=8:20 --vary snakes=1:2 \\
-          --vary variant=standard,rejoin --target length.median=60+-8 --target out_share.mean<=0.22
+          --vary variant=standard,rejoin --target length.median=60+-8 --target 'out_share.mean<=0.22'
       snakesim design rainbow --vary hand_size=5:9 --vary variant=standard,wild-snake \\
-          --target length.mean=40+-5 --target comeback.share>=0.3 --prefer length.mean
+          --target length.mean=40+-5 --target 'comeback.share>=0.3' --prefer length.mean
       snakesim design hisss --vary points_per_snake=0:3 --vary points_per_longest=0:5 \\
-          --target tie_break.share<=0.1 --target seat_gap<=2 --json > answers.json
+          --target 'tie_break.share<=0.1' --target 'seat_gap<=2' --json > answers.json
       snakesim design fortune --vary start_coins=10:16 --target length.median=50+-5 --out answers/ --plot d.png
     """
     from snakesim.analysis.design import design
