@@ -72,3 +72,13 @@ def test_the_workbench_and_the_api_have_a_docstring_everywhere():
     import snakesim
 
     assert all(getattr(snakesim, name).__doc__ for name in snakesim.__all__ if name != "__version__")
+
+
+def test_no_page_keeps_a_placeholder():
+    """A NAME_LIKE_THIS in a page's prose (not in code) is a figure left to fill in: the game
+    pages once said "FORTUNE_TIMES microseconds a game"."""
+    token = re.compile(r"\b[A-Z]{2,}(?:_[A-Z0-9]+)+\b")
+    for page in PAGES:
+        prose = re.sub(r"^```.*?^```", "", page.read_text(encoding="utf-8"), flags=re.S | re.M)
+        prose = re.sub(r"`[^`\n]*`", "", prose)
+        assert not token.findall(prose), (page.name, token.findall(prose))

@@ -152,11 +152,12 @@ def _commands(_=None) -> str:
 
     from snakesim.cli import cli
 
-    top = click.Context(cli, info_name="snakesim", terminal_width=88, max_content_width=88)
+    wide = {"terminal_width": 88, "max_content_width": 88, "help_option_names": ["-h", "--help"]}  # (as cli's)
+    top = click.Context(cli, info_name="snakesim", **wide)
     parts = ["## snakesim", "", "```", cli.get_help(top), "```", ""]
     for name in sorted(cli.commands):
         command = cli.commands[name]
-        context = click.Context(command, info_name=name, parent=top, terminal_width=88, max_content_width=88)
+        context = click.Context(command, info_name=name, parent=top, **wide)
         help_text = command.get_help(context)
         parts += [f"## snakesim {name}", "", command.get_short_help_str(limit=300), "", "```", help_text, "```", ""]
     return "\n".join(parts)

@@ -134,9 +134,11 @@ def run(
 ):
     """Play many games of GAME and summarise them.
 
-    Prints each seat's win rate with its 95% interval, the draw and unfinished rates, and the
-    game length (mean with interval, median, 95th percentile, maximum). The same seed gives
-    the same games on any backend, thread count or block size.
+    Prints each seat's win rate with its 95% interval, the draw and unfinished rates, the
+    game length (mean with interval, median, 95th percentile, maximum), the game feel (lead
+    changes, comebacks, when the winner is known; unless the rules say feel = false) and the
+    same in words. The same seed gives the same games on any backend, thread count or block
+    size.
 
     \b
     Examples:
