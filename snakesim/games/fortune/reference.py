@@ -161,7 +161,7 @@ class FortuneGame:
         if verb == "collect":
             others = [s for s in self.clockwise_from(seat) if self.in_game(s)]
             taken = sum(self.pay(s, seat, n) for s in others)
-            return f"takes {taken} from seats {_seats(others)}"
+            return f"takes {n} from {_each(others)}" + (f" ({taken} in all)" if len(others) > 1 else "")
         if verb == "give":
             if p["rejoin"]:  # the seat beside the drawer, in the game or out
                 target = (seat + (1 if p["to"] == "left" else -1)) % self.players
@@ -198,7 +198,7 @@ class FortuneGame:
                 break
             self.pay(seat, s, n)
             given.append(s)
-        return f"gives {n} to seats {_seats(given)}" if given else "has nothing to give"
+        return f"gives {n} to {_each(given)}" if given else "has nothing to give"
 
     # ------------------------------------------------------------------ turns
     def finish(self) -> bool:
@@ -281,6 +281,11 @@ class FortuneGame:
     def _note(self, line: str) -> None:
         if self.log is not None:
             self.log.append(line)
+
+
+def _each(seats) -> str:
+    """``seat 3``, or ``each of seats 3, 0, 1``: who a card's coins go to or come from."""
+    return f"seat {seats[0]}" if len(seats) == 1 else f"each of seats {_seats(seats)}"
 
 
 def _seats(seats: Sequence[int]) -> str:
