@@ -38,11 +38,11 @@ def _rules(game: str) -> str:
 
     spec = get_game(game)
     rules = spec.rules()
-    rows = ["| option | default | allowed | what it does |", "|---|---|---|---|"]
+    rows = ["| option | what it does | default | allowed |", "|---|---|---|---|"]
     for name, f in spec.rules.specs().items():
         option = f.metadata["spec"]
         default = option.plain(getattr(rules, name))
-        rows.append(f"| `{name}` | `{_cell(default)}` | {_cell(option.describe())} | {_cell(f.metadata['help'])} |")
+        rows.append(f"| `{name}` | {_cell(f.metadata['help'])} | `{_cell(default)}` | {_cell(option.describe())} |")
     variants = ["", "| variant | what it is |", "|---|---|"]
     variants += [f"| `{name}` | {_cell(v.description)} |" for name, v in spec.rules.VARIANTS.items()]
     return "\n".join(rows + variants)
