@@ -649,3 +649,15 @@ def test_a_design_search_typed_on_a_phone_answers_and_an_answer_becomes_a_rule_s
     page.wait_for_selector(f"body[data-design='{run}']", timeout=30_000)
     assert page.input_value("#design-targets") == "length.median=45+-6\nout_share.mean<=0.22"
     assert findings(page, "#design-findings") == said
+
+
+def test_a_design_search_reloaded_mid_run_still_brings_its_answers(open_page):
+    page = open_page()
+    page.fill("#design-vary", "start_coins=8:20\nsnakes=1:2\nvariant=standard,rejoin")
+    page.fill("#design-targets", "length.median=60+-8\nout_share.mean<=0.22")
+    run = started(page, "#design")
+    page.reload()  # (at once: the search is still playing)
+    page.wait_for_selector("body[data-ready=true]")
+    page.wait_for_selector(f"body[data-design='{run}']", timeout=RUN)
+    assert page.locator("#design-answers li").count() >= 1 and findings(page, "#design-findings")
+    assert page.input_value("#design-vary") == "start_coins=8:20\nsnakes=1:2\nvariant=standard,rejoin"
