@@ -111,6 +111,11 @@ class Target:
             return text
         return text + (" point" if self.unit == " points" and text == "1" else self.unit)
 
+    def interval(self, figure: dict) -> str:
+        """A figure (``{"value", "ci"}``) and its interval, the unit once: ``20.1% [19.9, 20.4]``."""
+        low, high = figure["ci"]
+        return f"{self.show(figure['value'])} [{self.show(low, False)}, {self.show(high, False)}]"
+
     @property
     def text(self) -> str:
         """The target as the user wrote it (``length.median = 60 +- 8``)."""
@@ -197,7 +202,7 @@ def parse_target(spec: GameSpec, players: int, text: str, matters: dict[str, Mar
         scale = 100.0
     else:
         metric = check_metric(spec, players, metric)
-        if _is_share(metric):  # (a share as a fraction, 0.25, or in percent, 25%)
+        if is_share(metric):  # (a share as a fraction, 0.25, or in percent, 25%)
             if percent:
                 value, scale = value / 100, 100.0
             if not 0 <= value <= 1:
@@ -213,7 +218,7 @@ def parse_target(spec: GameSpec, players: int, text: str, matters: dict[str, Mar
             margin
             if tolerance_text is None
             else _number(tolerance_text, text)
-            / (100.0 if tolerance_text.strip().endswith("%") and _is_share(metric) else scale)
+            / (100.0 if tolerance_text.strip().endswith("%") and is_share(metric) else scale)
         )
         if tolerance < 0:
             raise InputError("--target", f"{text!r}: expected a tolerance of 0 or more")
@@ -222,7 +227,7 @@ def parse_target(spec: GameSpec, players: int, text: str, matters: dict[str, Mar
                   feel=not gap and needs_feel(metric), unit=unit)  # fmt: skip
 
 
-def _is_share(metric: str) -> bool:
+def is_share(metric: str) -> bool:
     """Whether a target's values are shares from 0 to 1 (a rate, a share of the game, a seat's
     win rate)."""
     f = target_figure(metric)

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from snakesim.analysis.design_space import is_share
 from snakesim.analysis.stats import LEVEL, wilson
 from snakesim.analysis.verdicts import MATTERS, NEGLIGIBLE, UNDECIDED, verdict
 from snakesim.core.figures import figure, target_figure
@@ -1041,18 +1042,13 @@ def _target_words(t: dict) -> str:
     return metric_words(t["metric"])
 
 
-def _is_percent(t: dict) -> bool:
-    f = target_figure(t["metric"])
-    return t["metric"].startswith("win_rate.") or (f is not None and f.percent and f.kind != "quantile")
-
-
 def _target_value(t: dict, f: dict) -> str:
     """A target's figure and interval in words: percent for a share, points for the seat gap."""
     x, (lo, hi) = f["value"], f["ci"]
     if t["metric"] == "seat_gap":
         places = max(1, points(lo, hi))
         return f"{fixed(100 * x, places)} points [{fixed(100 * lo, places)}, {fixed(100 * hi, places)}]"
-    if _is_percent(t):
+    if is_share(t["metric"]):
         return rate_ci(x, (lo, hi), points(lo, hi))
     if not all(map(math.isfinite, (x, lo, hi))):
         return f"{x:g} [{lo:g}, {hi:g}]"
@@ -1064,6 +1060,6 @@ def _target_value(t: dict, f: dict) -> str:
 def _off(t: dict, by: float) -> str:
     if t["metric"] == "seat_gap":
         return f"{100 * by:.2g} points"
-    if _is_percent(t):
+    if is_share(t["metric"]):
         return f"{100 * by:.2g} percentage points"
     return f"{by:.3g}"

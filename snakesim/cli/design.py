@@ -213,15 +213,16 @@ def format_design(s: dict, title: str, players: int, label: str, seed: int) -> s
     return "\n".join(lines)
 
 
-def _show(t: dict, x: float, unit: bool = True) -> str:
+def _show(t: dict, x: float) -> str:
     from snakesim.analysis.design_space import Target
 
-    return Target.of(t).show(x, unit)
+    return Target.of(t).show(x)
 
 
 def _cell(t: dict, f: dict) -> str:
-    """A figure and its interval, the unit once: ``20.1% [19.9, 20.4]``."""
-    return f"{_show(t, f['value'])} [{_show(t, f['ci'][0], False)}, {_show(t, f['ci'][1], False)}]"
+    from snakesim.analysis.design_space import Target
+
+    return Target.of(t).interval(f)
 
 
 def _rows(a: dict, targets: list[dict], width: int) -> list[str]:

@@ -30,7 +30,7 @@ from snakesim import __version__
 from snakesim.analysis.balance import balance, check_balance, check_novices
 from snakesim.analysis.compare import compare_tables
 from snakesim.analysis.design import DESIGN, design
-from snakesim.analysis.design_space import parse_question
+from snakesim.analysis.design_space import Target, parse_question
 from snakesim.analysis.findings import (
     balance_findings,
     compare_findings,
@@ -629,10 +629,7 @@ def _design_section(spec, plan, engine, progress, name, out_dir):
         c = a.get("confirmed") or {}
         row = {"rule set": a["label"], "status": a["status"], "games": a["games"]}
         for t in s["targets"]:
-            f = c.get("figures", a["figures"])[t["metric"]]
-            row[t["metric"]] = (
-                f"{t['scale'] * f['value']:.4g} [{t['scale'] * f['ci'][0]:.4g}, {t['scale'] * f['ci'][1]:.4g}]"
-            )
+            row[t["metric"]] = Target.of(t).interval(c.get("figures", a["figures"])[t["metric"]])
         row["fresh games"] = c.get("games", 0)
         row["holds on fresh games"] = "yes" if c.get("holds") else "no"
         rows.append(row)

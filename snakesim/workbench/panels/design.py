@@ -108,11 +108,7 @@ def _answer(a: dict, targets: list[dict], rules, name: str) -> dict:
 
     c = a.get("confirmed")
     figures = (c or a)["figures"]
-    cells = []
-    for t in targets:
-        f, shown = figures[t["metric"]], Target.of(t)
-        cells.append(f"{t['metric']} {shown.show(f['value'])} [{shown.show(f['ci'][0], False)}, "
-                     f"{shown.show(f['ci'][1], False)}]")  # fmt: skip
+    cells = [f"{t['metric']} {Target.of(t).interval(figures[t['metric']])}" for t in targets]
     return {"label": a["label"], "name": name, "options": a["options"], "figures": cells,
             "holds": None if c is None else bool(c["holds"]), "games": (c or a)["games"],
             "toml": rules.to_toml()}  # fmt: skip
