@@ -21,6 +21,7 @@ from snakesim.analysis.design import (
     pareto,
 )
 from snakesim.analysis.design_space import Target, parse_prefer, parse_target, parse_vary
+from snakesim.analysis.verdicts import parse_matters
 from snakesim.cli import cli
 from snakesim.core.arms import Budget, RuleSource, resolve_rules
 from snakesim.games import get_game
@@ -74,6 +75,22 @@ def test_targets_and_dimensions_parse_with_their_units():
     assert parse_vary(get_game("rainbow"), resolve_rules(get_game("rainbow"))[1], 4, "direction=all").values
     p = parse_prefer(FORTUNE, 4, "length.median", None)
     assert p.way == "lower" and p.margin(100) == pytest.approx(5.0)
+
+
+def test_a_share_target_near_0_or_100_percent_gets_a_margin_on_its_own_scale():
+    """The registry's 3 points around ``tie_break.share<=2%`` would call a rule set at 2.8% near
+    the target (off by less than matters): there what matters is a quarter of the target's
+    distance from 0% (half a point), unless --matters says otherwise."""
+    hisss = get_game("hisss")
+    small = parse_target(hisss, 4, "tie_break.share<=2%")
+    assert small.margin == pytest.approx(0.005) and small.widened[1] == pytest.approx(0.025)
+    assert call(small, 0.028, 0.026, 0.030) == MISSES
+    assert parse_target(hisss, 4, "tie_break.share<=0").margin == pytest.approx(0.001)
+    assert parse_target(FORTUNE, 4, "win_rate.0>=0.97").margin == pytest.approx(0.0075)  # (near 100%: 3 points off)
+    assert parse_target(hisss, 4, "tie_break.share<=0.3").margin == pytest.approx(0.03)  # (mid-range: the registry's)
+    assert parse_target(FORTUNE, 4, "out_share.mean<=0.22").margin == pytest.approx(0.03)
+    mine = parse_target(hisss, 4, "tie_break.share<=2%", parse_matters("tie_break=3"))
+    assert mine.margin == pytest.approx(0.03)  # (the user's own margin stands)
 
 
 @pytest.mark.parametrize(

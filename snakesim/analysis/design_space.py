@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass
 
 from snakesim.analysis.search import check_metric, check_range, needs_feel
-from snakesim.analysis.verdicts import Margin, margin_for
+from snakesim.analysis.verdicts import Margin, given_margin, margin_for
 from snakesim.core.arms import RuleSource, resolve_rules
 from snakesim.core.errors import InputError
 from snakesim.core.figures import target_figure
@@ -37,6 +37,11 @@ MAX_SPACE = 10**12  # rule sets a sampled search may choose from
 MAX_VALUES = 200  # values one dimension may take
 SEAT_GAP = "seat_gap"
 MIN_GAP = 0.1  # the smallest seat-gap target, in percentage points
+# A share target near 0% or 100% gets at most this part of its distance from there as what
+# matters, unless --matters says otherwise: the registry's 3 points would be more than a
+# target of 2% itself, and a share of 2.8% would pass for "near" it.
+NEAR_EDGE_SHARE = 0.25
+MIN_SHARE_MARGIN = 0.001  # (0.1 points: a target of 0% or 100%)
 # A target's sign as the user writes it, and in words.
 OPS = {"<=": "at most", ">=": "at least", "=": "at"}
 _TARGET = re.compile(r"^\s*([A-Za-z_][\w.]*)\s*(<=|>=|=)\s*(.+?)\s*$")
@@ -212,6 +217,8 @@ def parse_target(spec: GameSpec, players: int, text: str, matters: dict[str, Mar
     found = margin_for(row, matters) if row is not None else None
     # (a column's mean has no registry margin: 5% of the target, as a game's length)
     margin = (found or Margin(0.05, relative=True)).of(value / scale)
+    if not gap and is_share(metric) and (row is None or given_margin(row, matters) is None):
+        margin = share_margin(margin, value / scale)
     tolerance = 0.0
     if op == "=":
         tolerance = (
@@ -225,6 +232,14 @@ def parse_target(spec: GameSpec, players: int, text: str, matters: dict[str, Mar
     unit = " points" if gap else "%" if scale == 100 else ""
     return Target(metric, op, value / scale, tolerance=tolerance, margin=margin, scale=scale,
                   feel=not gap and needs_feel(metric), unit=unit)  # fmt: skip
+
+
+def share_margin(margin: float, value: float) -> float:
+    """What matters around a share target ``value`` (0 to 1), at most `NEAR_EDGE_SHARE` of its
+    distance from 0 or 1 (the nearer), and at least `MIN_SHARE_MARGIN`: for
+    ``tie_break.share<=0.02`` half a point instead of the registry's 3; targets from 12% to
+    88% keep the registry's."""
+    return min(margin, max(MIN_SHARE_MARGIN, NEAR_EDGE_SHARE * min(value, 1.0 - value)))
 
 
 def is_share(metric: str) -> bool:

@@ -83,15 +83,24 @@ def parse_matters(texts: str | Iterable[str] | None, field: str = "--matters") -
     return out
 
 
-def margin_for(row: str, matters: Mapping[str, Margin] | None = None) -> Margin | None:
-    """The margin of a comparison row's figure (``win_rate.2`` -> win_rate's): ``matters``'s
-    where it names the figure, else the registry's default."""
+def given_margin(row: str, matters: Mapping[str, Margin] | None) -> Margin | None:
+    """The margin ``matters`` (the user's ``--matters``) gives a comparison row's figure
+    (``win_rate.2`` -> win_rate's), or None."""
     name = row.partition(".")[0]
     if matters and name in matters:
         return matters[name]
     if matters and SAME_AS.get(name) in matters:  # (--matters length=3% also sets the median's)
         return matters[SAME_AS[name]]
-    f = BY_ID.get(name)
+    return None
+
+
+def margin_for(row: str, matters: Mapping[str, Margin] | None = None) -> Margin | None:
+    """The margin of a comparison row's figure (``win_rate.2`` -> win_rate's): ``matters``'s
+    where it names the figure, else the registry's default."""
+    given = given_margin(row, matters)
+    if given is not None:
+        return given
+    f = BY_ID.get(row.partition(".")[0])
     return None if f is None else default_margin(f)
 
 
