@@ -557,12 +557,15 @@ def play_block(
         policy_table(policies, players, GREEDY),
     )
     columns, thinks = tuple(out.values()), thinks_ahead(table, EXPERT)
+    # The deck the deal ranks, as wide as the copy a reshuffle ranks (keyed_shuffle's): the
+    # kernel then compiles one ranking, not one for each width.
+    dealt = cards.astype(np.int64)
 
     def play(start, stop):  # (each thread its own scratch)
         think = think_scratch(players, len(cards)) if thinks else None
         packed, steps = feel_lanes.records(rules.turn_cap, players, -len(cards), 0) if rules.feel else (None, None)
         _play_rows(
-            cards,
+            dealt,
             masks,
             params,
             table,
