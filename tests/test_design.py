@@ -15,12 +15,15 @@ from snakesim.analysis.design import (
     UNDECIDED,
     Entry,
     _drop_beaten,
+    _holding_first,
+    _nearest,
     anytime_level,
     call,
     design,
     pareto,
 )
 from snakesim.analysis.design_space import Target, parse_prefer, parse_target, parse_vary
+from snakesim.analysis.findings import design_findings
 from snakesim.analysis.verdicts import parse_matters
 from snakesim.cli import cli
 from snakesim.core.arms import Budget, RuleSource, resolve_rules
@@ -200,6 +203,66 @@ def test_an_answer_clearly_worse_on_the_preferred_figure_is_beaten():
     far = _entry("c", MEETS, prefer=(0.20, 0.19, 0.21))  # 0.19 - 0.11 = 0.08
     _drop_beaten([best, close, far], prefer)
     assert (best.status, close.status, far.status) == (MEETS, MEETS, BEATEN)
+
+
+def test_the_first_answer_holds_on_fresh_games_where_any_does():
+    """A Hisss search ranked first (and wrote as answer-1.toml) the one answer of three that
+    landed off the tie-break target on fresh games, then told the user to prefer the others.
+    The answers that hold come first now, each group in its rank, and the words say so."""
+    ranked = [_entry(label, MEETS) for label in ("slips", "holds", "unconfirmed", "also holds")]
+    confirmed = [{"label": "slips", "holds": False}, {"label": "holds", "holds": True},
+                 {"label": "also holds", "holds": True}]  # fmt: skip
+    assert [e.label for e in _holding_first(ranked, confirmed)] == ["holds", "also holds", "unconfirmed", "slips"]
+    t = {"metric": "tie_break.share", "text": "tie_break.share <= 2%", "scale": 100.0}
+    fresh = {"games": 32_000, "figures": {"tie_break.share": {"value": 0.018, "ci": [0.016, 0.02]}}}
+    answers = [
+        {"label": "holds", "confirmed": {**fresh, "holds": True, "calls": {"tie_break.share": MEETS}}},
+        {"label": "slips", "confirmed": {**fresh, "holds": False, "calls": {"tie_break.share": NEAR}}},
+    ]
+    s = {"targets": [t], "answers": answers, "prefer": None, "nearest": [], "pareto": [],
+         "counts": {"near": 0, "edge": 0, "undecided": 0},
+         "search": {"racing": False, "rule_sets": 2, "most_games_a_rule_set": 1, "games_played": 2,
+                    "games_in_all": 2}}  # fmt: skip
+    said = design_findings(s, FORTUNE)
+    assert said[1].startswith("Of them, the surest of those that hold on fresh games (the furthest inside the targets) "
+                              "is holds:")  # fmt: skip
+    assert said[2].startswith("On fresh games 1 of the 2 lands off a target (slips)")
+    # With no answer, the nearest miss is not counted again among the near ones.
+    s.update(
+        answers=[],
+        counts={"near": 3, "edge": 0, "undecided": 0},
+        nearest=[{"label": "n", "status": NEAR, "misses": [], "figures": {}}],
+    )
+    assert "2 more rule sets come within what matters of every target" in " ".join(design_findings(s, FORTUNE))
+
+
+def test_the_near_table_says_when_it_shows_only_the_nearest():
+    """ "15 near" above a table of 5 rows read as a miscount: the table says it shows the 5
+    nearest of 15, and they are the nearest (the least summed shortfall), not the first five."""
+    from snakesim.cli.design import format_design
+
+    t = {
+        "metric": "length.mean",
+        "op": "<=",
+        "value": 50.0,
+        "tolerance": 0.0,
+        "text": "length.mean <= 50",
+        "margin": 2.5,
+        "unit": "",
+        "scale": 1.0,
+    }
+    cell = {"length.mean": {"value": 51.0, "ci": [50.5, 51.5]}}
+    answer = {"label": "a", "figures": {"length.mean": {"value": 49.0, "ci": [48.0, 50.0]}}, "games": 2_000}
+    s = {"targets": [t], "answers": [answer], "nearest": [], "near": [{"label": f"n{k}", "figures": cell}
+         for k in range(5)], "pareto": [], "unplayable": [], "prefer": None,
+         "counts": {"meets": 1, "near": 15, "edge": 0, "misses": 0, "beaten": 0, "undecided": 0},
+         "search": {"rule_sets": 16, "sampled": None, "space": 16, "rounds": 1, "first_round": 2_000,
+                    "most_games_a_rule_set": 2_000, "games_played": 32_000, "games_in_all": 32_000,
+                    "elapsed_s": 0.1}}  # fmt: skip
+    assert "(the search's games; the 5 nearest of 15)" in format_design(s, "Fortune", 4, "standard", 1)
+    far, near = _entry("far", NEAR, [(52.4, 52.2, 52.5)]), _entry("near", NEAR, [(50.2, 50.1, 50.3)])
+    target = Target("length.mean", "<=", 50, margin=2.5)
+    assert [e.label for e in _nearest([far, near], (target,))] == ["near", "far"]
 
 
 def test_the_trade_off_set_keeps_only_rule_sets_no_other_beats_on_every_target():

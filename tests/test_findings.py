@@ -242,8 +242,24 @@ def test_tune_findings_say_the_value_and_whether_fresh_games_hold_the_target():
     assert tune_findings(s)[0].endswith("close to the target; these games cannot tell whether it lies within 3 of it.")
     s.update(status="out of reach", best=5, estimate=None, target={"metric": "win_rate.1", "value": 0.9})
     s["metric"] = {"value": 0.52, "ci": [0.51, 0.53], "games": 100_000}
-    assert tune_findings(s) == ["No start_coins from 5 to 40 brings seat 1's win rate to 90.0%; the nearest is 5, "
-                                "which gives 52.0% [51.0%, 53.0%] on 100,000 fresh games."]  # fmt: skip
+    assert tune_findings(s) == ["No start_coins from 5 to 40 brings seat 1's win rate to 90.0%; the nearest is 5: it "
+                                "gives 52.0% [51.0%, 53.0%] on 100,000 fresh games, which misses the target by more "
+                                "than matters (more than 1.0% of it)."]  # fmt: skip
+
+
+def test_tune_findings_never_say_a_target_is_met_where_fresh_games_put_it_outside_the_interval():
+    """The command said "the target is outside the interval" above findings that said "which
+    meets the target" (lead changes 1.391 [1.386, 1.397] for a target of 1.4): off the target
+    for sure, and off it by less than matters, is not meeting it."""
+    s = {"vary": {"option": "points_per_snake", "seat": None, "range": [0, 10]}, "status": "nearest", "best": 5,
+         "target": {"metric": "lead_changes.mean", "value": 1.4}, "estimate": 5.46,
+         "metric": {"value": 1.3912, "ci": [1.3855, 1.3969], "games": 160_000}}  # fmt: skip
+    said = tune_findings(s)[0]
+    assert "meets" not in said
+    assert said.endswith("not exactly the target (it lies outside the interval) but within 0.5 of it, closer than "
+                         "anyone would notice.")  # fmt: skip
+    s["status"] = "out of reach"  # (the nearest end of the range: judged the same way)
+    assert tune_findings(s)[0].endswith("but within 0.5 of it, closer than anyone would notice.")
 
 
 def test_sweep_findings_say_a_trend_only_beyond_the_noise():

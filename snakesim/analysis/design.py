@@ -251,6 +251,7 @@ def design(
             confirmed = _confirm(spec, players, seats, chosen, targets, budget=budget, played=search.played,
                                  after=max(e.games for e in entries), level=level, backend=backend,
                                  progress=progress)  # fmt: skip
+            answers = _holding_first(answers, confirmed)
     played = search.played + sum(c["games"] for c in confirmed)
     summary = _summary(
         spec, players, dims, targets, prefer=prefer, entries=entries,
@@ -348,6 +349,16 @@ def _ranked(answers: list[Entry], targets: tuple[Target, ...], prefer) -> list[E
     if prefer is not None:
         return sorted(answers, key=lambda e: (prefer.sign * e.prefer[0], e.label))
     return sorted(answers, key=lambda e: (-_slack(e, targets), e.label))
+
+
+def _holding_first(answers: list[Entry], confirmed: list[dict]) -> list[Entry]:
+    """The answers that hold on fresh games first, then those not confirmed, then those that
+    landed off a target there, each group in its rank: the first answer (the one a user
+    takes, and ``answer-1.toml``) is then never one that fresh games put off a target while
+    another held."""
+    holds = {c["label"]: c["holds"] for c in confirmed}
+    group = {True: 0, None: 1, False: 2}
+    return sorted(answers, key=lambda e: group[holds.get(e.label)])
 
 
 def _slack(e: Entry, targets: tuple[Target, ...]) -> float:
@@ -471,7 +482,7 @@ def _summary(spec, players, dims, targets, *, prefer, entries, answers, nearest,
         "answers": [described(e) for e in answers],
         "nearest": [{**described(e), "misses": _misses(e, targets)} for e in nearest],
         "pareto": [e.label for e in front] if not answers and compete(front, targets) else [],
-        "near": [described(e) for e in entries if e.status == NEAR][:MAX_CONFIRM],
+        "near": [described(e) for e in _nearest(entries, targets) if e.status == NEAR][:MAX_CONFIRM],
         "counts": {s: sum(e.status == s for e in entries) for s in STATUSES},
         "unplayable": [{"label": label, "why": why} for label, why in skipped],
         "search": search,

@@ -788,7 +788,7 @@ def tune_findings(s: dict, matters: Mapping | None = None) -> list[str]:
     if s["status"] == "out of reach":
         out = [
             f"No {option} from {s['vary']['range'][0]} to {s['vary']['range'][1]} brings {words} to {show(goal)}; "
-            f"the nearest is {s['best']}, which gives {got}."
+            f"the nearest is {s['best']}: it gives {got}, {_meets(s, show, matters)}."
         ]
     else:
         out = [f"For {words} of {show(goal)}, play {option} = {s['best']}: it gives {got}, {_meets(s, show, matters)}."]
@@ -807,8 +807,10 @@ def _meets(s: dict, show, matters: Mapping | None) -> str:
         return "which holds the target" if lo <= goal <= hi else "close to the target but not on it"
     said = verdict(lo - goal, hi - goal, m)
     within = f"within {show(m) if s['target']['metric'].startswith('win_rate.') else _plain(m)} of it"
-    if said == NEGLIGIBLE:
+    if said == NEGLIGIBLE and lo <= goal <= hi:
         return f"which meets the target: what it gives lies {within}, closer than anyone would notice"
+    if said == NEGLIGIBLE:  # (sure it is off the target, and sure it is off by less than matters)
+        return f"not exactly the target (it lies outside the interval) but {within}, closer than anyone would notice"
     if said == MATTERS:
         return f"which misses the target by more than matters ({within.replace('within', 'more than')})"
     return f"close to the target; these games cannot tell whether it lies {within}"
@@ -984,11 +986,16 @@ def design_findings(s: dict, spec) -> list[str]:
         out.append(f"{len(answers)} rule set{'s' if len(answers) > 1 else ''} meet{'' if len(answers) > 1 else 's'} "
                    f"every target: {names}.")  # fmt: skip
         best = answers[0]
+        slipped = [a["label"] for a in answers if a.get("confirmed") and not a["confirmed"]["holds"]]
         said = (
             "the surest (the furthest inside the targets)"
             if s["prefer"] is None
             else f"the best on {metric_words(s['prefer']['metric'])}"
         )
+        if slipped and best.get("confirmed", {}).get("holds"):
+            said = said.replace("the surest", "the surest of those that hold on fresh games").replace(
+                "the best on", "the best of those that hold on fresh games on"
+            )
         conf = best.get("confirmed")
         if conf is not None:
             figures = ", ".join(f"{_target_words(t)} {_target_value(t, conf['figures'][t['metric']])}" for t in targets)
@@ -999,9 +1006,9 @@ def design_findings(s: dict, spec) -> list[str]:
                 + ", ".join(_target_words(t) for t in targets if conf["calls"][t["metric"]] != "meets")
             )
             out.append(f"Of them, {said} is {best['label']}: on {conf['games']:,} fresh games {figures}; {held}.")
-        slipped = [a["label"] for a in answers if a.get("confirmed") and not a["confirmed"]["holds"]]
         if slipped:
-            out.append(f"On fresh games {len(slipped)} of the {len(answers)} land off a target ({'; '.join(slipped)}): "
+            out.append(f"On fresh games {len(slipped)} of the {len(answers)} land{'s' if len(slipped) == 1 else ''} off "
+                       f"a target ({'; '.join(slipped)}): "
                        "by less than matters where called near; prefer the answers that hold there.")  # fmt: skip
     else:
         out.append("No rule set meets every target.")
@@ -1015,8 +1022,10 @@ def design_findings(s: dict, spec) -> list[str]:
                 f"The targets compete: {len(s['pareto'])} rule sets each come nearer one target only by going "
                 f"further from another ({'; '.join(s['pareto'][:4])}{' ...' if len(s['pareto']) > 4 else ''})."
             )
-    if c["near"]:
-        out.append(f"{c['near']} more rule set{'s come' if c['near'] > 1 else ' comes'} within what matters of every "
+    # (with no answer the nearest miss may be near itself: "more" leaves it out)
+    near = c["near"] - (not answers and bool(s["nearest"]) and s["nearest"][0]["status"] == "near")
+    if near:
+        out.append(f"{near} more rule set{'s come' if near > 1 else ' comes'} within what matters of every "
                    "target without being on all of them.")  # fmt: skip
     if c["edge"]:
         sit = "s sit" if c["edge"] > 1 else " sits"

@@ -199,7 +199,8 @@ def format_design(s: dict, title: str, players: int, label: str, seed: int) -> s
             lines += ["", "where the targets compete (no rule set misses each by less at once):"]
             lines += [f"  {p}" for p in s["pareto"]]
     if s["answers"] and s["near"]:
-        lines += ["", "near: within what matters of every target, off one by less (the search's games)"]
+        shown = f"; the {len(s['near'])} nearest of {c['near']}" if len(s["near"]) < c["near"] else ""
+        lines += ["", f"near: within what matters of every target, off one by less (the search's games{shown})"]
         for a in s["near"]:
             lines.append(f"  {a['label']:<{width}}  " + "  ".join(f"{_cell(t, a['figures'][t['metric']]):<24}"
                                                                  for t in targets))  # fmt: skip
