@@ -1007,9 +1007,10 @@ def design_findings(s: dict, spec) -> list[str]:
             )
             out.append(f"Of them, {said} is {best['label']}: on {conf['games']:,} fresh games {figures}; {held}.")
         if slipped:
-            out.append(f"On fresh games {len(slipped)} of the {len(answers)} land{'s' if len(slipped) == 1 else ''} off "
-                       f"a target ({'; '.join(slipped)}): "
-                       "by less than matters where called near; prefer the answers that hold there.")  # fmt: skip
+            land = "lands" if len(slipped) == 1 else "land"
+            out.append(f"On fresh games {len(slipped)} of the {len(answers)} {land} off a target "
+                       f"({'; '.join(slipped)}): by less than matters where called near; prefer the answers that "
+                       "hold there.")  # fmt: skip
     else:
         out.append("No rule set meets every target.")
         for a in s["nearest"]:
