@@ -34,6 +34,13 @@ def test_matters_reads_points_for_a_share_and_units_or_shares_for_the_rest():
         ("length=-2", "--matters: 'length=-2': expected a number above 0, got '-2'"),
         ("length=lots", "--matters: 'length=lots': expected a number above 0, got 'lots'"),
         ("seat_balance=1", "--matters: 'seat_balance=1': expected FIGURE=NUMBER"),
+        # A share's margin is in percentage points: 0.005 meant as half a point is 200 times too small.
+        (
+            "tie_break=0.005",
+            "--matters: 'tie_break=0.005': tie_break is in percentage points (tie_break=0.5: half a "
+            "point), at least 0.1",
+        ),
+        ("tie_break.share=0.5", "--matters: 'tie_break.share=0.5': name the figure alone: tie_break=0.5"),
     ],
 )
 def test_a_wrong_margin_is_one_line_naming_what_is_allowed(text, message):

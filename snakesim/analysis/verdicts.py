@@ -40,6 +40,9 @@ class Margin:
         return self.amount * abs(baseline) if self.relative else self.amount
 
 
+MIN_POINTS = 0.1  # the smallest margin a share may be given, in percentage points
+
+
 def default_margin(f: Figure) -> Margin | None:
     return None if f.matters is None else Margin(f.matters, f.relative)
 
@@ -66,6 +69,9 @@ def parse_matters(texts: str | Iterable[str] | None, field: str = "--matters") -
             name, eq, value = part.partition("=")
             name, value = name.strip(), value.strip()
             f = BY_ID.get(name)
+            base = BY_ID.get(name.partition(".")[0])
+            if eq and f is None and base is not None and base.matters is not None:  # (tie_break.share: a target's name)
+                raise InputError(field, f"{part!r}: name the figure alone: {base.id}={value}")
             if not eq or f is None or f.matters is None:
                 raise InputError(field, f"{part!r}: expected FIGURE=NUMBER or FIGURE=NUMBER% with FIGURE one of "
                                  f"{margins_allowed()}")  # fmt: skip
@@ -77,6 +83,9 @@ def parse_matters(texts: str | Iterable[str] | None, field: str = "--matters") -
             if not (number > 0 and math.isfinite(number)):
                 raise InputError(field, f"{part!r}: expected a number above 0, got {value!r}")
             if f.percent:  # (percentage points, with or without %)
+                if number < MIN_POINTS:
+                    raise InputError(field, f"{part!r}: {name} is in percentage points ({name}=0.5: half a point), "
+                                     f"at least {MIN_POINTS}; less than that no number of games could tell")  # fmt: skip
                 out[name] = Margin(number / 100)
             else:
                 out[name] = Margin(number / 100, relative=True) if percent else Margin(number)
