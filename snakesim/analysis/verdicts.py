@@ -85,7 +85,7 @@ def parse_matters(texts: str | Iterable[str] | None, field: str = "--matters") -
             if f.percent:  # (percentage points, with or without %)
                 if number < MIN_POINTS:
                     raise InputError(field, f"{part!r}: {name} is in percentage points ({name}=0.5: half a point), "
-                                     f"at least {MIN_POINTS}; less than that no number of games could tell")  # fmt: skip
+                                     f"at least {MIN_POINTS}; no number of games could tell less")  # fmt: skip
                 out[name] = Margin(number / 100)
             else:
                 out[name] = Margin(number / 100, relative=True) if percent else Margin(number)
