@@ -177,8 +177,13 @@ def test_fast_typing_is_never_put_back_even_on_a_slow_server(open_page, monkeypa
     page.click("#run")
     page.wait_for_selector("#run-error:not([hidden])")
     assert page.inner_text("#run-error").startswith("my rules: start_coins: expected an integer")
+    # It names the button that throws the edit away (it said "Put back", a button there is not),
+    # and goes with the refused edit (it stayed, red, after the edit was thrown away).
+    assert page.inner_text("#run-error").endswith('(fix it, or press "Throw away the refused edit")')
+    assert page.inner_text("#rules-undo") == "Throw away the refused edit"
     page.click("#rules-undo")
     page.wait_for_selector("#rules-error", state="hidden")
+    page.wait_for_selector("#run-error", state="hidden")
     from playwright.sync_api import expect
 
     expect(page.locator("[data-field=start_coins]")).to_have_value("20")
@@ -198,6 +203,12 @@ def test_every_rule_set_takes_the_baselines_players_unless_given_its_own(open_pa
     card = page.locator("#arms li[data-arm=wild-snake]")
     card.wait_for()
     assert "Players: the baseline's (greedy in seats 0 and 2, random in seat 1)" in card.inner_text()
+    # The games' limit moves with the rule sets: it says why (a family saw 666,666 unexplained).
+    page.fill("#games", "100000000")
+    page.click("#run")
+    page.wait_for_selector("#run-error:not([hidden])")
+    said = "games per rule set: expected a whole number from 1 to 1,000,000 (2,000,000 games in all, shared by 2 rule "
+    assert page.inner_text("#run-error") == said + "sets), got 100,000,000"
     page.fill("#games", "1500")
     with page.expect_request(lambda r: r.url.endswith("/api/runs") and r.method == "POST") as sent:
         run = started(page)

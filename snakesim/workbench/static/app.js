@@ -192,6 +192,14 @@ function playersChanged() {
 /* ------------------------------------------------------------------ runs */
 const panelOf = (kind) => page.panels.find((p) => p.kind === kind);
 
+const editErrors = new Set();  // panels' error lines that name a refused edit
+
+/* The refused edit is fixed or thrown away: its message leaves the panels that showed it. */
+function editsTaken() {
+  editErrors.forEach((id) => showError(id, ""));
+  editErrors.clear();
+}
+
 /* Play a panel's request (with `extra` settings of its own, such as a run that settles an
    earlier one): the rules text settled first, then the run watched until done. */
 async function run(kind, extra) {
@@ -202,6 +210,7 @@ async function run(kind, extra) {
     await startRun(panel, { ...panel.request(page), ...(extra || {}) }, (job) => done(panel, job));
   } catch (err) {
     showError(panel.ids.error, err.message);
+    if (err.refusedEdit) editErrors.add(panel.ids.error);
   }
 }
 
@@ -260,7 +269,7 @@ async function chooseGame(name, saved, before) {
   $("players").value = saved && typeof saved.pt === "string" ? saved.pt : n;
   state.lineup = game.policies.length
     ? resized(saved && saved.L ? saved.L : [], n, game.default_policy) : [];
-  buildEditor(game, { arm: editingArm, changed: () => changed(), limits: state.limits });
+  buildEditor(game, { arm: editingArm, changed: () => changed(), editsTaken, limits: state.limits });
   drawLineup(page);
   state.arms = [];
   const problems = [];
@@ -291,7 +300,7 @@ async function chooseGame(name, saved, before) {
 async function backTo(game, before) {
   $("players").value = before.players;
   Object.assign(state, { lineup: before.lineup, arms: before.arms, editing: before.editing });
-  buildEditor(game, { arm: editingArm, changed: () => changed(), limits: state.limits });
+  buildEditor(game, { arm: editingArm, changed: () => changed(), editsTaken, limits: state.limits });
   drawLineup(page);
   drawArms(page);
   await edit(editingArm());

@@ -21,7 +21,8 @@ const formFields = () => $("form").querySelectorAll("[data-field]");
 const check = (toml, settings) => api("POST", "/api/rules", { game: game.name, toml, set: settings });
 
 /* Draw the form for a game. hooks.arm() is the rule set being edited; hooks.changed(arm) is
-   told when its rules change; hooks.limits the server's limits. */
+   told when its rules change; hooks.editsTaken() when no edit is refused any more (fixed or
+   thrown away); hooks.limits the server's limits. */
 export function buildEditor(g, h) {
   game = g;
   hooks = h;
@@ -148,6 +149,7 @@ function report() {
   const message = pending.tomlError || [...pending.invalid.values()][0] || "";
   showError("rules-error", message);
   $("rules-undo").hidden = !message;
+  if (!message && hooks && hooks.editsTaken) hooks.editsTaken();
   const blocked = pending.tomlError !== null;
   $("form").querySelectorAll("fieldset").forEach((f) => { f.disabled = blocked; });
   $("form-blocked").hidden = !blocked;
@@ -209,7 +211,11 @@ export async function settle() {
     } else break;
   }
   const message = pending.tomlError || [...pending.invalid.values()][0];
-  if (message) throw new Error(`${hooks.arm().name}: ${message} (fix it, or press "Put back")`);
+  if (message) {
+    const err = new Error(`${hooks.arm().name}: ${message} (fix it, or press "Throw away the refused edit")`);
+    err.refusedEdit = true;  // (the page takes the message down once no edit is refused: hooks.editsTaken)
+    throw err;
+  }
 }
 
 /* Drop every edit not taken, and show the rule set's rules as they are. */

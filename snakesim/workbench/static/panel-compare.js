@@ -18,8 +18,11 @@ export function request(page) {
   const { state } = page;
   const arms = page.played();
   const most = Math.max(1, Math.floor(state.limits.max_games / arms.length));
+  // (the server's games in all, shared by the rule sets: a family saw the limit move unexplained)
+  const shared = arms.length > 1 ? ` (${count(state.limits.max_games)} games in all, shared by ${arms.length} rule `
+    + "sets)" : "";
   return {
-    kind, ...page.common(), games: wholeNumber("games", "games per rule set", 1, most), feel: $("feel").checked,
+    kind, ...page.common(), games: wholeNumber("games", "games per rule set", 1, most, shared), feel: $("feel").checked,
     matters: $("matters").value.trim(), arms: arms.map(page.armRequest),
   };
 }

@@ -57,10 +57,10 @@ export function showError(id, message) {
 export const count = (n) => Number(n).toLocaleString("en");
 
 /* The whole number a text field holds, checked: an Error naming the field and what it takes
-   otherwise (never "got 0" for an empty field or a word). */
-export function wholeNumber(id, name, low, high) {
+   otherwise (never "got 0" for an empty field or a word), with `why` the limit is what it is. */
+export function wholeNumber(id, name, low, high, why = "") {
   const text = $(id).value.trim();
-  const allowed = `${name}: expected a whole number from ${count(low)} to ${count(high)}`;
+  const allowed = `${name}: expected a whole number from ${count(low)} to ${count(high)}${why}`;
   if (!text) throw new Error(`${allowed}, got nothing`);
   if (!/^\d+$/.test(text.replace(/[,_ ]/g, ""))) throw new Error(`${allowed}, got '${text}'`);
   const value = Number(text.replace(/[,_ ]/g, ""));
