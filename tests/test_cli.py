@@ -419,3 +419,13 @@ def test_help_says_how_each_kind_of_player_plays():
         assert re.search(rf"^  {name} +{re.escape(words.format(k=64)[:40])}", out.output, re.M), name
     assert "greedy:RATE" in out.output and "greedy:0.3 is a novice" in out.output
     assert "Players (" not in CliRunner().invoke(cli, ["games", "--help"]).output
+
+
+def test_tune_and_balance_each_describe_their_own_plot():
+    """tune's --plot said balance's picture ("win rates before and after, or the metric against
+    the value")."""
+    for command, words, other in (("tune", "against the option's value", "win rate"),
+                                  ("balance", "win rate before and after", "against the option")):  # fmt: skip
+        text = CliRunner().invoke(cli, [command, "--help"], terminal_width=300).output
+        plot = next(line for line in text.splitlines() if line.strip().startswith("--plot"))
+        assert words in plot and other not in plot, (command, plot)

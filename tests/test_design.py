@@ -125,6 +125,12 @@ def test_a_share_target_near_0_or_100_percent_gets_a_margin_on_its_own_scale():
             "can be searched: narrow a range",
         ),
         (("--vary", "snakes=1:2", "--target", "draw.share<=0.1", "--budget", "3000"), "--budget: 2 rule sets x"),
+        # (each said what is wrong in words a designer had to puzzle over)
+        (("--vary", "start_coins.5=10:12", "--target", "length.median=60"), "start_coins's seat is from 0 to 3"),
+        (("--vary", "snakes.1=1:2", "--target", "length.median=60"), "snakes is not one"),
+        (("--vary", "start_coins=20:10", "--target", "length.median=60"), "(LOW first: 10:20)"),
+        (("--vary", "start_coins=8:12:2", "--target", "length.median=60"), "a range takes no step here"),
+        (("--vary", "snakes=1:2", "--target", "length.median=>60"), "'length.median=>60': write length.median>=60"),
     ],
 )
 def test_bad_design_input_is_one_line_and_exit_2(args, words, tmp_path):

@@ -13,6 +13,7 @@ from snakesim.analysis.findings import (
     decimals,
     p_text,
     run_findings,
+    skill_findings,
     sweep_findings,
     tune_findings,
 )
@@ -511,3 +512,17 @@ def test_a_change_for_the_child_that_matters_is_in_the_headline():
     )
     assert "the random player in seat 1 wins 47.0% [46.0%, 48.0%]" in said[1] and "a change that matters" in said[1]
     assert not any(s.startswith("Too small") and "seat 1" in s for s in said)
+
+
+def test_skill_findings_name_the_field_players_own_share_not_an_equal_one():
+    """ "19.7% of games, an equal share being 23.1%" gave a field player's win rate in the odd
+    player's seats as an equal share (a designer computed 24.8%), and an undecided edge read
+    "cannot tell whether by as much as matters (1) at the same seats (+0.9 ...)"."""
+    shares = pd.DataFrame([{"players": 4, "verdict": "mostly luck", "skill_share": float("nan")}])
+    row = {"players": 4, "field": "greedy", "player": "novice:0.3", "games": 8_000, "win_rate": 0.197,
+           "fair_share": 0.231, "edge": -0.009, "edge_low": -0.02, "edge_high": 0.002}  # fmt: skip
+    said = skill_findings(pd.DataFrame([row]), shares)
+    assert said[1] == ("One novice among careful players wins 0.9 percentage points less often than a field player at "
+                       "the same seats (-0.9 [-2.0, +0.2] percentage points), but these games cannot tell whether by "
+                       "as much as matters (1 percentage point): 19.7% of games, where a field player in its seats "
+                       "wins 23.1%.")  # fmt: skip

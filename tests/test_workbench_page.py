@@ -660,6 +660,10 @@ def test_a_design_search_typed_on_a_phone_answers_and_an_answer_becomes_a_rule_s
     page.wait_for_selector(f"body[data-design='{run}']", timeout=30_000)
     assert page.input_value("#design-targets") == "length.median=45+-6\nout_share.mean<=0.22"
     assert findings(page, "#design-findings") == said
+    # Its instructions fit the game chosen: Rainbow's never show Fortune's options (they did).
+    choose(page, "rainbow", 4)
+    section = page.inner_text("#design-section") + page.get_attribute("#design-vary", "placeholder")
+    assert "start_coins" not in section and "rejoin" not in section and "hand_size" in section
 
 
 def test_a_design_search_reloaded_mid_run_still_brings_its_answers(open_page):

@@ -157,8 +157,10 @@ def parse_vary(spec: GameSpec, rules: Rules, players: int, text: str) -> Dimensi
         item = option.item()
         one = lambda t: option.parse_item(target, part, t)[1]  # noqa: E731
     elif part:
-        if not isinstance(option, PerSeat) or not part.isdigit() or int(part) >= players:
-            raise InputError("--vary", f"{target}: a seat is given only for a per-seat option, from 0 to {players - 1}")
+        if not isinstance(option, PerSeat):
+            raise InputError("--vary", f"{target}: a seat is given only for a per-seat option; {name} is not one")
+        if not part.isdigit() or int(part) >= players:
+            raise InputError("--vary", f"{target}: {name}'s seat is from 0 to {players - 1} with {players} players")
         item = Int(option.low, option.high)
         one = lambda t: item.parse(target, t)  # noqa: E731
     else:
@@ -194,6 +196,8 @@ def parse_target(spec: GameSpec, players: int, text: str, matters: dict[str, Mar
         raise InputError("--target", f"expected FIGURE<=V, FIGURE>=V or FIGURE=V+-T (e.g. length.median=60+-5), "
                          f"got {text!r}")  # fmt: skip
     metric, op, rest = m.groups()
+    if op == "=" and rest[:1] in "<>":  # (=> and =<: the signs turned round)
+        raise InputError("--target", f"{text!r}: write {metric}{rest[0]}={rest[1:].strip()}")
     parts = _TOLERANCE.match(rest)
     value_text, tolerance_text = (parts.group(1), parts.group(2)) if parts else (rest, None)
     if tolerance_text is not None and op != "=":

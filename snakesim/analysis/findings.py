@@ -872,23 +872,21 @@ def skill_findings(table: pd.DataFrame, shares: pd.DataFrame, matters: Mapping |
             places = max(1, points(r.edge_low, r.edge_high))
             ci = signed(r.edge, r.edge_low, r.edge_high, places, 100)
             said = verdict(r.edge_low, r.edge_high, margin)
+            size = f"{100 * margin:g} percentage point" + ("" if margin == 0.01 else "s")
+            word = "more" if r.edge > 0 else "less"
             if said == MATTERS:
-                word = "more" if r.edge > 0 else "less"
                 text = (f"{who.capitalize()} wins {100 * abs(r.edge):.{places}f} percentage points {word} often than a "
-                        "field player")  # fmt: skip
+                        f"field player at the same seats ({ci} percentage points)")  # fmt: skip
             elif said == NEGLIGIBLE:
-                text = f"{who.capitalize()} wins about as often as a field player, within {100 * margin:g} " + (
-                    "percentage point" + ("" if margin == 0.01 else "s")
-                )
+                text = (f"{who.capitalize()} wins about as often as a field player at the same seats, within {size} "
+                        f"({ci} percentage points)")  # fmt: skip
             else:
-                word = "more" if r.edge > 0 else "less"
                 text = (f"{who.capitalize()} wins {100 * abs(r.edge):.{places}f} percentage points {word} often than a "
-                        "field player, but these games cannot tell whether by as much as matters "
-                        f"({100 * margin:g})")  # fmt: skip
-            out.append(
-                f"{text} at the same seats ({ci} percentage points): {percent(r.win_rate, places)} of games, "
-                f"an equal share being {percent(r.fair_share, places)}."
-            )
+                        f"field player at the same seats ({ci} percentage points), but these games cannot tell "
+                        f"whether by as much as matters ({size})")  # fmt: skip
+            # (the field player's share is its own win rate in those seats, not an equal share)
+            out.append(f"{text}: {percent(r.win_rate, places)} of games, where a field player in its seats wins "
+                       f"{percent(r.fair_share, places)}.")  # fmt: skip
     return out
 
 

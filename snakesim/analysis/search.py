@@ -105,9 +105,11 @@ def check_range(field_name: str, text: str, low: int, high: int) -> tuple[int, i
     except ValueError:
         a = b = None
     if a is None or b is None:
-        raise InputError(field_name, f"expected LOW:HIGH with integers, got {text!r}")
+        step = " (a range takes no step here: every value from LOW to HIGH is played)" if len(parts) == 3 else ""
+        raise InputError(field_name, f"expected LOW:HIGH with integers, got {text!r}{step}")
     if not low <= a < b <= high:
-        raise InputError(field_name, f"expected {low:,} <= LOW < HIGH <= {high:,}, got {text!r}")
+        turned = f" (LOW first: {b}:{a})" if low <= b < a <= high else ""
+        raise InputError(field_name, f"expected {low:,} <= LOW < HIGH <= {high:,}, got {text!r}{turned}")
     return a, b
 
 

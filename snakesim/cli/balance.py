@@ -18,9 +18,16 @@ if TYPE_CHECKING:
     from snakesim.analysis.tune import TuneResult
 
 
+PLOT_HELP = {  # (each command's own picture)
+    False: "Draw the answer (.png): the target's figure against the option's value, with intervals, and the target "
+    "as a line.",
+    True: "Draw the answer (.png): each seat's win rate before and after the handicap, on the fresh games.",
+}
+
+
 def search_options(fn, several: bool = False):
     """The game and rules to start from, the search's budget and where it plays (with
-    ``several``, one or more player counts)."""
+    ``several``, one or more player counts: ``balance``)."""
     for option in reversed(
         (
             click.option(
@@ -38,8 +45,7 @@ def search_options(fn, several: bool = False):
             click.option("--threads", "-t", type=int, default=None, help="numba threads [default: all]."),
             options.backend_options,
             click.option("--json", "as_json", is_flag=True, help="Print the answer, its figures and the path as JSON."),
-            click.option("--plot", type=click.Path(dir_okay=False), default=None,
-                         help="Draw the answer (.png): win rates before and after, or the metric against the value."),
+            click.option("--plot", type=click.Path(dir_okay=False), default=None, help=PLOT_HELP[several]),
         )
     ):  # fmt: skip
         fn = option(fn)
