@@ -995,15 +995,18 @@ def design_findings(s: dict, spec) -> list[str]:
                 "the best on", "the best of those that hold on fresh games on"
             )
         conf = best.get("confirmed")
+        lead = f"Of them, {said} is {best['label']}: on" if len(answers) > 1 else "On"
         if conf is not None:
             figures = ", ".join(f"{_target_words(t)} {_target_value(t, conf['figures'][t['metric']])}" for t in targets)
+            crosses = any(_crosses(t, conf["figures"][t["metric"]]["ci"]) for t in targets)
             held = (
                 "every target holds there"
+                + (" (each estimate on its target, each interval within what matters of it)" if crosses else "")
                 if conf["holds"]
                 else "but not every target holds there: "
                 + ", ".join(_target_words(t) for t in targets if conf["calls"][t["metric"]] != "meets")
             )
-            out.append(f"Of them, {said} is {best['label']}: on {conf['games']:,} fresh games {figures}; {held}.")
+            out.append(f"{lead} {conf['games']:,} fresh games {figures}; {held}.")
         if slipped:
             land = "lands" if len(slipped) == 1 else "land"
             out.append(f"On fresh games {len(slipped)} of the {len(answers)} {land} off a target "
@@ -1028,8 +1031,10 @@ def design_findings(s: dict, spec) -> list[str]:
                    "target without being on all of them.")  # fmt: skip
     if c["edge"]:
         sit = "s sit" if c["edge"] > 1 else " sits"
-        out.append(f"{c['edge']} rule set{sit} at the edge of a target: off it by about as much as matters, which "
-                   "more games would hardly settle.")  # fmt: skip
+        named = s.get("edge") or []
+        which = f" ({'; '.join(named)})" if named and len(named) == c["edge"] else ""
+        out.append(f"{c['edge']} rule set{sit} at the edge of a target{which}: off it by about as much as matters, "
+                   "which more games would hardly settle.")  # fmt: skip
     if c["undecided"]:
         out.append(f"{c['undecided']} rule set{'s' if c['undecided'] > 1 else ''} stayed undecided when the budget ran "
                    "out; more games in all (--budget) would settle them.")  # fmt: skip
@@ -1042,6 +1047,15 @@ def design_findings(s: dict, spec) -> list[str]:
             + f"; giving every rule set as many games as the most-played one needed would have taken {grid:,}."
         )
     return out
+
+
+def _crosses(t: dict, ci) -> bool:
+    """Whether an interval reaches past a design target's edge (a family read "[1.1, 2.4] ...
+    holds" against "at most 2" as a contradiction)."""
+    from snakesim.analysis.design_space import Target
+
+    low, high = Target.of(t).region
+    return ci[0] < low or ci[1] > high
 
 
 def _target_words(t: dict) -> str:
