@@ -71,6 +71,9 @@ def test_the_winner_is_known_by_the_end_of_every_won_game(fortune):
         assert series["points"][-1][1] == 1.0
         values = [p[1] for p in series["points"]]
         assert values == sorted(values)  # (a share that can only grow as the game goes on)
+    # Its half-way share is not the words' "already lead alone half-way" (a family read 4% against
+    # 21%): the summary says which winners it leaves out.
+    assert "in front half-way who loses the lead later is not counted here" in charts["known"]["summary"]
 
 
 def test_charts_only_where_they_say_something():

@@ -182,7 +182,8 @@ def known_chart(tables: dict[str, pd.DataFrame], level: float = LEVEL) -> dict:
         percent=True,
         series=series,
         summary="The share of won games whose winner already leads alone for good (and never loses the lead again), "
-        f"as the game goes on. Half-way: {summary}.",
+        f"as the game goes on. Half-way: {summary}. (A winner in front half-way who loses the lead later is not "
+        "counted here: the figure of winners who already lead alone half-way counts them too.)",
     )
 
 
