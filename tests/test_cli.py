@@ -161,7 +161,7 @@ BAD = [
     ),
     (
         ["run", "fortune", "--set", "start_coins=ten"],
-        "start_coins: expected an integer from 1 to 1,000,000, or a list of one per seat, got 'ten'",
+        "start_coins: expected an integer from 1 to 1,000,000, or a list of one per seat (20, 20, 21, 21), got 'ten'",
     ),
     (["run", "fortune", "--set", "start_coins=0"], "start_coins: expected an integer from 1"),
     (["run", "fortune", "--set", "deck.RAIN=-2"], "deck.RAIN: expected an integer from 0"),

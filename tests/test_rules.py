@@ -165,3 +165,14 @@ def test_bad_toml(tmp_path, text, words):
 def test_missing_toml(tmp_path):
     with pytest.raises(InputError, match="cannot read rules file"):
         FortuneRules.from_toml(tmp_path / "absent.toml")
+
+
+def test_a_per_seat_list_may_be_typed_without_its_brackets():
+    """A family typed "12, 12, 12, 12" for one value a seat, as the help says, and was refused:
+    the brackets are optional now, in the workbench's field and in --set alike."""
+    from snakesim.games.fortune.rules import FortuneRules
+
+    assert FortuneRules().with_settings(["start_coins=12, 12, 13, 13"]).start_coins == (12, 12, 13, 13)
+    assert FortuneRules().with_settings(["start_coins=[12, 12, 13, 13]"]).start_coins == (12, 12, 13, 13)
+    with pytest.raises(InputError, match=r"or a list of one per seat \(20, 20, 21, 21\), got '12, x'"):
+        FortuneRules().with_settings(["start_coins=12, x"])

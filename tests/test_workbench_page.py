@@ -437,6 +437,10 @@ def test_the_handicap_is_called_fair_only_when_the_fresh_games_show_it(open_page
 
 def test_a_phone_and_the_keyboard_alone(open_page, server, tmp_path):
     page = open_page(360, 800)
+    # Fields a finger can hit, in text a phone does not zoom into (they were 11px, 19-21px tall).
+    for field in ("[data-field=start_coins]", "[data-field=snakes]", "#game", "#games"):
+        size = page.eval_on_selector(field, "e => parseFloat(getComputedStyle(e).fontSize)")
+        assert size >= 16 and page.locator(field).bounding_box()["height"] >= 32, field
     page.fill("[data-field=start_coins]", "10")
     page.fill("#games", "5000")
     page.wait_for_function("() => document.getElementById('plan').textContent.includes('compares')")

@@ -103,14 +103,15 @@ class PerSeat(Spec):
         return tuple(one.check(f"{field}[{k}]", v) for k, v in enumerate(value))
 
     def parse(self, field, text):
-        try:
-            value = parse_value(field, text)
+        bare = isinstance(text, str) and "," in text and not text.strip().startswith("[")
+        try:  # (a list with or without its brackets: 12, 12, 13, 13 as a family types it)
+            value = parse_value(field, f"[{text}]" if bare else text)
         except InputError:
             raise InputError(field, f"expected {self.describe()}, got {typed(text)}") from None
         return self.check(field, value)
 
     def describe(self):
-        return f"an integer from {self.low:,} to {self.high:,}, or a list of one per seat"
+        return f"an integer from {self.low:,} to {self.high:,}, or a list of one per seat (20, 20, 21, 21)"
 
     def plain(self, value):
         return list(value) if isinstance(value, tuple) else value
