@@ -680,3 +680,23 @@ def test_a_design_search_reloaded_mid_run_still_brings_its_answers(open_page):
     page.wait_for_selector(f"body[data-design='{run}']", timeout=RUN)
     assert page.locator("#design-answers li").count() >= 1 and findings(page, "#design-findings")
     assert page.input_value("#design-vary") == "start_coins=8:20\nsnakes=1:2\nvariant=standard,rejoin"
+
+
+def test_back_after_choosing_another_game_brings_the_answer_back(open_page):
+    """A family chose another game after an answer: the answer went with no word, and Back left
+    the page. The page now says the game left keeps its rule sets and answers, and Back returns
+    to it, answer and all."""
+    page = open_page()
+    page.fill("[data-field=start_coins]", "12")
+    page.fill("#games", "2000")
+    run = play(page)
+    said = findings(page)
+    choose(page, "rainbow")
+    assert (
+        page.inner_text("#game-left")
+        == "fortune's rule sets and answers are kept: choose fortune again, or press Back."
+    )
+    page.go_back()
+    page.wait_for_selector(f"body[data-compare='{run}']", timeout=30_000)
+    assert page.input_value("#game") == "fortune" and findings(page) == said
+    assert page.input_value("[data-field=start_coins]") == "12"

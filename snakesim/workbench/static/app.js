@@ -354,9 +354,17 @@ function wire() {
     await settle().catch(() => {});
     discard();
     showError("link-error", "");
-    leftBehind[state.game.name] = { players: $("players").value, lineup: state.lineup, arms: state.arms,
-                                     editing: state.editing, shown: state.shown };
+    const left = state.game.name;
+    leftBehind[left] = { players: $("players").value, lineup: state.lineup, arms: state.arms,
+                         editing: state.editing, shown: state.shown };
+    // The game left keeps its own entry in the browser's history: Back returns to it, answers
+    // and all (it left the page: a family lost an answer so), and the page says where it went.
+    saveAddress();
+    history.pushState(null, "", location.href);
     await chooseGame($("game").value, null, leftBehind[$("game").value]);
+    const note = $("game-left");
+    note.textContent = `${left}'s rule sets and answers are kept: choose ${left} again, or press Back.`;
+    note.hidden = false;
   });
   $("players").addEventListener("input", playersChanged);
   ["games", "seed"].forEach((id) => $(id).addEventListener("input", changed));
