@@ -148,6 +148,12 @@ def test_balance_and_tune_json():
     assert data["policies"] == [] and data["level"] == 0.95  # (Fortune's players make no choices)
     assert data["values"][0] == data["values"][2] and data["before"]["win_rate"][1] < data["after"]["win_rate"][1]
     assert data["path"][0]["values"] == [20, 17, 20]
+    # The text says which rules it balanced (--set), and its distances are in percentage points
+    # (a Hisss designer read "within 1 point" as game points, and missed the --set).
+    text = invoke("balance", "fortune", "-p", 3, "--handicap", "start_coins", "--set", "start_coins=[20,17,20]",
+                  "-n", 5000, "--max-games", 20_000, "--confirm-games", 10_000).stdout  # fmt: skip
+    assert "(3 players, standard with start_coins=[20,17,20], seed 1)" in text
+    assert "percentage point" in text and " points" not in text.replace("percentage points", "")
     out = invoke("tune", "fortune", "--target", "length.mean=80", "--vary", "start_coins=5:40", "-n", 2000,
                  "--max-games", 8000, "--confirm-games", 2000, "--json")  # fmt: skip
     data = json.loads(out.stdout)

@@ -400,8 +400,9 @@ def _step_effects(path: list[dict], values: tuple[int, ...], players: int) -> li
 
 
 def points(x: float) -> str:
-    """A win-rate distance in percentage points, in words: ``1 point``, ``0.25 points``."""
-    return f"{x * 100:.2g} point" + ("" if f"{x * 100:.2g}" == "1" else "s")
+    """A win-rate distance in percentage points, in words: ``1 percentage point``, ``0.25
+    percentage points`` (never bare points: a handicap may count game points)."""
+    return f"{x * 100:.2g} percentage point" + ("" if f"{x * 100:.2g}" == "1" else "s")
 
 
 def _verdict(

@@ -76,9 +76,12 @@ def _show(result, as_json: bool, label: str, text, findings: list[str]) -> None:
         click.echo(format_findings(findings, result.summary.get("level", 0.95)))
 
 
-def _who(players: int, label: str, seats: tuple[str, ...], seed: int) -> str:
+def _who(players: int, label: str, seats: tuple[str, ...], seed: int, settings=()) -> str:
+    """Who plays which rules: the header's parenthesis (with the --set changes, which a
+    designer missed in it)."""
     play = f", {'/'.join(seats)} seats" if seats and len(set(seats)) > 1 else f", {seats[0]} seats" if seats else ""
-    return f"{players} players, {label}{play}, seed {seed}"
+    changed = f" with {', '.join(settings)}" if settings else ""
+    return f"{players} players, {label}{changed}{play}, seed {seed}"
 
 
 @cli.command("balance")
@@ -150,7 +153,7 @@ def balance_command(
             from snakesim.report.figures import balance_figure  # matplotlib only when a plot is asked for
 
             save_plot(balance_figure(result, f"{spec.name}: {handicap} = {inline(result.values)}"), plot)
-        text = format_balance(result, spec.title, _who(n, label, seats, seed))
+        text = format_balance(result, spec.title, _who(n, label, seats, seed, settings))
         shown.append((result, label, text, balance_findings(result.summary)))
     if as_json and len(shown) > 1:
         click.echo(to_json([{**r.summary, "variant": label, "findings": f, "path": records(r.path)}
@@ -199,21 +202,26 @@ def format_balance(result: BalanceResult, title: str, who: str) -> str:
         for k in range(len(result.values))
     ]  # fmt: skip
     rows.append((balanced.summary_words, *(p_text(c["balance_p"]) for c in (before, after))))
-    rows.append((gap.label, *(f"{c['gap'][0] * 100:.2f} points [{c['gap'][1] * 100:.2f}, "
+    rows.append((gap.label, *(f"{c['gap'][0] * 100:.2f} pp [{c['gap'][1] * 100:.2f}, "
                               f"{c['gap'][2] * 100:.2f}]" for c in (before, after))))  # fmt: skip
     lines += [f"  {label:<30}{b:<30}{a}" for label, b, a in rows]
+    lines.append("  (pp: percentage points of a seat's chance; the chi-square p tests exactly equal chances, which "
+                 "many games tell apart from differences too small to matter)")  # fmt: skip
     if s["runner_up"] is not None:
         r = s["runner_up"]
         lines.append(
             f"  runner-up {name} = {inline(r['values'])} on the same fresh games: largest seat gap "
-            f"{r['gap'][0] * 100:.2f} points {_gap(r)}"
+            f"{r['gap'][0] * 100:.2f} pp {_gap(r)}"
         )
     if s["novices"] is not None:
         n = s["novices"]
         lines += ["", f"{n['message']} (95% intervals: {_gap(n['after'])} with it, {_gap(n['before'])} without)"]
     if any(e is not None for e in s["step_effect"]):
         effects = ", ".join(f"seat {k} {e * 100:+.1f}" for k, e in enumerate(s["step_effect"]) if e is not None)
-        lines += ["", f"one step up of {name} moves a seat's own win rate (points): {effects}"]
+        untried = [str(k) for k, e in enumerate(s["step_effect"]) if e is None]
+        why = (f" (seat{'s' if len(untried) > 1 else ''} {', '.join(untried)}: that step was not played, at the top "
+               "of the range or not near the answer)" if untried else "")  # fmt: skip
+        lines += ["", f"one step up of {name} moves a seat's own win rate (percentage points): {effects}{why}"]
     return "\n".join(lines)
 
 
@@ -291,7 +299,7 @@ def tune_command(
         save_plot(tune_figure(result.path, s["target"]["value"], s["vary"]["option"], s["target"]["metric"]), plot)
     from snakesim.analysis.findings import tune_findings
 
-    show = lambda: format_tune(result, spec.title, _who(players, label, seats, seed))  # noqa: E731
+    show = lambda: format_tune(result, spec.title, _who(players, label, seats, seed, settings))  # noqa: E731
     _show(result, as_json, label, show, tune_findings(result.summary, matters=margins))
 
 
