@@ -302,6 +302,12 @@ def test_results_are_marked_stale_and_a_link_keeps_everything_the_page_found(ope
     page.wait_for_function("() => document.getElementById('stale').textContent.includes('the rules of my rules')")
     page.fill("[data-field=start_coins]", "10")
     stale.wait_for(state="hidden")
+    # A change of games says both counts (the settle button changes them itself).
+    page.fill("#games", "4000")
+    stale.wait_for(state="visible")
+    assert "the games per rule set (3,000 then, 4,000 now) changed since" in stale.inner_text()
+    page.fill("#games", "3000")
+    stale.wait_for(state="hidden")
     # A fair handicap, kept beside the comparison.
     page.select_option("#handicap", "start_coins")
     page.fill("#balance-games", "1000")

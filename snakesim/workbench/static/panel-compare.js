@@ -30,7 +30,9 @@ export function request(page) {
 /* What changed, for this panel, between the request a result answers and today's. */
 export function changes(then, now) {
   const out = [];
-  if (then.games !== now.games) out.push("the games per rule set");
+  // (with both counts: the settle button changes them itself, and a family read "changed" as
+  // something it had done)
+  if (then.games !== now.games) out.push(`the games per rule set (${count(then.games)} then, ${count(now.games)} now)`);
   if ((then.matters || "") !== (now.matters || "")) out.push("what matters");
   // (a rule set renamed is the same rule set: its results still hold)
   if (then.arms.length !== now.arms.length) out.push("the rule sets compared");
