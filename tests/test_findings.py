@@ -63,7 +63,7 @@ def test_a_change_that_matters_leads_and_the_rest_is_gathered():
         "This rule set changes what you would notice at the table: games get 60% longer; nothing else changes by as "
         "much as matters."
     )
-    assert said[1] == "Games get 60% longer: 100 -> 160 cards drawn on average (+60 [+57, +63])."
+    assert said[1] == "Games get 60% longer: 100 -> 160 cards drawn on average (+60 [+57, +63] cards drawn)."
     assert said[2] == (
         "Too small to notice: every seat's chance of winning (by less than 1 percentage point). Changes this small "
         "may be there, but no player would feel them."

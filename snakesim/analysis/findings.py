@@ -485,7 +485,7 @@ def _sentence(metric: str, b, r, spec: GameSpec, seats: Sequence[str]) -> str:
         diff = signed(r["diff"], r["diff_low"], r["diff_high"], places)
         return (f"Games get {_how_much(r['diff'] / b['value'] if b['value'] else float('inf'))} "
                 f"{'longer' if up else 'shorter'}: {number(b['value'], shown)} -> {number(r['value'], shown)} "
-                f"{spec.length_unit} on average ({diff}).")  # fmt: skip
+                f"{spec.length_unit} on average ({diff} {spec.length_unit}).")  # fmt: skip
     if f.percent:
         places = points(r["diff_low"], r["diff_high"])
         diff = f"{_points_diff(r, places)} percentage points"
