@@ -549,8 +549,20 @@ def test_design_finds_the_rule_sets_the_command_finds(server, tmp_path, monkeypa
     assert job["state"] == "done", job
     result = job["result"]
     assert result["met"] and result["answers"] and all(a["holds"] for a in result["answers"])
-    bars = result["charts"][0]["series"][0]["points"]
-    assert {p[0] for p in bars[: len(result["answers"])]} == {a["label"] + " (meets)" for a in result["answers"]}
+    chart = result["charts"][0]
+    bars = chart["series"][0]["points"]
+    # The bars numbered (a phone fitted two or three of twelve full names), each number's rule
+    # set by its values in the tooltip's names and the summary, the answers starred, in the
+    # order of the options varied.
+    full = [n.split(": ", 1)[1] for n in chart["names"]]
+    named = {", ".join(str(v) for v in a["options"].values()) + " (meets)" for a in result["answers"]}
+    assert {n for n in full if n.endswith("(meets)")} == named and len(bars) <= 8
+    assert [p[0] for p in bars] == [f"{j}" + ("*" if n.endswith("(meets)") else "") for j, n in enumerate(full, 1)]
+    assert all(f"{j}: {n}" in chart["summary"] for j, n in enumerate(full, 1))
+    space = [(int(n.split(", ")[0]), ["standard", "rejoin"].index(n.split(", ")[1].split(" ")[0])) for n in full]
+    assert space == sorted(space)
+    # (the target most rule sets are off, its edges dashed)
+    assert [(g["value"], g["label"]) for g in chart["guides"]] == [(39.0, "target edge 39"), (51.0, "target edge 51")]
     # Each answer's rules read back to a rule set the page can add.
     for a in result["answers"]:
         _, _, view = call(server, "POST", "/api/rules", {"game": "fortune", "toml": a["toml"], "set": []})

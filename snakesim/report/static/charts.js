@@ -109,6 +109,8 @@
     var BOTTOM = 46 + extra, H = HEIGHT + extra;
     var top = 0;
     shown.forEach(function (d) { d.s.points.forEach(function (p) { top = Math.max(top, p[3], p[1]); }); });
+    var guides = (chart.guides || []).filter(function (g) { return isFinite(g.value); });
+    guides.forEach(function (g) { top = Math.max(top, g.value); });
     if (chart.percent && top > 0.95) top = 1;  // (a share: the axis ends at 100%)
     var step = niceStep(top), ticks = Math.max(1, Math.ceil(top / step - 1e-9));
     top = step * ticks;
@@ -157,6 +159,12 @@
         el("polyline", { points: line.join(" "), stroke: d.colour, "class": "snakesim-line" }, svg);
       });
     }
+    // Guides (over the bars): a target's edges, dashed across the plot, named at its right end.
+    guides.forEach(function (g) {
+      el("line", { x1: LEFT, x2: W - RIGHT, y1: y(g.value), y2: y(g.value), "class": "snakesim-guide" }, svg);
+      el("text", { x: W - RIGHT, y: y(g.value) - 4, "text-anchor": "end", "class": "snakesim-guide-label" }, svg)
+        .textContent = g.label;
+    });
     var mark = el("rect", { x: 0, y: TOP, width: column, height: plotH, "class": "snakesim-mark" }, svg);
     mark.style.display = "none";
     var tip = html("div", "snakesim-tip", null, plot);
@@ -167,7 +175,8 @@
       current = j;
       var x = xs[j];
       tip.innerHTML = "";
-      html("strong", null, chart.kind === "bars" ? String(x) : chart.x_label.split(";")[0] + ": " + x, tip);
+      var named = chart.names && chart.names[j];  // (a numbered bar's full name)
+      html("strong", null, named || (chart.kind === "bars" ? String(x) : chart.x_label.split(";")[0] + ": " + x), tip);
       shown.forEach(function (d) {
         var p = d.s.points[j], row = html("div", "snakesim-tip-row", null, tip);
         var swatch = html("span", "snakesim-swatch", null, row);

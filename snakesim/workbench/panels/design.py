@@ -28,7 +28,7 @@ NOUN = "design search"
 SCRIPT = "panel-design.js"
 COUNTS_WORK = False  # (a search: its games are not known ahead)
 MOST_LINES = 6  # options to vary, and targets, a request may give
-MOST_BARS = 12  # rule sets its chart shows
+MOST_BARS = 8  # rule sets its chart shows (a phone has room for about that many)
 
 
 def rule_sets(request: dict, limits) -> tuple[list[Any], int]:
@@ -96,7 +96,7 @@ def play(plan: dict, backend) -> dict:
         "met": bool(s["answers"]),
         "counts": s["counts"],
         "targets": [t["text"] for t in s["targets"]],
-        "charts": [_chart(s, result.table)],
+        "charts": [_chart(s, result.table, result.dims)],
     }
 
 
@@ -125,29 +125,52 @@ def _name(a: dict, k: int) -> str:
     return text if text and len(text) <= MAX_NAME else f"answer {k}"
 
 
-def _chart(s: dict, table) -> dict:
-    """The first target's figure with its interval for the answers and the rule sets nearest
-    that target (twelve at most), as bars; an answer's label ends in "(meets)"."""
+def _chart(s: dict, table, dims) -> dict:
+    """The answers and the rule sets nearest them on the target fewest rule sets are on (the
+    one that decides), eight at most, as bars in the order of the options varied, each named
+    by its values alone (a phone has room for little more), with the target's edges dashed.
+
+    A family could not read it when it showed twelve rule sets' full names (two or three
+    labels fitted), in no order, and always the first target."""
     from snakesim.analysis.design_space import Target
     from snakesim.report.charts import chart
 
-    t = s["targets"][0]
-    target = Target.of(t)
-    answers = {a["label"] for a in s["answers"]}
     played = table[table["games"] > 0].copy()
+    targets = [Target.of(t) for t in s["targets"]]
+    off = [sum(t.shortfall(v) > 0 for v in played[t.metric]) for t in targets]
+    k = off.index(max(off))  # (ties: the first)
+    t, target = s["targets"][k], targets[k]
+    answers = {a["label"] for a in s["answers"]}
     played["order"] = [(label not in answers, target.shortfall(v)) for label, v in
                        zip(played["label"], played[t["metric"]], strict=True)]  # fmt: skip
-    shown = played.sort_values("order").head(MOST_BARS)
+    shown = played.sort_values("order").head(MOST_BARS).sort_index()  # (the space's order)
     scale = t["scale"]
     metric, low, high = t["metric"], f"{t['metric']}_low", f"{t['metric']}_high"
-    points = [[r["label"] + (" (meets)" if r["label"] in answers else ""), scale * r[metric], scale * r[low],
-               scale * r[high]] for _, r in shown.iterrows()]  # fmt: skip
-    summary = (f"{t['metric']} of each rule set with its interval on the search's games (the target: {t['text']}): "
-               f"the rule sets that meet every target first ({len(answers)}, marked meets), then those nearest this "
-               f"target; {len(points)} of {len(played)} shown.")  # fmt: skip
-    return chart("design", f"{t['metric']} of the answers and the rule sets nearest it", "bars", "rule set",
-                 t["metric"], percent=False, series=[{"name": f"{t['metric']} (search's games)", "points": points}],
-                 summary=summary)  # fmt: skip
+    names = [d.name for d in dims]
+
+    def short(r) -> str:
+        values = ", ".join(str(r[n]).lower() if isinstance(r[n], bool) else str(r[n]) for n in names)
+        return values + (" (meets)" if r["label"] in answers else "")
+
+    # Numbered bars, each number's rule set in the summary and the tooltip: even values alone
+    # fitted only two labels of eight on a phone.
+    rows = list(shown.iterrows())
+    names_shown = [short(r) for _, r in rows]
+    points = [[f"{j}" + ("*" if r["label"] in answers else ""), scale * r[metric], scale * r[low], scale * r[high]]
+              for j, (_, r) in enumerate(rows, start=1)]  # fmt: skip
+    edges = [x for x in target.region if abs(x) != float("inf")]
+    guides = [{"value": scale * x, "label": f"target {t['op'] if t['op'] != '=' else 'edge'} {target.show(x)}"}
+              for x in edges]  # fmt: skip
+    key = "; ".join(f"{j}: {n}" for j, n in enumerate(names_shown, start=1))
+    summary = (f"{t['metric']} of each rule set with its interval on the search's games (the target: {t['text']}, "
+               f"dashed): the rule sets that meet every target (marked *) and those nearest this target, "
+               f"{len(points)} of {len(played)}, in the order of {', '.join(names)}. {key}.")  # fmt: skip
+    out = chart("design", f"{t['metric']}: the answers and the rule sets nearest the target", "bars",
+                "rule set, numbered below (* meets every target)", t["metric"], percent=False,
+                series=[{"name": f"{t['metric']} (search's games)", "points": points}], summary=summary)  # fmt: skip
+    out["guides"] = guides
+    out["names"] = [f"{j}: {n}" for j, n in enumerate(names_shown, start=1)]  # (the tooltip's title)
+    return out
 
 
 def command_args(plan: dict) -> list[str]:
