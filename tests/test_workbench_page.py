@@ -706,3 +706,21 @@ def test_back_after_choosing_another_game_brings_the_answer_back(open_page):
     page.wait_for_selector(f"body[data-compare='{run}']", timeout=30_000)
     assert page.input_value("#game") == "fortune" and findings(page) == said
     assert page.input_value("[data-field=start_coins]") == "12"
+
+
+def test_a_table_wider_than_a_phone_says_it_slides(open_page):
+    """With three rule sets the details' table ran past a phone's edge, its third column cut off
+    with nothing to show the table slides sideways."""
+    page = open_page(360, 800)
+    for variant in ("one-snake", "rejoin"):
+        page.select_option("#variant-pick", variant)
+        page.click("#add-variant")
+        page.wait_for_selector(f"#arms li[data-arm={variant}]")
+    page.fill("#games", "1000")
+    play(page)
+    assert page.is_hidden("#table-hint")  # (the details are closed)
+    page.click("#details summary")
+    box = page.locator("#table-box")
+    assert box.evaluate("b => b.scrollWidth > b.clientWidth")  # (the case: wider than the phone)
+    page.wait_for_selector("#table-hint", state="visible")
+    assert "slide it sideways" in page.inner_text("#table-hint")

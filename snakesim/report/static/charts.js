@@ -232,7 +232,9 @@
     });
     var summary = html("p", "snakesim-chart-summary", chart.summary || "", box);
     summary.id = box.id + "-summary";
-    var how = html("p", "snakesim-chart-note", "Point at or tap a column, or Tab to the chart and use the arrow keys, for " +
+    // (a line chart has no columns to tap: a family looked for them)
+    var where = chart.kind === "bars" ? "Point at or tap a column" : "Point at or tap the chart where you want to read it";
+    var how = html("p", "snakesim-chart-note", where + ", or Tab to the chart and use the arrow keys, for " +
       "each rule set's value and its " + Math.round(100 * (chart.level || 0.95)) + "% interval; a rule set's button shows or hides it.", box);
     how.id = box.id + "-how";
   }

@@ -104,6 +104,7 @@ export function show(shown, page) {
   $("details-note").textContent = result.details_note;
   $("table-box").innerHTML = "";
   $("table-box").appendChild(figuresTable(result.rows));
+  tableHint();
   $("command").textContent = result.command;
   settleButton(result.settle, request.arms.length, page.state.limits);
 }
@@ -133,6 +134,13 @@ function settleButton(settle, arms, limits) {
 
 let settled = null;
 
+/* Say so when the details' table runs past the screen's edge (a family never saw its third
+   rule set: nothing showed the table slides). */
+function tableHint() {
+  const box = $("table-box");
+  $("table-hint").hidden = !$("details").open || box.scrollWidth <= box.clientWidth + 1;
+}
+
 export function clear() {
   $("results-body").hidden = true;
   $("results-empty").hidden = false;
@@ -147,6 +155,8 @@ export function restore(saved) {
 }
 
 export function wire(page) {
+  $("details").addEventListener("toggle", tableHint);
+  window.addEventListener("resize", tableHint);
   $("run").addEventListener("click", () => page.run(kind));
   $("matters").addEventListener("input", page.changed);
   $("matters").addEventListener("keydown", (e) => { if (e.key === "Enter") page.run(kind); });
