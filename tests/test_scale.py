@@ -117,6 +117,7 @@ def test_dask_workers_use_one_numba_thread(dask_backend):
     assert len(counts) == 2 and set(counts.values()) == {(1, 1)}
 
 
+@pytest.mark.slow  # (11 s: two Dask workers compiling from an empty cache; the default run checks their threads)
 def test_cli_workers_use_one_numba_thread_and_can_compile(tmp_path):
     # The CLI's main module imports numba before a worker's environment is set; a fresh
     # cache makes the workers compile a kernel variant the parent has not used.
@@ -220,7 +221,11 @@ def _wait_for_blocks(folder, count, process):
 
 @pytest.mark.parametrize(
     "how,extra",
-    [(signal.SIGKILL, []), (signal.SIGINT, ["--backend", "dask", "--workers", "2"])],
+    [
+        (signal.SIGKILL, []),
+        # (15 s: Ctrl-C across a Dask cluster, then resumed on another; make test-all)
+        pytest.param(signal.SIGINT, ["--backend", "dask", "--workers", "2"], marks=pytest.mark.slow),
+    ],
     ids=["kill-threads", "ctrl-c-dask"],
 )
 def test_a_killed_run_resumes_to_the_uninterrupted_result(tmp_path, how, extra):

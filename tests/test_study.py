@@ -280,6 +280,7 @@ def test_the_shipped_studies_are_valid():
         assert data.get("conclusion"), f"{study} says nothing about what its numbers mean"
 
 
+@pytest.mark.slow  # (11 s: a Dask cluster for a whole study; the default run keeps lighter Dask tests)
 def test_a_study_on_dask_gives_the_same_summary(report, tmp_path):
     from snakesim.core.backends import DaskBackend
 

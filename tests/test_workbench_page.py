@@ -422,7 +422,7 @@ def test_constant_lengths_are_said_once_and_the_report_says_what_each_rule_set_c
     assert page.locator("#table-box th", has_text=re.compile("^length")).count() == 0
     report = page.request.get(server.url + page.get_attribute("#download-report", "href").lstrip("/")).text()
     assert "<strong>my rules</strong>: <code>heads.RAINBOW=2</code>" in report
-    assert "<strong>standard</strong> (the baseline): the seed's rules, unchanged" in report
+    assert "<strong>standard</strong> (the baseline): the standard rules, unchanged" in report
 
 
 def test_the_handicap_is_called_fair_only_when_the_fresh_games_show_it(open_page, server):
@@ -531,7 +531,7 @@ def test_weak_input_gets_a_line_that_names_what_was_typed(open_page):
     page.wait_for_selector("#label-error", state="hidden")
     page.press("#label", "Tab")
     assert page.inner_text("#editing-name") == "ten coins"
-    assert page.inner_text("#rules-summary").startswith("ten coins plays the seed's game as it is")
+    assert page.inner_text("#rules-summary").startswith("ten coins plays the standard game as it is")
     # Rule sets up to the server's limit, then Add says why it is off.
     while page.is_enabled("#add-variant"):
         page.click("#add-variant")

@@ -49,7 +49,7 @@ def arm_table(spec, players: int, arm: Any, k: int, lineup: list[str]) -> dict:
 
 def arms_played(plan: dict) -> list[dict]:
     """Each rule set as the page, the report and the study name it: its label, what it changes
-    from the seed's game (as TOML and in a line), its hash and its players."""
+    from the standard game (as TOML and in a line), its hash and its players."""
     lineup = list(plan["lineup"])
     out = []
     for a in plan["arms"]:
@@ -66,11 +66,11 @@ def file_name(label: str) -> str:
 
 
 def arms_text(arms: list[dict]) -> list[str]:
-    """Each rule set as a Markdown list item: what it changes from the seed's game and who
+    """Each rule set as a Markdown list item: what it changes from the standard game and who
     plays it; then how each kind of player plays."""
     out = []
     for k, a in enumerate(arms):
-        changes = f"`{a['summary']}`" if a["changes"] else "the seed's rules, unchanged"
+        changes = f"`{a['summary']}`" if a["changes"] else "the standard rules, unchanged"
         who = ", ".join(f"seat {s} {p}" for s, p in enumerate(a["policies"]))
         line = f"- **{a['name']}**{' (the baseline)' if k == 0 else ''}: {changes}"
         if who:

@@ -336,7 +336,7 @@ async function start() {
     error = `This link is of a game this workbench does not have (${saved.g}).`;
     saved = null;
   }
-  if (error) linkError(`${error} The page shows the seed's ${data.games[0].name} game instead.`);
+  if (error) linkError(`${error} The page shows ${data.games[0].name}'s standard game instead.`);
   if (saved) {
     $("games").value = saved.n || "100000";
     $("seed").value = saved.s || "1";

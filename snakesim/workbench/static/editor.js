@@ -172,12 +172,12 @@ function fill(view) {
   summarize();
 }
 
-/* The line over the form: what the edited rule set changes from the seed's game. */
+/* The line over the form: what the edited rule set changes from the standard game. */
 export function summarize() {
   const arm = hooks.arm();
   $("rules-summary").textContent = arm.changes
-    ? `What ${arm.name} changes from the seed's game: ${arm.summary}.`
-    : `${arm.name} plays the seed's game as it is: change a rule below to make it your own.`;
+    ? `What ${arm.name} changes from the standard game: ${arm.summary}.`
+    : `${arm.name} plays the standard game as it is: change a rule below to make it your own.`;
 }
 
 /* Show a rule set's rules in the editor (its edits pending are settled first). */

@@ -79,7 +79,7 @@ export function drawArms(page) {
     if (i === 0) node("span", "tag", "baseline", head);
     if (arm.id === state.editing) node("span", "tag editing-tag", "in the editor", head);
     const rules = node("div", "arm-rules", null, item);
-    rules.textContent = arm.changes ? `Changes: ${arm.summary}` : "The seed's rules, unchanged";
+    rules.textContent = arm.changes ? `Changes: ${arm.summary}` : "The standard rules, unchanged";
     if (sameAsBaseline(state, arm)) {
       node("div", "arm-same", "No different from the baseline yet: change its rules (section 5) or its players, and "
         + "Play compares it. Until then Play leaves it out.", item);
