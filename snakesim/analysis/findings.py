@@ -1018,7 +1018,10 @@ def design_findings(s: dict, spec) -> list[str]:
             misses = "; ".join(f"{_target_words(t)} is {_target_value(t, a['figures'][t['metric']])}, "
                                f"about {_off(t, m['by'])} off {t['text']}"
                                for m in a["misses"] for t in targets if t["metric"] == m["metric"])  # fmt: skip
-            out.append(f"The nearest is {a['label']}: {misses or 'it is within what matters of every target'}.")
+            # (the search's games: its fresh games' figures, in the table, differ a little)
+            where = " on the search's games" if misses else ""
+            out.append(f"The nearest is {a['label']}{where}: "
+                       f"{misses or 'it is within what matters of every target'}.")  # fmt: skip
         if len(s["pareto"]) > 1:
             out.append(
                 f"The targets compete: {len(s['pareto'])} rule sets each come nearer one target only by going "

@@ -193,7 +193,7 @@ def format_design(s: dict, title: str, players: int, label: str, seed: int) -> s
             lines += _rows(a, targets, width)
             for m in a["misses"]:
                 t = next(t for t in targets if t["metric"] == m["metric"])
-                lines.append(f"  off {t['text']} by about {_show(t, m['by'])}: "
+                lines.append(f"  off {t['text']} by about {_show(t, m['by'])} on the search's games: "
                              f"{_cell(t, {'value': m['value'], 'ci': m['ci']})}")  # fmt: skip
         if len(s["pareto"]) > 1:
             lines += ["", "where the targets compete (no rule set misses each by less at once):"]
