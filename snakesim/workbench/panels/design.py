@@ -127,8 +127,9 @@ def _name(a: dict, k: int) -> str:
 
 def _chart(s: dict, table, dims) -> dict:
     """The answers and the rule sets nearest them on the target fewest rule sets are on (the
-    one that decides), eight at most, as bars in the order of the options varied, each named
-    by its values alone (a phone has room for little more), with the target's edges dashed.
+    one that decides), eight at most, as bars in the order of the options varied, numbered
+    (answers starred), each number's values in the summary and the tooltip, with the target's
+    edges dashed.
 
     A family could not read it when it showed twelve rule sets' full names (two or three
     labels fitted), in no order, and always the first target."""
@@ -149,7 +150,7 @@ def _chart(s: dict, table, dims) -> dict:
     names = [d.name for d in dims]
 
     def short(r) -> str:
-        values = ", ".join(str(r[n]).lower() if isinstance(r[n], bool) else str(r[n]) for n in names)
+        values = ", ".join(str(r[n]).lower() if str(r[n]) in ("True", "False") else str(r[n]) for n in names)
         return values + (" (meets)" if r["label"] in answers else "")
 
     # Numbered bars, each number's rule set in the summary and the tooltip: even values alone
