@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass
 
 from snakesim.analysis.search import check_metric, check_range, needs_feel
-from snakesim.analysis.verdicts import Margin, given_margin, margin_for
+from snakesim.analysis.verdicts import MIN_POINTS, Margin, given_margin, margin_for
 from snakesim.core.arms import RuleSource, resolve_rules
 from snakesim.core.errors import InputError
 from snakesim.core.figures import target_figure
@@ -36,12 +36,12 @@ MAX_CANDIDATES = 500  # rule sets a search plays whole; a larger space is sample
 MAX_SPACE = 10**12  # rule sets a sampled search may choose from
 MAX_VALUES = 200  # values one dimension may take
 SEAT_GAP = "seat_gap"
-MIN_GAP = 0.1  # the smallest seat-gap target, in percentage points
+MIN_GAP = MIN_POINTS  # the smallest seat-gap target, in percentage points
 # A share target near 0% or 100% gets at most this part of its distance from there as what
 # matters, unless --matters says otherwise: the registry's 3 points would be more than a
 # target of 2% itself, and a share of 2.8% would pass for "near" it.
 NEAR_EDGE_SHARE = 0.25
-MIN_SHARE_MARGIN = 0.001  # (0.1 points: a target of 0% or 100%)
+MIN_SHARE_MARGIN = MIN_POINTS / 100  # (what matters around a target of 0% or 100%, as a share)
 # A target's sign as the user writes it, and in words.
 OPS = {"<=": "at most", ">=": "at least", "=": "at"}
 _TARGET = re.compile(r"^\s*([A-Za-z_][\w.]*)\s*(<=|>=|=)\s*(.+?)\s*$")
@@ -203,7 +203,7 @@ def parse_target(spec: GameSpec, players: int, text: str, matters: dict[str, Mar
     if tolerance_text is not None and op != "=":
         raise InputError("--target", f"{text!r}: a tolerance (+-) goes with = only")
     value, percent = _number(value_text, text), value_text.strip().endswith("%")
-    scale, gap = 1.0, metric == SEAT_GAP
+    scale, gap, share = 1.0, metric == SEAT_GAP, False
     if gap:
         if not MIN_GAP <= value <= 100:
             raise InputError("--target", f"{text!r}: seat_gap is in percentage points (2: two points), from "
@@ -211,7 +211,8 @@ def parse_target(spec: GameSpec, players: int, text: str, matters: dict[str, Mar
         scale = 100.0
     else:
         metric = check_metric(spec, players, metric)
-        if is_share(metric):  # (a share as a fraction, 0.25, or in percent, 25%)
+        share = is_share(metric)
+        if share:  # (a share as a fraction, 0.25, or in percent, 25%)
             if percent:
                 value, scale = value / 100, 100.0
             if not 0 <= value <= 1:
@@ -221,15 +222,14 @@ def parse_target(spec: GameSpec, players: int, text: str, matters: dict[str, Mar
     found = margin_for(row, matters) if row is not None else None
     # (a column's mean has no registry margin: 5% of the target, as a game's length)
     margin = (found or Margin(0.05, relative=True)).of(value / scale)
-    if not gap and is_share(metric) and (row is None or given_margin(row, matters) is None):
+    if share and (row is None or given_margin(row, matters) is None):
         margin = share_margin(margin, value / scale)
     tolerance = 0.0
     if op == "=":
         tolerance = (
             margin
             if tolerance_text is None
-            else _number(tolerance_text, text)
-            / (100.0 if tolerance_text.strip().endswith("%") and is_share(metric) else scale)
+            else _number(tolerance_text, text) / (100.0 if tolerance_text.strip().endswith("%") and share else scale)
         )
         if tolerance < 0:
             raise InputError("--target", f"{text!r}: expected a tolerance of 0 or more")

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from snakesim.analysis.design_space import is_share
+from snakesim.analysis.design_space import Target, is_share
 from snakesim.analysis.stats import LEVEL, wilson
 from snakesim.analysis.verdicts import MATTERS, NEGLIGIBLE, UNDECIDED, verdict
 from snakesim.core.figures import figure, target_figure
@@ -1055,8 +1055,6 @@ def design_findings(s: dict, spec) -> list[str]:
 def _crosses(t: dict, ci) -> bool:
     """Whether an interval reaches past a design target's edge (a family read "[1.1, 2.4] ...
     holds" against "at most 2" as a contradiction)."""
-    from snakesim.analysis.design_space import Target
-
     low, high = Target.of(t).region
     return ci[0] < low or ci[1] > high
 

@@ -40,7 +40,9 @@ class Margin:
         return self.amount * abs(baseline) if self.relative else self.amount
 
 
-MIN_POINTS = 0.1  # the smallest margin a share may be given, in percentage points
+# The smallest difference in a share that any number of games could tell, in percentage
+# points: the least margin --matters gives a share, and the least seat-gap target of a design.
+MIN_POINTS = 0.1
 
 
 def default_margin(f: Figure) -> Margin | None:
