@@ -3,7 +3,7 @@
    target and checks them on fresh games; an answer can be added as a rule set to compare. */
 
 import { findingsList } from "./results.js";
-import { $, node, wholeNumber } from "./util.js";
+import { $, count, node, wholeNumber } from "./util.js";
 
 export const kind = "design";
 export const noun = "design search";
@@ -59,9 +59,9 @@ export function show(shown, page) {
     const li = node("li", null, null, list);
     node("strong", null, a.label, li);
     const checked = a.holds === null
-      ? ` (on the search's ${a.games.toLocaleString("en")} games; not checked on fresh games)`
-      : a.holds ? ` (on ${a.games.toLocaleString("en")} fresh games: holds)`
-        : ` (on ${a.games.toLocaleString("en")} fresh games: does not hold)`;
+      ? ` (on the search's ${count(a.games)} games; not checked on fresh games)`
+      : a.holds ? ` (on ${count(a.games)} fresh games: holds)`
+        : ` (on ${count(a.games)} fresh games: does not hold)`;
     li.appendChild(document.createTextNode(`: ${a.figures.join("; ")}${checked} `));
     const add = node("button", null, "Add as a rule set", li);
     add.type = "button";
