@@ -288,6 +288,16 @@ def test_the_near_table_says_when_it_shows_only_the_nearest():
     far, near = _entry("far", NEAR, [(52.4, 52.2, 52.5)]), _entry("near", NEAR, [(50.2, 50.1, 50.3)])
     target = Target("length.mean", "<=", 50, margin=2.5)
     assert [e.label for e in _nearest([far, near], (target,))] == ["near", "far"]
+    # A share's shortfall is in percentage points in the table as in the words (the table said
+    # "by about 0.9663%" above words saying "about 0.97 percentage points").
+    share = {"metric": "tie_break.share", "op": "<=", "value": 0.02, "tolerance": 0.0, "text": "tie_break.share <= 2%",
+             "margin": 0.005, "unit": "%", "scale": 100.0}  # fmt: skip
+    miss = {"label": "m", "games": 2_000, "figures": {"tie_break.share": {"value": 0.0297, "ci": [0.026, 0.034]}},
+            "misses": [{"metric": "tie_break.share", "by": 0.0097, "value": 0.0297, "ci": [0.026, 0.034]}]}  # fmt: skip
+    s.update(targets=[share], answers=[], nearest=[miss], near=[], counts={**s["counts"], "meets": 0, "near": 0})
+    assert "off tie_break.share <= 2% by about 0.97 percentage points on the search's games: 2.97% [2.6, 3.4]" in (
+        format_design(s, "Hisss", 4, "standard", 1)
+    )
 
 
 def test_the_trade_off_set_keeps_only_rule_sets_no_other_beats_on_every_target():

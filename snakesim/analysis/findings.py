@@ -1016,7 +1016,7 @@ def design_findings(s: dict, spec) -> list[str]:
         out.append("No rule set meets every target.")
         for a in s["nearest"]:
             misses = "; ".join(f"{_target_words(t)} is {_target_value(t, a['figures'][t['metric']])}, "
-                               f"about {_off(t, m['by'])} off {t['text']}"
+                               f"about {shortfall_words(t, m['by'])} off {t['text']}"
                                for m in a["misses"] for t in targets if t["metric"] == m["metric"])  # fmt: skip
             # (the search's games: its fresh games' figures, in the table, differ a little)
             where = " on the search's games" if misses else ""
@@ -1080,7 +1080,9 @@ def _target_value(t: dict, f: dict) -> str:
     return f"{number(x, places)} [{number(lo, places)}, {number(hi, places)}]"
 
 
-def _off(t: dict, by: float) -> str:
+def shortfall_words(t: dict, by: float) -> str:
+    """How far a design target is missed (``by``, in the metric's terms), in its unit: points
+    for the seat gap, percentage points for a share (a difference of shares is no share)."""
     if t["metric"] == "seat_gap":
         return f"{100 * by:.2g} points"
     if is_share(t["metric"]):

@@ -154,6 +154,8 @@ def _write_answers(result, spec, folder: Path, players: int, seats: tuple[str, .
 def format_design(s: dict, title: str, players: int, label: str, seed: int) -> str:
     """The ``design`` command's report: the targets, the search, the answers with their fresh
     figures, the near misses and, with no answer, the nearest miss."""
+    from snakesim.analysis.findings import shortfall_words
+
     targets = s["targets"]
     search = s["search"]
     c = s["counts"]
@@ -193,7 +195,7 @@ def format_design(s: dict, title: str, players: int, label: str, seed: int) -> s
             lines += _rows(a, targets, width)
             for m in a["misses"]:
                 t = next(t for t in targets if t["metric"] == m["metric"])
-                lines.append(f"  off {t['text']} by about {_show(t, m['by'])} on the search's games: "
+                lines.append(f"  off {t['text']} by about {shortfall_words(t, m['by'])} on the search's games: "
                              f"{_cell(t, {'value': m['value'], 'ci': m['ci']})}")  # fmt: skip
         if len(s["pareto"]) > 1:
             lines += ["", "where the targets compete (no rule set misses each by less at once):"]
