@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run workbench test test-browser test-all lint bench reports screenshot docs clean
+.PHONY: run workbench test test-browser test-all lint bench reports screenshot docs snapshots mutants clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -48,6 +48,11 @@ screenshot: $(BROWSER_STAMP)
 test-all: $(STAMP)
 	@start=$$(date +%s); $(BIN)/python -m pytest -m ''; rc=$$?; \
 	echo "make test-all: $$(( $$(date +%s) - start )) s"; exit $$rc
+
+## The reviewed snapshots of every word snakesim says (tests/snapshots/), written anew from the
+## code: after a change meant to alter the words; read `git diff tests/snapshots/` before committing.
+snapshots: $(STAMP)
+	$(BIN)/python -m tests.snapshots
 
 lint: $(STAMP)
 	$(BIN)/ruff check snakesim tests benchmarks tools conftest.py

@@ -1,0 +1,191 @@
+"""Reviewed snapshots of every word snakesim says: the figure registry, and what each kind of
+question prints for a few small fixed questions per game.
+
+A refactor that moves code (each kind of question into a module of its own, the words beside
+it) must change no answer, word for word; ``tests/test_snapshots.py`` compares what the code
+says now with the text files in ``tests/snapshots/``. After a change that is meant to alter
+the words, regenerate them and read the diff before committing it::
+
+    make snapshots          # or: python -m tests.snapshots [NAME ...]
+    git diff tests/snapshots/
+
+A number in a snapshot is compared within one unit of its last printed digit (a figure that
+went through floating-point arithmetic may round the other way on another machine); a whole
+number (a count of games, a seat, a seed) and every word must be the same.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).parent / "snapshots"
+
+# One small, fixed question per kind and game: seeds, games and threads pinned, so that game i
+# of seed s is the same game whoever asks. They are kept small (the default suite plays them
+# all) but large enough that their findings say something: a change that matters, one too
+# small to notice, one not settled.
+T1 = ("-t", "1")
+QUESTIONS: dict[str, tuple[str, ...]] = {
+    # Fortune: no choices, so no skill; the exact solver on a small deck.
+    "fortune-run": ("run", "fortune", "-p", "3", "-n", "3000", "-s", "1", *T1),
+    "fortune-compare": ("compare", "fortune", "-p", "4", "-n", "4000", "-s", "2", "-v", "standard", "-v", "rejoin",
+                        "-v", "ten=standard,start_coins=10", *T1),
+    "fortune-sweep": ("sweep", "fortune", "-p", "2..3", "--set", "start_coins=10,20", "-n", "2000", "-s", "3", *T1),
+    "fortune-balance": ("balance", "fortune", "-p", "3", "--handicap", "start_coins", "--range", "15:25", "-n", "1000",
+                        "--max-games", "4000", "--confirm-games", "2000", "-s", "4", *T1),
+    "fortune-tune": ("tune", "fortune", "--target", "length.median=60", "--vary", "start_coins=5:30", "-n", "1000",
+                     "--max-games", "4000", "--confirm-games", "2000", "-s", "5", *T1),
+    "fortune-design": ("design", "fortune", "-p", "3", "--vary", "start_coins=8,10,12,14", "--vary",
+                       "variant=standard,rejoin", "--target", "length.median=60+-15", "--target",
+                       "out_share.mean<=0.3", "-n", "1000", "--budget", "40000", "-s", "6", *T1),
+    "fortune-exact": ("exact", "fortune", "--players", "2", "--set", "start_coins=3", "--set",
+                      "deck={LEAVES=1,POPPIES=1,ORCHIDS=1,FOUNTAIN=1,SUNS=1,STARS=1,HEARTS=1,RAIN=1,CROSSES=1,RIVER=1}",
+                      "--games", "4000", "-s", "7"),
+    # Rainbow: a wild snake, hand sizes, and players with choices.
+    "rainbow-run": ("run", "rainbow", "-p", "4", "-n", "2000", "-s", "1", *T1),
+    "rainbow-compare": ("compare", "rainbow", "-p", "3", "-n", "3000", "-s", "2", "-v", "standard", "-v",
+                        "wild-snake", *T1),
+    "rainbow-sweep": ("sweep", "rainbow", "-p", "3", "--set", "hand_size=5,7,9", "-n", "1500", "-s", "3", *T1),
+    "rainbow-balance": ("balance", "rainbow", "-p", "3", "--handicap", "hand_size", "-n", "1000", "--max-games",
+                        "4000", "--confirm-games", "2000", "-s", "4", *T1),
+    "rainbow-tune": ("tune", "rainbow", "--target", "length.mean=30", "--vary", "hand_size=3:12", "-n", "1000",
+                     "--max-games", "4000", "--confirm-games", "2000", "-s", "5", *T1),
+    "rainbow-design": ("design", "rainbow", "-p", "3", "--vary", "hand_size=5:8", "--vary",
+                       "variant=standard,wild-snake", "--target", "length.mean=35+-8", "--target",
+                       "comeback.share>=0.2", "--prefer", "length.mean", "-n", "800", "--budget", "40000", "-s", "6",
+                       *T1),
+    "rainbow-skill": ("skill", "rainbow", "-p", "3", "-n", "300", "-k", "4", "-s", "7", *T1),
+    # Hisss: draws, the tie-break, points, and an exact solve with players' choices.
+    "hisss-run": ("run", "hisss", "-p", "3", "-n", "2000", "-s", "1", *T1),
+    "hisss-compare": ("compare", "hisss", "-p", "3", "-n", "3000", "-s", "2", "-v", "standard", "-v", "most-snakes",
+                      *T1),
+    "hisss-sweep": ("sweep", "hisss", "-p", "2..4", "--set", "points_per_snake=0,2", "-n", "1000", "-s", "3", *T1),
+    "hisss-balance": ("balance", "hisss", "-p", "3", "--handicap", "start_points", "-n", "1000", "--max-games",
+                      "4000", "--confirm-games", "2000", "-s", "4", *T1),
+    "hisss-tune": ("tune", "hisss", "--target", "draw.share=0.01", "--vary", "points_per_snake=0:5", "-n", "1000",
+                   "--max-games", "4000", "--confirm-games", "2000", "-s", "5", *T1),
+    "hisss-design": ("design", "hisss", "-p", "3", "--vary", "points_per_snake=0:2", "--vary", "points_per_longest=0:2",
+                     "--target", "tie_break.share<=0.1", "--target", "seat_gap<=6", "-n", "800", "--budget", "60000",
+                     "-s", "6", *T1),
+    "hisss-skill": ("skill", "hisss", "-p", "3", "-n", "300", "-k", "4", "-s", "7", *T1),
+    # Sssnake: a die, head starts, and no draws.
+    "sssnake-run": ("run", "sssnake", "-p", "3", "-n", "1000", "-s", "1", *T1),
+    "sssnake-compare": ("compare", "sssnake", "-p", "3", "-n", "1000", "-s", "2", "-v", "standard", "-v", "no-ones",
+                        *T1),
+    "sssnake-sweep": ("sweep", "sssnake", "-p", "2..3", "--set", "head_start=0,2", "-n", "600", "-s", "3", *T1),
+    "sssnake-balance": ("balance", "sssnake", "-p", "3", "--handicap", "head_start", "-n", "600", "--max-games",
+                        "2400", "--confirm-games", "1000", "-s", "4", *T1),
+    "sssnake-design": ("design", "sssnake", "-p", "3", "--vary", "variant=standard,fewer-ones,no-ones", "--target",
+                       "lead_changes.mean<=4", "-n", "500", "--budget", "20000", "-s", "6", *T1),
+}  # fmt: skip
+
+# What changes from one run of the same question to the next: the time taken, and the speed.
+_CLOCK = re.compile(r"\b\d+(?:\.\d+)? ?(?:s|seconds?|min|ms)\b(?= |,|\)|$)", re.MULTILINE)
+_SPEED = re.compile(r"\b[\d,]+(?:\.\d+)? games/s\b")
+
+
+def figures_text() -> str:
+    """Every figure of the registry, field by field, with the games it exists in: its words
+    (label, line, short, noun, words for more and fewer), its unit, kind and the difference
+    that matters."""
+    from snakesim.core.figures import FIGURES
+    from snakesim.games import GAMES
+
+    lines = []
+    for f in FIGURES:
+        lines.append(f"[{f.id}]")
+        for field in dataclasses.fields(f):
+            if field.name in ("id", "values", "counted", "applies"):
+                continue
+            lines.append(f"{field.name} = {getattr(f, field.name)!r}")
+        lines.append(f"read off the games = {f.values is not None}")
+        lines.append(f"counts some games only = {f.counted is not None}")
+        lines.append(f"games = {[name for name, spec in GAMES.items() if f.exists(spec)]}")
+        lines.append(f"percent = {f.percent}")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def question_text(name: str) -> str:
+    """What the command line prints (its standard output) for one of :data:`QUESTIONS`, the
+    time it took left out."""
+    from click.testing import CliRunner
+
+    from snakesim.cli import cli
+
+    args = QUESTIONS[name]
+    result = CliRunner().invoke(cli, list(args), catch_exceptions=False)
+    if result.exit_code != 0:
+        raise RuntimeError(f"snakesim {' '.join(args)} exited {result.exit_code}: {result.output}")
+    text = _SPEED.sub("<speed> games/s", _CLOCK.sub("<time>", result.stdout))
+    return f"$ snakesim {' '.join(args)}\n{text}"
+
+
+def names() -> list[str]:
+    """Every snapshot's name: ``figures`` and each question's."""
+    return ["figures", *QUESTIONS]
+
+
+def render(name: str) -> str:
+    """One snapshot's text, as the code says it now."""
+    return figures_text() if name == "figures" else question_text(name)
+
+
+def path(name: str) -> Path:
+    return HERE / f"{name}.txt"
+
+
+_NUMBER = re.compile(r"(?<![\w.])[-+]?\d[\d,]*(?:\.\d+)?")
+
+
+def _parts(text: str) -> tuple[list[str], list[str]]:
+    return _NUMBER.split(text), _NUMBER.findall(text)
+
+
+def _close(kept: str, now: str) -> bool:
+    """Two printed numbers agree: a whole number exactly, a decimal within one unit of its last
+    printed digit."""
+    if "." not in kept or "." not in now:
+        return kept == now
+    places = len(kept.rpartition(".")[2])
+    a, b = (float(x.replace(",", "")) for x in (kept, now))
+    return abs(a - b) <= 1.0001 * 10.0**-places
+
+
+def differs(kept: str, now: str) -> str | None:
+    """The first line where ``now`` says something else than the snapshot ``kept``: its words,
+    a whole number, or a decimal beyond one unit of its last digit (None when they agree)."""
+    old, new = kept.splitlines(), now.splitlines()
+    for i, (a, b) in enumerate(zip(old, new, strict=False)):
+        (words_a, numbers_a), (words_b, numbers_b) = _parts(a), _parts(b)
+        if words_a != words_b or len(numbers_a) != len(numbers_b):
+            return f"line {i + 1}:\n  kept: {a}\n  now:  {b}"
+        for x, y in zip(numbers_a, numbers_b, strict=True):
+            if not _close(x, y):
+                return f"line {i + 1}: {x} became {y}\n  kept: {a}\n  now:  {b}"
+    if len(old) != len(new):
+        return f"{len(old)} lines kept, {len(new)} now; the first extra: {(old + new)[min(len(old), len(new))]!r}"
+    return None
+
+
+def main(argv: list[str]) -> int:
+    """Write the snapshots named (all without names) and say which changed."""
+    chosen = argv or names()
+    unknown = [n for n in chosen if n not in names()]
+    if unknown:
+        print(f"unknown snapshot {unknown[0]!r}; one of: {', '.join(names())}", file=sys.stderr)
+        return 2
+    HERE.mkdir(exist_ok=True)
+    for name in chosen:
+        text = render(name)
+        old = path(name).read_text() if path(name).exists() else None
+        path(name).write_text(text)
+        print(f"{name}: {'unchanged' if old == text else 'new' if old is None else 'CHANGED, read the diff'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
