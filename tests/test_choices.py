@@ -1,0 +1,311 @@
+"""Every choice tested on its own, at its edges: the design search's best answer and the answers
+it drops (both directions of --prefer, the best anywhere in the list), a value exactly on a
+target's edge for <=, >= and = targets, balance's ``within`` and ``beyond`` with their
+intervals and its statuses, and the difference that matters reached through every path (the
+registry, --matters, a study's matters) for every kind of target.
+
+Numbers here are sums of powers of two where an edge is tested, so that "exactly on the edge"
+is exact in floating point too."""
+
+import json
+import math
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from snakesim.analysis.balance import SeatRates, _verdict
+from snakesim.analysis.design import BEATEN, EDGE, MEETS, MISSES, NEAR, UNDECIDED, Entry, _drop_beaten, call, overall
+from snakesim.analysis.design_space import Prefer, Target, parse_prefer, parse_target
+from snakesim.analysis.findings import _target_margin
+from snakesim.analysis.verdicts import Margin, margin_for, parse_matters
+from snakesim.cli import cli
+from snakesim.core.figures import BY_ID, FIGURES, targets
+from snakesim.games import GAMES, get_game
+
+FORTUNE, HISSS = get_game("fortune"), get_game("hisss")
+
+
+# ---------------------------------------------------------------------------- the design search's best answer
+
+
+def answer(label, value, half=0.125):
+    return Entry(candidate=None, label=label, status=MEETS, prefer=(value, value - half, value + half))
+
+
+def prefer(way: str, matters: float = 0.25) -> Prefer:
+    return Prefer(Target("lead_changes.mean", ">=", 1.0), way, Margin(matters))
+
+
+@pytest.mark.parametrize("order", [(0, 1, 2), (2, 1, 0), (1, 2, 0)])
+def test_the_best_answer_is_the_lowest_wherever_it_stands_in_the_list(order):
+    # lower is better: the best 1.0 [0.875, 1.125]; 1.25 starts 0.25 beyond the best's worst end
+    # (exactly what matters: kept); 2.0 starts 0.75 beyond it (beaten).
+    entries = [answer("best", 1.0), answer("kept", 1.5), answer("far", 2.0)]
+    chosen = [entries[k] for k in order]
+    _drop_beaten(chosen, prefer("lower"))
+    assert [e.status for e in entries] == [MEETS, MEETS, BEATEN]
+
+
+@pytest.mark.parametrize("order", [(0, 1, 2), (2, 1, 0), (1, 2, 0)])
+def test_the_best_answer_is_the_highest_with_prefer_higher(order):
+    entries = [answer("best", 2.0), answer("kept", 1.5), answer("far", 1.0)]
+    chosen = [entries[k] for k in order]
+    _drop_beaten(chosen, prefer("higher"))
+    assert [e.status for e in entries] == [MEETS, MEETS, BEATEN]
+
+
+def test_an_answer_just_past_what_matters_from_the_best_is_beaten_and_one_on_it_is_not():
+    on_edge, past = answer("on", 1.5), answer("past", 1.5 + 2**-20)
+    _drop_beaten([answer("best", 1.0), on_edge, past], prefer("lower"))
+    assert (on_edge.status, past.status) == (MEETS, BEATEN)
+    on_edge, past = answer("on", 0.5), answer("past", 0.5 - 2**-20)
+    _drop_beaten([answer("best", 1.0), on_edge, past], prefer("higher"))
+    assert (on_edge.status, past.status) == (MEETS, BEATEN)
+
+
+def test_what_matters_is_taken_around_the_best_answers_value():
+    # A relative margin: 25% of the best's value (2.0 -> 0.5), not of another answer's.
+    relative = Prefer(Target("length.mean", ">=", 1.0), "lower", Margin(0.25, relative=True))
+    best, kept, far = answer("best", 2.0), answer("kept", 2.75), answer("far", 3.0)
+    _drop_beaten([far, kept, best], relative)  # kept starts at 2.625 - 2.125 = 0.5: on the edge
+    assert (best.status, kept.status, far.status) == (MEETS, MEETS, BEATEN)
+
+
+def test_only_answers_can_be_beaten_and_one_answer_never_is():
+    lone = answer("lone", 5.0)
+    other = Entry(candidate=None, label="undecided", status=UNDECIDED, prefer=(0.0, -0.125, 0.125))
+    _drop_beaten([other, lone], prefer("lower"))
+    assert (lone.status, other.status) == (MEETS, UNDECIDED)
+    near = Entry(candidate=None, label="near", status=NEAR, prefer=(9.0, 8.875, 9.125))
+    _drop_beaten([answer("a", 1.0), answer("b", 1.0), near], prefer("lower"))
+    assert near.status == NEAR
+
+
+# ---------------------------------------------------------------------------- a value on a target's edge
+
+EDGE_CASES = [
+    # (op, value, tolerance): the target's region is its value's one side, or value +- tolerance
+    ("<=", 0.5, 0.0),
+    (">=", 0.5, 0.0),
+    ("=", 0.5, 0.25),
+]
+
+
+@pytest.mark.parametrize(("op", "value", "tolerance"), EDGE_CASES)
+def test_a_value_exactly_on_a_targets_edge_meets_it(op, value, tolerance):
+    t = Target("lead_changes.mean", op, value, tolerance=tolerance, margin=0.25)
+    low, high = t.region
+    for edge in (low, high):
+        if math.isfinite(edge):
+            assert call(t, edge, edge - 0.0625, edge + 0.0625) == MEETS
+            assert t.shortfall(edge) == 0.0
+
+
+@pytest.mark.parametrize(("op", "value", "tolerance"), EDGE_CASES)
+def test_a_value_just_past_a_targets_edge_is_near_not_meeting(op, value, tolerance):
+    t = Target("lead_changes.mean", op, value, tolerance=tolerance, margin=0.25)
+    low, high = t.region
+    step = 2**-20
+    for edge, past in ((low, low - step), (high, high + step)):
+        if math.isfinite(edge):
+            assert call(t, past, past - 0.0625, past + 0.0625) == NEAR
+            assert t.shortfall(past) == pytest.approx(step, abs=1e-15)
+
+
+@pytest.mark.parametrize(("op", "value", "tolerance"), EDGE_CASES)
+def test_an_interval_ending_exactly_on_the_widened_edge_stays_within_it(op, value, tolerance):
+    t = Target("lead_changes.mean", op, value, tolerance=tolerance, margin=0.25)
+    wide_low, wide_high = t.widened
+    if math.isfinite(wide_high):
+        assert call(t, wide_high - 0.125, wide_high - 0.25, wide_high) == NEAR
+        # an interval starting exactly on the widened edge does not surely miss: about that far off
+        assert call(t, wide_high + 0.0625, wide_high, wide_high + 0.125) == EDGE
+        assert call(t, wide_high + 0.25, wide_high + 2**-20, wide_high + 0.5) == MISSES
+        assert call(t, wide_high, wide_high - 0.25, wide_high + 0.25) == UNDECIDED  # as wide as what matters
+    if math.isfinite(wide_low):
+        assert call(t, wide_low + 0.125, wide_low, wide_low + 0.25) == NEAR
+        assert call(t, wide_low - 0.0625, wide_low - 0.125, wide_low) == EDGE
+        assert call(t, wide_low - 0.25, wide_low - 0.5, wide_low - 2**-20) == MISSES
+
+
+def test_a_rule_sets_status_is_its_worst_call():
+    assert overall([MEETS, MEETS]) == MEETS
+    assert overall([MEETS, NEAR]) == NEAR
+    assert overall([NEAR, EDGE, MEETS]) == EDGE
+    assert overall([EDGE, UNDECIDED, NEAR]) == UNDECIDED
+    assert overall([UNDECIDED, MISSES, MEETS]) == MISSES
+    assert overall([]) == MEETS
+
+
+# ---------------------------------------------------------------------------- balance: within, beyond, status
+
+
+def seats(deviation, half, values=(10, 10, 10), games=8_000):
+    deviation, half = np.array(deviation, float), np.array(half, float)
+    return SeatRates(values, games, 1 / 3 + deviation, deviation, half, float(deviation @ deviation), np.zeros(1))
+
+
+@pytest.mark.parametrize(
+    ("deviation", "half", "within", "beyond"),
+    [
+        ([0.125, -0.125, 0.0], [0.125, 0.125, 0.125], True, False),  # every interval ends exactly on +-0.25
+        ([0.125, -0.125, 0.0], [0.125 + 2**-20, 0.0, 0.0], False, False),  # one a hair past it
+        ([0.0625, 0.0, -0.0625], [0.25, 0.0, 0.0], False, False),  # estimates inside, an interval not
+        ([0.375, -0.1875, -0.1875], [0.125, 0.0, 0.0], False, False),  # an interval starting on the edge
+        ([0.375 + 2**-20, -0.1875, -0.1875], [0.125, 0.0, 0.0], False, True),  # surely off
+        ([-0.5, 0.25, 0.25], [0.125, 0.125, 0.125], False, True),  # off below
+        ([0.3, -0.15, -0.15], [0.125, 0.125, 0.125], False, False),  # estimate off, not surely
+    ],
+)
+def test_within_and_beyond_read_the_intervals_not_the_estimates(deviation, half, within, beyond):
+    rates = seats(deviation, half)
+    assert rates.within(0.25) is within
+    assert rates.beyond(0.25) is beyond
+
+
+def test_balances_status_follows_the_intervals():
+    one = [0.0625, 0.0625, 0.0625]
+    within = seats([0.125, -0.0625, -0.0625], [0.0625] * 3)
+    status, message = _verdict(within, 0.25, "start_coins", 5, 30, [None] * 3, settled=False)
+    assert status == "balanced" and "every seat within 25 percentage points" in message
+    by_estimate = seats([0.125, -0.0625, -0.0625], [0.25] * 3)
+    status, message = _verdict(by_estimate, 0.25, "start_coins", 5, 30, [None] * 3, settled=False)
+    assert status == "within tolerance by estimate" and "cannot show it" in message
+    off = seats([0.5, -0.25, -0.25], one)
+    status, message = _verdict(off, 0.25, "start_coins", 5, 30, [None] * 3, settled=False)
+    assert status == "cannot balance" and "no values of start_coins from 5 to 30" in message
+    undecided = seats([0.3, -0.15, -0.15], [0.125] * 3)
+    status, message = _verdict(undecided, 0.25, "start_coins", 5, 30, [None] * 3, settled=False)
+    assert status == "undecided" and "cannot tell whether the tolerance can be met" in message
+    status, message = _verdict(undecided, 0.25, "start_coins", 5, 30, [None] * 3, settled=True)
+    assert status == "cannot balance" and "every step of start_coins from [10, 10, 10] is surely worse" in message
+    # a step that moves a seat by more than what is left says so
+    status, message = _verdict(off, 0.25, "start_coins", 5, 30, [0.75, None, -0.75], settled=False)
+    assert "too coarse to close what is left" in message and "75 percentage points" in message
+    status, message = _verdict(off, 0.25, "start_coins", 5, 30, [0.125, None, 0.125], settled=False)
+    assert "too coarse" not in message
+
+
+# ---------------------------------------------------------------------------- what matters, by every path
+
+# The registry's smallest differences that matter, written here by hand: (amount, relative).
+REGISTRY = {
+    "win_rate": (0.01, False), "draw": (0.01, False), "unfinished": (0.01, False),
+    "first_player_advantage": (0.01, False), "length": (0.05, True), "lead_changes": (0.5, False),
+    "decided": (0.03, False), "comeback": (0.03, False), "last_tenth": (0.03, False), "deficit": (0.1, True),
+    "leads_alone_q1": (0.03, False), "leads_alone_q2": (0.03, False), "leads_alone_q3": (0.03, False),
+    "leader_wins_q1": (0.03, False), "leader_wins_q2": (0.03, False), "leader_wins_q3": (0.03, False),
+    "out_share": (0.03, False), "tie_break": (0.03, False), "margin": (0.1, True), "length_median": (0.05, True),
+    "length_p95": (0.05, True), "seat_gap": (0.01, False),
+}  # fmt: skip
+
+
+def test_the_registry_margins_are_the_reviewed_ones():
+    assert {f.id: (f.matters, f.relative) for f in FIGURES if f.matters is not None} == REGISTRY
+
+
+def every_target(spec, players):
+    """Every kind of target a design takes in this game: each figure's, a seat's, the gap."""
+    return [*targets(spec), f"win_rate.{players - 1}", "seat_gap"]
+
+
+def target_text(spec, metric):
+    # a share's target at one half keeps the registry's margin (none is squeezed near 0 or 1)
+    f = BY_ID.get(metric.partition(".")[0])
+    share = metric.startswith("win_rate.") or (f is not None and f.kind != "quantile" and f.percent)
+    return f"{metric}<={'0.5' if share else '4' if metric == 'seat_gap' else '40'}"
+
+
+def own_row(metric):
+    """The registry row a target's margin comes from, worked out here."""
+    if metric == "seat_gap" or metric.startswith("win_rate."):
+        return "win_rate"
+    return {"length.mean": "length", "length.median": "length_median", "length.p95": "length_p95"}.get(
+        metric, metric.partition(".")[0]
+    )
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_every_targets_default_margin_is_its_own_figures(game):
+    spec = GAMES[game]
+    for metric in every_target(spec, 3):
+        t = parse_target(spec, 3, target_text(spec, metric))
+        amount, relative = REGISTRY[own_row(metric)]
+        expected = amount * (40 if relative else 1)
+        assert t.margin == pytest.approx(expected, rel=1e-12), metric
+
+
+def distinct_matters():
+    """A different margin for every figure that has one: ``--matters`` text and each figure's
+    margin it gives (percentage points for a figure in percent, else the figure's own unit)."""
+    texts, margins = [], {}
+    for k, f in enumerate(f for f in FIGURES if f.matters is not None):
+        number = round(1.5 + k / 8, 3)
+        texts.append(f"{f.id}={number}")
+        margins[f.id] = number / 100 if f.percent else number
+    return ",".join(texts), margins
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_every_targets_margin_from_matters_is_its_own_figures(game):
+    spec = GAMES[game]
+    text, margins = distinct_matters()
+    matters = parse_matters(text)
+    for metric in every_target(spec, 3):
+        t = parse_target(spec, 3, target_text(spec, metric), matters)
+        assert t.margin == pytest.approx(margins[own_row(metric)], rel=1e-12), metric
+        p = parse_prefer(spec, 3, metric, matters)
+        assert p.margin(40.0) == pytest.approx(margins[own_row(metric)], rel=1e-12), metric
+        assert margin_for(metric, matters).amount == pytest.approx(margins[metric.partition(".")[0]], rel=1e-12) or (
+            metric.partition(".")[0] not in margins
+        )
+
+
+def test_a_length_margin_given_once_covers_its_median_and_95th_percentile():
+    matters = parse_matters("length=10%")
+    for metric in ("length.mean", "length.median", "length.p95"):
+        assert parse_target(FORTUNE, 3, f"{metric}=40+-4", matters).margin == pytest.approx(4.0, rel=1e-12)
+    assert parse_target(FORTUNE, 3, "length.median=40+-4").margin == pytest.approx(2.0, rel=1e-12)
+
+
+def test_a_tunes_target_margin_is_its_own_figures_by_every_path():
+    _, margins = distinct_matters()
+    matters = parse_matters(distinct_matters()[0])
+    for metric, value in (("lead_changes.mean", 6.0), ("length.median", 40.0), ("draw.share", 0.5),
+                          ("win_rate.2", 0.25), ("out_share.mean", 0.25)):  # fmt: skip
+        s = {"target": {"metric": metric, "value": value}}
+        amount, relative = REGISTRY[own_row(metric)]
+        assert _target_margin(s, None) == pytest.approx(amount * (value if relative else 1), rel=1e-12), metric
+        assert _target_margin(s, matters) == pytest.approx(margins[own_row(metric)], rel=1e-12), metric
+    assert _target_margin({"target": {"metric": "means.coins_0", "value": 3.0}}, matters) is None
+
+
+def design_json(*extra, tmp_path=None):
+    r = CliRunner().invoke(cli, ["design", "hisss", "-p", "3", "--vary", "points_per_snake=0,1", "--target",
+                                 "lead_changes.mean<=9", "--target", "length.mean=40+-10", "-n", "300", "--budget",
+                                 "6000", "-s", "2", "-t", "1", "--json", *extra])  # fmt: skip
+    assert r.exit_code == 0, r.output
+    return {t["metric"]: t["margin"] for t in json.loads(r.stdout)["targets"]}
+
+
+def test_a_designs_margins_by_the_command_line_the_registry_and_a_study(tmp_path):
+    assert design_json() == pytest.approx({"lead_changes.mean": 0.5, "length.mean": 2.0}, rel=1e-12)
+    given = design_json("--matters", "lead_changes=0.75,length=10%")
+    assert given == pytest.approx({"lead_changes.mean": 0.75, "length.mean": 4.0}, rel=1e-12)
+    # A study's matters reaches its design section, and the section's own overrides it.
+    study = tmp_path / "s.toml"
+    study.write_text(
+        'title = "margins"\nquestion = "q?"\ngame = "hisss"\nseed = 2\nmatters = "lead_changes=0.75,length=10%"\n\n'
+        '[[design]]\ntitle = "d"\nplayers = 3\nvary = ["points_per_snake=0,1"]\n'
+        'targets = ["lead_changes.mean<=9", "length.mean=40+-10"]\ngames = 300\nbudget = 6000\nmatters = "length=20%"\n'
+    )
+    # (the report does not print margins: the study's plan of its section is what it plays)
+    from snakesim.report.study import _plan_design, load_study
+
+    data = load_study(study)
+    plan = _plan_design(HISSS, data["design"][0], 2, 1.0, 0, matters=data.get("matters"))
+    margins = {t.metric: t.margin for t in plan[4]}
+    assert margins == pytest.approx({"lead_changes.mean": 0.75, "length.mean": 8.0}, rel=1e-12)
+    plan = _plan_design(HISSS, {**data["design"][0], "matters": None}, 2, 1.0, 0, matters=None)
+    assert {t.metric: t.margin for t in plan[4]} == pytest.approx({"lead_changes.mean": 0.5, "length.mean": 2.0})
