@@ -312,6 +312,43 @@ def test_the_pages_figures_are_the_command_lines(server, tmp_path, monkeypatch):
             assert (got is None and r[key] != r[key]) or got == pytest.approx(r[key], rel=1e-12, abs=1e-12)
 
 
+def test_a_rule_set_with_players_of_its_own_plays_with_them(server, tmp_path, monkeypatch):
+    """A compare arm that names its own players plays with them, not the line-up: the page's
+    figures and findings are those of the command line it prints, where that arm's players
+    differ from the line-up's; on the same rules, every difference is the players'."""
+    lineup = ["greedy", "greedy", "greedy"]
+    request = {
+        "kind": "compare",
+        "game": "rainbow",
+        "players": 3,
+        "games": 1500,
+        "seed": 4,
+        "feel": True,
+        "lineup": lineup,
+        "arms": [
+            {"name": "careful", "toml": ""},
+            {"name": "one random", "toml": "", "policies": ["random", *lineup[1:]]},
+        ],
+    }
+    status, _, started = call(server, "POST", "/api/runs", request)
+    assert status == 202, started
+    job = wait(server, started["id"])
+    assert job["state"] == "done", job
+    result = job["result"]
+    assert [a["policies"] for a in result["arms"]] == [lineup, ["random", "greedy", "greedy"]]
+    assert result["findings"][0]["text"].startswith("These rule sets have the same rules and differ only in who plays")
+    seat0 = {r["arm"]: r["value"] for r in result["rows"] if r["metric"] == "win_rate.0"}
+    assert seat0["careful"] != seat0["one random"]
+    words = shlex.split(result["command"])
+    assert "careful=careful.toml" in words and "one random=one-random.toml,policies=random/greedy/greedy" in words
+    monkeypatch.chdir(tmp_path)
+    for arm in request["arms"]:
+        (tmp_path / f"{arm['name'].replace(' ', '-')}.toml").write_text(arm["toml"])
+    out = CliRunner().invoke(cli, [*words[1:], "--json"])
+    assert out.exit_code == 0, out.output
+    assert json.loads(out.output)["findings"] == result["findings"]
+
+
 def test_the_report_is_one_file_with_the_charts(server):
     _, _, started = call(server, "POST", "/api/runs", {**REQUEST, "games": 1000})
     job = wait(server, started["id"])
