@@ -32,6 +32,7 @@ from tests.fortune.test_identity import random_rules as fortune_rules
 from tests.hisss.test_identity import random_setups as hisss_setups
 from tests.rainbow.test_identity import random_setups as rainbow_setups
 from tests.sssnake.test_identity import random_setups as sssnake_setups
+from tests.test_workbench_stop import hear_ctrl_c
 
 FORTUNE = get_game("fortune")
 
@@ -463,7 +464,9 @@ def test_balance_gives_the_recommendation_and_its_confirmation(server, tmp_path,
 def test_the_command_starts_serves_and_stops_on_ctrl_c():
     command = [sys.executable, "-c", "from snakesim.cli import main; main()", "workbench", "--port", "0", "--host",
                "0.0.0.0"]  # fmt: skip
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=hear_ctrl_c
+    )
     try:
         line = process.stdout.readline()
         assert line.startswith("snakesim workbench: http://127.0.0.1:"), line

@@ -18,10 +18,19 @@ LONG = {"kind": "compare", "game": "fortune", "players": 4, "games": 1_000_000, 
         "arms": [{"name": "standard", "toml": ""}, {"name": "ten", "toml": "start_coins = 10\n"}]}  # fmt: skip
 
 
+def hear_ctrl_c() -> None:
+    """In the child, before it runs: Ctrl-C's default action, which a suite started in the
+    background (``make test &``, nohup, a mutation run) leaves ignored, and a child keeps
+    ignoring; Python then installs its own KeyboardInterrupt handler, as in a terminal."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def start(cache: str | None = None) -> tuple[subprocess.Popen, int]:
     env = {**os.environ, **({"NUMBA_CACHE_DIR": cache} if cache else {})}
     command = [sys.executable, "-c", "from snakesim.cli import main; main()", "workbench", "--port", "0"]
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    process = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, preexec_fn=hear_ctrl_c
+    )
     line = process.stdout.readline()
     assert line.startswith("snakesim workbench: http://127.0.0.1:"), line + process.stderr.read()
     return process, int(line.split(":")[3].split("/")[0])
