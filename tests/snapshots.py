@@ -17,6 +17,8 @@ number (a count of games, a seat, a seed) and every word must be the same.
 from __future__ import annotations
 
 import dataclasses
+import json
+import math
 import re
 import sys
 from pathlib import Path
@@ -109,33 +111,60 @@ def figures_text() -> str:
     return "\n".join(lines)
 
 
-def question_text(name: str) -> str:
-    """What the command line prints (its standard output) for one of :data:`QUESTIONS`, the
-    time it took left out."""
+def _ask(args: tuple[str, ...]) -> str:
     from click.testing import CliRunner
 
     from snakesim.cli import cli
 
-    args = QUESTIONS[name]
     result = CliRunner().invoke(cli, list(args), catch_exceptions=False)
     if result.exit_code != 0:
         raise RuntimeError(f"snakesim {' '.join(args)} exited {result.exit_code}: {result.output}")
-    text = _SPEED.sub("<speed> games/s", _CLOCK.sub("<time>", result.stdout))
+    return result.stdout
+
+
+def question_text(name: str) -> str:
+    """What the command line prints (its standard output) for one of :data:`QUESTIONS`, the
+    time it took left out."""
+    args = QUESTIONS[name]
+    text = _SPEED.sub("<speed> games/s", _CLOCK.sub("<time>", _ask(args)))
     return f"$ snakesim {' '.join(args)}\n{text}"
 
 
+# What changes in a --json answer from one run of the same question to the next.
+_VOLATILE = {"elapsed_s", "version"}
+
+
+def _steady(x):
+    if isinstance(x, dict):
+        return {k: "<volatile>" if k in _VOLATILE else _steady(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [_steady(v) for v in x]
+    return x
+
+
+def question_json(name: str) -> str:
+    """The question's ``--json`` answer, indented, its time taken and version left out."""
+    args = (*QUESTIONS[name], "--json")
+    return json.dumps({"asked": " ".join(args), "answer": _steady(json.loads(_ask(args)))}, indent=1) + "\n"
+
+
 def names() -> list[str]:
-    """Every snapshot's name: ``figures`` and each question's."""
-    return ["figures", *QUESTIONS]
+    """Every snapshot's name: ``figures``, each question's words and each question's JSON
+    (``NAME.json``; every kind but exact has one)."""
+    return ["figures", *QUESTIONS, *(f"{n}.json" for n, args in QUESTIONS.items() if args[0] != "exact")]
 
 
 def render(name: str) -> str:
     """One snapshot's text, as the code says it now."""
-    return figures_text() if name == "figures" else question_text(name)
+    if name == "figures":
+        return figures_text()
+    if name.endswith(".json"):
+        return question_json(name.removesuffix(".json"))
+    return question_text(name)
 
 
 def path(name: str) -> Path:
-    return HERE / f"{name}.txt"
+    return HERE / (name if name.endswith(".json") else f"{name}.txt")
 
 
 _NUMBER = re.compile(r"(?<![\w.])[-+]?\d[\d,]*(?:\.\d+)?")
@@ -155,9 +184,12 @@ def _close(kept: str, now: str) -> bool:
     return abs(a - b) <= 1.0001 * 10.0**-places
 
 
-def differs(kept: str, now: str) -> str | None:
-    """The first line where ``now`` says something else than the snapshot ``kept``: its words,
-    a whole number, or a decimal beyond one unit of its last digit (None when they agree)."""
+def differs(kept: str, now: str, json_: bool = False) -> str | None:
+    """The first place where ``now`` says something else than the snapshot ``kept`` (None when
+    they agree). Text: a line's words, a whole number, or a decimal beyond one unit of its last
+    digit. JSON (``json_``): a key, a string, a whole number, or a float beyond a relative 1e-9."""
+    if json_:
+        return _json_differs(json.loads(kept), json.loads(now), "")
     old, new = kept.splitlines(), now.splitlines()
     for i, (a, b) in enumerate(zip(old, new, strict=False)):
         (words_a, numbers_a), (words_b, numbers_b) = _parts(a), _parts(b)
@@ -168,6 +200,29 @@ def differs(kept: str, now: str) -> str | None:
                 return f"line {i + 1}: {x} became {y}\n  kept: {a}\n  now:  {b}"
     if len(old) != len(new):
         return f"{len(old)} lines kept, {len(new)} now; the first extra: {(old + new)[min(len(old), len(new))]!r}"
+    return None
+
+
+def _json_differs(a, b, where: str) -> str | None:
+    if isinstance(a, dict) and isinstance(b, dict):
+        if list(a) != list(b):
+            return f"{where or 'top'}: keys {list(a)} became {list(b)}"
+        for k in a:
+            if found := _json_differs(a[k], b[k], f"{where}.{k}"):
+                return found
+        return None
+    if isinstance(a, list) and isinstance(b, list):
+        if len(a) != len(b):
+            return f"{where}: {len(a)} items became {len(b)}"
+        for i, (x, y) in enumerate(zip(a, b, strict=True)):
+            if found := _json_differs(x, y, f"{where}[{i}]"):
+                return found
+        return None
+    if isinstance(a, float) and isinstance(b, float):
+        same = (a != a and b != b) or math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12)
+        return None if same else f"{where}: {a!r} became {b!r}"
+    if type(a) is not type(b) or a != b:
+        return f"{where}: {a!r} became {b!r}"
     return None
 
 

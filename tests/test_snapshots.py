@@ -16,13 +16,13 @@ REGENERATE = "the words changed: if that is meant, run `make snapshots` and read
 def test_what_snakesim_says_matches_its_snapshot(name):
     kept = snapshots.path(name)
     assert kept.exists(), f"no snapshot {kept.name}: run `make snapshots`"
-    found = snapshots.differs(kept.read_text(), snapshots.render(name))
+    found = snapshots.differs(kept.read_text(), snapshots.render(name), json_=name.endswith(".json"))
     assert found is None, f"{name}: {REGENERATE}\n{found}"
 
 
 def test_every_snapshot_file_is_one_the_suite_checks():
     # A question removed from QUESTIONS leaves no stale file that looks checked.
-    on_disk = {p.stem for p in snapshots.HERE.glob("*.txt")}
+    on_disk = {p.stem for p in snapshots.HERE.glob("*.txt")} | {p.name for p in snapshots.HERE.glob("*.json")}
     assert on_disk == set(snapshots.names())
 
 
@@ -70,6 +70,26 @@ def test_the_registry_snapshot_holds_the_words_for_more_and_fewer():
 )
 def test_a_snapshot_tells_words_and_numbers_apart(kept, now, same):
     assert (snapshots.differs(kept, now) is None) is same
+
+
+@pytest.mark.parametrize(
+    ("kept", "now", "same"),
+    [
+        ({"a": 0.25, "b": [1, "x"]}, {"a": 0.25 + 1e-15, "b": [1, "x"]}, True),
+        ({"a": 0.25}, {"a": 0.2501}, False),
+        ({"a": 1}, {"a": 2}, False),
+        ({"a": 1}, {"b": 1}, False),
+        ({"a": [1, 2]}, {"a": [1, 2, 3]}, False),
+        ({"a": "more"}, {"a": "fewer"}, False),
+        ({"a": float("nan")}, {"a": float("nan")}, True),
+        ({"a": None}, {"a": 0.0}, False),
+        ({"a": 1}, {"a": 1.0}, False),  # a count became a float
+    ],
+)
+def test_a_json_snapshot_compares_structure_and_floats_within_a_tolerance(kept, now, same):
+    import json
+
+    assert (snapshots.differs(json.dumps(kept), json.dumps(now), json_=True) is None) is same
 
 
 def test_the_time_a_question_took_is_left_out():
