@@ -93,13 +93,6 @@ def p_text(p: float) -> str:
     return f"{p:.2g}"
 
 
-def level_note(level: float) -> str:
-    """``" at 99.3%"`` for an interval that is not at the usual 95%, else nothing."""
-    if level != level or abs(level - LEVEL) < 1e-9:
-        return ""
-    return f" at {100 * level:.4g}%"
-
-
 # ---------------------------------------------------------------------------- a comparison
 def constant_metrics(table: pd.DataFrame) -> dict[str, float]:
     """The per-game figures whose value is the same in every game of every arm: ``{row: value}``."""
@@ -430,10 +423,6 @@ def _seat_sentence(rates, cis, games: int, players: int, level: float = LEVEL) -
         f"{lead}: every seat wins between {percent(min(rates), places)} and {percent(max(rates), places)} of games, "
         f"an equal share being {percent(fair, places)}."
     )
-
-
-def _significant(r) -> bool:
-    return r["p_holm"] == r["p_holm"] and r["p_holm"] < ALPHA
 
 
 VERDICT_WORDS = {MATTERS: "a change that matters", NEGLIGIBLE: "too small to notice", UNDECIDED: "not settled"}
