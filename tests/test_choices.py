@@ -15,7 +15,20 @@ import pytest
 from click.testing import CliRunner
 
 from snakesim.analysis.balance import SeatRates, _verdict
-from snakesim.analysis.design import BEATEN, EDGE, MEETS, MISSES, NEAR, UNDECIDED, Entry, _drop_beaten, call, overall
+from snakesim.analysis.design import (
+    BEATEN,
+    EDGE,
+    MEETS,
+    MISSES,
+    NEAR,
+    UNDECIDED,
+    Entry,
+    _drop_beaten,
+    call,
+    compete,
+    overall,
+    pareto,
+)
 from snakesim.analysis.design_space import Prefer, Target, parse_prefer, parse_target
 from snakesim.analysis.findings import _target_margin
 from snakesim.analysis.verdicts import Margin, margin_for, parse_matters
@@ -80,6 +93,63 @@ def test_only_answers_can_be_beaten_and_one_answer_never_is():
     near = Entry(candidate=None, label="near", status=NEAR, prefer=(9.0, 8.875, 9.125))
     _drop_beaten([answer("a", 1.0), answer("b", 1.0), near], prefer("lower"))
     assert near.status == NEAR
+
+
+def test_of_two_answers_the_worse_is_beaten():
+    best, far = answer("best", 1.0), answer("far", 2.0)
+    _drop_beaten([far, best], prefer("lower"))
+    assert (best.status, far.status) == (MEETS, BEATEN)
+
+
+def test_the_best_is_chosen_by_its_estimate_not_by_an_end_of_its_interval():
+    # narrow's estimate is the lowest, wide's interval reaches lowest: narrow is the best, and
+    # far lies more than what matters beyond narrow's worst end (not beyond wide's).
+    narrow = Entry(candidate=None, label="narrow", status=MEETS, prefer=(1.0, 0.9375, 1.0625))
+    wide = Entry(candidate=None, label="wide", status=MEETS, prefer=(1.125, 0.5, 1.75))
+    far = answer("far", 2.0)
+    _drop_beaten([wide, far, narrow], prefer("lower"))
+    assert (narrow.status, wide.status, far.status) == (MEETS, MEETS, BEATEN)
+    narrow = Entry(candidate=None, label="narrow", status=MEETS, prefer=(2.0, 1.9375, 2.0625))
+    wide = Entry(candidate=None, label="wide", status=MEETS, prefer=(1.875, 1.25, 2.5))
+    far = answer("far", 1.0)
+    _drop_beaten([wide, far, narrow], prefer("higher"))
+    assert (narrow.status, wide.status, far.status) == (MEETS, MEETS, BEATEN)
+
+
+def gaps_entry(label, *values):
+    """A rule set whose estimates are ``values``, one a target (each ``<= 0``: the estimate is
+    its shortfall)."""
+    return Entry(candidate=None, label=label, status=MISSES, figures=[(v, v - 0.125, v + 0.125) for v in values])
+
+
+ZERO = (Target("a.mean", "<=", 0.0), Target("b.mean", "<=", 0.0))
+
+
+@pytest.mark.parametrize(
+    ("gaps", "competing"),
+    [
+        ([(1.0, 0.0), (0.0, 1.0)], True),  # one nearer the first target, the other nearer the second
+        ([(0.0, 0.0), (1.0, 1.0)], False),  # one nearer both: no trade-off
+        ([(1.0, 1.0), (1.0, 0.0)], False),  # level on one, nearer on the other: no trade-off
+        ([(0.5, 0.5), (0.5, 0.5)], False),  # ties only
+        ([(2.0, 0.0), (1.0, 1.0), (0.0, 2.0)], True),
+    ],
+)
+def test_targets_compete_only_when_each_rule_set_is_nearer_one_target(gaps, competing):
+    front = [gaps_entry(f"r{k}", *g) for k, g in enumerate(gaps)]
+    assert compete(front, ZERO) is competing
+
+
+def test_the_trade_off_set_drops_a_rule_set_another_beats_on_every_target():
+    a, b, c, d = (
+        gaps_entry("a", 1.0, 0.0),
+        gaps_entry("b", 0.0, 1.0),
+        gaps_entry("c", 1.0, 1.0),
+        gaps_entry("d", 1.0, 0.0),
+    )
+    assert [e.label for e in pareto([a, b, c, d], ZERO)] == ["a", "b", "d"]  # c: beaten by a; a and d level
+    unplayed = Entry(candidate=None, label="unplayed", status=UNDECIDED)
+    assert [e.label for e in pareto([unplayed, c], ZERO)] == ["c"]
 
 
 # ---------------------------------------------------------------------------- a value on a target's edge
