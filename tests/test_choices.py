@@ -28,11 +28,13 @@ from snakesim.analysis.design import (
     compete,
     overall,
     pareto,
+    sample,
 )
-from snakesim.analysis.design_space import Prefer, Target, parse_prefer, parse_target
+from snakesim.analysis.design_space import Dimension, Prefer, Space, Target, parse_prefer, parse_target
 from snakesim.analysis.findings import _target_margin
 from snakesim.analysis.verdicts import Margin, margin_for, parse_matters
 from snakesim.cli import cli
+from snakesim.core.arms import RuleSource
 from snakesim.core.figures import BY_ID, FIGURES, targets
 from snakesim.games import GAMES, get_game
 
@@ -150,6 +152,57 @@ def test_the_trade_off_set_drops_a_rule_set_another_beats_on_every_target():
     assert [e.label for e in pareto([a, b, c, d], ZERO)] == ["a", "b", "d"]  # c: beaten by a; a and d level
     unplayed = Entry(candidate=None, label="unplayed", status=UNDECIDED)
     assert [e.label for e in pareto([unplayed, c], ZERO)] == ["c"]
+
+
+# ---------------------------------------------------------------------------- a sampled search's choices
+
+
+def toy_space():
+    """A Fortune space of 180 rule sets, built without playing a game: start_coins (an integer
+    range) by snakes (a choice of three); the toy distance asks for 40 coins and two snakes."""
+    dims = (Dimension("start_coins", tuple(range(1, 61))), Dimension("snakes", (1, 2, 3)))
+    return Space(FORTUNE, RuleSource(), 3, dims)
+
+
+def toy_distance(candidate):
+    coins, snakes = candidate.values
+    return abs(coins - 40) / 4 + (snakes != 2)
+
+
+def test_a_sampled_search_is_seeded_and_each_seed_samples_its_own_rule_sets():
+    first, _ = sample(toy_space(), toy_distance, 30, seed=7)
+    again, _ = sample(toy_space(), toy_distance, 30, seed=7)
+    other, _ = sample(toy_space(), toy_distance, 30, seed=8)
+    assert [c.values for c in first] == [c.values for c in again]
+    assert [c.values for c in first] != [c.values for c in other]
+    assert len(first) == 30 and len({c.values for c in first}) == 30  # distinct, as many as asked
+
+
+def test_a_sampled_search_comes_near_the_rule_sets_the_distance_asks_for():
+    found, skipped = sample(toy_space(), toy_distance, 80, seed=3)
+    assert not skipped
+    best = min(toy_distance(c) for c in found)
+    assert best <= 0.5  # start_coins within 2 of 40 with two snakes, among 180 rule sets
+    late = [toy_distance(c) for c in found[-20:]]
+    early = [toy_distance(c) for c in found[:20]]
+    assert sum(late) < sum(early)  # (TPE learns: its later proposals are nearer)
+
+
+def test_a_sampled_search_stops_when_every_rule_set_has_been_tried():
+    small = Space(FORTUNE, RuleSource(), 3, (Dimension("start_coins", (10, 11)), Dimension("snakes", (1, 2))))
+    found, _ = sample(small, toy_distance, 50, seed=1)
+    assert sorted(c.values for c in found) == [(10, 1), (10, 2), (11, 1), (11, 2)]
+
+
+def test_a_sampled_search_names_the_rule_sets_it_cannot_play():
+    # deck.RAIN=0 with every other deck count 0 cannot deal: each unplayable rule set is named
+    space = Space(
+        FORTUNE, RuleSource(), 3, (Dimension("start_coins", tuple(range(0, 40))), Dimension("snakes", (1, 2)))
+    )
+    found, skipped = sample(space, toy_distance, 60, seed=2)
+    assert found and all(c.values[0] >= 1 for c in found)
+    assert skipped and all(label.startswith("start_coins=0, snakes=") for label, _ in skipped)
+    assert all(why for _, why in skipped)
 
 
 # ---------------------------------------------------------------------------- a value on a target's edge
