@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -120,16 +121,18 @@ class Figure:
         return self.kind == "rate" or self.unit in ("share", "points")
 
 
-def _winner_leads_alone(k: int) -> Callable[[Games], np.ndarray]:
-    return lambda g: g.won & (g[f"leader_q{k}"] == g["winner"])
+# (functions of the games and the quarter, bound with partial: their bodies run when the
+# figures are read, not when the registry is built)
+def _winner_leads_alone(g: Games, k: int) -> np.ndarray:
+    return g.won & (g[f"leader_q{k}"] == g["winner"])
 
 
-def _leader_wins(k: int) -> Callable[[Games], np.ndarray]:
-    return lambda g: g[f"leader_q{k}"] == g["winner"]
+def _leader_wins(g: Games, k: int) -> np.ndarray:
+    return g[f"leader_q{k}"] == g["winner"]
 
 
-def _led(k: int) -> Callable[[Games], np.ndarray]:
-    return lambda g: g[f"leader_q{k}"] >= 0
+def _led(g: Games, k: int) -> np.ndarray:
+    return g[f"leader_q{k}"] >= 0
 
 
 def _tie_break(g: Games) -> np.ndarray:
@@ -199,15 +202,15 @@ FIGURES: tuple[Figure, ...] = (
            values=lambda g: g["deficit"]),
     *(Figure(f"leads_alone_q{k}", f"the winner already leads alone {when} of the way in", "rate",
              f"games whose winner already leads alone {when} of the way in", feel=True, swept=k == 2, matters=0.03,
-             short="winner leads alone at half time" if k == 2 else "", values=_winner_leads_alone(k),
+             short="winner leads alone at half time" if k == 2 else "", values=partial(_winner_leads_alone, k=k),
              words=(f"of games whose winner already leads alone {said}", f"More winners already lead alone {said}",
                     f"Fewer winners already lead alone {said}"))
       for k, when, said in zip(QUARTERS, QUARTER_NAMES, ("a quarter of the way in", "half-way",
                                                           "three quarters of the way in"), strict=True)),
     *(Figure(f"leader_wins_q{k}", f"the leader {when} of the way in wins", "rate",
              f"games with one seat alone in front {when} of the way in that this seat goes on to win", feel=True,
-             counted=_led(k), compared=False, summarised=True, values=_leader_wins(k), matters=0.03,
-             noun=f"how often the leader {where} wins")
+             counted=partial(_led, k=k), compared=False, summarised=True, values=partial(_leader_wins, k=k),
+             matters=0.03, noun=f"how often the leader {where} wins")
       for k, when, where in zip(QUARTERS, QUARTER_NAMES, ("a quarter of the way in", "half-way",
                                                           "three quarters of the way in"), strict=True)),
     Figure("out_share", "time seats spend out of the game", "mean",
