@@ -205,6 +205,39 @@ def test_a_sampled_search_names_the_rule_sets_it_cannot_play():
     assert all(why for _, why in skipped)
 
 
+SAMPLED = ("design", "fortune", "--vary", "start_coins=5:60", "--vary", "snakes=0:9", "--target",
+           "length.median=45+-5", "--target", "out_share.mean<=0.25", "-n", "100", "--budget", "20000", "-t", "1",
+           "--json")  # fmt: skip
+
+
+def sampled_design(seed: int) -> dict:
+    r = CliRunner().invoke(cli, [*SAMPLED, "-s", str(seed)])
+    assert r.exit_code == 0, r.output
+    return json.loads(r.stdout)
+
+
+def test_a_sampled_design_spends_its_budget_as_its_rules_say_the_same_each_time():
+    s, again, other = sampled_design(3), sampled_design(3), sampled_design(4)
+    assert s["answers"] == again["answers"] and s["counts"] == again["counts"]
+    assert [r["label"] for r in s["rule_sets"]] != [r["label"] for r in other["rule_sets"]]  # each seed its own
+    search = s["search"]
+    assert search["space"] == 56 * 10 and search["first_round"] == 100 and search["budget"] == 20_000
+    # five answers confirmed on five first rounds each are held back; each rule set sampled gets
+    # two first rounds of the rest: (20,000 - 2,500) // 200
+    assert search["rule_sets"] == search["sampled"]["rule_sets"] == 87
+    assert sum(s["counts"].values()) == 87
+    assert search["most_games_a_rule_set"] == 100 * 2 ** (search["rounds"] - 1)
+    assert search["games_played"] <= search["games_in_all"] <= 20_000
+    assert search["race_alpha_each"] == pytest.approx(0.05 / (87 * 2), rel=1e-9)  # over rule sets and targets
+    targets = {t["metric"]: Target.of(t) for t in s["targets"]}
+    assert s["answers"]
+    for a in s["answers"]:
+        for metric, f in a["figures"].items():
+            low, high = targets[metric].region
+            assert low <= f["value"] <= high, (a["label"], metric)
+    assert all("confirmed" in a for a in s["answers"])
+
+
 # ---------------------------------------------------------------------------- a value on a target's edge
 
 EDGE_CASES = [

@@ -308,6 +308,7 @@ def test_the_trade_off_set_keeps_only_rule_sets_no_other_beats_on_every_target()
     assert [e.label for e in pareto([a, b, c], targets)] == ["a", "b"]
 
 
+@pytest.mark.slow  # (tests/test_choices.py samples a smaller budget in the default run)
 def test_a_space_too_large_to_play_whole_is_sampled_the_same_way_each_time():
     args = ("design", "fortune", "--vary", "start_coins=5:60", "--vary", "snakes=0:9", "--target",
             "length.median=45+-5", "--target", "out_share.mean<=0.25", "-n", 200, "--budget", 100_000,
