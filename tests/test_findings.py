@@ -11,6 +11,7 @@ from snakesim.analysis.findings import (
     balance_findings,
     compare_findings,
     decimals,
+    design_findings,
     p_text,
     run_findings,
     skill_findings,
@@ -526,3 +527,119 @@ def test_skill_findings_name_the_field_players_own_share_not_an_equal_one():
                        "the same seats (-0.9 [-2.0, +0.2] percentage points), but these games cannot tell whether by "
                        "as much as matters (1 percentage point): 19.7% of games, where a field player in its seats "
                        "wins 23.1%.")  # fmt: skip
+
+
+# ---------------------------------------------------------------------------- a design search in words
+
+
+def _target(metric, op, value, margin, scale=1.0, unit=""):
+    from snakesim.analysis.design_space import Target
+
+    t = Target(metric, op, value, margin=margin, scale=scale, unit=unit)
+    return {"metric": metric, "op": op, "value": value, "tolerance": 0.0, "margin": margin, "scale": scale,
+            "unit": unit, "text": t.text}  # fmt: skip
+
+
+DESIGN_TARGETS = [_target("lead_changes.mean", "<=", 4.0, 0.5), _target("seat_gap", "<=", 0.05, 0.01, 100.0, " points")]
+CALLED_NEAR = {"lead_changes.mean": "near", "seat_gap": "meets"}
+
+
+def _answer(label, holds=None, lead=(3.0, 2.5, 3.5), calls=None, status=None, misses=None):
+    figures = {"lead_changes.mean": {"value": lead[0], "ci": list(lead[1:])},
+               "seat_gap": {"value": 0.02, "ci": [0.0, 0.04]}}  # fmt: skip
+    a = {"label": label, "figures": figures}
+    if holds is not None:
+        a["confirmed"] = {"holds": holds, "games": 1000, "figures": figures,
+                          "calls": calls or dict.fromkeys(figures, "meets")}  # fmt: skip
+    if status is not None:
+        a["status"], a["misses"] = status, misses or []
+    return a
+
+
+def _design(answers=(), nearest=(), pareto=(), prefer=None, edge_names=None, fresh=0, racing=True, **counts):
+    c = {"meets": len(answers), "near": 0, "edge": 0, "misses": 0, "undecided": 0, "beaten": 0, **counts}
+    search = {"rule_sets": 10, "most_games_a_rule_set": 200, "games_in_all": 900 + fresh, "games_played": 900,
+              "racing": racing}  # fmt: skip
+    s = {"targets": DESIGN_TARGETS, "answers": list(answers), "nearest": list(nearest), "pareto": list(pareto),
+         "prefer": prefer, "counts": c, "search": search}  # fmt: skip
+    if edge_names is not None:
+        s["edge"] = edge_names
+    return s
+
+
+PLAYED = ("The search played 900 games; giving every rule set as many games as the most-played one needed would have "
+          "taken 2,000.")  # fmt: skip
+
+
+def test_a_design_with_many_answers_some_slipping_on_fresh_games_in_words():
+    s = _design([_answer("a", True), _answer("b"), _answer("c", False, calls=CALLED_NEAR), _answer("d", False),
+                 _answer("e")], near=2, edge=2, undecided=1, edge_names=["x", "y"])  # fmt: skip
+    assert design_findings(s, FORTUNE) == [
+        "5 rule sets meet every target: a; b; c and 2 more.",
+        "Of them, the surest of those that hold on fresh games (the furthest inside the targets) is a: on 1,000 fresh "
+        "games lead changes a game 3.0 [2.5, 3.5], the largest gap between two seats' win rates 2.0 points [0.0, "
+        "4.0]; every target holds there.",
+        "On fresh games 2 of the 5 land off a target (c; d): by less than matters where called near; prefer the "
+        "answers that hold there.",
+        "2 more rule sets come within what matters of every target without being on all of them.",
+        "2 rule sets sit at the edge of a target (x; y): off it by about as much as matters, which more games would "
+        "hardly settle.",
+        "1 rule set stayed undecided when the budget ran out; more games in all (--budget) would settle them.",
+        PLAYED,
+    ]
+
+
+def test_one_answer_that_slips_names_the_target_it_leaves():
+    s = _design([_answer("a", False, lead=(4.25, 3.875, 4.625), calls=CALLED_NEAR)], edge_names=["x", "y"],
+                prefer={"metric": "lead_changes.mean", "way": "lower"}, fresh=1000, undecided=3, edge=1)  # fmt: skip
+    assert design_findings(s, FORTUNE) == [
+        "1 rule set meets every target: a.",
+        "On 1,000 fresh games lead changes a game 4.2 [3.9, 4.6], the largest gap between two seats' win rates 2.0 "
+        "points [0.0, 4.0]; but not every target holds there: lead changes a game.",
+        "On fresh games 1 of the 1 lands off a target (a): by less than matters where called near; prefer the "
+        "answers that hold there.",
+        "1 rule set sits at the edge of a target: off it by about as much as matters, which more games would hardly "
+        "settle.",  # (two named for one: the names are left out)
+        "3 rule sets stayed undecided when the budget ran out; more games in all (--budget) would settle them.",
+        "The search played 900 games and 1,000 fresh ones to confirm; giving every rule set as many games as the "
+        "most-played one needed would have taken 2,000.",
+    ]
+
+
+def test_the_preferred_best_that_holds_while_another_slips():
+    s = _design([_answer("a", True, lead=(3.75, 3.5, 4.25)), _answer("b", False, calls=CALLED_NEAR)],
+                prefer={"metric": "lead_changes.mean", "way": "lower"})  # fmt: skip
+    assert design_findings(s, FORTUNE) == [
+        "2 rule sets meet every target: a; b.",
+        "Of them, the best of those that hold on fresh games on lead changes a game is a: on 1,000 fresh games lead "
+        "changes a game 3.8 [3.5, 4.2], the largest gap between two seats' win rates 2.0 points [0.0, 4.0]; every "
+        "target holds there (each estimate on its target, each interval within what matters of it).",
+        "On fresh games 1 of the 2 lands off a target (b): by less than matters where called near; prefer the "
+        "answers that hold there.",
+        PLAYED,
+    ]
+
+
+def test_no_answer_the_nearest_miss_and_targets_that_compete_in_words():
+    misses = [{"metric": "lead_changes.mean", "by": 1.0}, {"metric": "seat_gap", "by": 0.03}]
+    nearest = _answer("n", lead=(5.0, 4.5, 5.5), status="near", misses=misses)
+    nearest["figures"]["seat_gap"] = {"value": 0.08, "ci": [0.06, 0.10]}
+    s = _design([], [nearest], ["p1", "p2", "p3", "p4", "p5", "p6"], near=1, racing=False)
+    assert design_findings(s, FORTUNE) == [
+        "No rule set meets every target.",
+        "The nearest is n on the search's games: lead changes a game is 5.0 [4.5, 5.5], about 1 off "
+        "lead_changes.mean <= 4; the largest gap between two seats' win rates is 8.0 points [6.0, 10.0], about 3 "
+        "points off seat_gap <= 5 points.",
+        "The targets compete: 6 rule sets each come nearer one target only by going further from another (p1; p2; "
+        "p3; p4 ...).",
+    ]  # (the one near rule set is the nearest itself; a search that did not race saved nothing)
+    within = _answer("m", status="near")
+    s = _design([], [within], ["p1"], near=3, edge=1)
+    assert design_findings(s, FORTUNE) == [
+        "No rule set meets every target.",
+        "The nearest is m: it is within what matters of every target.",
+        "2 more rule sets come within what matters of every target without being on all of them.",
+        "1 rule set sits at the edge of a target: off it by about as much as matters, which more games would hardly "
+        "settle.",
+        PLAYED,
+    ]
