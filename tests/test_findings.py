@@ -643,3 +643,33 @@ def test_no_answer_the_nearest_miss_and_targets_that_compete_in_words():
         "settle.",
         PLAYED,
     ]
+
+
+# ---------------------------------------------------------------------------- skill under two rule sets
+
+
+def test_what_skill_is_worth_under_another_rule_set_in_words():
+    from snakesim.analysis.findings import skill_difference_findings
+
+    def row(arm, players, field, player, edge, base, low, high, p):
+        return {"players": players, "field": field, "player": player, "arm": arm, "edge": edge, "base_edge": base,
+                "diff": edge - base, "diff_low": low, "diff_high": high, "p_value": p, "p_holm": p}  # fmt: skip
+
+    differences = pd.DataFrame([
+        row("b", 4, "greedy", "expert:64", 0.0625, 0.0, 0.03125, 0.09375, 0.001),  # worth more, surely
+        row("b", 4, "greedy", "oracle:64", 0.1, 0.2, -0.15, -0.05, 0.01),  # worth less, surely
+        row("b", 4, "greedy", "greedy:0.3", -0.05, -0.04, -0.03, 0.01, 0.05),  # p = alpha: no change found
+        row("b", 4, "random", "random", 0.0, 0.0, 0.0, 0.0, 1.0),  # the field's own line: no words, skipped
+        row("b", 3, "random", "greedy", 0.25, 0.2, 0.0, 0.1, 0.2),
+        row("a", 3, "random", "greedy", 0.25, 0.2, 0.0, 0.1, 0.2),
+    ])  # fmt: skip
+    assert skill_difference_findings(differences) == [
+        "b, 4 players: thinking ahead among careful players is worth more: +0.0 -> +6.2 percentage points (+6.2 "
+        "[+3.1, +9.4], Holm p 0.001); seeing every card among careful players is worth less: +20.0 -> +10.0 "
+        "percentage points (-10.0 [-15.0, -5.0], Holm p 0.01); a novice's mistakes among careful players: no change "
+        "found, -4.0 -> -5.0 percentage points (-1.0 [-3.0, +1.0], Holm p 0.05).",
+        "b, 3 players: careful play among random players: no change found, +20.0 -> +25.0 percentage points (+5.0 "
+        "[+0.0, +10.0], Holm p 0.2).",
+        "a, 3 players: careful play among random players: no change found, +20.0 -> +25.0 percentage points (+5.0 "
+        "[+0.0, +10.0], Holm p 0.2).",
+    ]  # (in the order the rows come, each rule set and player count once; the field's own line has no words)
