@@ -350,3 +350,51 @@ def test_the_python_api_gives_the_commands_answers():
     assert set(found.table["status"]) <= {MEETS, NEAR, EDGE, MISSES, UNDECIDED} and len(found.table) == 14
     with pytest.raises(snakesim.InputError, match="--target: give at least one"):
         snakesim.design("fortune", 4, vary="snakes=1:2", targets=[])
+
+
+@pytest.mark.parametrize(
+    ("args", "line"),
+    [
+        (("--vary", "start_coins=10,10"), "--vary: start_coins: a value is given twice in [10, 10]"),
+        (("--vary", "start_coins=10"), "--vary: start_coins: give at least two values to choose between"),
+        (("--vary", "start_coins=10,12", "--vary", "start_coins=14,16"), "--vary: start_coins is varied twice"),
+        (("--vary", "start_coins=10,12", "--prefer", "out_share.mean=sideways"),
+         "--prefer: expected METRIC=lower or METRIC=higher, got 'out_share.mean=sideways'"),
+        (("--vary", "start_coins=10,12", "--prefer", "nosuch.mean"), "--prefer: unknown metric 'nosuch.mean'; expected "
+         "one of length.mean, length.median, length.p95, draw.share, unfinished.share, lead_changes.mean, "
+         "decided.mean, comeback.share, last_tenth.share, deficit.mean, leads_alone_q1.share, leads_alone_q2.share, "
+         "leads_alone_q3.share, leader_wins_q1.share, leader_wins_q2.share, leader_wins_q3.share, out_share.mean, "
+         "win_rate.SEAT, means.COLUMN"),
+        (("--vary", "nosuch=1,2"),
+         "--vary: unknown option 'nosuch'; expected one of variant, start_coins, snakes, turn_cap, deck, effects"),
+    ],
+)  # fmt: skip
+def test_bad_design_input_is_said_in_exactly_one_line_naming_its_field(args, line):
+    r = invoke("design", "fortune", "-p", 3, "-n", 100, "-t", 1, "--target", "length.median<=50", *args)
+    assert r.exit_code == 2 and r.stdout == ""
+    assert r.stderr == f"snakesim: error: {line}\n"
+
+
+def test_prefer_higher_and_prefer_with_what_matters():
+    higher = parse_prefer(FORTUNE, 3, "out_share.mean=higher", None)
+    assert (higher.way, higher.sign, higher.margin(0.5)) == ("higher", -1.0, pytest.approx(0.03))
+    given = parse_prefer(FORTUNE, 3, "lead_changes.mean", parse_matters("lead_changes=0.75"))
+    assert (given.way, given.sign, given.margin(10.0)) == ("lower", 1.0, pytest.approx(0.75))
+    column = parse_prefer(FORTUNE, 3, "means.max_cup", None)  # (no registered margin: 5% of the best's value)
+    assert column.matters.relative and column.margin(40.0) == pytest.approx(2.0)
+
+
+def test_a_targets_values_as_the_user_writes_them():
+    share = Target("out_share.mean", "<=", 0.22, margin=0.03, scale=100.0, unit="%")
+    assert share.show(0.2) == "20%" and share.show(0.2, unit=False) == "20"
+    assert share.interval({"value": 0.2, "ci": [0.15, 0.25]}) == "20% [15, 25]"
+    gap = Target("seat_gap", "<=", 0.01, margin=0.01, scale=100.0, unit=" points")
+    assert gap.show(0.01) == "1 point" and gap.show(0.02) == "2 points"
+    plain = Target("length.mean", "<=", 40.0, margin=2.0)
+    assert plain.show(12345.6) == "12,346" and plain.show(9999.4) == "9999" and plain.show(1.0) == "1"
+    assert plain.show(math.inf) == "never" and plain.show(-math.inf) == "-" and plain.show(math.nan) == "-"
+    back = Target.of({"metric": "seat_gap", "op": "<=", "value": 0.01, "tolerance": 0.0, "margin": 0.01,
+                      "scale": 100.0, "unit": " points"})  # fmt: skip
+    assert back == gap
+    assert Target.of({"metric": "length.mean", "op": "<=", "value": 40.0, "tolerance": 0.0, "margin": 2.0,
+                      "scale": 1.0}) == plain  # fmt: skip
