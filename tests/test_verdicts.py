@@ -59,3 +59,44 @@ def test_the_games_that_would_settle_grow_with_the_square_of_the_width():
     # half-width 0.013 at a distance 0.008 from the margin: 20,000 x (13/8)^2 x 1.1, in thousands up
     assert games_to_settle(-0.002, -0.015, 0.011, 0.01, 20_000) == 59_000
     assert games_to_settle(0.01, 0.0, 0.02, 0.01, 20_000) is None  # (on the margin itself: no number would)
+
+
+def _undecided(rows):
+    import pandas as pd
+
+    from snakesim.analysis.verdicts import pd_int
+
+    table = pd.DataFrame(rows, columns=["metric", "kind", "diff", "margin", "verdict", "settle_games"])
+    table["settle_games"] = pd_int(list(table["settle_games"]))
+    return table
+
+
+def test_a_plan_to_settle_what_a_comparison_left_undecided():
+    from snakesim.analysis.verdicts import settle_plan
+
+    decided = _undecided([("win_rate.0", "rate", 0.02, 0.01, "matters", None)])
+    assert settle_plan(decided, 10_000) is None
+    hopeless = _undecided([("win_rate.0", "rate", 0.01, 0.01, "undecided", None)])
+    assert settle_plan(hopeless, 10_000) is None
+    rates = _undecided([
+        ("win_rate.0", "rate", 0.006, 0.01, "undecided", 40_000),
+        ("win_rate.1", "rate", -0.0095, 0.01, "undecided", 90_000),
+        ("draw", "rate", 0.0, 0.01, "negligible", None),
+    ])  # fmt: skip
+    plan = settle_plan(rates, 10_000)
+    assert plan["games"] == 90_000 and plan["max_games"] == 270_000  # (three times, in thousands)
+    assert plan["precision"] == pytest.approx(0.0005, rel=1e-9)  # the nearest difference to its margin
+    assert settle_plan(rates, 500_000)["max_games"] == 500_000  # never fewer than were played
+    mixed = _undecided([("win_rate.0", "rate", 0.006, 0.01, "undecided", 40_000),
+                        ("length", "mean", 3.0, 5.0, "undecided", 20_000)])  # fmt: skip
+    assert settle_plan(mixed, 10_000) == {"games": 40_000, "precision": None, "max_games": None}
+    edge = _undecided([("first_player_advantage", "mean", 0.005, 0.01, "undecided", 60_000),
+                       ("win_rate.0", "rate", 0.006, 0.01, "undecided", 40_000)])  # fmt: skip
+    plan = settle_plan(edge, 10_000)  # (the first player's edge settles with the seats' rates)
+    assert plan["games"] == 60_000 and plan["precision"] == pytest.approx(0.004, rel=1e-9)
+    only_edge = _undecided([("first_player_advantage", "mean", 0.005, 0.01, "undecided", 60_000)])
+    assert settle_plan(only_edge, 10_000) == {"games": 60_000, "precision": None, "max_games": None}
+    close = _undecided([("win_rate.0", "rate", 0.009851, 0.01, "undecided", 900_000)])
+    assert settle_plan(close, 10_000)["precision"] == pytest.approx(0.00014, rel=1e-9)  # (0.00015 would be wider)
+    closest = _undecided([("win_rate.0", "rate", 0.00995, 0.01, "undecided", 900_000)])
+    assert settle_plan(closest, 10_000)["precision"] == pytest.approx(4.7e-5, rel=1e-9)

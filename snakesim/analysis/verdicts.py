@@ -207,7 +207,7 @@ def settle_plan(table, games: int) -> dict | None:
     if undecided.empty or not (undecided["kind"] == "rate").all():
         return {"games": need, "precision": None, "max_games": None}
     distance = (undecided["margin"] - undecided["diff"].abs()).abs().min()
-    precision = float(f"{distance:.2g}") if distance >= 1e-4 else 1e-4
-    if precision > distance:
+    precision = float(f"{distance:.2g}")
+    if precision > distance:  # (rounded up: a shade narrower, so that reaching it settles the row)
         precision = float(f"{distance * 0.95:.2g}")
     return {"games": need, "precision": precision, "max_games": max(int(math.ceil(3 * need / 1000) * 1000), games)}
