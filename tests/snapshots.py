@@ -105,6 +105,59 @@ QUESTIONS: dict[str, tuple[str, ...]] = {
                        "lead_changes.mean<=4", "-n", "500", "--budget", "20000", "-s", "6", *T1),
 }  # fmt: skip
 
+# Bad input, each said in one line naming its field: every door's checks, word for word.
+_DESIGN = ("design", "fortune", "-p", "3", "-n", "100")
+_TUNE = ("tune", "fortune", "-n", "100")
+BAD_INPUT: tuple[tuple[str, ...], ...] = (
+    (*_DESIGN, "--vary", "coins=1:3", "--target", "length.median=60+-8"),
+    (*_DESIGN, "--vary", "start_coins=8", "--target", "length.median=60+-8"),
+    (*_DESIGN, "--vary", "start_coins=8,8", "--target", "length.median=60+-8"),
+    (*_DESIGN, "--vary", "snakes=x,y", "--target", "length.median=60+-8"),
+    (*_DESIGN, "--vary", "variant=standard,nope", "--target", "length.median=60"),
+    (*_DESIGN, "--vary", "snakes=1:2", "--target", "length.median<=60+-8"),
+    (*_DESIGN, "--vary", "snakes=1:2", "--target", "length"),
+    (*_DESIGN, "--vary", "snakes=1:2", "--target", "speed.mean<=3"),
+    (*_DESIGN, "--vary", "snakes=1:2", "--target", "seat_gap<=200"),
+    (*_DESIGN, "--vary", "snakes=1:2", "--target", "seat_gap<=0.01"),
+    (*_DESIGN, "--vary", "snakes=1:2", "--target", "out_share.mean<=25"),
+    (*_DESIGN, "--vary", "snakes=1:2", "--target", "out_share.mean<=125%"),
+    (*_DESIGN, "--vary", "snakes=1:2", "--target", "length.medain=60"),
+    (*_DESIGN, "--vary", "snakes=1:2", "--target", "length.median=60+-x"),
+    (*_DESIGN, "--vary", "snakes=1:2", "--target", "length.median=sixty"),
+    (*_DESIGN, "--vary", "snakes=1:2", "--target", "length.median=inf"),
+    (*_DESIGN, "--vary", "snakes=1:2", "--target", "length.median=60+--5"),
+    (*_DESIGN, "--vary", "snakes=1:2", "--target", "length.median=>60"),
+    (*_DESIGN, "--vary", "snakes=1:2", "--target", "length.median=<60"),
+    (*_DESIGN, "--vary", "snakes=1:2", "--target", "draw.share<=0.1", "--prefer", "lenght.mean"),
+    (*_DESIGN, "--vary", "snakes=1:2", "--target", "draw.share<=0.1", "--prefer", "length.mean=up"),
+    (*_DESIGN, "--vary", "snakes=1:2", "--vary", "snakes=3,4", "--target", "draw.share<=0.1"),
+    (*_DESIGN, *(x for k in ("LEAVES", "POPPIES", "ORCHIDS", "FOUNTAIN", "SUNS", "STARS")
+                 for x in ("--vary", f"deck.{k}=0:199")), "--target", "draw.share<=0.1"),
+    (*_DESIGN, "--vary", "snakes=1:2", "--target", "draw.share<=0.1", "--budget", "300"),
+    (*_DESIGN, "--vary", "start_coins.5=10:12", "--target", "length.median=60"),
+    (*_DESIGN, "--vary", "snakes.1=1:2", "--target", "length.median=60"),
+    (*_DESIGN, "--vary", "start_coins=20:10", "--target", "length.median=60"),
+    (*_DESIGN, "--vary", "start_coins=8:12:2", "--target", "length.median=60"),
+    (*_DESIGN, "--vary", "variant=1:2", "--target", "length.median=60"),
+    (*_DESIGN, "--vary", "start_coins", "--target", "length.median=60"),
+    (*_DESIGN, "--vary", "snakes=1:2", "--target", "length.median=60", "--matters", "colour=3"),
+    (*_DESIGN, "--vary", "snakes=1:2", "--target", "length.median=60", "--matters", "tie_break=0.005"),
+    (*_TUNE, "--target", "length.median=60", "--vary", "start_coins=40:5"),
+    (*_TUNE, "--target", "nosuch.mean=60", "--vary", "start_coins=5:40"),
+    (*_TUNE, "--target", "length.median=60", "--vary", "variant=5:40"),
+    (*_TUNE, "--target", "win_rate.9=0.25", "--vary", "start_coins=5:40"),
+    ("balance", "fortune", "--handicap", "snakes"),
+    ("balance", "fortune", "--handicap", "start_coins", "--tolerance", "2"),
+    ("balance", "fortune", "--handicap", "start_coins", "--range", "30:10"),
+    ("balance", "fortune", "--handicap", "start_coins", "--novices", "0.3"),
+    ("balance", "hisss", "--handicap", "start_points", "--novices", "1.5"),
+    ("compare", "fortune", "-v", "standard", "-v", "nosuch"),
+    ("compare", "fortune", "-v", "standard", "-v", "x=standard,start_coins=0"),
+    ("compare", "fortune", "-v", "standard", "--matters", "length=-2"),
+    ("sweep", "fortune", "--set", "start_coins=5:40:0"),
+    ("run", "fortune", "-p", "9"),
+)  # fmt: skip
+
 # What changes from one run of the same question to the next: the time taken, and the speed.
 _CLOCK = re.compile(r"\b\d+(?:\.\d+)? ?(?:s|seconds?|min|ms)\b(?= |,|\)|$)", re.MULTILINE)
 _SPEED = re.compile(r"\b[\d,]+(?:\.\d+)? games/s\b")
@@ -169,16 +222,33 @@ def question_json(name: str) -> str:
     return json.dumps({"asked": " ".join(args), "answer": _steady(json.loads(_ask(args)))}, indent=1) + "\n"
 
 
+def errors_text() -> str:
+    """What the command line says to each of :data:`BAD_INPUT`: its exit status and its one
+    line on standard error (nothing on standard output)."""
+    from click.testing import CliRunner
+
+    from snakesim.cli import cli
+
+    out = []
+    for args in BAD_INPUT:
+        result = CliRunner().invoke(cli, list(args))
+        out += [f"$ snakesim {' '.join(args)}", f"exit {result.exit_code}, {len(result.stdout)} characters out",
+                result.stderr.rstrip("\n"), ""]  # fmt: skip
+    return "\n".join(out)
+
+
 def names() -> list[str]:
-    """Every snapshot's name: ``figures``, each question's words and each question's JSON
-    (``NAME.json``; every kind but exact has one)."""
-    return ["figures", *QUESTIONS, *(f"{n}.json" for n, args in QUESTIONS.items() if args[0] != "exact")]
+    """Every snapshot's name: ``figures``, ``errors``, each question's words and each
+    question's JSON (``NAME.json``; every kind but exact has one)."""
+    return ["figures", "errors", *QUESTIONS, *(f"{n}.json" for n, args in QUESTIONS.items() if args[0] != "exact")]
 
 
 def render(name: str) -> str:
     """One snapshot's text, as the code says it now."""
     if name == "figures":
         return figures_text()
+    if name == "errors":
+        return errors_text()
     if name.endswith(".json"):
         return question_json(name.removesuffix(".json"))
     return question_text(name)
