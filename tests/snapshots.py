@@ -167,7 +167,7 @@ def figures_text() -> str:
     """Every figure of the registry, field by field, with the games it exists in: its words
     (label, line, short, noun, words for more and fewer), its unit, kind and the difference
     that matters."""
-    from snakesim.core.figures import FIGURES
+    from snakesim.core.figures import FIGURES, OLD_NAMES, target_figure, targets
     from snakesim.games import GAMES
 
     lines = []
@@ -182,7 +182,12 @@ def figures_text() -> str:
         lines.append(f"games = {[name for name, spec in GAMES.items() if f.exists(spec)]}")
         lines.append(f"percent = {f.percent}")
         lines.append("")
-    return "\n".join(lines)
+    # The targets (tune and design) each game offers, and the figure each target names.
+    lines.append(f"[targets] every game: {', '.join(targets())}")
+    lines += [f"[targets] {name}: {', '.join(targets(spec))}" for name, spec in GAMES.items()]
+    asked = [*targets(), *OLD_NAMES, "win_rate.2", "means.coins_0", "seat_gap", "nosuch.mean"]
+    lines += [f"[target] {t} -> {getattr(target_figure(t), 'id', None)}" for t in asked]
+    return "\n".join(lines) + "\n"
 
 
 def _ask(args: tuple[str, ...]) -> str:

@@ -56,9 +56,6 @@ class Games:
     def __getitem__(self, name: str) -> np.ndarray:
         return self.columns[name]
 
-    def __contains__(self, name: str) -> bool:
-        return name in self.columns
-
     @property
     def won(self) -> np.ndarray:
         return self.columns["winner"] >= 0
