@@ -111,3 +111,29 @@ def test_last_tenth_is_in_the_reports_and_the_workbench(tmp_path):
     job, plan = check_request(request, Limits())
     result = play(job, plan)
     assert any(r["metric"] == "last_tenth" and r["diff"] for r in result["rows"])
+
+
+def test_a_blocks_tally_counts_a_rates_yes_games_and_sums_squares_of_means_only():
+    from snakesim.core.feel import FIXED
+    from snakesim.core.figures import SUMMARISED, games_of, tally
+
+    spec = get_game("fortune")
+    columns = spec.play_block(spec.rules(), 3, 5, 0, 500)
+    sums, squares = tally(spec, columns, 3)
+    games = games_of(spec, columns, 3)
+    assert sums["feel.games"] == 500
+    for f in SUMMARISED:
+        if not f.exists(spec):  # (Fortune has no tie-break)
+            assert f"feel.{f.id}.games" not in sums, f.id
+            continue
+        counted = f.counted(games) if f.counted is not None else np.ones(500, bool)
+        values = np.asarray(f.values(games))[counted]
+        assert sums[f"feel.{f.id}.games"] == int(counted.sum()), f.id
+        if f.kind == "rate":
+            assert sums[f"feel.{f.id}"] == int(np.count_nonzero(values)) and f"feel.{f.id}" not in squares, f.id
+        else:
+            scale = FIXED if f.unit == "share" else 1
+            ints = np.round(values * scale).astype(np.int64)
+            assert sums[f"feel.{f.id}"] == int(ints.sum()) and squares[f"feel.{f.id}"] == int((ints * ints).sum()), f.id
+    plain = spec.play_block(spec.rules().updated({"feel": False}), 3, 5, 0, 50)
+    assert tally(spec, plain, 3) == ({}, {})  # (no feel recorded: nothing to tally)
