@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from snakesim.analysis.balance import SeatRates, _verdict
+from snakesim.analysis.balance import SeatRates, _verdict, balance
 from snakesim.analysis.design import (
     BEATEN,
     EDGE,
@@ -26,6 +26,7 @@ from snakesim.analysis.design import (
     _drop_beaten,
     call,
     compete,
+    design,
     overall,
     pareto,
     sample,
@@ -34,7 +35,8 @@ from snakesim.analysis.design_space import Dimension, Prefer, Space, Target, par
 from snakesim.analysis.findings import _target_margin
 from snakesim.analysis.verdicts import Margin, margin_for, parse_matters
 from snakesim.cli import cli
-from snakesim.core.arms import RuleSource
+from snakesim.core.arms import Budget, RuleSource
+from snakesim.core.backends import ThreadsBackend
 from snakesim.core.figures import BY_ID, FIGURES, targets
 from snakesim.games import GAMES, get_game
 
@@ -465,3 +467,49 @@ def test_a_designs_margins_by_the_command_line_the_registry_and_a_study(tmp_path
     assert margins == pytest.approx({"lead_changes.mean": 0.75, "length.mean": 8.0}, rel=1e-12)
     plan = _plan_design(HISSS, {**data["design"][0], "matters": None}, 2, 1.0, 0, matters=None)
     assert {t.metric: t.margin for t in plan[4]} == pytest.approx({"lead_changes.mean": 0.5, "length.mean": 2.0})
+
+
+# ---------------------------------------------------------------------------- the searches' players and backend
+
+
+class Recording(ThreadsBackend):
+    """Threads, counting what it is asked: entered once for the whole search, and every block."""
+
+    def __init__(self):
+        super().__init__(threads=1)
+        self.entered, self.blocks = 0, 0
+
+    def __enter__(self):
+        self.entered += 1
+        return self
+
+    def map(self, task, blocks, args):
+        self.blocks += len(blocks)
+        yield from super().map(task, blocks, args)
+
+
+HISSS_RULES = HISSS.rules()
+
+
+def test_a_balance_search_plays_on_the_backend_it_is_given_with_the_players_it_is_given():
+    random_seats = ("random", "random", "random")
+    budget = Budget(300, 2, max_games=600, confirm_games=300)
+    backend = Recording()
+    mine = balance(HISSS, HISSS_RULES, 3, "start_points", random_seats, budget=budget, backend=backend)
+    assert backend.entered >= 1 and backend.blocks >= 2  # the search's games and the fresh ones, on it
+    greedy = balance(HISSS, HISSS_RULES, 3, "start_points", budget=budget)
+    assert mine.summary["before"]["win_rate"] != greedy.summary["before"]["win_rate"]  # random players, not greedy
+    same = balance(HISSS, HISSS_RULES, 3, "start_points", random_seats, budget=budget)
+    assert mine.summary["before"] == same.summary["before"] and mine.values == same.values
+
+
+def test_a_design_search_plays_on_the_backend_it_is_given_with_the_players_it_is_given():
+    dims = (Dimension("points_per_snake", (0, 1)),)
+    targets = (parse_target(HISSS, 3, "lead_changes.mean<=9"),)
+    budget = Budget(200, 2, max_games=4000, confirm_games=200)
+    backend = Recording()
+    mine = design(HISSS, RuleSource(), 3, dims, targets, ("random", "random", "random"), budget=budget,
+                  backend=backend)  # fmt: skip
+    assert backend.entered >= 1 and backend.blocks >= 2
+    greedy = design(HISSS, RuleSource(), 3, dims, targets, budget=budget)
+    assert mine.table["lead_changes.mean"].tolist() != greedy.table["lead_changes.mean"].tolist()
