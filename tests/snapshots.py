@@ -33,6 +33,7 @@ T1 = ("-t", "1")
 QUESTIONS: dict[str, tuple[str, ...]] = {
     # Fortune: no choices, so no skill; the exact solver on a small deck.
     "fortune-run": ("run", "fortune", "-p", "3", "-n", "3000", "-s", "1", *T1),
+    "fortune-run-capped": ("run", "fortune", "-p", "4", "-n", "1000", "--set", "turn_cap=150", "-s", "17", *T1),
     "fortune-compare": ("compare", "fortune", "-p", "4", "-n", "4000", "-s", "2", "-v", "standard", "-v", "rejoin",
                         "-v", "ten=standard,start_coins=10", *T1),
     "fortune-sweep": ("sweep", "fortune", "-p", "2..3", "--set", "start_coins=10,20", "-n", "2000", "-s", "3", *T1),
