@@ -673,3 +673,70 @@ def test_what_skill_is_worth_under_another_rule_set_in_words():
         "a, 3 players: careful play among random players: no change found, +20.0 -> +25.0 percentage points (+5.0 "
         "[+0.0, +10.0], Holm p 0.2).",
     ]  # (in the order the rows come, each rule set and player count once; the field's own line has no words)
+
+
+# ---------------------------------------------------------------------------- the small words, at their edges
+
+
+def test_a_relative_change_in_words():
+    from snakesim.analysis.findings import _how_much
+
+    assert [_how_much(x) for x in (1 / 3, -0.335, 0.25, 0.2, 2 / 3, 0.5)] == [
+        "a third", "a third", "a quarter", "a fifth", "two thirds", "50%"]  # fmt: skip
+    assert [_how_much(x) for x in (0.32, 0.01, 0.009, -0.0125, 0.0)] == ["32%", "1%", "0.9%", "1%", "0.0%"]
+
+
+def test_values_inline_and_a_targets_words():
+    from snakesim.analysis.findings import _inline, metric_words
+
+    assert (_inline([9, 8, 8]), _inline((1, 2)), _inline(5)) == ("[9, 8, 8]", "[1, 2]", "5")
+    assert metric_words("win_rate.2") == "seat 2's win rate"
+    assert metric_words("means.max_cup") == "the average max_cup"
+    assert metric_words("length.median") == "the median game length"
+    assert metric_words("draw_rate") == "the share of drawn games"  # (an old spelling)
+    assert metric_words("seat_balance.p") == "seat_balance.p"  # (a figure without a noun: its name)
+    assert metric_words("nosuch.mean") == "nosuch.mean"
+
+
+@pytest.mark.parametrize(
+    ("op", "value", "tolerance", "ci", "crosses"),
+    [
+        ("<=", 2.0, 0.0, (1.0, 2.0), False),  # ending exactly on the edge
+        ("<=", 2.0, 0.0, (1.0, 2.5), True),
+        (">=", 2.0, 0.0, (2.0, 3.0), False),
+        (">=", 2.0, 0.0, (1.5, 3.0), True),
+        ("=", 60.0, 8.0, (52.0, 68.0), False),
+        ("=", 60.0, 8.0, (51.5, 60.0), True),
+        ("=", 60.0, 8.0, (60.0, 68.5), True),
+    ],
+)
+def test_an_interval_reaching_past_a_targets_edge(op, value, tolerance, ci, crosses):
+    from snakesim.analysis.findings import _crosses
+
+    t = {"metric": "length.mean", "op": op, "value": value, "tolerance": tolerance, "margin": 1.0, "scale": 1.0}
+    assert _crosses(t, ci) is crosses
+
+
+@pytest.mark.parametrize(
+    ("metric", "goal", "ci", "said"),
+    [
+        ("means.max_cup", 30.0, (29.0, 31.0), "which holds the target"),
+        ("means.max_cup", 30.0, (30.0, 31.0), "which holds the target"),  # (the goal on an end of the interval)
+        ("means.max_cup", 30.0, (29.0, 30.0), "which holds the target"),
+        ("means.max_cup", 30.0, (29.0, 29.5), "close to the target but not on it"),
+        ("lead_changes.mean", 6.0, (5.875, 6.125), "which meets the target: what it gives lies within 0.5 of it, "
+         "closer than anyone would notice"),
+        ("lead_changes.mean", 6.0, (6.0, 6.25), "which meets the target: what it gives lies within 0.5 of it, "
+         "closer than anyone would notice"),
+        ("lead_changes.mean", 6.0, (6.125, 6.25), "not exactly the target (it lies outside the interval) but within "
+         "0.5 of it, closer than anyone would notice"),
+        ("lead_changes.mean", 6.0, (7.0, 7.5), "which misses the target by more than matters (more than 0.5 of it)"),
+        ("lead_changes.mean", 6.0, (6.25, 7.0), "close to the target; these games cannot tell whether it lies within "
+         "0.5 of it"),
+    ],
+)  # fmt: skip
+def test_whether_a_tunes_answer_meets_its_target_in_words(metric, goal, ci, said):
+    from snakesim.analysis.findings import _meets
+
+    s = {"target": {"metric": metric, "value": goal}, "metric": {"ci": list(ci)}}
+    assert _meets(s, str, None) == said
