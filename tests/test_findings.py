@@ -740,3 +740,51 @@ def test_whether_a_tunes_answer_meets_its_target_in_words(metric, goal, ci, said
 
     s = {"target": {"metric": metric, "value": goal}, "metric": {"ci": list(ci)}}
     assert _meets(s, str, None) == said
+
+
+def _balanced(values, base, before, after, status="undecided", tolerance=0.01, novices=None):
+    s = {"handicap": "start_points", "values": values, "base": base, "before": {"gap": before},
+         "after": {"gap": after}, "tolerance": tolerance, "status": status, "confirm": {"games": 4000},
+         "fresh_max_deviation": 0.0125}  # fmt: skip
+    if novices is not None:
+        s["novices"] = novices
+    return balance_findings(s)
+
+
+def test_balance_in_words_each_way_its_fresh_games_can_go():
+    gap = (0.05, 0.03, 0.07)
+    assert _balanced([1, 0, 0], [0, 0, 0], gap, (0.09, 0.08, 0.10)) == [
+        "The search recommends start_points = [1, 0, 0] instead of [0, 0, 0].",
+        "On 4,000 fresh games the largest gap between two seats' chances of winning goes from 5.0 [3.0, 7.0] "
+        "percentage points to 9.0 [8.0, 10.0] percentage points: the handicap makes the seats less even there, so "
+        "keep the rules as they are.",
+    ]
+    # (an interval starting exactly where the other ends is not surely apart: not less even)
+    said = _balanced([1, 0, 0], [0, 0, 0], gap, (0.08, 0.07, 0.09), status="balanced", tolerance=0.02)[1]
+    assert said.endswith(": every seat is within 2 percentage points of the average seat's chance, fair as asked.")
+    said = _balanced([1, 0, 0], [0, 0, 0], gap, (0.08, 0.07 + 1e-9, 0.09), status="balanced")[1]
+    assert said.endswith("less even there, so keep the rules as they are.")
+    said = _balanced([1, 0, 0], [0, 0, 0], gap, (0.01, 0.0, 0.02))[1]
+    assert said.endswith(": the handicap brings the seats closer, but these games do not show every seat within 1 "
+                         "percentage point of the average seat's chance (the furthest is 1.2 percentage points off by "
+                         "estimate); more games would tell.")  # fmt: skip
+    said = _balanced([1, 0, 0], [0, 0, 0], gap, (0.02, 0.0, 0.03))[1]  # (ending exactly where the other starts)
+    assert said.endswith(": a difference these games cannot tell from noise, so keep the rules as they are; these "
+                         "games do not show every seat within 1 percentage point of the average seat's chance (the "
+                         "furthest is 1.2 percentage points off by estimate).")  # fmt: skip
+    kept = _balanced([0, 0, 0], [0, 0, 0], gap, gap, tolerance=0.005)
+    assert kept[0] == "Keep start_points as it is ([0, 0, 0]): no handicap found evens the seats further."
+    assert kept[1].endswith("; these games do not show every seat within 0.5 percentage points of the average "
+                            "seat's chance (the furthest is 1.2 percentage points off by estimate).")  # fmt: skip
+    same = _balanced([2, 2, 2], [0, 0, 0], gap, gap)[0]
+    assert same == ("The search recommends start_points = [2, 2, 2] instead of [0, 0, 0]: the same for every seat, a "
+                    "change of the game rather than a handicap between the seats.")  # fmt: skip
+
+
+def test_balance_with_novices_in_words():
+    novices = {"holds": False, "before": {"gap": (0.04, 0.02, 0.06)}, "after": {"gap": (0.05, 0.03, 0.07)}}
+    said = _balanced([1, 0, 0], [0, 0, 0], (0.05, 0.03, 0.07), (0.02, 0.0, 0.04), novices=novices)
+    assert said[-1] == ("With novice players the handicap does not hold: largest gap 4.0 [2.0, 6.0] percentage points "
+                        "before, 5.0 [3.0, 7.0] percentage points after.")  # fmt: skip
+    said = _balanced([1, 0, 0], [0, 0, 0], (0.05, 0.03, 0.07), (0.02, 0.0, 0.04), novices={**novices, "holds": True})
+    assert said[-1].startswith("With novice players the handicap holds: largest gap")
