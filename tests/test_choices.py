@@ -56,8 +56,8 @@ def prefer(way: str, matters: float = 0.25) -> Prefer:
 
 @pytest.mark.parametrize("order", [(0, 1, 2), (2, 1, 0), (1, 2, 0)])
 def test_the_best_answer_is_the_lowest_wherever_it_stands_in_the_list(order):
-    # lower is better: the best 1.0 [0.875, 1.125]; 1.25 starts 0.25 beyond the best's worst end
-    # (exactly what matters: kept); 2.0 starts 0.75 beyond it (beaten).
+    # lower is better: the best 1.0 [0.875, 1.125]; kept, 1.5 [1.375, 1.625], starts 0.25 beyond
+    # the best's worst end (exactly what matters: kept); far, 2.0, starts 0.75 beyond it (beaten).
     entries = [answer("best", 1.0), answer("kept", 1.5), answer("far", 2.0)]
     chosen = [entries[k] for k in order]
     _drop_beaten(chosen, prefer("lower"))
@@ -415,9 +415,7 @@ def test_every_targets_margin_from_matters_is_its_own_figures(game):
         assert t.margin == pytest.approx(margins[own_row(metric)], rel=1e-12), metric
         p = parse_prefer(spec, 3, metric, matters)
         assert p.margin(40.0) == pytest.approx(margins[own_row(metric)], rel=1e-12), metric
-        assert margin_for(metric, matters).amount == pytest.approx(margins[metric.partition(".")[0]], rel=1e-12) or (
-            metric.partition(".")[0] not in margins
-        )
+        assert margin_for(metric, matters).amount == pytest.approx(margins[metric.partition(".")[0]], rel=1e-12)
 
 
 def test_a_length_margin_given_once_covers_its_median_and_95th_percentile():
