@@ -53,6 +53,8 @@ def test_the_three_verdicts_at_their_edges():
     assert verdict(0.010, 0.02, 0.01) == MATTERS and verdict(-0.03, -0.010, 0.01) == MATTERS
     assert verdict(-0.0099, 0.0099, 0.01) == NEGLIGIBLE and verdict(0.0, 0.0, 0.01) == NEGLIGIBLE
     assert verdict(-0.0099, 0.010, 0.01) == UNDECIDED and verdict(0.005, 0.012, 0.01) == UNDECIDED
+    # an interval reaching exactly to -margin on the low side is not inside it either
+    assert verdict(-0.25, 0.0, 0.25) == UNDECIDED and verdict(-0.25 + 2**-20, 0.0, 0.25) == NEGLIGIBLE
 
 
 def test_the_games_that_would_settle_grow_with_the_square_of_the_width():
