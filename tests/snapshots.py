@@ -9,9 +9,10 @@ the words, regenerate them and read the diff before committing it::
     make snapshots          # or: python -m tests.snapshots [NAME ...]
     git diff tests/snapshots/
 
-A number in a snapshot is compared within one unit of its last printed digit (a figure that
-went through floating-point arithmetic may round the other way on another machine); a whole
-number (a count of games, a seat, a seed) and every word must be the same.
+A number in a snapshot is compared within one unit of its last printed digit, a float of a
+``--json`` answer within a relative 1e-9 (a figure that went through floating-point arithmetic
+may round the other way on another machine); a whole number (a count of games, a seat, a seed),
+a key and every word must be the same.
 """
 
 from __future__ import annotations
@@ -197,12 +198,16 @@ def figures_text() -> str:
     return "\n".join(lines) + "\n"
 
 
-def _ask(args: tuple[str, ...]) -> str:
+def _invoke(args: tuple[str, ...]):
     from click.testing import CliRunner
 
     from snakesim.cli import cli
 
-    result = CliRunner().invoke(cli, list(args), catch_exceptions=False)
+    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
+
+
+def _ask(args: tuple[str, ...]) -> str:
+    result = _invoke(args)
     if result.exit_code != 0:
         raise RuntimeError(f"snakesim {' '.join(args)} exited {result.exit_code}: {result.output}")
     return result.stdout
@@ -237,13 +242,9 @@ def question_json(name: str) -> str:
 def errors_text() -> str:
     """What the command line says to each of :data:`BAD_INPUT`: its exit status and its one
     line on standard error (nothing on standard output)."""
-    from click.testing import CliRunner
-
-    from snakesim.cli import cli
-
     out = []
     for args in BAD_INPUT:
-        result = CliRunner().invoke(cli, list(args))
+        result = _invoke(args)
         out += [f"$ snakesim {' '.join(args)}", f"exit {result.exit_code}, {len(result.stdout)} characters out",
                 result.stderr.rstrip("\n"), ""]  # fmt: skip
     return "\n".join(out)

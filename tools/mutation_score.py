@@ -95,18 +95,21 @@ def main() -> int:
         return 2
     same = equivalent()
     heads = ("module", "mutants", "killed", "survived", "no tests", "other", "equivalent", "unchecked", "score")
+
+    def row(label: str, count: int, t: Counter) -> tuple:
+        return (label, count, *(t[k] for k in ("killed", "survived", "no tests", "other", "equivalent", "not checked")),
+                _percent(score(t)))  # fmt: skip
+
     rows, short = [], []
     for module, codes in found.items():
         t = tally(codes, same)
         s = score(t)
-        rows.append((module, len(codes), t["killed"], t["survived"], t["no tests"], t["other"], t["equivalent"],
-                     t["not checked"], _percent(s)))  # fmt: skip
+        rows.append(row(module, len(codes), t))
         if module in GOALS and (s is None or s < GOAL or t["not checked"]):
             short.append(f"{GOALS[module]} ({module}): {_percent(s)}"
                          + (f", {t['not checked']} not checked yet" if t["not checked"] else ""))  # fmt: skip
     every = tally({k: v for codes in found.values() for k, v in codes.items()}, same)
-    rows.append(("all", sum(len(c) for c in found.values()), every["killed"], every["survived"], every["no tests"],
-                 every["other"], every["equivalent"], every["not checked"], _percent(score(every))))  # fmt: skip
+    rows.append(row("all", sum(len(c) for c in found.values()), every))
     widths = [max(len(str(r[i])) for r in [heads, *rows]) for i in range(len(heads))]
     for r in [heads, *rows]:
         cells = [str(x).ljust(w) if i == 0 else str(x).rjust(w) for i, (x, w) in enumerate(zip(r, widths, strict=True))]
