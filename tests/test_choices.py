@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from snakesim.analysis.balance import SeatRates, _verdict, balance
+from snakesim.analysis.balance import SeatRates, _novice_check, _verdict, balance, points
 from snakesim.analysis.design import (
     BEATEN,
     EDGE,
@@ -337,6 +337,23 @@ def test_balances_status_follows_the_intervals():
     assert "too coarse to close what is left" in message and "75 percentage points" in message
     status, message = _verdict(off, 0.25, "start_coins", 5, 30, [0.125, None, 0.125], settled=False)
     assert "too coarse" not in message
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "holds", "words"),
+    [
+        ((0.0625, 0.03125, 0.09375), (0.015625, 0.0, 0.03125 - 2**-20), True, "clearly still helps"),  # apart
+        ((0.0625, 0.03125, 0.09375), (0.015625, 0.0, 0.03125), True, "still helps"),  # the intervals touch
+        ((0.0625, 0.03125, 0.09375), (0.015625, 0.0, 0.0625), True, "still helps"),  # they overlap
+        ((0.0625, 0.03125, 0.09375), (0.0625, 0.0, 0.09375), False, "no longer helps"),  # a gap as large
+        ((0.0625, 0.03125, 0.09375), (0.125, 0.09375, 0.15625), False, "no longer helps"),  # larger
+    ],
+)
+def test_a_handicap_with_novices_helps_only_while_it_narrows_the_largest_gap(before, after, holds, words):
+    check = _novice_check(0.25, ["novice", "novice", "random"], {"gap": before}, {"gap": after}, "start_coins", [9, 10])
+    assert check["holds"] is holds
+    gaps = f"the largest seat gap is {points(after[0])} with it against {points(before[0])} without"
+    assert check["message"] == f"with novice players (novice, random) start_coins = [9, 10] {words}: {gaps}"
 
 
 # ---------------------------------------------------------------------------- what matters, by every path

@@ -22,11 +22,12 @@ from snakesim.analysis.design import (
     design,
     pareto,
 )
-from snakesim.analysis.design_space import Target, parse_prefer, parse_target, parse_vary
+from snakesim.analysis.design_space import Target, parse_prefer, parse_question, parse_target, parse_vary
 from snakesim.analysis.findings import design_findings
 from snakesim.analysis.verdicts import parse_matters
 from snakesim.cli import cli
 from snakesim.core.arms import Budget, RuleSource, resolve_rules
+from snakesim.core.errors import InputError
 from snakesim.games import get_game
 
 FORTUNE = get_game("fortune")
@@ -358,6 +359,14 @@ def test_the_python_api_gives_the_commands_answers():
         (("--vary", "start_coins=10,10"), "--vary: start_coins: a value is given twice in [10, 10]"),
         (("--vary", "start_coins=10"), "--vary: start_coins: give at least two values to choose between"),
         (("--vary", "start_coins=10,12", "--vary", "start_coins=14,16"), "--vary: start_coins is varied twice"),
+        (("--vary", "start_coins=10,12", "--vary", "snakes=1,2", "--vary", "start_coins=14,16", "--vary", "snakes=2,3"),
+         "--vary: start_coins is varied twice"),  # (the first of two options given twice)
+        (("--vary", "start_coins=10,12", "--prefer", "a b"),
+         "--prefer: expected METRIC, METRIC=lower or METRIC=higher (e.g. out_share.mean=lower), got 'a b'"),
+        (("--vary", "start_coins=10,12", "--prefer", "=lower"),
+         "--prefer: expected METRIC, METRIC=lower or METRIC=higher (e.g. out_share.mean=lower), got '=lower'"),
+        (("--vary", "start_coins=10,12", "--prefer", "win_rate.7=higher"),
+         "--prefer: expected win_rate.SEAT with a seat from 0 to 2, got 'win_rate.7'"),
         (("--vary", "start_coins=10,12", "--prefer", "out_share.mean=sideways"),
          "--prefer: expected METRIC=lower or METRIC=higher, got 'out_share.mean=sideways'"),
         (("--vary", "start_coins=10,12", "--prefer", "nosuch.mean"), "--prefer: unknown metric 'nosuch.mean'; expected "
@@ -380,6 +389,11 @@ def test_prefer_higher_and_prefer_with_what_matters():
     assert (higher.way, higher.sign, higher.margin(0.5)) == ("higher", -1.0, pytest.approx(0.03))
     given = parse_prefer(FORTUNE, 3, "lead_changes.mean", parse_matters("lead_changes=0.75"))
     assert (given.way, given.sign, given.margin(10.0)) == ("lower", 1.0, pytest.approx(0.75))
+    assert given.target.margin == pytest.approx(0.75)  # (its figure, as a target, carries the same margin)
+    _, _, asked = parse_question(FORTUNE, FORTUNE.rules.variant("standard"), 3, vary="start_coins=8,9",
+                                 targets="length.median<=60", prefer="lead_changes.mean",
+                                 matters=parse_matters("lead_changes=0.75"))  # fmt: skip
+    assert asked == given
     column = parse_prefer(FORTUNE, 3, "means.max_cup", None)  # (no registered margin: 5% of the best's value)
     assert column.matters.relative and column.margin(40.0) == pytest.approx(2.0)
 
@@ -398,3 +412,23 @@ def test_a_targets_values_as_the_user_writes_them():
     assert back == gap
     assert Target.of({"metric": "length.mean", "op": "<=", "value": 40.0, "tolerance": 0.0, "margin": 2.0,
                       "scale": 1.0}) == plain  # fmt: skip
+
+
+def test_a_space_with_no_playable_rule_set_names_the_first_and_why():
+    r = invoke("design", "rainbow", "-p", 4, "-n", 100, "-t", 1, "--vary", "hand_size=40,50",
+               "--target", "length.median<=50")  # fmt: skip
+    assert r.exit_code == 2 and r.stdout == ""
+    assert r.stderr == ("snakesim: error: --vary: no rule set the dimensions give can be played (hand_size=40: "
+                        "hand_size: dealing 40 cards to 4 players needs 160 cards; the deck has 52)\n")  # fmt: skip
+
+
+@pytest.mark.parametrize(("field", "texts", "message"), [
+    ("--vary", 5, "expected a list of texts, got 5"),
+    ("--vary", ["start_coins=8,9", 5], "expected a list of texts, got ['start_coins=8,9', 5]"),
+    ("--target", ("  ", ""), "give at least one"),
+])  # fmt: skip
+def test_a_questions_texts_are_a_list_of_texts(field, texts, message):
+    asked = {"vary": "start_coins=8,9", "targets": "length.median<=60", field.strip("-").replace("target", "targets"): texts}
+    with pytest.raises(InputError) as err:
+        parse_question(FORTUNE, FORTUNE.rules.variant("standard"), 3, **asked)
+    assert str(err.value) == f"{field}: {message}"

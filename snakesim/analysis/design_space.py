@@ -45,6 +45,7 @@ MIN_SHARE_MARGIN = MIN_POINTS / 100  # (what matters around a target of 0% or 10
 # A target's sign as the user writes it, and in words.
 OPS = {"<=": "at most", ">=": "at least", "=": "at"}
 _TARGET = re.compile(r"^\s*([A-Za-z_][\w.]*)\s*(<=|>=|=)\s*(.+?)\s*$")
+_METRIC = re.compile(r"^\s*[A-Za-z_][\w.]*\s*$")
 _TOLERANCE = re.compile(r"^([^+±]+?)\s*(?:(?:\+-|\+/-|±)\s*(.+))?$")
 
 
@@ -291,10 +292,13 @@ def parse_prefer(spec: GameSpec, players: int, text: str | None, matters=None) -
     way = way.strip() or "lower"
     if way not in ("lower", "higher"):
         raise InputError("--prefer", f"expected METRIC=lower or METRIC=higher, got {text!r}")
-    try:
+    if not _METRIC.match(metric):
+        raise InputError("--prefer", f"expected METRIC, METRIC=lower or METRIC=higher (e.g. out_share.mean=lower), "
+                         f"got {text!r}")  # fmt: skip
+    try:  # (a target's checks, for the metric alone: its errors name the metric, never the target's text)
         target = parse_target(spec, players, f"{metric.strip()}>=1", matters)
     except InputError as err:
-        raise InputError("--prefer", err.message.replace("'>=1'", "")) from None
+        raise InputError("--prefer", err.message) from None
     row = (
         "win_rate"
         if target.metric in (SEAT_GAP,) or target.metric.startswith("win_rate.")
