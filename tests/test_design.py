@@ -422,13 +422,13 @@ def test_a_space_with_no_playable_rule_set_names_the_first_and_why():
                         "hand_size: dealing 40 cards to 4 players needs 160 cards; the deck has 52)\n")  # fmt: skip
 
 
-@pytest.mark.parametrize(("field", "texts", "message"), [
-    ("--vary", 5, "expected a list of texts, got 5"),
-    ("--vary", ["start_coins=8,9", 5], "expected a list of texts, got ['start_coins=8,9', 5]"),
-    ("--target", ("  ", ""), "give at least one"),
+@pytest.mark.parametrize(("field", "key", "texts", "message"), [
+    ("--vary", "vary", 5, "expected a list of texts, got 5"),
+    ("--vary", "vary", ["start_coins=8,9", 5], "expected a list of texts, got ['start_coins=8,9', 5]"),
+    ("--target", "targets", ("  ", ""), "give at least one"),
 ])  # fmt: skip
-def test_a_questions_texts_are_a_list_of_texts(field, texts, message):
-    asked = {"vary": "start_coins=8,9", "targets": "length.median<=60", field.strip("-").replace("target", "targets"): texts}
+def test_a_questions_texts_are_a_list_of_texts(field, key, texts, message):
+    asked = {"vary": "start_coins=8,9", "targets": "length.median<=60", key: texts}
     with pytest.raises(InputError) as err:
         parse_question(FORTUNE, FORTUNE.rules.variant("standard"), 3, **asked)
     assert str(err.value) == f"{field}: {message}"
