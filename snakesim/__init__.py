@@ -156,6 +156,7 @@ def compare(
     max_games: int | None = None,
     backend=None,
     precise: Sequence[str] = ("rates",),
+    matters: str | Sequence[str] | None = None,
     **options,
 ) -> pd.DataFrame:
     """Compare variants of a game on the same games (common random numbers).
@@ -165,7 +166,8 @@ def compare(
     ``precision``, blocks of ``games`` more games are added until every row ``precise`` names
     (``rates``, ``differences``, ``length``) has an anytime-valid interval of at most that
     half-width (or ``max_games`` is reached); ``attrs["stopping"]`` says which and holds
-    those intervals.
+    those intervals. ``matters`` is the smallest differences that matter, as ``--matters``
+    takes them (``"length=3%,lead_changes=0.25"``); each difference's verdict is against it.
     ``backend`` is as in :func:`simulate` (one cluster serves every variant).
 
     Returns
@@ -175,15 +177,13 @@ def compare(
         variant and metric, with intervals, paired differences, p-values and Holm-adjusted
         p-values.
     """
-    from snakesim.analysis.compare import compare_variants
     from snakesim.core.arms import Budget
-    from snakesim.games import get_game
+    from snakesim.questions import compare as question
 
     budget = Budget(games, seed, precision=precision, max_games=max_games)
     shared = _source(None, rules_file, deck_file, settings, options, policy=policy, policies=policies)
-    table, _ = compare_variants(get_game(game), players, variants, budget, shared, threads=threads, progress=progress,
-                                backend=backend, precise=precise)  # fmt: skip
-    return table
+    plan = question.ask(game, players, variants, budget, shared, matters=matters, precise=precise)
+    return question.play(plan, threads=threads, progress=progress, backend=backend).table
 
 
 def _start(game, players, seed, source):

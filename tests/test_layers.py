@@ -1,5 +1,6 @@
 """The package's import structure: every import, at the top of a module or inside a function,
-points down the layers (core, analysis, games, the package's API, report, workbench, cli); no
+points down the layers (core, analysis, games, the questions, the package's API, report,
+workbench, cli); no
 module of snakesim imports itself through others; a run's inputs are resolved without importing
 what plays them, and the run-folder store does not import the table readers."""
 
@@ -58,8 +59,10 @@ def reaches(graph, start: str) -> set[str]:
 
 
 # The layers, lowest first: a module may import its own layer and those below, never above.
-LAYERS = ("snakesim.core", "snakesim.analysis", "snakesim.games", "snakesim", "snakesim.report",
-          "snakesim.workbench", "snakesim.cli")  # fmt: skip
+# The questions (snakesim.questions) sit between the analyses and the doors that ask them: the API,
+# a study (report), the workbench and the command line.
+LAYERS = ("snakesim.core", "snakesim.analysis", "snakesim.games", "snakesim.questions", "snakesim",
+          "snakesim.report", "snakesim.workbench", "snakesim.cli")  # fmt: skip
 
 
 def layer(module: str) -> int:
@@ -72,7 +75,8 @@ def test_the_graph_is_read(graph):
     # The reader must see both kinds of import, or the checks below would pass on nothing.
     assert "snakesim.core.arms" in graph["snakesim.core.runner"]  # at the top of the module
     assert "snakesim.games" in graph["snakesim"]  # inside simulate, a function
-    assert layer("snakesim.core.rules") == 0 and layer("snakesim") == 3 and layer("snakesim.cli.compare") == 6
+    assert layer("snakesim.core.rules") == 0 and layer("snakesim") == 4 and layer("snakesim.cli.compare") == 7
+    assert layer("snakesim.questions.compare") == 3
 
 
 def test_every_import_points_down_the_layers(graph):

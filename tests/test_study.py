@@ -179,6 +179,14 @@ COMPARE = "[[compare]]\nplayers = 3\ngames = 100\n"
 SWEEP = '[[sweep]]\nplayers = 3\ngames = 100\nset = ["start_coins=4,8"]\n'
 
 
+def no_games(monkeypatch) -> None:
+    """Any game played (on the threads backend every section plays on) fails the test."""
+    from snakesim.core.backends import ThreadsBackend
+
+    for method in ("warm_up", "map"):
+        monkeypatch.setattr(ThreadsBackend, method, lambda *a, **k: pytest.fail("a game was played"))
+
+
 @pytest.mark.parametrize(
     "text,message",
     [
@@ -210,11 +218,9 @@ SWEEP = '[[sweep]]\nplayers = 3\ngames = 100\nset = ["start_coins=4,8"]\n'
     ],
 )
 def test_bad_study_is_one_line_before_any_game(tmp_path, monkeypatch, text, message):
-    import snakesim.report.study as study_module
-
     path = tmp_path / "s.toml"
     path.write_text(text)
-    monkeypatch.setattr(study_module, "simulate_spec", lambda *a, **k: pytest.fail("a game was played"))
+    no_games(monkeypatch)
     r = CliRunner().invoke(cli, ["study", str(path), "--out", str(tmp_path / "out")])
     assert r.exit_code == 2 and r.stdout == ""
     lines = r.stderr.strip().splitlines()
@@ -241,7 +247,6 @@ def test_a_failed_study_leaves_the_previous_report_whole(report, tmp_path, monke
 
 def test_a_study_into_a_read_only_folder_is_refused_before_any_game(tmp_path, monkeypatch):
     import snakesim.core.results as results_module
-    import snakesim.report.study as study_module
 
     locked = tmp_path / "locked"
     locked.mkdir()
@@ -254,7 +259,7 @@ def test_a_study_into_a_read_only_folder_is_refused_before_any_game(tmp_path, mo
         return False if mode == os.W_OK and str(path) == str(locked) else real_access(path, mode)
 
     monkeypatch.setattr(results_module.os, "access", access)
-    monkeypatch.setattr(study_module, "simulate_spec", lambda *a, **k: pytest.fail("a game was played"))
+    no_games(monkeypatch)
     r = CliRunner().invoke(cli, ["study", str(study), "--out", str(locked / "report")])
     assert (
         r.exit_code == 2

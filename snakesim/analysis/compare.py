@@ -335,14 +335,10 @@ def compare_variants(
     ``backend`` plays the games (``threads`` numba threads here if None); a Dask backend's
     cluster is shared by all the runs.
     """
-    games, precision, max_games = budget.games, budget.precision, budget.max_games
+    games, precision = budget.games, budget.precision
     runs = {arm.label: arm for arm in build_arms(spec, players, budget, variants, shared)}
-    if precision is not None and not precision > 0:
-        raise InputError("--precision", f"expected a half-width above 0, got {precision}")
-    cap = max_games if max_games is not None else 100 * games
-    if cap < games:
-        raise InputError("--max-games", f"expected at least --games ({games:,}), got {cap:,}")
-    precise = _check_precise(precise)
+    cap = check_budget(budget)
+    precise = check_precise(precise)
     played, parts = 0, {name: [] for name in runs}
     backend = backend or ThreadsBackend(threads)
     with backend:
@@ -379,7 +375,18 @@ def compare_variants(
     return out, tables
 
 
-def _check_precise(precise) -> tuple[str, ...]:
+def check_budget(budget: Budget) -> int:
+    """InputError unless a comparison's ``--precision`` and ``--max-games`` make sense; the most
+    games each rule set may play (``max_games``, by default 100 blocks of ``games``)."""
+    if budget.precision is not None and not budget.precision > 0:
+        raise InputError("--precision", f"expected a half-width above 0, got {budget.precision}")
+    cap = budget.max_games if budget.max_games is not None else 100 * budget.games
+    if cap < budget.games:
+        raise InputError("--max-games", f"expected at least --games ({budget.games:,}), got {cap:,}")
+    return cap
+
+
+def check_precise(precise) -> tuple[str, ...]:
     precise = tuple(precise)
     for row in precise:
         if row not in PRECISE:

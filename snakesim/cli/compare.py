@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from snakesim.cli import cli, options
-from snakesim.cli.format import format_comparison, format_findings, records, to_json
+from snakesim.cli.format import format_comparison, format_findings, to_json
 from snakesim.core.defaults import PRECISE
 from snakesim.core.errors import InputError
 
@@ -95,7 +95,6 @@ def compare(
       snakesim compare hisss -p 2..5 -v standard -v most-snakes
       snakesim compare fortune -v standard -v one-snake --matters length=10%,lead_changes=1
     """
-    from snakesim.analysis.compare import check_arms
     from snakesim.analysis.stats import LEVEL
     from snakesim.analysis.sweep import parse_players
     from snakesim.analysis.verdicts import parse_matters
@@ -103,6 +102,7 @@ def compare(
     from snakesim.core.backends import make_backend
     from snakesim.core.files import check_writable
     from snakesim.games import get_game
+    from snakesim.questions import compare as question
 
     spec = get_game(game)
     counts = parse_players(players_text)
@@ -115,10 +115,11 @@ def compare(
     margins = parse_matters(matters)
     budget = Budget(n_games, seed, precision=precision, max_games=max_games)
     shared = RuleSource(rules_file=rules_file, deck_file=deck_file, settings=settings, policy=policy, policies=policies)
-    for n in counts:  # every player count's arms checked before any game is played
-        check_arms(spec, n, budget, arms, shared)
+    # every player count's question checked before any game is played
+    plans = [question.ask(spec, n, arms, budget, shared, matters=margins, precise=precise) for n in counts]
     parts = []
-    for n in counts:
+    for plan in plans:
+        n = plan.players
         folder = None if plot is None else Path(plot) / (f"{n}p" if len(counts) > 1 else "")
         again = ["snakesim", "compare", game, "-p", str(n), "--seed", str(seed)]
         again += [f for v in arms for f in ("-v", v)] + [f for s in settings for f in ("--set", s)]
@@ -126,8 +127,8 @@ def compare(
         for flag, value in (("--rules", rules_file), ("--deck", deck_file), ("--policy", policy),
                             ("--policies", policies)):  # fmt: skip
             again += [flag, value] if value is not None else []
-        parts.append(_compare_players(spec, n, arms, budget, shared, threads=threads, engine=engine, precise=precise,
-                                      folder=folder, matters=margins, again=again))  # fmt: skip
+        answer = question.play(plan, threads=threads, progress=sys.stderr.isatty(), backend=engine)
+        parts.append(_shown(answer, folder=folder, again=again))
     if as_json:
         if len(parts) == 1:
             click.echo(to_json(parts[0][0]))
@@ -143,44 +144,20 @@ def compare(
     click.echo("\n\n".join(text for _, text in parts))
 
 
-def _compare_players(
-    spec, players, arms, budget, shared, *, threads, engine, precise, folder, matters, again
-) -> tuple[dict, str]:
-    """Compare the arms with ``players`` players: the JSON object and the text of the command
-    (``again``: the command line that plays them, for the one that would settle them)."""
-    import shlex
-
-    from snakesim.analysis.compare import compare_variants
-    from snakesim.analysis.findings import compare_findings
+def _shown(answer, *, folder, again) -> tuple[dict, str]:
+    """A played comparison as the command shows it: the JSON object and the text (``again``:
+    the command line that asks it, for the one that would settle it; ``folder``: where its
+    figures go, if anywhere)."""
     from snakesim.analysis.stats import LEVEL
-    from snakesim.analysis.verdicts import settle_plan
+    from snakesim.questions.compare import summary
 
-    table, tables = compare_variants(spec, players, arms, budget, shared, threads=threads, progress=sys.stderr.isatty(),
-                                     backend=engine, precise=precise, matters=matters)  # fmt: skip
-    n_games, seed = budget.games, budget.seed
-    stopping = table.attrs.get("stopping")
-    drawn = _figures(spec, players, table, tables, folder) if folder is not None else []
-    played = stopping["games"] if stopping else n_games
-    findings = compare_findings(table, spec, players, played)
-    runs = table.attrs["runs"]
-    meta = {"game": spec.name, "players": players, "games": n_games, "seed": seed, "variants": list(runs)}
-    meta["options"] = {name: run["options"] for name, run in runs.items()}
-    meta["rules_hash"] = {name: run["rules_hash"] for name, run in runs.items()}
-    meta["policies"] = {name: run["policies"] for name, run in runs.items()}  # (by seat; empty: no choices)
-    meta["level"] = LEVEL  # (the values' intervals; each difference's is its row's diff_level)
-    if stopping:
-        meta.update(games=stopping["games"], stopping=stopping)
-    settle = settle_plan(table, played)
-    if settle is not None:
-        if settle["precision"] is not None:
-            more = ["-n", str(played), "--precision", f"{settle['precision']:g}", "--precise", "differences",
-                    "--max-games", str(settle["max_games"])]  # fmt: skip
-        else:
-            more = ["-n", str(settle["games"])]
-        settle["command"] = shlex.join([*again, *more])
-    meta.update(findings=findings, settle=settle, rows=records(table))
+    plan, table = answer.plan, answer.table
+    spec, players, played, stopping = plan.spec, plan.players, answer.games, answer.stopping
+    drawn = _figures(spec, players, table, answer.tables, folder) if folder is not None else []
+    meta = summary(answer, again)
+    settle, runs = meta["settle"], table.attrs["runs"]
     header = (
-        f"{players} players, {played:,} games per arm, seed {seed}: game i is dealt from the same keyed "
+        f"{players} players, {played:,} games per arm, seed {plan.budget.seed}: game i is dealt from the same keyed "
         "shuffle in every arm (paired)"
     )
     seats = {name: ", ".join(run["policies"]) for name, run in runs.items() if run["policies"]}
@@ -188,7 +165,7 @@ def _compare_players(
         header += f"\npolicies by seat: {next(iter(seats.values()))} (every arm)"
     elif seats:
         header += "\npolicies by seat: " + "; ".join(f"{name}: {who}" for name, who in seats.items())
-    lines = [format_comparison(table, spec.title, header), format_findings(findings, LEVEL)]
+    lines = [format_comparison(table, spec.title, header), format_findings(answer.findings, LEVEL)]
     if settle is not None:
         how = (
             "adds blocks of games until the undecided differences are settled, with intervals that stay valid although "

@@ -214,15 +214,20 @@ def build_arms(
     spec: GameSpec,
     players: int,
     budget: Budget,
-    arms: Iterable[str | Mapping[str, Any]],
+    arms: Iterable[str | Mapping[str, Any] | Arm],
     shared: RuleSource = RuleSource(),
     where: str = "--variant",
 ) -> list[Arm]:
-    """Every arm checked, before any game is played; labels must differ."""
+    """Every arm checked, before any game is played; labels must differ. An arm already built
+    (an :class:`Arm`, from a plan) is kept as it is, its run checked against ``budget``."""
     out: list[Arm] = []
     for arm in arms:
-        parsed = parse_arm(spec, arm) if isinstance(arm, str) else arm
-        built = build_arm(spec, players, budget, parsed, shared)
+        if isinstance(arm, Arm):
+            check_run(spec, arm.rules, players, budget)
+            built = arm
+        else:
+            parsed = parse_arm(spec, arm) if isinstance(arm, str) else arm
+            built = build_arm(spec, players, budget, parsed, shared)
         if any(a.label == built.label for a in out):
             raise InputError(where, f"{built.label!r} is given twice; label one of them (LABEL=...)")
         out.append(built)

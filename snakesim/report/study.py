@@ -28,12 +28,10 @@ from typing import TYPE_CHECKING
 
 from snakesim import __version__
 from snakesim.analysis.balance import balance, check_balance, check_novices
-from snakesim.analysis.compare import compare_tables
 from snakesim.analysis.design import DESIGN, design
 from snakesim.analysis.design_space import Target, parse_question
 from snakesim.analysis.findings import (
     balance_findings,
-    compare_findings,
     design_findings,
     hidden_metrics,
     listed,
@@ -47,7 +45,7 @@ from snakesim.analysis.skill import NOVICE, check_skill, skill
 from snakesim.analysis.sweep import parse_axes, parse_players, plan_sweep, sweep
 from snakesim.analysis.tune import check_tune, tune
 from snakesim.analysis.verdicts import margins_allowed, parse_matters
-from snakesim.core.arms import Budget, RuleSource, build_arms, resolve_run
+from snakesim.core.arms import Arm, Budget, RuleSource, resolve_run
 from snakesim.core.backends import ThreadsBackend
 from snakesim.core.errors import InputError
 from snakesim.core.figures import BY_ID
@@ -55,8 +53,8 @@ from snakesim.core.files import check_writable, current_umask, fsync_path
 from snakesim.core.policies import DEFAULT_PLAYOUTS
 from snakesim.core.rng import MAX_SEED
 from snakesim.core.rules import Int, describe_changes, inline, read_toml
-from snakesim.core.runner import simulate_spec
 from snakesim.games import get_game
+from snakesim.questions import compare as compare_question
 from snakesim.report.charts import comparison_charts as comparison_charts_data
 from snakesim.report.figures import (
     balance_figure,
@@ -313,7 +311,7 @@ def run_study(path: str | Path, out_dir: str | Path, scale: float = 1.0, progres
     seed = study.get("seed", 1)
     folder = Path(path).parent  # an arm's rules file is named relative to the study file
     plans = [
-        ("compare", k, s, _plan_compare(spec, s, seed, scale, k, folder=folder))
+        ("compare", k, s, _plan_compare(spec, s, seed, scale, k, folder=folder, matters=study.get("matters")))
         for k, s in enumerate(study.get("compare", []))
     ]
     plans += [("sweep", k, s, _plan_sweep(spec, s, seed, scale, k)) for k, s in enumerate(study.get("sweep", []))]
@@ -354,22 +352,8 @@ def _write_report(study, spec, seed, plans, out_dir: Path, command: str, progres
             name = f"{kind}-{k + 1}"
             findings, charts = [], []
             if kind == "compare":
-                arms, games, players = plan
-                tables = {
-                    label: simulate_spec(
-                        spec,
-                        rules,
-                        players,
-                        Budget(games, seed),
-                        variant,
-                        progress=progress,
-                        policies=seats,
-                        backend=engine,
-                    )
-                    for label, variant, rules, seats in arms
-                }
-                margins = {**study_margins, **parse_matters(section.get("matters"))}
-                table = compare_tables(spec, tables, matters=margins)
+                answer = compare_question.play(plan, backend=engine, progress=progress)
+                table, tables, players, games = answer.table, answer.tables, plan.players, answer.games
                 broken = check_claims(table, section.get("claims", {}))
                 if broken:  # (the report says so, and the command warns: a conclusion the games contradict)
                     print(f"snakesim study: {name}: the study's claims do not hold: {'; '.join(broken)}",
@@ -385,7 +369,7 @@ def _write_report(study, spec, seed, plans, out_dir: Path, command: str, progres
                     dpi=100,
                 )
                 note = f"{players} players, {games:,} games per arm, seed {seed}; " + "; ".join(
-                    f"**{label}**: {_describe(rules, seats)}" for label, _, rules, seats in arms
+                    f"**{arm.label}**: {_describe(arm.rules, arm.seats)}" for arm in plan.arms
                 )
                 if section.get("claims"):
                     held = "; ".join(_claim_words(label, said) for label, said in section["claims"].items())
@@ -395,10 +379,7 @@ def _write_report(study, spec, seed, plans, out_dir: Path, command: str, progres
                         else f". The conclusion's claims hold: {held}"
                     )
                 shown = _compare_view(table)
-                findings = [
-                    f"{f['arm']}: {f['text']}" if f["arm"] else f["text"]
-                    for f in compare_findings(table, spec, players, games)
-                ]
+                findings = [f"{f['arm']}: {f['text']}" if f["arm"] else f["text"] for f in answer.findings]
                 charts = comparison_charts_data(spec, players, table, tables)
             elif kind in ("balance", "tune"):
                 note, shown, table, figures, findings = _search_section(
@@ -455,18 +436,21 @@ def _swap_in(work: Path, out_dir: Path) -> None:
     shutil.rmtree(old, ignore_errors=True)
 
 
-def _plan_compare(spec, section, seed, scale, k, folder=Path(".")):
+def _plan_compare(spec, section, seed, scale, k, folder=Path("."), matters=None) -> compare_question.Plan:
+    """A [[compare]] section's question, checked: its arms as tables (``[[compare.arms]]``, a
+    rules file named relative to the study's ``folder``) or ``variants`` crossed with
+    ``policies``; what matters is the study's, then the section's own."""
     where = f"compare[{k}]"
     players = section["players"]
-    games = max(1, round(section["games"] * scale))
+    budget = Budget(max(1, round(section["games"] * scale)), seed)
+    margins = {**parse_matters(matters), **parse_matters(section.get("matters"))}
     if "arms" in section:
         for key in ("variants", "policies"):
             if key in section:
                 raise InputError(f"{where}.{key}", "give the arms as [[compare.arms]] tables, or variants, not both")
         tables = [{**arm, "rules": str(folder / arm["rules"])} if "rules" in arm else arm for arm in section["arms"]]
         shared = RuleSource(settings=section.get("set", ()), policy=section.get("policy"))
-        arms = build_arms(spec, players, Budget(games, seed), tables, shared, where=f"{where}.arms")
-        return [(a.label, a.variant, a.rules, a.seats) for a in arms], games, players
+        return compare_question.ask(spec, players, tables, budget, shared, matters=margins, where=f"{where}.arms")
     variants = section.get("variants", ["standard"])
     policy_sets = section.get("policies", [section.get("policy")])
     settings = section.get("set", [])
@@ -478,10 +462,10 @@ def _plan_compare(spec, section, seed, scale, k, folder=Path(".")):
             # "greedy" is one policy for every seat; "greedy,random,..." one per seat.
             one, per_seat = (seats_text, None) if seats_text and "," not in seats_text else (None, seats_text)
             source = RuleSource(variant, settings=settings, policy=one, policies=per_seat)
-            name, rules, seats = resolve_run(spec, players, Budget(games, seed), source)
+            name, rules, seats = resolve_run(spec, players, budget, source)
             label = name if len(policy_sets) == 1 else (seats_text or "default policies")
-            arms.append((label, name, rules, seats))
-    return arms, games, players
+            arms.append(Arm(label, name, rules, seats))
+    return compare_question.ask(spec, players, arms, budget, matters=margins, where=where)
 
 
 def _plan_sweep(spec, section, seed, scale, k):

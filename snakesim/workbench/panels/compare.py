@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from snakesim.analysis.verdicts import parse_matters
 from snakesim.core.arms import Budget
 from snakesim.core.errors import InputError
 from snakesim.core.rules import Int, inline
@@ -51,26 +52,29 @@ def rule_sets(request: dict, limits) -> tuple[list[Any], int]:
 
 
 def complete(plan: dict) -> int:
-    """What matters, and the anytime-valid stopping of a run that settles an earlier one;
-    every rule set plays the plan's games (not known ahead when it stops by precision: 0)."""
-    from snakesim.analysis.verdicts import parse_matters
+    """The comparison's question (``plan["question"]``): what matters, and the anytime-valid
+    stopping of a run that settles an earlier one; every rule set plays the plan's games (not
+    known ahead when it stops by precision: 0)."""
+    from snakesim.questions import compare as question
 
     request = plan["request"]
     matters = request.get("matters") or ""
     if not isinstance(matters, str):
         raise InputError("matters", f"expected text such as 'length=3%,lead_changes=0.25', got {matters!r}")
-    plan["matters"] = parse_matters(matters, "matters")
+    margins = parse_matters(matters, "matters")
     plan["matters_text"] = matters.strip()
-    precision = request.get("precision")
-    if precision is None:
-        return plan["games"] * len(plan["arms"])
-    if isinstance(precision, bool) or not isinstance(precision, int | float) or not 0 < precision < 0.5:
-        raise InputError("precision", f"expected a half-width above 0 and below 0.5, got {precision!r}")
-    most = request.get("max_games")
-    cap = plan["limits"].max_games // len(plan["arms"])
-    plan["max_games"] = Int(plan["games"], cap).check("max_games", most if most is not None else plan["games"])
-    plan["precision"] = float(precision)
-    return 0
+    precision, most = request.get("precision"), None
+    if precision is not None:
+        if isinstance(precision, bool) or not isinstance(precision, int | float) or not 0 < precision < 0.5:
+            raise InputError("precision", f"expected a half-width above 0 and below 0.5, got {precision!r}")
+        cap = plan["limits"].max_games // len(plan["arms"])
+        most = request.get("max_games")
+        most = Int(plan["games"], cap).check("max_games", most if most is not None else plan["games"])
+        precision = float(precision)
+    budget = Budget(plan["games"], plan["seed"], precision=precision, max_games=most)
+    plan["question"] = question.ask(plan["spec"], plan["players"], plan["arms"], budget, matters=margins,
+                                    precise=("differences",), where="arms")  # fmt: skip
+    return 0 if precision is not None else plan["games"] * len(plan["arms"])
 
 
 def describe(request: dict) -> str:
@@ -84,17 +88,12 @@ def describe(request: dict) -> str:
 def play(plan: dict, backend) -> dict:
     """Play the comparison; the findings, every figure a row, the charts and the note on the
     details."""
-    from snakesim.analysis.compare import compare_variants
-    from snakesim.analysis.findings import ALPHA, compare_findings, hidden_metrics, row_text
-    from snakesim.analysis.verdicts import settle_plan
+    from snakesim.analysis.findings import ALPHA, hidden_metrics, row_text
+    from snakesim.questions import compare as question
     from snakesim.report.charts import comparison_charts
 
-    spec, players = plan["spec"], plan["players"]
-    budget = Budget(plan["games"], plan["seed"], precision=plan.get("precision"), max_games=plan.get("max_games"))
-    table, tables = compare_variants(spec, players, plan["tables"], budget, plan["shared"], backend=backend,
-                                     precise=("differences",), matters=plan["matters"])  # fmt: skip
-    stopping = table.attrs.get("stopping")
-    games = stopping["games"] if stopping else plan["games"]
+    answer = question.play(plan["question"], backend=backend)
+    table = answer.table
     shown = table[~table["metric"].isin(hidden_metrics(table))]
     rows = []
     for r in shown.to_dict(orient="records"):
@@ -103,21 +102,22 @@ def play(plan: dict, backend) -> dict:
                      "verdict": r["verdict"],
                      "significant": bool(r["p_holm"] == r["p_holm"] and r["p_holm"] < ALPHA)})  # fmt: skip
     return {
-        "findings": compare_findings(table, spec, players, games),
+        "findings": answer.findings,
         "rows": rows,
-        "charts": comparison_charts(spec, players, table, tables),
+        "charts": comparison_charts(answer.plan.spec, answer.plan.players, table, answer.tables),
         "details_note": DETAILS_NOTE,
-        "games": games,
-        "settle": settle_plan(table, games),
+        "games": answer.games,
+        "settle": answer.settle,
     }
 
 
 def command_args(plan: dict) -> list[str]:
     """The options of its command line past the common ones (game, players, seed, rule sets)."""
     out = ["--matters", plan["matters_text"]] if plan.get("matters_text") else []
-    if plan.get("precision") is not None:
-        out += ["--precision", f"{plan['precision']:g}", "--precise", "differences", "--max-games",
-                str(plan["max_games"])]  # fmt: skip
+    budget = plan["question"].budget
+    if budget.precision is not None:
+        out += ["--precision", f"{budget.precision:g}", "--precise", "differences", "--max-games",
+                str(budget.max_games)]  # fmt: skip
     return out
 
 

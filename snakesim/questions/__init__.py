@@ -1,0 +1,16 @@
+"""The kinds of question snakesim answers, each defined once for every door.
+
+A question module holds its kind's frozen, hashable ``Plan`` (every input its answer depends
+on, checked once by ``ask``, with one error text for the command line, the API, a study and
+the workbench), ``play(plan, ...)`` that answers it, and the views of its answer (``summary``:
+what ``--json`` prints). The doors turn their input into a plan, play it and show a view; none
+rebuilds a question by hand. ``QUESTIONS`` lists them by kind.
+
+So far: the comparison (:mod:`snakesim.questions.compare`).
+"""
+
+from __future__ import annotations
+
+from snakesim.questions import compare
+
+QUESTIONS = {m.KIND: m for m in (compare,)}

@@ -1,0 +1,102 @@
+"""One question, every door: a question asked through the command line, the API, a study file
+and the workbench is one plan (the same identity) and gets the same answer, number for number
+and word for word."""
+
+import json
+
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+import snakesim
+from snakesim.cli import cli
+from snakesim.core.arms import Budget
+from snakesim.core.rules import as_toml
+from snakesim.games import get_game
+from snakesim.questions import QUESTIONS
+from snakesim.questions import compare as question
+from snakesim.report.study import _plan_compare
+from snakesim.workbench.jobs import Limits
+from snakesim.workbench.runs import check_request
+from snakesim.workbench.runs import play as play_request
+
+FORTUNE = get_game("fortune")
+# One comparison: 3-player Fortune, the standard game against one SNAKE card, 3,000 games of
+# seed 5, lengths 5% apart counting as a difference that matters.
+GAMES, SEED, MATTERS = 3000, 5, "length=5%"
+
+
+def workbench_request() -> dict:
+    one_snake = FORTUNE.rules.variant("one-snake").changes()
+    return {"kind": "compare", "game": "fortune", "players": 3, "games": GAMES, "seed": SEED, "matters": MATTERS,
+            "arms": [{"name": "standard", "toml": ""}, {"name": "one-snake", "toml": as_toml(one_snake)}]}  # fmt: skip
+
+
+def study_section() -> dict:
+    return {"players": 3, "games": GAMES, "variants": ["standard", "one-snake"], "matters": MATTERS}
+
+
+def test_the_question_is_registered_by_its_kind():
+    assert QUESTIONS["compare"] is question
+
+
+def test_a_comparison_is_one_plan_whichever_door_asks_it():
+    asked = question.ask("fortune", 3, ["standard", "one-snake"], Budget(GAMES, SEED), matters=MATTERS)
+    study = _plan_compare(FORTUNE, study_section(), SEED, 1.0, 0)
+    _, plan = check_request(workbench_request(), Limits())
+    assert study == asked and plan["question"].key() == asked.key()
+    assert hash(study) == hash(asked)
+    assert len(asked.key()) == 16 and int(asked.key(), 16) >= 0
+    # each input the answer depends on changes the identity
+    others = [
+        question.ask("fortune", 3, ["standard", "one-snake"], Budget(GAMES, SEED + 1), matters=MATTERS),
+        question.ask("fortune", 3, ["standard", "one-snake"], Budget(GAMES + 1, SEED), matters=MATTERS),
+        question.ask("fortune", 4, ["standard", "one-snake"], Budget(GAMES, SEED), matters=MATTERS),
+        question.ask("fortune", 3, ["standard", "rejoin"], Budget(GAMES, SEED), matters=MATTERS),
+        question.ask("fortune", 3, ["standard", "one-snake"], Budget(GAMES, SEED), matters="length=6%"),
+        question.ask("fortune", 3, ["standard", "one-snake"], Budget(GAMES, SEED)),
+        question.ask("fortune", 3, ["standard", "one=one-snake"], Budget(GAMES, SEED), matters=MATTERS),
+        question.ask("fortune", 3, ["standard", "one-snake"], Budget(GAMES, SEED, precision=0.01), matters=MATTERS),
+    ]
+    assert len({asked.key(), *(o.key() for o in others)}) == 1 + len(others)
+
+
+def test_a_comparisons_bad_input_is_one_error_for_every_door():
+    with pytest.raises(snakesim.InputError) as err:
+        question.ask("fortune", 3, ["standard", "nosuch"], Budget(GAMES, SEED))
+    assert str(err.value).startswith("variant: unknown variant 'nosuch'")
+    with pytest.raises(snakesim.InputError, match=r"^--max-games: expected at least --games"):
+        question.ask("fortune", 3, ["standard"], Budget(GAMES, SEED, precision=0.01, max_games=10))
+    with pytest.raises(snakesim.InputError, match=r"^--precise: unknown row kind 'bogus'"):
+        question.ask("fortune", 3, ["standard"], Budget(GAMES, SEED), precise=("bogus",))
+
+
+def test_a_comparison_gets_the_same_answer_from_every_door(tmp_path):
+    answer = question.play(question.ask("fortune", 3, ["standard", "one-snake"], Budget(GAMES, SEED),
+                                        matters=MATTERS))  # fmt: skip
+    rows = answer.table[["variant", "metric", "value", "low", "high", "diff", "verdict"]].reset_index(drop=True)
+    # the command line's --json
+    r = CliRunner().invoke(cli, ["compare", "fortune", "-p", "3", "-n", str(GAMES), "-s", str(SEED), "-v", "standard",
+                                 "-v", "one-snake", "--matters", MATTERS, "--json", "-t", "1"])  # fmt: skip
+    assert r.exit_code == 0, r.output
+    printed = json.loads(r.stdout)
+    assert printed["findings"] == answer.findings
+    pd.testing.assert_frame_equal(pd.DataFrame(printed["rows"])[rows.columns], rows, check_exact=False, rtol=1e-12)
+    # the API
+    api = snakesim.compare("fortune", 3, GAMES, ["standard", "one-snake"], seed=SEED, matters=MATTERS, threads=1)
+    pd.testing.assert_frame_equal(api[rows.columns].reset_index(drop=True), rows)
+    # a study file
+    study = tmp_path / "s.toml"
+    study.write_text('title = "t"\nquestion = "q"\ngame = "fortune"\nseed = 5\n\n[[compare]]\nplayers = 3\n'
+                     f'games = {GAMES}\nvariants = ["standard", "one-snake"]\nmatters = "{MATTERS}"\n')  # fmt: skip
+    r = CliRunner().invoke(cli, ["study", str(study), "--out", str(tmp_path / "out")])
+    assert r.exit_code == 0, r.output
+    summary = pd.read_csv(tmp_path / "out" / "summary.csv")
+    section = summary[summary["section"] == "compare-1"][rows.columns].reset_index(drop=True)
+    pd.testing.assert_frame_equal(section, rows, check_exact=False, rtol=1e-12, check_dtype=False)
+    report = (tmp_path / "out" / "report.md").read_text()
+    assert all((f"{f['arm']}: {f['text']}" if f["arm"] else f["text"]) in report for f in answer.findings)
+    # the workbench
+    job, plan = check_request(workbench_request(), Limits())
+    shown = play_request(job, plan)
+    assert shown["findings"] == answer.findings and shown["settle"] == answer.settle
