@@ -9,6 +9,7 @@ is exact in floating point too."""
 
 import json
 import math
+import sys
 
 import numpy as np
 import pytest
@@ -21,7 +22,9 @@ from snakesim.analysis.design import (
     MEETS,
     MISSES,
     NEAR,
+    SETTLED,
     UNDECIDED,
+    UNPLAYABLE,
     Entry,
     _drop_beaten,
     call,
@@ -37,6 +40,7 @@ from snakesim.analysis.verdicts import Margin, margin_for, parse_matters
 from snakesim.cli import cli
 from snakesim.core.arms import Budget, RuleSource
 from snakesim.core.backends import ThreadsBackend
+from snakesim.core.errors import InputError
 from snakesim.core.figures import BY_ID, FIGURES, targets
 from snakesim.games import GAMES, get_game
 
@@ -482,18 +486,26 @@ def test_a_designs_margins_by_the_command_line_the_registry_and_a_study(tmp_path
 
 
 class Recording(ThreadsBackend):
-    """Threads, counting what it is asked: entered once for the whole search, and every block."""
+    """Threads, counting what it is asked: how often it is entered, every block, and how deep
+    in ``with`` blocks each block is played (2: inside a search that holds it for all its runs)."""
 
     def __init__(self):
         super().__init__(threads=1)
-        self.entered, self.blocks = 0, 0
+        self.entered, self.blocks, self.depth, self.depths = 0, 0, 0, set()
 
     def __enter__(self):
+        super().__enter__()
         self.entered += 1
+        self.depth += 1
         return self
+
+    def __exit__(self, *exc):
+        self.depth -= 1
+        super().__exit__(*exc)
 
     def map(self, task, blocks, args):
         self.blocks += len(blocks)
+        self.depths.add(self.depth)
         yield from super().map(task, blocks, args)
 
 
@@ -522,3 +534,208 @@ def test_a_design_search_plays_on_the_backend_it_is_given_with_the_players_it_is
     assert backend.entered >= 1 and backend.blocks >= 2
     greedy = design(HISSS, RuleSource(), 3, dims, targets, budget=budget)
     assert mine.table["lead_changes.mean"].tolist() != greedy.table["lead_changes.mean"].tolist()
+
+
+# ---------------------------------------------------------------------------- the sampler, scripted
+
+
+class ScriptedTrial:
+    """An Optuna trial that proposes the next rule set of a script, recording how it was asked."""
+
+    def __init__(self, proposal: dict, asked: list):
+        self.proposal, self.asked = proposal, asked
+
+    def suggest_int(self, name, low, high):
+        self.asked.append(("int", name, low, high))
+        return self.proposal[name]
+
+    def suggest_categorical(self, name, choices):
+        self.asked.append(("choice", name, list(choices)))
+        return self.proposal[name]  # (a choice's position)
+
+
+class ScriptedOptuna:
+    """The parts of optuna that ``sample`` uses, proposing ``script`` in order (then its last
+    proposal again) and recording the sampler's settings and every value told."""
+
+    WARNING = 30
+
+    def __init__(self, script: list[dict]):
+        self.script, self.asks, self.told, self.asked, self.settings = list(script), 0, [], [], {}
+        self.logging = self
+        self.samplers = self
+
+    def set_verbosity(self, level):
+        self.settings["verbosity"] = level
+
+    def TPESampler(self, **settings):
+        self.settings["sampler"] = settings
+        return "tpe"
+
+    def create_study(self, **settings):
+        self.settings["study"] = settings
+        return self
+
+    def ask(self):
+        proposal = self.script[min(self.asks, len(self.script) - 1)]
+        self.asks += 1
+        return ScriptedTrial(proposal, self.asked)
+
+    def tell(self, trial, value):
+        self.told.append(value)
+
+
+def scripted(monkeypatch, script: list[dict]) -> ScriptedOptuna:
+    fake = ScriptedOptuna(script)
+    monkeypatch.setitem(sys.modules, "optuna", fake)
+    return fake
+
+
+def coins(*values: int) -> list[dict]:
+    return [{"start_coins": v, "snakes": 1} for v in values]
+
+
+def test_the_sampler_is_seeded_multivariate_minimising_with_a_quarter_of_its_trials_at_random(monkeypatch):
+    fake = scripted(monkeypatch, coins(*range(1, 61)))
+    sample(toy_space(), toy_distance, 30, seed=2**32 + 5)
+    assert fake.settings["sampler"] == {"seed": 5, "multivariate": True, "n_startup_trials": 7}  # 30 // 4
+    assert fake.settings["study"] == {"direction": "minimize", "sampler": "tpe"}
+    assert fake.settings["verbosity"] == fake.WARNING
+    fake = scripted(monkeypatch, [{"start_coins": v} for v in range(1, 301)])
+    sample(Space(FORTUNE, RuleSource(), 3, (Dimension("start_coins", tuple(range(1, 301))),)), lambda c: 0.0, 200,
+           seed=1)  # fmt: skip
+    assert fake.settings["sampler"]["n_startup_trials"] == 40  # (at most 40)
+
+
+def test_the_sampler_asks_an_integer_range_as_an_integer_and_anything_else_as_a_choice(monkeypatch):
+    fake = scripted(monkeypatch, [{"start_coins": 12, "snakes": 2, "turn_cap": 1}])
+    dims = (Dimension("start_coins", tuple(range(10, 20))), Dimension("snakes", (1, 3, 2)),
+            Dimension("turn_cap", (300, 9)))  # fmt: skip
+    space = Space(FORTUNE, RuleSource(), 3, dims)
+    found, _ = sample(space, lambda c: 0.0, 1, seed=1)
+    asked = [("int", "start_coins", 10, 19), ("choice", "snakes", [0, 1, 2]), ("choice", "turn_cap", [0, 1])]
+    assert fake.asked == asked
+    assert found[0].values == (12, 2, 9)  # (the choices' positions, read back as values)
+    fake = scripted(monkeypatch, [{"variant": 1, "feel": 0}])
+    bools = (Dimension("variant", ("standard", "rejoin")), Dimension("feel", (False, True)))
+    found, _ = sample(Space(FORTUNE, RuleSource(), 3, bools), lambda c: 0.0, 1, seed=1)
+    assert fake.asked == [("choice", "variant", [0, 1]), ("choice", "feel", [0, 1])]
+    assert found[0].values == ("rejoin", False)
+
+
+def test_the_sampler_stops_after_so_many_proposals_in_a_row_of_rule_sets_it_has_tried(monkeypatch):
+    fake = scripted(monkeypatch, coins(1, 2, 2, 3))  # then 3 again and again
+    found, _ = sample(toy_space(), toy_distance, 50, seed=1)
+    assert [c.values[0] for c in found] == [1, 2, 3]
+    # one repeat of 2 (the count starts again at a new rule set), then SETTLED repeats of 3
+    assert fake.asks == 4 + SETTLED
+    first, second, third = (toy_distance(c) for c in found)
+    assert fake.told == [first, second, second, third] + [third] * SETTLED
+
+
+def test_the_sampler_asks_at_most_twice_its_trials(monkeypatch):
+    # each new rule set followed by two repeats: never SETTLED in a row, 1 new in 3
+    script = [p for v in range(1, 60) for p in coins(v, v, v)]
+    fake = scripted(monkeypatch, script)
+    found, _ = sample(toy_space(), toy_distance, 12, seed=1)
+    assert fake.asks == 24 and [c.values[0] for c in found] == list(range(1, 9))
+
+
+def test_the_sampler_is_told_a_large_distance_for_a_rule_set_that_cannot_be_played(monkeypatch):
+    fake = scripted(monkeypatch, coins(0, 5))
+    space = Space(FORTUNE, RuleSource(), 3, (Dimension("start_coins", tuple(range(0, 40))), Dimension("snakes", (1,))))
+    found, skipped = sample(space, toy_distance, 2, seed=1)
+    assert fake.told == [UNPLAYABLE, toy_distance(found[0])] and UNPLAYABLE == 1e9
+    assert [label for label, _ in skipped] == ["start_coins=0, snakes=1"]
+    fake = scripted(monkeypatch, coins(0))
+    with pytest.raises(InputError) as err:
+        sample(space, toy_distance, 3, seed=1)
+    why = skipped[0][1]
+    assert str(err.value) == f"--vary: no rule set sampled can be played (start_coins=0, snakes=1: {why})"
+
+
+# ---------------------------------------------------------------------------- a design search's budget
+
+COINS = (Dimension("start_coins", (8, 9)),)
+SIX_HUNDRED = (Dimension("start_coins", tuple(range(1, 61))), Dimension("snakes", tuple(range(10))))
+LONG = (parse_target(FORTUNE, 3, "length.median<=200"),)
+
+
+@pytest.mark.parametrize(
+    ("dims", "confirm", "most", "line"),
+    [  # whole: 2 rule sets x 100 games, and 5 first rounds of fresh games for each answer (at most 5)
+        (COINS, True, 1199, "2 rule sets x 100 games in the first round (and their confirmation) need at least 1,200 "
+         "games; got 1,199"),
+        (COINS, False, 199, "2 rule sets x 100 games in the first round need at least 200 games; got 199"),
+        # sampled: at least 20 rule sets, two first rounds each, after the 5 answers' confirmation
+        (SIX_HUNDRED, True, 6499, "19 rule sets x 100 games in the first round (and their confirmation) need at least "
+         "6,500 games; got 6,499"),
+        (SIX_HUNDRED, False, 3999, "19 rule sets x 100 games in the first round need at least 4,000 games; got 3,999"),
+    ],
+)  # fmt: skip
+def test_a_design_budget_one_game_short_says_what_it_needs(dims, confirm, most, line):
+    with pytest.raises(InputError) as err:
+        design(FORTUNE, RuleSource(), 3, dims, LONG, budget=Budget(100, 1, max_games=most), confirm=confirm)
+    assert str(err.value) == f"--budget: {line}"
+
+
+def test_a_design_budget_of_exactly_what_it_needs_is_enough():
+    whole = design(FORTUNE, RuleSource(), 3, COINS, LONG, budget=Budget(100, 1, max_games=1200))
+    assert whole.summary["search"]["games_in_all"] <= 1200 and whole.summary["search"]["sampled"] is None
+    assert [bool(a.get("confirmed")) for a in whole.summary["answers"]] == [True, True]
+    bare = design(FORTUNE, RuleSource(), 3, COINS, LONG, budget=Budget(100, 1, max_games=200), confirm=False)
+    assert bare.summary["search"]["games_in_all"] == 200
+    assert [bool(a.get("confirmed")) for a in bare.summary["answers"]] == [False, False]
+    sampled = design(FORTUNE, RuleSource(), 3, SIX_HUNDRED, LONG, budget=Budget(100, 1, max_games=4000),
+                     confirm=False)  # fmt: skip
+    assert sampled.summary["search"]["sampled"] == {"sampler": "Optuna TPE", "rule_sets": 20}
+    assert sampled.summary["search"]["games_in_all"] <= 4000
+
+
+def test_a_space_of_exactly_the_most_rule_sets_played_whole_is_played_whole(monkeypatch):
+    import snakesim.analysis.design as design_module
+
+    monkeypatch.setattr(design_module, "MAX_CANDIDATES", 2)  # (the two rule sets of COINS)
+    whole = design(FORTUNE, RuleSource(), 3, COINS, LONG, budget=Budget(100, 1, max_games=200), confirm=False)
+    assert whole.summary["search"]["sampled"] is None and whole.summary["search"]["rule_sets"] == 2
+
+
+def test_a_design_records_the_game_feel_when_a_target_or_the_preferred_figure_needs_it():
+    plain = RuleSource(settings=("feel=false",))
+    feel_target = (parse_target(FORTUNE, 3, "lead_changes.mean<=50"),)
+    found = design(FORTUNE, plain, 3, COINS, feel_target, budget=Budget(100, 1, max_games=200), confirm=False)
+    assert all(c.rules.feel for c in found.candidates)
+    ranked = parse_prefer(FORTUNE, 3, "lead_changes.mean")
+    found = design(FORTUNE, plain, 3, COINS, LONG, prefer=ranked, budget=Budget(100, 1, max_games=400), confirm=False)
+    assert all(c.rules.feel for c in found.candidates)
+    found = design(FORTUNE, plain, 3, COINS, LONG, budget=Budget(100, 1, max_games=200), confirm=False)
+    assert not any(c.rules.feel for c in found.candidates)  # (nothing needs it: left off as asked)
+
+
+def test_a_design_starts_from_the_rules_it_is_given_whole():
+    base = FORTUNE.rules.variant("standard").updated({"turn_cap": 300})
+    found = design(FORTUNE, RuleSource(), 3, COINS, LONG, budget=Budget(100, 1, max_games=200), confirm=False,
+                   base=base)  # fmt: skip
+    assert [c.rules.turn_cap for c in found.candidates] == [300, 300]
+
+
+def test_a_design_plays_every_game_on_its_backend_with_its_players_and_progress_as_asked(monkeypatch):
+    import snakesim.analysis.design as design_module
+
+    made = []
+
+    class Watched(design_module.SameGames):
+        def __init__(self, spec, players, seed, first, seats, *, backend, progress):
+            made.append((seats, backend, progress))
+            super().__init__(spec, players, seed, first, seats, backend=backend, progress=progress)
+
+    monkeypatch.setattr(design_module, "SameGames", Watched)
+    backend, seats = Recording(), ("random", "greedy", "random")
+    dims, targets = (Dimension("points_per_snake", (0, 1)),), (parse_target(HISSS, 3, "length.median<=500"),)
+    design(HISSS, RuleSource(), 3, dims, targets, seats, budget=Budget(100, 1, max_games=1200), backend=backend,
+           progress=True)  # fmt: skip
+    assert made == [(seats, backend, True), (seats, backend, True)]  # the search, then the fresh games
+    assert backend.depths == {2}  # (every block played while the search holds the backend)
+    made.clear()
+    design(HISSS, RuleSource(), 3, dims, targets, budget=Budget(100, 1, max_games=1200))
+    assert [(b, p) for _, b, p in made] == [(None, False), (None, False)]  # (no progress unless asked)
