@@ -26,7 +26,14 @@ from snakesim.analysis.design import (
     UNDECIDED,
     UNPLAYABLE,
     Entry,
+    _confirm,
+    _distance,
     _drop_beaten,
+    _plays_on,
+    _ranked,
+    _rows,
+    _slack,
+    anytime_level,
     call,
     compete,
     design,
@@ -34,7 +41,7 @@ from snakesim.analysis.design import (
     pareto,
     sample,
 )
-from snakesim.analysis.design_space import Dimension, Prefer, Space, Target, parse_prefer, parse_target
+from snakesim.analysis.design_space import Candidate, Dimension, Prefer, Space, Target, parse_prefer, parse_target
 from snakesim.analysis.findings import _target_margin
 from snakesim.analysis.verdicts import Margin, margin_for, parse_matters
 from snakesim.cli import cli
@@ -739,3 +746,88 @@ def test_a_design_plays_every_game_on_its_backend_with_its_players_and_progress_
     made.clear()
     design(HISSS, RuleSource(), 3, dims, targets, budget=Budget(100, 1, max_games=1200))
     assert [(b, p) for _, b, p in made] == [(None, False), (None, False)]  # (no progress unless asked)
+
+
+# ---------------------------------------------------------------------------- a design search's small steps
+
+
+def test_an_anytime_level_is_never_one_a_float_cannot_tell_from_one():
+    raised = []
+    for k in range(2, 40):
+        try:
+            level = anytime_level(1000, 10.0**-k, 4000)
+        except InputError as err:
+            raised.append(str(err))
+            continue
+        assert 1.0 - level >= 1e-15 * 0.99, k  # (else its intervals would be narrower than the games allow)
+    assert raised and raised[0] == ("--budget: 1,000 games a rule set need intervals surer than a number can hold; "
+                                    "give fewer rule sets, targets or games")  # fmt: skip
+
+
+@pytest.mark.parametrize("figure", [(math.nan, 0.1, 0.2), (0.15, math.nan, 0.2), (0.15, 0.1, math.nan)])
+def test_a_target_is_undecided_on_a_figure_without_a_value_or_an_interval(figure):
+    assert call(Target("draw.share", "<=", 0.5, margin=0.01), *figure) == UNDECIDED
+
+
+def preferred(value, low, high, label="a") -> Entry:
+    return Entry(None, label, status=MEETS, prefer=(value, low, high))
+
+
+def test_an_answer_plays_on_while_its_preferred_figure_is_wider_than_what_matters():
+    ranked = Prefer(Target("length.mean", ">=", 1.0, margin=1.0), "lower", Margin(1.0))
+    assert _plays_on(preferred(10.0, 9.5, 10.5), ranked) is False  # exactly as wide as what matters
+    assert _plays_on(preferred(10.0, 9.5, 10.5 + 2**-20), ranked) is True
+    assert _plays_on(Entry(None, "u", status=MEETS), ranked) is False  # (no preferred figure yet)
+    assert _plays_on(preferred(10.0, 0.0, 20.0), None) is False  # (nothing preferred: an answer is done)
+
+
+def test_answers_are_ranked_by_the_estimate_of_the_preferred_figure():
+    ranked = Prefer(Target("length.mean", ">=", 1.0, margin=1.0), "lower", Margin(1.0))
+    wide, narrow = preferred(10.0, 2.0, 18.0, "wide"), preferred(9.0, 8.5, 9.5, "narrow")
+    assert [e.label for e in _ranked([wide, narrow], (), ranked)] == ["narrow", "wide"]
+
+
+def test_slack_and_distance_are_in_units_of_what_matters():
+    half, none = Target("length.mean", "<=", 40.0, margin=0.5), Target("length.mean", ">=", 10.0, margin=0.0)
+    e = Entry(None, "e", figures=[(39.0, 0, 0), (13.0, 0, 0)])
+    assert _slack(e, (half, none)) == 2.0  # 1 / 0.5 inside the first, 3 inside the second
+    e = Entry(None, "e", figures=[(39.0, 0, 0), (11.5, 0, 0)])
+    assert _slack(e, (half, none)) == 1.5  # (no margin: in the figure's own unit)
+    far = Entry(None, "f", figures=[(41.0, 0, 0), (9.0, 0, 0)])
+    assert _distance(far, (half, none)) == 2.0 + 1.0
+
+
+def test_a_rule_set_not_played_has_no_figures_in_its_row():
+    (row,) = _rows([Entry(Candidate((8,), None), "start_coins=8")], COINS, LONG)
+    assert row["label"] == "start_coins=8" and row["start_coins"] == 8 and row["games"] == 0
+    assert all(math.isnan(row[k]) for k in ("length.median", "length.median_low", "length.median_high"))
+
+
+@pytest.mark.parametrize(
+    ("most", "played", "games"),
+    [  # each answer's fresh games: its own games (at least five first rounds, at least two), within what is left
+        (4000, 1600, 800),  # its 800 games fit: 2,400 left for 2
+        (2601, 1600, 500),  # 1,001 left for 2: 500 each
+        (2000, 1600, 200),  # 400 left for 2: still two first rounds each
+        (2100, 1600, 250),
+    ],
+)
+def test_answers_are_confirmed_on_as_many_fresh_games_as_they_played_within_the_budget(most, played, games):
+    rules = FORTUNE.rules.variant("standard")
+    chosen = [Entry(Candidate((8,), rules.updated({"start_coins": 8})), "a", games=800),
+              Entry(Candidate((9,), rules.updated({"start_coins": 9})), "b", games=800)]  # fmt: skip
+    out = _confirm(FORTUNE, 3, (), chosen, LONG, budget=Budget(100, 1, max_games=most), played=played, after=800,
+                   level=0.95, backend=None, progress=False)  # fmt: skip
+    assert [c["games"] for c in out] == [games, games] and [c["first"] for c in out] == [
+        800,
+        800,
+    ]  # (past the games 0..799 played)
+    assert out[0]["level"] == pytest.approx(1 - 0.05 / 2, rel=1e-12)
+
+
+def test_a_design_names_the_rule_sets_it_cannot_play():
+    dims = (Dimension("start_coins", (0, 8)),)
+    found = design(FORTUNE, RuleSource(), 3, dims, LONG, budget=Budget(100, 1, max_games=200), confirm=False)
+    (unplayable,) = found.summary["unplayable"]
+    assert list(unplayable) == ["label", "why"] and unplayable["label"] == "start_coins=0"
+    assert unplayable["why"].startswith("start_coins: ")
