@@ -22,7 +22,7 @@ from snakesim.analysis.design import (
     design,
     pareto,
 )
-from snakesim.analysis.design_space import Target, parse_prefer, parse_question, parse_target, parse_vary
+from snakesim.analysis.design_space import Dimension, Target, parse_prefer, parse_question, parse_target, parse_vary
 from snakesim.analysis.findings import design_findings
 from snakesim.analysis.verdicts import parse_matters
 from snakesim.cli import cli
@@ -432,3 +432,105 @@ def test_a_questions_texts_are_a_list_of_texts(field, key, texts, message):
     with pytest.raises(InputError) as err:
         parse_question(FORTUNE, FORTUNE.rules.variant("standard"), 3, **asked)
     assert str(err.value) == f"{field}: {message}"
+
+
+ALLOWED = "variant, start_coins, snakes, turn_cap, deck, effects"
+
+
+@pytest.mark.parametrize(
+    ("game", "text", "line"),
+    [
+        ("fortune", "start_coins", f"--vary: expected NAME=LOW:HIGH or NAME=A,B,... with NAME one of {ALLOWED}, got "
+         "'start_coins'"),
+        ("fortune", "=1,2", f"--vary: expected NAME=LOW:HIGH or NAME=A,B,... with NAME one of {ALLOWED}, got '=1,2'"),
+        ("fortune", "start_coins=", f"--vary: expected NAME=LOW:HIGH or NAME=A,B,... with NAME one of {ALLOWED}, got "
+         "'start_coins='"),
+        ("fortune", "feel=true,false", f"--vary: unknown option 'feel'; expected one of {ALLOWED}"),
+        ("fortune", "deck=1,2", "--vary: deck is a table: vary one entry, e.g. deck.LEAVES=A,B"),
+        ("fortune", "deck.RAIN=x,2", "deck.RAIN: expected an integer from 0 to 10,000, got 'x'"),
+        ("fortune", "start_coins=1:300", "--vary: start_coins=1:300: at most 200 values a dimension"),
+        ("fortune", "variant=standard,nosuch",
+         "--vary: unknown variant 'nosuch'; expected some of standard, one-snake, rejoin, crosses-to-cup"),
+        ("rainbow", "hand_size.3=5,6", "--vary: hand_size.3: hand_size's seat is from 0 to 2 with 3 players"),
+        ("fortune", "snakes.1=1,2", "--vary: snakes.1: a seat is given only for a per-seat option; snakes is not one"),
+        ("rainbow", "hand_size.1=5,x", "hand_size.1: expected an integer from 1 to 100, got 'x'"),
+        ("hisss", "claim_joined=0:1",
+         "--vary: claim_joined is not an integer option: give its values as A,B,... (true or false)"),
+    ],
+)  # fmt: skip
+def test_a_dimension_that_cannot_be_varied_is_said_in_one_line(game, text, line):
+    spec = get_game(game)
+    with pytest.raises(InputError) as err:
+        parse_vary(spec, spec.rules.variant("standard"), 3, text)
+    assert str(err.value) == line
+
+
+@pytest.mark.parametrize(
+    ("game", "text", "values"),
+    [
+        ("fortune", "start_coins=1:200", tuple(range(1, 201))),  # (200 values: the most a dimension takes)
+        ("fortune", "start_coins.1=3,4", (3, 4)),  # (seat 1's coins)
+        ("fortune", "deck.RAIN=1, 2", (1, 2)),
+        ("fortune", "variant=standard, rejoin", ("standard", "rejoin")),
+        ("rainbow", "hand_size.2=5,6", (5, 6)),  # (the last seat of three)
+        ("rainbow", "hand_size=5:7", (5, 6, 7)),
+        ("hisss", "claim_joined=all", (True, False)),
+        ("hisss", "tie_break=*", ("longest", "snakes", "cards", "none")),
+        ("hisss", "tie_break=all", ("longest", "snakes", "cards", "none")),
+    ],
+)
+def test_a_dimension_takes_its_values_as_written(game, text, values):
+    spec = get_game(game)
+    dim = parse_vary(spec, spec.rules.variant("standard"), 3, text)
+    assert (dim.name, dim.values) == (text.partition("=")[0], values)
+
+
+@pytest.mark.parametrize(
+    ("text", "fields"),
+    [  # (op, value, tolerance, margin, scale, feel, unit): each as written, in the figure's own terms
+        ("seat_gap<=0.1", ("<=", 0.001, 0.0, 0.01, 100.0, False, " points")),  # the smallest seat gap
+        ("seat_gap<=100", ("<=", 1.0, 0.0, 0.01, 100.0, False, " points")),  # the largest
+        ("seat_gap=3+-1", ("=", 0.03, 0.01, 0.01, 100.0, False, " points")),
+        ("length.median=60+-5", ("=", 60.0, 5.0, 3.0, 1.0, False, "")),
+        ("length.median=60 +- 5%", ("=", 60.0, 3.0, 3.0, 1.0, False, "")),  # 5% of 60
+        ("length.median=60", ("=", 60.0, 3.0, 3.0, 1.0, False, "")),  # within what matters: 5% of 60
+        ("length.median=60+-0", ("=", 60.0, 0.0, 3.0, 1.0, False, "")),
+        ("out_share.mean=20%+-2%", ("=", 0.2, 0.02, 0.03, 100.0, True, "%")),  # two points
+        ("out_share.mean=0.2+-0.02", ("=", 0.2, 0.02, 0.03, 1.0, True, "")),
+        ("means.max_cup<=40", ("<=", 40.0, 0.0, 2.0, 1.0, False, "")),  # no registered margin: 5% of 40
+        ("length.mean<=1_000", ("<=", 1000.0, 0.0, 50.0, 1.0, False, "")),
+        ("lead_changes.mean<=3", ("<=", 3.0, 0.0, 0.5, 1.0, True, "")),
+        ("draw.share<=1%", ("<=", 0.01, 0.0, 0.0025, 100.0, False, "%")),  # a quarter of its distance from 0
+        ("length.p95<=100", ("<=", 100.0, 0.0, 5.0, 1.0, False, "")),
+    ],
+)
+def test_a_target_is_read_as_written(text, fields):
+    t = parse_target(FORTUNE, 3, text)
+    got = (t.op, t.value, t.tolerance, t.margin, t.scale, t.feel, t.unit)
+    assert got[0] == fields[0] and got[4:] == fields[4:]
+    assert got[1:4] == pytest.approx(fields[1:4], rel=1e-12, abs=1e-15)
+
+
+@pytest.mark.parametrize(
+    ("text", "line"),
+    [
+        ("seat_gap<=0.09", "'seat_gap<=0.09': seat_gap is in percentage points (2: two points), from 0.1 to 100; "
+         "below 0.1 no number of games could tell"),
+        ("seat_gap<=100.5", "'seat_gap<=100.5': seat_gap is in percentage points (2: two points), from 0.1 to 100; "
+         "below 0.1 no number of games could tell"),
+        ("length.median=60+--1", "'length.median=60+--1': expected a tolerance of 0 or more"),
+        ("length.median=>5", "'length.median=>5': write length.median>=5"),
+        ("length.median=<5", "'length.median=<5': write length.median<=5"),
+        ("length.median<=60+-5", "'length.median<=60+-5': a tolerance (+-) goes with = only"),
+    ],
+)  # fmt: skip
+def test_a_target_that_cannot_be_read_is_said_in_one_line(text, line):
+    with pytest.raises(InputError) as err:
+        parse_target(FORTUNE, 3, text)
+    assert str(err.value) == f"--target: {line}"
+
+
+def test_a_targets_values_are_shown_as_the_user_reads_them():
+    plain = Target("length.mean", "<=", 40.0, margin=2.0)
+    assert plain.show(10000.0) == "10,000" and plain.show(9999.5) == "10,000" and plain.show(9999.4) == "9999"
+    assert Dimension("claim_joined", (True, False)).text(True) == "true"

@@ -112,7 +112,7 @@ class Target:
         if not math.isfinite(x):
             return "never" if x > 0 else "-"
         x = self.scale * x if self.scale != 1 else x
-        text = f"{x:.4g}" if abs(x) < 1e4 else f"{x:,.0f}"
+        text = f"{x:.4g}" if abs(x) < 9999.5 else f"{x:,.0f}"  # (9999.5 would read 1e+04)
         if not unit or not self.unit:
             return text
         return text + (" point" if self.unit == " points" and text == "1" else self.unit)
@@ -156,7 +156,7 @@ def parse_vary(spec: GameSpec, rules: Rules, players: int, text: str) -> Dimensi
         if not part:
             raise InputError("--vary", f"{name} is a table: vary one entry, e.g. {name}.{option.keys[0]}=A,B")
         item = option.item()
-        one = lambda t: option.parse_item(target, part, t)[1]  # noqa: E731
+        one = lambda t: option.parse_item(name, part, t)[1]  # noqa: E731
     elif part:
         if not isinstance(option, PerSeat):
             raise InputError("--vary", f"{target}: a seat is given only for a per-seat option; {name} is not one")
@@ -227,11 +227,13 @@ def parse_target(spec: GameSpec, players: int, text: str, matters: dict[str, Mar
         margin = share_margin(margin, value / scale)
     tolerance = 0.0
     if op == "=":
-        tolerance = (
-            margin
-            if tolerance_text is None
-            else _number(tolerance_text, text) / (100.0 if tolerance_text.strip().endswith("%") and share else scale)
-        )
+        if tolerance_text is None:
+            tolerance = margin
+        elif tolerance_text.strip().endswith("%") and not share and not gap:  # (60+-5%: 5% of 60, as --matters)
+            tolerance = _number(tolerance_text, text) / 100.0 * abs(value / scale)
+        else:  # (a share's 2%: two points; a seat gap's in points; else in the value's own unit)
+            percent_points = tolerance_text.strip().endswith("%") and share
+            tolerance = _number(tolerance_text, text) / (100.0 if percent_points else scale)
         if tolerance < 0:
             raise InputError("--target", f"{text!r}: expected a tolerance of 0 or more")
     unit = " points" if gap else "%" if scale == 100 else ""
