@@ -242,15 +242,14 @@ def balance(
     >>> fix = snakesim.balance("rainbow", players=4, handicap="hand_size")  # doctest: +SKIP
     >>> fix.values, fix.confirmed                                            # doctest: +SKIP
     """
-    from snakesim.analysis.balance import balance as search
-    from snakesim.analysis.balance import check_novices
     from snakesim.core.arms import Budget
+    from snakesim.questions import balance as question
 
     source = _source(variant, rules_file, deck_file, settings, options, policy=policy, policies=policies)
-    spec, rules, seats = _start(game, players, seed, source)
     budget = Budget(games, seed, max_games=max_games, confirm_games=confirm_games)
-    return search(spec, rules, players, handicap, seats, budget=budget, tolerance=tolerance, value_range=value_range,
-                  backend=backend, progress=progress, novices=check_novices(spec, novices))  # fmt: skip
+    plan = question.ask(game, players, handicap, budget, source, tolerance=tolerance, value_range=value_range,
+                        novices=novices)  # fmt: skip
+    return question.play(plan, backend=backend, progress=progress).result
 
 
 def tune(

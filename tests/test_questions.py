@@ -14,8 +14,9 @@ from snakesim.core.arms import Budget
 from snakesim.core.rules import as_toml
 from snakesim.games import get_game
 from snakesim.questions import QUESTIONS
+from snakesim.questions import balance as balance_question
 from snakesim.questions import compare as question
-from snakesim.report.study import _plan_compare
+from snakesim.report.study import _plan_compare, _plan_search
 from snakesim.workbench.jobs import Limits
 from snakesim.workbench.runs import check_request
 from snakesim.workbench.runs import play as play_request
@@ -36,8 +37,8 @@ def study_section() -> dict:
     return {"players": 3, "games": GAMES, "variants": ["standard", "one-snake"], "matters": MATTERS}
 
 
-def test_the_question_is_registered_by_its_kind():
-    assert QUESTIONS["compare"] is question
+def test_each_question_is_registered_by_its_kind():
+    assert QUESTIONS == {"compare": question, "balance": balance_question}
 
 
 def test_a_comparison_is_one_plan_whichever_door_asks_it():
@@ -100,3 +101,51 @@ def test_a_comparison_gets_the_same_answer_from_every_door(tmp_path):
     job, plan = check_request(workbench_request(), Limits())
     shown = play_request(job, plan)
     assert shown["findings"] == answer.findings and shown["settle"] == answer.settle
+
+
+# One balance search: 3-player Fortune's start_coins, 200 games a candidate at first, at most
+# 800, then 1,000 fresh games (the workbench's budget for 200 games a try).
+BALANCE = {"games": 200, "max_games": 800, "confirm_games": 1000}
+
+
+def balance_section() -> dict:
+    return {"players": 3, "handicap": "start_coins", **BALANCE}
+
+
+def balance_request() -> dict:
+    return {"kind": "balance", "game": "fortune", "players": 3, "games": 200, "seed": SEED, "handicap": "start_coins",
+            "arm": {"name": "standard", "toml": ""}}  # fmt: skip
+
+
+def test_a_balance_search_is_one_plan_and_one_answer_from_every_door(tmp_path):
+    budget = Budget(200, SEED, max_games=800, confirm_games=1000)
+    asked = balance_question.ask("fortune", 3, "start_coins", budget)
+    study = _plan_search(FORTUNE, "balance", balance_section(), SEED, 1.0, 0)
+    _, plan = check_request(balance_request(), Limits())
+    assert study == asked and plan["question"].key() == asked.key()
+    assert balance_question.ask("fortune", 3, "start_coins", budget, tolerance=0.02).key() != asked.key()
+    answer = balance_question.play(asked)
+    # the command line's --json
+    r = CliRunner().invoke(cli, ["balance", "fortune", "-p", "3", "-n", "200", "--max-games", "800",
+                                 "--confirm-games", "1000", "-s", str(SEED), "--handicap", "start_coins", "--json",
+                                 "-t", "1"])  # fmt: skip
+    assert r.exit_code == 0, r.output
+    printed = json.loads(r.stdout)
+    assert printed["findings"] == answer.findings and printed["values"] == list(answer.result.values)
+    assert printed["status"] == answer.result.status and printed["message"] == answer.result.message
+    # the API
+    api = snakesim.balance("fortune", 3, "start_coins", seed=SEED, **BALANCE)
+    assert (api.values, api.status, api.message) == (answer.result.values, answer.result.status, answer.result.message)
+    pd.testing.assert_frame_equal(api.confirmed, answer.result.confirmed)
+    # a study file
+    study_file = tmp_path / "s.toml"
+    study_file.write_text('title = "t"\nquestion = "q"\ngame = "fortune"\nseed = 5\n\n[[balance]]\nplayers = 3\n'
+                          'handicap = "start_coins"\ngames = 200\nmax_games = 800\nconfirm_games = 1000\n')  # fmt: skip
+    r = CliRunner().invoke(cli, ["study", str(study_file), "--out", str(tmp_path / "out")])
+    assert r.exit_code == 0, r.output
+    report = (tmp_path / "out" / "report.md").read_text()
+    assert all(f in report for f in answer.findings) and answer.result.message in report
+    # the workbench
+    job, plan = check_request(balance_request(), Limits())
+    shown = play_request(job, plan)
+    assert [f["text"] for f in shown["findings"]] == answer.findings and shown["values"] == list(answer.result.values)

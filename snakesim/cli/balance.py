@@ -125,44 +125,44 @@ def balance_command(
       snakesim balance hisss --handicap start_points --novices 0.3     # does it hold for novices?
       snakesim balance rainbow -p 3..5 --handicap hand_size              # each player count on its own
     """
-    from snakesim.analysis.balance import balance, check_balance, check_novices
-    from snakesim.analysis.findings import balance_findings
     from snakesim.analysis.sweep import parse_players
-    from snakesim.core.arms import Budget, RuleSource, resolve_run
+    from snakesim.core.arms import Budget, RuleSource
     from snakesim.core.backends import make_backend
     from snakesim.games import get_game
+    from snakesim.questions import balance as question
 
     counts = parse_players(players_text)
     check_plot(plot)
     if plot is not None and len(counts) > 1:
         raise InputError("--plot", "draws one player count's answer; give one --players count")
     spec = get_game(game)
-    runs, budget = [], Budget(n_games, seed, max_games=max_games, confirm_games=confirm_games)
-    for n in counts:  # every count checked before any game is played
-        source = RuleSource(variant, rules_file, deck_file, settings, policy=policy, policies=policies)
-        label, rules, seats = resolve_run(spec, n, Budget(1, seed), source)
-        check_balance(spec, rules, n, handicap, budget, tolerance=tolerance, value_range=value_range)
-        runs.append((n, label, rules, seats))
-    novice_rate = check_novices(spec, novices)
+    budget = Budget(n_games, seed, max_games=max_games, confirm_games=confirm_games)
+    source = RuleSource(variant, rules_file, deck_file, settings, policy=policy, policies=policies)
+    # every player count's question checked before any game is played
+    plans = [question.ask(spec, n, handicap, budget, source, tolerance=tolerance, value_range=value_range,
+                          novices=novices) for n in counts]  # fmt: skip
     engine = make_backend(backend, threads, scheduler, workers)
     shown = []
-    for n, label, rules, seats in runs:
-        result = balance(spec, rules, n, handicap, seats, budget=budget, tolerance=tolerance, value_range=value_range,
-                         backend=engine, progress=sys.stderr.isatty(), novices=novice_rate)  # fmt: skip
+    for plan in plans:
+        answer = question.play(plan, backend=engine, progress=sys.stderr.isatty())
+        result = answer.result
         if plot is not None:
             from snakesim.report.figures import balance_figure  # matplotlib only when a plot is asked for
 
             save_plot(balance_figure(result, f"{spec.name}: {handicap} = {inline(result.values)}"), plot)
-        text = format_balance(result, spec.title, _who(n, label, seats, seed, settings))
-        shown.append((result, label, text, balance_findings(result.summary)))
+        text = format_balance(result, spec.title, _who(plan.players, plan.label, plan.seats, seed, settings))
+        shown.append((answer, text))
     if as_json and len(shown) > 1:
-        click.echo(to_json([{**r.summary, "variant": label, "findings": f, "path": records(r.path)}
-                            for r, label, _, f in shown]))  # fmt: skip
+        click.echo(to_json([question.summary(answer) for answer, _ in shown]))
         return
-    for k, (result, label, text, findings) in enumerate(shown):
+    for k, (answer, text) in enumerate(shown):
         if k:
             click.echo("")
-        _show(result, as_json, label, lambda text=text: text, findings)
+        if as_json:
+            click.echo(to_json(question.summary(answer)))
+        else:
+            click.echo(text)
+            click.echo(format_findings(answer.findings, answer.result.summary.get("level", 0.95)))
 
 
 def format_balance(result: BalanceResult, title: str, who: str) -> str:

@@ -6,11 +6,12 @@ the workbench), ``play(plan, ...)`` that answers it, and the views of its answer
 what ``--json`` prints). The doors turn their input into a plan, play it and show a view; none
 rebuilds a question by hand. ``QUESTIONS`` lists them by kind.
 
-So far: the comparison (:mod:`snakesim.questions.compare`).
+So far: the comparison (:mod:`snakesim.questions.compare`) and balance
+(:mod:`snakesim.questions.balance`).
 """
 
 from __future__ import annotations
 
-from snakesim.questions import compare
+from snakesim.questions import balance, compare
 
-QUESTIONS = {m.KIND: m for m in (compare,)}
+QUESTIONS = {m.KIND: m for m in (compare, balance)}

@@ -27,11 +27,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from snakesim import __version__
-from snakesim.analysis.balance import balance, check_balance, check_novices
 from snakesim.analysis.design import DESIGN, design
 from snakesim.analysis.design_space import Target, parse_question
 from snakesim.analysis.findings import (
-    balance_findings,
     design_findings,
     hidden_metrics,
     listed,
@@ -54,6 +52,7 @@ from snakesim.core.policies import DEFAULT_PLAYOUTS
 from snakesim.core.rng import MAX_SEED
 from snakesim.core.rules import Int, describe_changes, inline, read_toml
 from snakesim.games import get_game
+from snakesim.questions import balance as balance_question
 from snakesim.questions import compare as compare_question
 from snakesim.report.charts import comparison_charts as comparison_charts_data
 from snakesim.report.figures import (
@@ -381,9 +380,13 @@ def _write_report(study, spec, seed, plans, out_dir: Path, command: str, progres
                 shown = _compare_view(table)
                 findings = [f"{f['arm']}: {f['text']}" if f["arm"] else f["text"] for f in answer.findings]
                 charts = comparison_charts_data(spec, players, table, tables)
-            elif kind in ("balance", "tune"):
-                note, shown, table, figures, findings = _search_section(
-                    spec, kind, plan, engine, progress, name=name, out_dir=out_dir, matters=study_margins
+            elif kind == "balance":
+                note, shown, table, figures, findings = _balance_section(
+                    plan, section, engine, progress, name=name, out_dir=out_dir
+                )
+            elif kind == "tune":
+                note, shown, table, figures, findings = _tune_section(
+                    spec, plan, engine, progress, name=name, out_dir=out_dir, matters=study_margins
                 )
             elif kind == "design":
                 note, shown, table, figures, findings = _design_section(
@@ -481,7 +484,8 @@ def _plan_sweep(spec, section, seed, scale, k):
 
 
 def _plan_search(spec, kind, section, seed, scale, k):
-    """Check a [[balance]] or [[tune]] section completely; return what the search needs."""
+    """Check a [[balance]] section completely into its question, or a [[tune]] section into what
+    the search needs; InputError naming the section's field otherwise."""
     where = f"{kind}[{k}]"
     players = section["players"]
     games = max(100, round(section.get("games", 20_000) * scale))
@@ -491,39 +495,41 @@ def _plan_search(spec, kind, section, seed, scale, k):
     try:
         source = RuleSource(section.get("variant"), settings=section.get("set", ()), policy=section.get("policy"),
                             policies=section.get("policies"))  # fmt: skip
-        label, rules, seats = resolve_run(spec, players, Budget(1, seed), source)
         if kind == "balance":
-            check_balance(spec, rules, players, section["handicap"], budget, tolerance=section.get("tolerance", 0.01),
-                          value_range=section.get("range"))  # fmt: skip
-            check_novices(spec, section.get("novices"))
-        else:
-            check_tune(spec, rules, players, section["target"], section["vary"], budget=budget)
+            return balance_question.ask(spec, players, section["handicap"], budget, source,
+                                        tolerance=section.get("tolerance", 0.01), value_range=section.get("range"),
+                                        novices=section.get("novices"))  # fmt: skip
+        label, rules, seats = resolve_run(spec, players, Budget(1, seed), source)
+        check_tune(spec, rules, players, section["target"], section["vary"], budget=budget)
     except InputError as err:
         raise InputError(f"{where}: {err.field.lstrip('-')}", err.message) from None
     return section, label, rules, seats, players, budget
 
 
-def _search_section(spec, kind, plan, engine, progress, name, out_dir, matters=None):
-    """Run a [[balance]] or [[tune]] section: its note, shown table, tidy table, figures and findings."""
+def _balance_section(plan: balance_question.Plan, section, engine, progress, name, out_dir):
+    """Run a [[balance]] section: its note, shown table, tidy table, figures and findings."""
+    where = f"{plan.players} players, {plan.label}" + (f", policies {','.join(plan.seats)}" if plan.seats else "")
+    answer = balance_question.play(plan, backend=engine, progress=progress)
+    result = answer.result
+    s = result.summary
+    note = (
+        f"{where}; {s['search']['candidates']} candidates on the same games (up to "
+        f"{s['search']['games_per_candidate']:,} each), confirmed on {s['confirm']['games']:,} fresh games. "
+        f"**{s['status']}**: {result.message}. Recommended: `{s['handicap']} = {inline(result.values)}` "
+        f"(from {inline(result.base)})."
+    )
+    if s["novices"] is not None:
+        note += f" Novices, on the same fresh games: **{'holds' if s['novices']['holds'] else 'does not hold'}**"
+        note += f": {s['novices']['message']}."
+    balance_figure(result, section.get("title", name)).savefig(out_dir / f"{name}.png", dpi=100)
+    return note, _balance_view(s), result.confirmed, [f"{name}.png"], answer.findings
+
+
+def _tune_section(spec, plan, engine, progress, name, out_dir, matters=None):
+    """Run a [[tune]] section: its note, shown table, tidy table, figures and findings."""
     section, label, rules, seats, players, budget = plan
     common = {"budget": budget, "backend": engine, "progress": progress}
     where = f"{players} players, {label}" + (f", policies {','.join(seats)}" if seats else "")
-    if kind == "balance":
-        result = balance(spec, rules, players, section["handicap"], seats, tolerance=section.get("tolerance", 0.01),
-                         value_range=section.get("range"), novices=section.get("novices"), **common)  # fmt: skip
-        s = result.summary
-        note = (
-            f"{where}; {s['search']['candidates']} candidates on the same games (up to "
-            f"{s['search']['games_per_candidate']:,} each), confirmed on {s['confirm']['games']:,} fresh games. "
-            f"**{s['status']}**: {result.message}. Recommended: `{s['handicap']} = {inline(result.values)}` "
-            f"(from {inline(result.base)})."
-        )
-        if s["novices"] is not None:
-            note += f" Novices, on the same fresh games: **{'holds' if s['novices']['holds'] else 'does not hold'}**"
-            note += f": {s['novices']['message']}."
-        shown = _balance_view(s)
-        balance_figure(result, section.get("title", name)).savefig(out_dir / f"{name}.png", dpi=100)
-        return note, shown, result.confirmed, [f"{name}.png"], balance_findings(s)
     result = tune(spec, rules, players, section["target"], section["vary"], seats=seats, **common)
     s = result.summary
     note = (

@@ -42,20 +42,20 @@ def rule_sets(request: dict, limits) -> tuple[list[Any], int]:
 
 
 def complete(plan: dict) -> int:
-    """The handicap (a per-seat option of the game) and the tolerance, checked as ``balance``
-    checks them; a search's games are not known ahead (0)."""
-    from snakesim.analysis.balance import check_balance
+    """The balance question (``plan["question"]``): the handicap (a per-seat option of the game)
+    and the tolerance, checked as ``balance`` checks them; a search's games are not known ahead
+    (0)."""
+    from snakesim.questions import balance as question
 
     spec, request = plan["spec"], plan["request"]
     handicap = request.get("handicap")
     if not isinstance(handicap, str):
         raise InputError("handicap", f"expected one of {', '.join(spec.rules.per_seat_options())}")
-    tolerance = request.get("tolerance", 0.01)
     try:
-        check_balance(spec, plan["arms"][0].rules, plan["players"], handicap, _budget(plan), tolerance=tolerance)
+        plan["question"] = question.ask(spec, plan["players"], handicap, _budget(plan), plan["arms"][0],
+                                        tolerance=request.get("tolerance", 0.01))  # fmt: skip
     except InputError as err:  # (named as the page names them, not as command-line options)
         raise InputError(err.field.lstrip("-"), err.message) from None
-    plan.update(handicap=handicap, tolerance=tolerance, budget=_budget(plan))
     return 0
 
 
@@ -66,47 +66,48 @@ def describe(request: dict) -> str:
 
 def play(plan: dict, backend) -> dict:
     """Search the handicap and check it; the findings, the values found, the chart."""
-    from snakesim.analysis.balance import balance
-    from snakesim.analysis.findings import balance_findings
+    from snakesim.questions import balance as question
     from snakesim.report.charts import balance_chart
 
-    arm = plan["arms"][0]
-    result = balance(plan["spec"], arm.rules, plan["players"], plan["handicap"], arm.seats, budget=plan["budget"],
-                     tolerance=plan["tolerance"], backend=backend)  # fmt: skip
+    asked = plan["question"]
+    answer = question.play(asked, backend=backend)
+    result = answer.result
     return {
-        "findings": [{"arm": None, "text": t} for t in balance_findings(result.summary)],
+        "findings": [{"arm": None, "text": t} for t in answer.findings],
         "status": result.status,
         "message": result.message,
         "values": list(result.values),
         "base": list(result.base),
-        "handicap": plan["handicap"],
-        "tolerance": plan["tolerance"],
-        "charts": [balance_chart(result, plan["handicap"])],
+        "handicap": asked.handicap,
+        "tolerance": asked.tolerance,
+        "charts": [balance_chart(result, asked.handicap)],
     }
 
 
 def command_args(plan: dict) -> list[str]:
     """The options of its command line past the common ones (game, players, seed, rule sets)."""
-    budget = plan["budget"]
-    return ["--handicap", plan["handicap"], "--tolerance", str(plan["tolerance"]),
-            "--max-games", str(budget.max_games), "--confirm-games", str(budget.confirm_games)]  # fmt: skip
+    asked = plan["question"]
+    return ["--handicap", asked.handicap, "--tolerance", str(asked.tolerance),
+            "--max-games", str(asked.budget.max_games), "--confirm-games", str(asked.budget.confirm_games)]  # fmt: skip
 
 
 def question(plan: dict) -> str:
     """The question a study file of this run asks, in a sentence."""
-    return f"Which {plan['handicap']} per seat gives every seat of a {plan['players']}-player game the same chance?"
+    asked = plan["question"]
+    return f"Which {asked.handicap} per seat gives every seat of a {asked.players}-player game the same chance?"
 
 
 def study(plan: dict) -> list[str]:
     """A study's ``[[balance]]`` section: the rule set as its settings, the handicap, the
     tolerance and the budget."""
-    arm, players, budget = plan["tables"][0], plan["players"], plan["budget"]
-    heading = f"Balance {plan['handicap']} of {arm['name']}, {players} players"
+    arm, asked = plan["tables"][0], plan["question"]
+    players, budget = asked.players, asked.budget
+    heading = f"Balance {asked.handicap} of {arm['name']}, {players} players"
     feel = [] if plan["shared"].options.get("feel", True) else ["feel=false"]
     lines = ["[[balance]]", f"title = {inline(heading)}",
              f"players = {players}", f"games = {budget.games}", f"max_games = {budget.max_games}",
-             f"confirm_games = {budget.confirm_games}", f"handicap = {inline(plan['handicap'])}",
-             f"tolerance = {plan['tolerance']}"]  # fmt: skip
+             f"confirm_games = {budget.confirm_games}", f"handicap = {inline(asked.handicap)}",
+             f"tolerance = {asked.tolerance}"]  # fmt: skip
     if arm["set"] or feel:
         lines.append(f"set = {inline(arm['set'] + feel)}")
     if arm.get("policies"):

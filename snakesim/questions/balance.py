@@ -1,0 +1,117 @@
+"""Balance, asked once: the per-seat values of a handicap that give every seat the same chance.
+
+``snakesim balance``, ``snakesim.balance``, a study's ``[[balance]]`` section and the
+workbench's balance panel each turn what they were given into one :class:`Plan` (:func:`ask`
+checks it, with one error text for every door), play it (:func:`play`) and show a view of its
+:class:`Answer`: :func:`summary` is what ``--json`` prints.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict, dataclass, field
+from typing import TYPE_CHECKING
+
+from snakesim.analysis.balance import balance, check_balance, check_novices
+from snakesim.analysis.findings import balance_findings
+from snakesim.core.arms import Arm, Budget, RuleSource, check_run, resolve_run
+from snakesim.core.registry import GameSpec
+from snakesim.core.rules import Rules
+from snakesim.games import get_game
+
+if TYPE_CHECKING:
+    from snakesim.analysis.balance import BalanceResult
+
+KIND = "balance"
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Every input a balance search's answer depends on, checked (build one with :func:`ask`):
+    the rule set (its ``label``, ``rules`` and each seat's player), the per-seat option to set
+    seat by seat (``handicap``), how far a seat may stay from the average seat (``tolerance``),
+    the values a seat may get (``value_range``, None: around the starting values), the games
+    (``budget``: each candidate's first round, the most a candidate gets, the fresh games) and
+    the novices' mistake rate to check the answer with (None: no check)."""
+
+    game: str
+    players: int
+    label: str
+    rules: Rules
+    seats: tuple[str, ...]
+    handicap: str
+    budget: Budget
+    tolerance: float = 0.01
+    value_range: str | None = None
+    novices: float | None = None
+
+    @property
+    def spec(self) -> GameSpec:
+        return get_game(self.game)
+
+    def key(self) -> str:
+        """The question's identity: 16 hex digits of SHA-256 of its canonical JSON (the rule set
+        by its complete rules' hash), equal for the same question from any door."""
+        text = json.dumps(
+            {"kind": KIND, "game": self.game, "players": self.players, "label": self.label,
+             "rules": self.rules.rules_hash(), "seats": list(self.seats), "handicap": self.handicap,
+             "budget": asdict(self.budget), "tolerance": self.tolerance, "range": self.value_range,
+             "novices": self.novices},
+            sort_keys=True,
+        )  # fmt: skip
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def ask(
+    game: str | GameSpec,
+    players: int,
+    handicap: str,
+    budget: Budget,
+    source: RuleSource | Arm = RuleSource(),
+    *,
+    tolerance: float = 0.01,
+    value_range: str | None = None,
+    novices: float | None = None,
+) -> Plan:
+    """A balance search's plan, checked completely before any game is played.
+
+    ``source`` is where the rules and players come from (as ``snakesim run`` takes them), or a
+    rule set already built (an :class:`~snakesim.core.arms.Arm`, the workbench's). InputError
+    naming the field otherwise.
+    """
+    spec = game if isinstance(game, GameSpec) else get_game(game)
+    if isinstance(source, Arm):
+        check_run(spec, source.rules, players, Budget(1, budget.seed))
+        label, rules, seats = source.label, source.rules, tuple(source.seats)
+    else:
+        label, rules, seats = resolve_run(spec, players, Budget(1, budget.seed), source)
+    check_balance(spec, rules, players, handicap, budget, tolerance=tolerance, value_range=value_range)
+    return Plan(spec.name, players, label, rules, tuple(seats), handicap, budget, tolerance, value_range,
+                check_novices(spec, novices))  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A played balance search: the analysis's result (values, status, message, the path and
+    the fresh games) and its findings in words."""
+
+    plan: Plan
+    result: BalanceResult = field(repr=False)
+    findings: list[str]
+
+
+def play(plan: Plan, *, backend=None, progress: bool = False) -> Answer:
+    """Search the handicap on the same games for every candidate and confirm it on fresh ones."""
+    result = balance(plan.spec, plan.rules, plan.players, plan.handicap, plan.seats, budget=plan.budget,
+                     tolerance=plan.tolerance, value_range=plan.value_range, backend=backend, progress=progress,
+                     novices=plan.novices)  # fmt: skip
+    return Answer(plan, result, balance_findings(result.summary))
+
+
+def summary(answer: Answer) -> dict:
+    """What ``snakesim balance --json`` prints: the search's summary, the rule set's label, the
+    findings and every candidate tried."""
+    result = answer.result
+    return {**result.summary, "variant": answer.plan.label, "findings": answer.findings,
+            "path": result.path.to_dict(orient="records")}  # fmt: skip
