@@ -269,12 +269,14 @@ def tune(
     policies: str | Sequence[str] | None = None,
     backend=None,
     progress: bool = False,
+    matters: str | Sequence[str] | None = None,
     **options,
 ):
     """Find the value of one integer option that brings a summary metric to a target.
 
     As ``snakesim tune``: ``target`` is ``"METRIC=VALUE"`` (``"length.median=60"``), ``vary``
-    is ``"NAME=LOW:HIGH"`` (``"start_coins=5:40"``).
+    is ``"NAME=LOW:HIGH"`` (``"start_coins=5:40"``), ``matters`` what matters around the target
+    as ``--matters`` takes it (``"length=2%"``), which the findings judge the answer by.
 
     Returns
     -------
@@ -284,13 +286,13 @@ def tune(
         (the best value and its neighbours, and the best on fresh games); ``summary`` is the
         ``--json`` object.
     """
-    from snakesim.analysis.tune import tune as search
     from snakesim.core.arms import Budget
+    from snakesim.questions import tune as question
 
     source = _source(variant, rules_file, deck_file, settings, options, policy=policy, policies=policies)
-    spec, rules, seats = _start(game, players, seed, source)
     budget = Budget(games, seed, max_games=max_games, confirm_games=confirm_games)
-    return search(spec, rules, players, target, vary, seats=seats, budget=budget, backend=backend, progress=progress)
+    plan = question.ask(game, players, target, vary, budget, source, matters=matters)
+    return question.play(plan, backend=backend, progress=progress).result
 
 
 def design(

@@ -9,6 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 import snakesim
+from snakesim.analysis.verdicts import parse_matters
 from snakesim.cli import cli
 from snakesim.core.arms import Budget
 from snakesim.core.rules import as_toml
@@ -16,6 +17,7 @@ from snakesim.games import get_game
 from snakesim.questions import QUESTIONS
 from snakesim.questions import balance as balance_question
 from snakesim.questions import compare as question
+from snakesim.questions import tune as tune_question
 from snakesim.report.study import _plan_compare, _plan_search
 from snakesim.workbench.jobs import Limits
 from snakesim.workbench.runs import check_request
@@ -38,7 +40,7 @@ def study_section() -> dict:
 
 
 def test_each_question_is_registered_by_its_kind():
-    assert QUESTIONS == {"compare": question, "balance": balance_question}
+    assert QUESTIONS == {"compare": question, "balance": balance_question, "tune": tune_question}
 
 
 def test_a_comparison_is_one_plan_whichever_door_asks_it():
@@ -149,3 +151,31 @@ def test_a_balance_search_is_one_plan_and_one_answer_from_every_door(tmp_path):
     job, plan = check_request(balance_request(), Limits())
     shown = play_request(job, plan)
     assert [f["text"] for f in shown["findings"]] == answer.findings and shown["values"] == list(answer.result.values)
+
+
+def test_a_tune_is_one_plan_and_one_answer_from_every_door(tmp_path):
+    budget = Budget(200, SEED, max_games=800, confirm_games=1000)
+    asked = tune_question.ask("fortune", 3, "length.median=60", "start_coins=5:40", budget, matters="length=2%")
+    section = {"players": 3, "target": "length.median=60", "vary": "start_coins=5:40", **BALANCE}
+    study = _plan_search(FORTUNE, "tune", section, SEED, 1.0, 0, matters=parse_matters("length=2%"))
+    assert study == asked and study.key() == asked.key()
+    assert tune_question.ask("fortune", 3, "length.median=60", "start_coins=5:40", budget).key() != asked.key()
+    answer = tune_question.play(asked)
+    r = CliRunner().invoke(cli, ["tune", "fortune", "-p", "3", "-n", "200", "--max-games", "800", "--confirm-games",
+                                 "1000", "-s", str(SEED), "--target", "length.median=60", "--vary", "start_coins=5:40",
+                                 "--matters", "length=2%", "--json", "-t", "1"])  # fmt: skip
+    assert r.exit_code == 0, r.output
+    printed = json.loads(r.stdout)
+    assert printed["findings"] == answer.findings and printed["best"] == answer.result.best
+    assert printed["status"] == answer.result.status and printed["message"] == answer.result.message
+    api = snakesim.tune("fortune", 3, "length.median=60", "start_coins=5:40", seed=SEED, matters="length=2%", **BALANCE)
+    assert (api.best, api.status, api.message) == (answer.result.best, answer.result.status, answer.result.message)
+    pd.testing.assert_frame_equal(api.path, answer.result.path)
+    study_file = tmp_path / "s.toml"
+    study_file.write_text('title = "t"\nquestion = "q"\ngame = "fortune"\nseed = 5\nmatters = "length=2%"\n\n'
+                          '[[tune]]\nplayers = 3\ntarget = "length.median=60"\nvary = "start_coins=5:40"\n'
+                          'games = 200\nmax_games = 800\nconfirm_games = 1000\n')  # fmt: skip
+    r = CliRunner().invoke(cli, ["study", str(study_file), "--out", str(tmp_path / "out")])
+    assert r.exit_code == 0, r.output
+    report = (tmp_path / "out" / "report.md").read_text()
+    assert all(f in report for f in answer.findings) and answer.result.message in report

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import click
 
 from snakesim.cli import cli, options
-from snakesim.cli.format import check_plot, format_findings, pct, records, save_plot, to_json
+from snakesim.cli.format import check_plot, format_findings, pct, save_plot, to_json
 from snakesim.core.errors import InputError
 from snakesim.core.figures import BY_ID, targets
 from snakesim.core.rules import inline
@@ -50,30 +50,6 @@ def search_options(fn, several: bool = False):
     ):  # fmt: skip
         fn = option(fn)
     return options.rule_options(fn, several)
-
-
-def _start(game, players, seed, variant, settings, rules_file, deck_file, policy, policies, backend, threads,
-           scheduler, workers, plot):  # fmt: skip
-    """Everything a search needs, checked before any game is played (the --plot file's folder too)."""
-    from snakesim.core.arms import Budget, RuleSource, resolve_run
-    from snakesim.core.backends import make_backend
-    from snakesim.games import get_game
-
-    check_plot(plot)
-    spec = get_game(game)
-    source = RuleSource(variant, rules_file, deck_file, settings, policy=policy, policies=policies)
-    label, rules, seats = resolve_run(spec, players, Budget(1, seed), source)
-    return spec, label, rules, seats, make_backend(backend, threads, scheduler, workers)
-
-
-def _show(result, as_json: bool, label: str, text, findings: list[str]) -> None:
-    """Print a search's answer: its JSON object with the path, or the ``text()`` report, each
-    with its ``findings`` in words."""
-    if as_json:
-        click.echo(to_json({**result.summary, "variant": label, "findings": findings, "path": records(result.path)}))
-    else:
-        click.echo(text())
-        click.echo(format_findings(findings, result.summary.get("level", 0.95)))
 
 
 def _who(players: int, label: str, seats: tuple[str, ...], seed: int, settings=()) -> str:
@@ -268,39 +244,31 @@ def tune_command(
       snakesim tune fortune --target lead_changes.mean=6 --vary start_coins=2:40
       snakesim tune fortune --target length.median=60 --vary start_coins=5:40 --matters length=2%
     """
-    from snakesim.analysis.tune import tune
     from snakesim.analysis.verdicts import parse_matters
-    from snakesim.core.arms import Budget
+    from snakesim.core.arms import Budget, RuleSource
+    from snakesim.core.backends import make_backend
+    from snakesim.games import get_game
+    from snakesim.questions import tune as question
 
     margins = parse_matters(matters)
-    spec, label, rules, seats, engine = _start(
-        game,
-        players,
-        seed,
-        variant,
-        settings,
-        rules_file=rules_file,
-        deck_file=deck_file,
-        policy=policy,
-        policies=policies,
-        backend=backend,
-        threads=threads,
-        scheduler=scheduler,
-        workers=workers,
-        plot=plot,
-    )
+    check_plot(plot)
+    spec = get_game(game)
+    source = RuleSource(variant, rules_file, deck_file, settings, policy=policy, policies=policies)
     budget = Budget(n_games, seed, max_games=max_games, confirm_games=confirm_games)
-    result = tune(spec, rules, players, target, vary, seats=seats, budget=budget, backend=engine,
-                  progress=sys.stderr.isatty())  # fmt: skip
+    plan = question.ask(spec, players, target, vary, budget, source, matters=margins)
+    engine = make_backend(backend, threads, scheduler, workers)
+    answer = question.play(plan, backend=engine, progress=sys.stderr.isatty())
+    result = answer.result
     if plot is not None:
         from snakesim.report.figures import tune_figure  # matplotlib only when a plot is asked for
 
         s = result.summary
         save_plot(tune_figure(result.path, s["target"]["value"], s["vary"]["option"], s["target"]["metric"]), plot)
-    from snakesim.analysis.findings import tune_findings
-
-    show = lambda: format_tune(result, spec.title, _who(players, label, seats, seed, settings))  # noqa: E731
-    _show(result, as_json, label, show, tune_findings(result.summary, matters=margins))
+    if as_json:
+        click.echo(to_json(question.summary(answer)))
+    else:
+        click.echo(format_tune(result, spec.title, _who(players, plan.label, plan.seats, seed, settings)))
+        click.echo(format_findings(answer.findings, result.summary.get("level", 0.95)))
 
 
 def format_tune(result: TuneResult, title: str, who: str) -> str:

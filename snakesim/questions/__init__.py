@@ -6,12 +6,12 @@ the workbench), ``play(plan, ...)`` that answers it, and the views of its answer
 what ``--json`` prints). The doors turn their input into a plan, play it and show a view; none
 rebuilds a question by hand. ``QUESTIONS`` lists them by kind.
 
-So far: the comparison (:mod:`snakesim.questions.compare`) and balance
-(:mod:`snakesim.questions.balance`).
+So far: the comparison (:mod:`snakesim.questions.compare`), balance
+(:mod:`snakesim.questions.balance`) and tune (:mod:`snakesim.questions.tune`).
 """
 
 from __future__ import annotations
 
-from snakesim.questions import balance, compare
+from snakesim.questions import balance, compare, tune
 
-QUESTIONS = {m.KIND: m for m in (compare, balance)}
+QUESTIONS = {m.KIND: m for m in (compare, balance, tune)}

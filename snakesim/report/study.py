@@ -37,11 +37,9 @@ from snakesim.analysis.findings import (
     row_text,
     skill_findings,
     sweep_findings,
-    tune_findings,
 )
 from snakesim.analysis.skill import NOVICE, check_skill, skill
 from snakesim.analysis.sweep import parse_axes, parse_players, plan_sweep, sweep
-from snakesim.analysis.tune import check_tune, tune
 from snakesim.analysis.verdicts import margins_allowed, parse_matters
 from snakesim.core.arms import Arm, Budget, RuleSource, resolve_run
 from snakesim.core.backends import ThreadsBackend
@@ -54,6 +52,7 @@ from snakesim.core.rules import Int, describe_changes, inline, read_toml
 from snakesim.games import get_game
 from snakesim.questions import balance as balance_question
 from snakesim.questions import compare as compare_question
+from snakesim.questions import tune as tune_question
 from snakesim.report.charts import comparison_charts as comparison_charts_data
 from snakesim.report.figures import (
     balance_figure,
@@ -314,10 +313,10 @@ def run_study(path: str | Path, out_dir: str | Path, scale: float = 1.0, progres
         for k, s in enumerate(study.get("compare", []))
     ]
     plans += [("sweep", k, s, _plan_sweep(spec, s, seed, scale, k)) for k, s in enumerate(study.get("sweep", []))]
+    margins = parse_matters(study.get("matters"), "matters")
     for kind in ("balance", "tune"):
-        plans += [
-            (kind, k, s, _plan_search(spec, kind, s, seed, scale, k=k)) for k, s in enumerate(study.get(kind, []))
-        ]
+        plans += [(kind, k, s, _plan_search(spec, kind, s, seed, scale, k=k, matters=margins))
+                  for k, s in enumerate(study.get(kind, []))]  # fmt: skip
     plans += [("design", k, s, _plan_design(spec, s, seed, scale, k, matters=study.get("matters")))
               for k, s in enumerate(study.get("design", []))]  # fmt: skip
     plans += [("skill", k, s, _plan_skill(spec, s, seed, scale, k)) for k, s in enumerate(study.get("skill", []))]
@@ -386,7 +385,7 @@ def _write_report(study, spec, seed, plans, out_dir: Path, command: str, progres
                 )
             elif kind == "tune":
                 note, shown, table, figures, findings = _tune_section(
-                    spec, plan, engine, progress, name=name, out_dir=out_dir, matters=study_margins
+                    plan, section, engine, progress, name=name, out_dir=out_dir
                 )
             elif kind == "design":
                 note, shown, table, figures, findings = _design_section(
@@ -483,7 +482,7 @@ def _plan_sweep(spec, section, seed, scale, k):
     return players, settings, budget, base, axes, plan_sweep(spec, players, settings, budget, base)
 
 
-def _plan_search(spec, kind, section, seed, scale, k):
+def _plan_search(spec, kind, section, seed, scale, k, matters=None):
     """Check a [[balance]] section completely into its question, or a [[tune]] section into what
     the search needs; InputError naming the section's field otherwise."""
     where = f"{kind}[{k}]"
@@ -499,11 +498,9 @@ def _plan_search(spec, kind, section, seed, scale, k):
             return balance_question.ask(spec, players, section["handicap"], budget, source,
                                         tolerance=section.get("tolerance", 0.01), value_range=section.get("range"),
                                         novices=section.get("novices"))  # fmt: skip
-        label, rules, seats = resolve_run(spec, players, Budget(1, seed), source)
-        check_tune(spec, rules, players, section["target"], section["vary"], budget=budget)
+        return tune_question.ask(spec, players, section["target"], section["vary"], budget, source, matters=matters)
     except InputError as err:
         raise InputError(f"{where}: {err.field.lstrip('-')}", err.message) from None
-    return section, label, rules, seats, players, budget
 
 
 def _balance_section(plan: balance_question.Plan, section, engine, progress, name, out_dir):
@@ -525,12 +522,11 @@ def _balance_section(plan: balance_question.Plan, section, engine, progress, nam
     return note, _balance_view(s), result.confirmed, [f"{name}.png"], answer.findings
 
 
-def _tune_section(spec, plan, engine, progress, name, out_dir, matters=None):
+def _tune_section(plan: tune_question.Plan, section, engine, progress, name, out_dir):
     """Run a [[tune]] section: its note, shown table, tidy table, figures and findings."""
-    section, label, rules, seats, players, budget = plan
-    common = {"budget": budget, "backend": engine, "progress": progress}
-    where = f"{players} players, {label}" + (f", policies {','.join(seats)}" if seats else "")
-    result = tune(spec, rules, players, section["target"], section["vary"], seats=seats, **common)
+    where = f"{plan.players} players, {plan.label}" + (f", policies {','.join(plan.seats)}" if plan.seats else "")
+    answer = tune_question.play(plan, backend=engine, progress=progress)
+    result = answer.result
     s = result.summary
     note = (
         f"{where}; {s['search']['values_played']} values played on the same games (up to "
@@ -548,7 +544,7 @@ def _tune_section(spec, plan, engine, progress, name, out_dir, matters=None):
         option += f".{s['vary']['seat']}"
     shown = result.answer.rename(columns={"value": option, "metric": target})
     tidy = result.answer.rename(columns={"value": option, "metric": "value"}).assign(metric=target)
-    return note, shown, tidy, [f"{name}.png"], tune_findings(s, matters=matters)
+    return note, shown, tidy, [f"{name}.png"], answer.findings
 
 
 def _balance_view(s: dict) -> pd.DataFrame:

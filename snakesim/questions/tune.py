@@ -1,0 +1,107 @@
+"""Tune, asked once: the value of one integer option that brings a figure to a target.
+
+``snakesim tune``, ``snakesim.tune`` and a study's ``[[tune]]`` section each turn what they were
+given into one :class:`Plan` (:func:`ask` checks it, with one error text for every door), play
+it (:func:`play`) and show a view of its :class:`Answer`: :func:`summary` is what ``--json``
+prints.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import TYPE_CHECKING
+
+from snakesim.analysis.findings import tune_findings
+from snakesim.analysis.tune import check_tune, tune
+from snakesim.analysis.verdicts import Margin, parse_matters
+from snakesim.core.arms import Budget, RuleSource, resolve_run
+from snakesim.core.registry import GameSpec
+from snakesim.core.rules import Rules
+from snakesim.games import get_game
+
+if TYPE_CHECKING:
+    from snakesim.analysis.tune import TuneResult
+
+KIND = "tune"
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Every input a tune's answer depends on, checked (build one with :func:`ask`): the rule
+    set (its ``label``, ``rules`` and each seat's player), the ``target`` (``METRIC=VALUE``),
+    the option to ``vary`` (``NAME=LOW:HIGH``), the games (``budget``) and what matters around
+    the target by figure (``matters``, sorted; the registry's for the others)."""
+
+    game: str
+    players: int
+    label: str
+    rules: Rules
+    seats: tuple[str, ...]
+    target: str
+    vary: str
+    budget: Budget
+    matters: tuple[tuple[str, Margin], ...] = ()
+
+    @property
+    def spec(self) -> GameSpec:
+        return get_game(self.game)
+
+    def key(self) -> str:
+        """The question's identity: 16 hex digits of SHA-256 of its canonical JSON (the rule set
+        by its complete rules' hash), equal for the same question from any door."""
+        text = json.dumps(
+            {"kind": KIND, "game": self.game, "players": self.players, "label": self.label,
+             "rules": self.rules.rules_hash(), "seats": list(self.seats), "target": self.target, "vary": self.vary,
+             "budget": asdict(self.budget), "matters": [[n, m.amount, m.relative] for n, m in self.matters]},
+            sort_keys=True,
+        )  # fmt: skip
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def ask(
+    game: str | GameSpec,
+    players: int,
+    target: str,
+    vary: str,
+    budget: Budget,
+    source: RuleSource = RuleSource(),
+    *,
+    matters: Mapping[str, Margin] | str | Sequence[str] | None = None,
+) -> Plan:
+    """A tune's plan, checked completely before any game is played: the rules and players from
+    ``source`` (as ``snakesim run`` takes them), the target and the option, the budget and what
+    matters (margins by figure, or ``--matters`` texts). InputError naming the field otherwise."""
+    margins = matters if isinstance(matters, Mapping) else parse_matters(matters)
+    spec = game if isinstance(game, GameSpec) else get_game(game)
+    label, rules, seats = resolve_run(spec, players, Budget(1, budget.seed), source)
+    check_tune(spec, rules, players, target, vary, budget=budget)
+    return Plan(spec.name, players, label, rules, tuple(seats), target, vary, budget, tuple(sorted(margins.items())))
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A played tune: the analysis's result (the best value, status, message, the path and the
+    answer on fresh games) and its findings in words."""
+
+    plan: Plan
+    result: TuneResult = field(repr=False)
+    findings: list[str]
+
+
+def play(plan: Plan, *, backend=None, progress: bool = False) -> Answer:
+    """Bisect the option's range on the same games for every value, then play the best on fresh
+    games."""
+    result = tune(plan.spec, plan.rules, plan.players, plan.target, plan.vary, seats=plan.seats, budget=plan.budget,
+                  backend=backend, progress=progress)  # fmt: skip
+    return Answer(plan, result, tune_findings(result.summary, matters=dict(plan.matters)))
+
+
+def summary(answer: Answer) -> dict:
+    """What ``snakesim tune --json`` prints: the search's summary, the rule set's label, the
+    findings and every value played."""
+    result = answer.result
+    return {**result.summary, "variant": answer.plan.label, "findings": answer.findings,
+            "path": result.path.to_dict(orient="records")}  # fmt: skip
