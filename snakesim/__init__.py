@@ -335,18 +335,13 @@ def design(
     ...                         targets=["length.median=60+-8", "out_share.mean<=0.22"])  # doctest: +SKIP
     >>> [a["label"] for a in found.summary["answers"]]                                   # doctest: +SKIP
     """
-    from snakesim.analysis.design import design as search
-    from snakesim.analysis.design_space import parse_question
-    from snakesim.analysis.verdicts import parse_matters
     from snakesim.core.arms import Budget
+    from snakesim.questions import design as question
 
     source = _source(variant, rules_file, deck_file, settings, options, policy=policy, policies=policies)
-    spec, rules, seats = _start(game, players, seed, source)
-    dims, goals, ranked = parse_question(spec, rules, players, vary=vary, targets=targets, prefer=prefer,
-                                       matters=parse_matters(matters))  # fmt: skip
-    budget = Budget(games, seed, max_games=budget, confirm_games=confirm_games)
-    return search(spec, source, players, dims, goals, seats=seats, prefer=ranked, budget=budget, backend=backend,
-                  progress=progress)  # fmt: skip
+    plan = question.ask(game, players, vary, targets, Budget(games, seed, max_games=budget,
+                        confirm_games=confirm_games), source, prefer=prefer, matters=matters)  # fmt: skip
+    return question.play(plan, backend=backend, progress=progress).result
 
 
 def skill(

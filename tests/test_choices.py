@@ -483,10 +483,10 @@ def test_a_designs_margins_by_the_command_line_the_registry_and_a_study(tmp_path
 
     data = load_study(study)
     plan = _plan_design(HISSS, data["design"][0], 2, 1.0, 0, matters=data.get("matters"))
-    margins = {t.metric: t.margin for t in plan[4]}
+    margins = {t.metric: t.margin for t in plan.targets}
     assert margins == pytest.approx({"lead_changes.mean": 0.75, "length.mean": 8.0}, rel=1e-12)
     plan = _plan_design(HISSS, {**data["design"][0], "matters": None}, 2, 1.0, 0, matters=None)
-    assert {t.metric: t.margin for t in plan[4]} == pytest.approx({"lead_changes.mean": 0.5, "length.mean": 2.0})
+    assert {t.metric: t.margin for t in plan.targets} == pytest.approx({"lead_changes.mean": 0.5, "length.mean": 2.0})
 
 
 # ---------------------------------------------------------------------------- the searches' players and backend

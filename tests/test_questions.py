@@ -17,8 +17,9 @@ from snakesim.games import get_game
 from snakesim.questions import QUESTIONS
 from snakesim.questions import balance as balance_question
 from snakesim.questions import compare as question
+from snakesim.questions import design as design_question
 from snakesim.questions import tune as tune_question
-from snakesim.report.study import _plan_compare, _plan_search
+from snakesim.report.study import _plan_compare, _plan_design, _plan_search
 from snakesim.workbench.jobs import Limits
 from snakesim.workbench.runs import check_request
 from snakesim.workbench.runs import play as play_request
@@ -40,7 +41,12 @@ def study_section() -> dict:
 
 
 def test_each_question_is_registered_by_its_kind():
-    assert QUESTIONS == {"compare": question, "balance": balance_question, "tune": tune_question}
+    assert QUESTIONS == {
+        "compare": question,
+        "balance": balance_question,
+        "tune": tune_question,
+        "design": design_question,
+    }
 
 
 def test_a_comparison_is_one_plan_whichever_door_asks_it():
@@ -179,3 +185,49 @@ def test_a_tune_is_one_plan_and_one_answer_from_every_door(tmp_path):
     assert r.exit_code == 0, r.output
     report = (tmp_path / "out" / "report.md").read_text()
     assert all(f in report for f in answer.findings) and answer.result.message in report
+
+
+def test_a_design_search_is_one_plan_and_one_answer_from_every_door(tmp_path):
+    vary, targets = ["start_coins=8,9"], ["length.median<=200", "out_share.mean<=0.5"]
+    budget = Budget(100, SEED, max_games=2000)
+    asked = design_question.ask("fortune", 3, vary, targets, budget, prefer="length.median")
+    section = {"players": 3, "vary": vary, "targets": targets, "prefer": "length.median", "games": 100, "budget": 2000}
+    study = _plan_design(FORTUNE, section, SEED, 1.0, 0)
+    request = {
+        "kind": "design",
+        "game": "fortune",
+        "players": 3,
+        "games": 100,
+        "seed": SEED,
+        "budget": 2000,
+        "vary": vary,
+        "targets": targets,
+        "prefer": "length.median",
+        "arm": {"name": "standard", "toml": ""},
+    }
+    _, plan = check_request(request, Limits())
+    # (the page's rule set is given whole, not as a variant: the same rule sets, the same question)
+    assert study == asked and hash(study) == hash(asked) and plan["question"] == asked
+    assert design_question.ask("fortune", 3, vary, targets, budget).key() != asked.key()
+    answer = design_question.play(asked)
+    r = CliRunner().invoke(cli, ["design", "fortune", "-p", "3", "-n", "100", "--budget", "2000", "-s", str(SEED),
+                                 "--vary", vary[0], "--target", targets[0], "--target", targets[1], "--prefer",
+                                 "length.median", "--json", "-t", "1"])  # fmt: skip
+    assert r.exit_code == 0, r.output
+    printed = json.loads(r.stdout)
+    summary = json.loads(json.dumps(design_question.summary(answer)))
+    for key in ("findings", "answers", "nearest", "counts"):
+        assert printed[key] == summary[key], key
+    api = snakesim.design("fortune", 3, vary, targets, prefer="length.median", games=100, budget=2000, seed=SEED)
+    assert api.summary["answers"] == answer.result.summary["answers"]
+    study_file = tmp_path / "s.toml"
+    study_file.write_text('title = "t"\nquestion = "q"\ngame = "fortune"\nseed = 5\n\n[[design]]\nplayers = 3\n'
+                          'vary = ["start_coins=8,9"]\ntargets = ["length.median<=200", "out_share.mean<=0.5"]\n'
+                          'prefer = "length.median"\ngames = 100\nbudget = 2000\n')  # fmt: skip
+    r = CliRunner().invoke(cli, ["study", str(study_file), "--out", str(tmp_path / "out")])
+    assert r.exit_code == 0, r.output
+    report = (tmp_path / "out" / "report.md").read_text()
+    assert all(f in report for f in answer.findings)
+    job, plan = check_request(request, Limits())
+    shown = play_request(job, plan)
+    assert [f["text"] for f in shown["findings"]] == answer.findings

@@ -78,16 +78,14 @@ def design_command(
           --target 'tie_break.share<=0.1' --target 'seat_gap<=2' --json > answers.json
       snakesim design fortune --vary start_coins=10:16 --target length.median=50+-5 --out answers/ --plot d.png
     """
-    from snakesim.analysis.design import design
-    from snakesim.analysis.design_space import parse_question
-    from snakesim.analysis.findings import design_findings
     from snakesim.analysis.search import MAX_SEARCH_GAMES
     from snakesim.analysis.verdicts import parse_matters
-    from snakesim.core.arms import Budget, RuleSource, resolve_run
+    from snakesim.core.arms import Budget, RuleSource
     from snakesim.core.backends import make_backend
     from snakesim.core.files import check_writable
     from snakesim.core.rules import Int
     from snakesim.games import get_game
+    from snakesim.questions import design as question
 
     check_plot(plot)
     if out_dir is not None:
@@ -99,26 +97,22 @@ def design_command(
     margins = parse_matters(matters)
     spec = get_game(game)
     source = RuleSource(variant, rules_file, deck_file, settings, policy=policy, policies=policies)
-    label, rules, seats = resolve_run(spec, players, Budget(1, seed), source)
-    dims, goals, ranked = parse_question(spec, rules, players, vary=vary, targets=target_texts, prefer=prefer,
-                                         matters=margins)  # fmt: skip
+    plan = question.ask(spec, players, vary, target_texts, Budget(n_games, seed, max_games=budget,
+                        confirm_games=confirm_games), source, prefer=prefer, matters=margins)  # fmt: skip
     engine = make_backend(backend, threads, scheduler, workers)
-    result = design(spec, source, players, dims, goals, seats=seats, prefer=ranked,
-                    budget=Budget(n_games, seed, max_games=budget, confirm_games=confirm_games), backend=engine,
-                    progress=sys.stderr.isatty())  # fmt: skip
-    s = result.summary
+    answer = question.play(plan, backend=engine, progress=sys.stderr.isatty())
+    result, s = answer.result, answer.result.summary
     if out_dir is not None:
-        _write_answers(result, spec, Path(out_dir), players=players, seats=seats)
+        _write_answers(result, spec, Path(out_dir), players=players, seats=plan.seats)
     if plot is not None:
         from snakesim.report.figures import design_figure  # matplotlib only when a plot is asked for
 
         save_plot(design_figure(result.table, s, f"{spec.title}: {players} players"), plot)
-    findings = design_findings(s, spec)
     if as_json:
-        click.echo(to_json({**s, "variant": label, "findings": findings, "rule_sets": result.table.to_dict("records")}))
+        click.echo(to_json(question.summary(answer)))
         return
-    click.echo(format_design(s, spec.title, players, label, seed))
-    click.echo(format_findings(findings, s["search"]["level"]))
+    click.echo(format_design(s, spec.title, players, plan.label, seed))
+    click.echo(format_findings(answer.findings, s["search"]["level"]))
 
 
 def _write_answers(result, spec, folder: Path, players: int, seats: tuple[str, ...]) -> None:

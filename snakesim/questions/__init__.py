@@ -7,11 +7,12 @@ what ``--json`` prints). The doors turn their input into a plan, play it and sho
 rebuilds a question by hand. ``QUESTIONS`` lists them by kind.
 
 So far: the comparison (:mod:`snakesim.questions.compare`), balance
-(:mod:`snakesim.questions.balance`) and tune (:mod:`snakesim.questions.tune`).
+(:mod:`snakesim.questions.balance`), tune (:mod:`snakesim.questions.tune`) and the design search
+(:mod:`snakesim.questions.design`).
 """
 
 from __future__ import annotations
 
-from snakesim.questions import balance, compare, tune
+from snakesim.questions import balance, compare, design, tune
 
-QUESTIONS = {m.KIND: m for m in (compare, balance, tune)}
+QUESTIONS = {m.KIND: m for m in (compare, balance, tune, design)}

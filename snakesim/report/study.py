@@ -27,10 +27,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from snakesim import __version__
-from snakesim.analysis.design import DESIGN, design
-from snakesim.analysis.design_space import Target, parse_question
+from snakesim.analysis.design import DESIGN
+from snakesim.analysis.design_space import Target
 from snakesim.analysis.findings import (
-    design_findings,
     hidden_metrics,
     listed,
     p_text,
@@ -52,6 +51,7 @@ from snakesim.core.rules import Int, describe_changes, inline, read_toml
 from snakesim.games import get_game
 from snakesim.questions import balance as balance_question
 from snakesim.questions import compare as compare_question
+from snakesim.questions import design as design_question
 from snakesim.questions import tune as tune_question
 from snakesim.report.charts import comparison_charts as comparison_charts_data
 from snakesim.report.figures import (
@@ -389,7 +389,7 @@ def _write_report(study, spec, seed, plans, out_dir: Path, command: str, progres
                 )
             elif kind == "design":
                 note, shown, table, figures, findings = _design_section(
-                    spec, plan, engine, progress, name=name, out_dir=out_dir
+                    plan, engine, progress, name=name, out_dir=out_dir
                 )
             elif kind == "skill":
                 note, shown, table, figures, findings = _skill_section(
@@ -570,8 +570,8 @@ def _balance_view(s: dict) -> pd.DataFrame:
 
 
 def _plan_design(spec, section, seed, scale, k, matters=None):
-    """Check a [[design]] section completely (``matters``: the study's, which the section's own
-    override figure by figure); return what :func:`design` needs."""
+    """Check a [[design]] section completely into its question (``matters``: the study's, which
+    the section's own override figure by figure)."""
     where = f"design[{k}]"
     players = section["players"]
     games = max(100, round(section.get("games", DESIGN.games) * scale))
@@ -580,24 +580,21 @@ def _plan_design(spec, section, seed, scale, k, matters=None):
     try:
         source = RuleSource(section.get("variant"), settings=section.get("set", ()), policy=section.get("policy"),
                             policies=section.get("policies"))  # fmt: skip
-        _, rules, seats = resolve_run(spec, players, Budget(1, seed), source)
         margins = {**parse_matters(matters), **parse_matters(section.get("matters"))}
-        dims, targets, prefer = parse_question(spec, rules, players, vary=section["vary"], targets=section["targets"],
-                                               prefer=section.get("prefer"), matters=margins)  # fmt: skip
+        return design_question.ask(spec, players, section["vary"], section["targets"],
+                                   Budget(games, seed, max_games=most, confirm_games=confirm), source,
+                                   prefer=section.get("prefer"), matters=margins)  # fmt: skip
     except InputError as err:
         raise InputError(f"{where}: {err.field.lstrip('-')}", err.message) from None
-    budget = Budget(games, seed, max_games=most, confirm_games=confirm)
-    return source, players, seats, dims, targets, prefer, budget
 
 
-def _design_section(spec, plan, engine, progress, name, out_dir):
+def _design_section(plan: design_question.Plan, engine, progress, name, out_dir):
     """Run a [[design]] section: its note, the answers (or the nearest miss) with their figures
     on fresh games, every rule set played (tidy), the figure and the findings."""
     import pandas as pd
 
-    source, players, seats, dims, targets, prefer, budget = plan
-    result = design(spec, source, players, dims, targets, seats=seats, prefer=prefer, budget=budget, backend=engine,
-                    progress=progress)  # fmt: skip
+    answer = design_question.play(plan, backend=engine, progress=progress)
+    result, spec, players, dims = answer.result, plan.spec, plan.players, plan.dims
     s = result.summary
     search = s["search"]
     sampled = f" of {search['space']:,} (sampled)" if search["sampled"] else ""
@@ -623,7 +620,7 @@ def _design_section(spec, plan, engine, progress, name, out_dir):
     tidy = result.table.melt(id_vars=["label", "status", "games"], value_vars=[t["metric"] for t in s["targets"]],
                              var_name="metric", value_name="value")  # fmt: skip
     design_figure(result.table, s, spec.title).savefig(out_dir / f"{name}.png", dpi=100)
-    return note, shown, tidy, [f"{name}.png"], design_findings(s, spec)
+    return note, shown, tidy, [f"{name}.png"], answer.findings
 
 
 def _plan_skill(spec, section, seed, scale, k):

@@ -51,23 +51,23 @@ def _lines(request: dict, key: str) -> list[str]:
 def complete(plan: dict) -> int:
     """The options to vary, the targets and the budget, checked as ``snakesim design`` checks
     them (named as the page names them); a search's games are not known ahead (0)."""
-    from snakesim.analysis.design_space import MAX_SPACE, Space, check_size, parse_question
+    from snakesim.analysis.design_space import MAX_SPACE, Space, check_size
+    from snakesim.questions import design as question
 
     spec, request, players, limits = plan["spec"], plan["request"], plan["players"], plan["limits"]
     budget = Int(plan["games"] * 2, limits.max_games).check("budget", request.get("budget", limits.max_games))
     prefer = request.get("prefer") or None
     if prefer is not None and not isinstance(prefer, str):
         raise InputError("prefer", "expected a figure's name, or nothing")
-    rules = plan["arms"][0].rules
     try:
-        dims, targets, ranked = parse_question(spec, rules, players, vary=_lines(request, "vary"),
-                                               targets=_lines(request, "targets"), prefer=prefer)  # fmt: skip
-        check_size(Space(spec, RuleSource(), players, dims), MAX_SPACE)
+        asked = question.ask(spec, players, _lines(request, "vary"), _lines(request, "targets"),
+                             Budget(plan["games"], plan["seed"], max_games=budget), plan["arms"][0],
+                             prefer=prefer)  # fmt: skip
+        check_size(Space(spec, RuleSource(), players, asked.dims), MAX_SPACE)
     except InputError as err:  # (named as the page names them, not as command-line options)
         field = err.field.lstrip("-")
         raise InputError({"target": "targets"}.get(field, field), err.message) from None
-    plan.update(dims=dims, targets=targets, prefer=ranked, prefer_text=prefer,
-                budget=Budget(plan["games"], plan["seed"], max_games=budget))  # fmt: skip
+    plan.update(question=asked, prefer_text=prefer)
     return 0
 
 
@@ -79,19 +79,18 @@ def describe(request: dict) -> str:
 def play(plan: dict, backend) -> dict:
     """Search; the findings, each answer (or the nearest miss) with its figures and its rules
     as TOML (for the page to add as a rule set), and a chart of every rule set's figures."""
-    from snakesim.analysis.design import design
-    from snakesim.analysis.findings import design_findings
+    from snakesim.questions import design as question
 
-    spec, arm = plan["spec"], plan["arms"][0]
-    result = design(spec, RuleSource(), plan["players"], plan["dims"], plan["targets"], seats=arm.seats,
-                    prefer=plan["prefer"], budget=plan["budget"], backend=backend, base=arm.rules)  # fmt: skip
+    asked = plan["question"]
+    answer = question.play(asked, backend=backend)
+    result = answer.result
     s = result.summary
     rules = {c.label(result.dims): c.rules for c in result.candidates}
     answers = [_answer(a, s["targets"], rules[a["label"]], name=_name(a, k))
                for k, a in enumerate(s["answers"] or s["nearest"], start=1)]  # fmt: skip
     return {
-        "players": plan["players"],
-        "findings": [{"arm": None, "text": t} for t in design_findings(s, spec)],
+        "players": asked.players,
+        "findings": [{"arm": None, "text": t} for t in answer.findings],
         "answers": answers,
         "met": bool(s["answers"]),
         "counts": s["counts"],
@@ -180,18 +179,18 @@ def command_args(plan: dict) -> list[str]:
     args += [x for text in plan["request"]["targets"] if text.strip() for x in ("--target", text.strip())]
     if plan["prefer_text"]:
         args += ["--prefer", plan["prefer_text"]]
-    return [*args, "--budget", str(plan["budget"].most)]
+    return [*args, "--budget", str(plan["question"].budget.most)]
 
 
 def question(plan: dict) -> str:
     """The question a study file of this run asks, in a sentence."""
-    return f"Which rule sets meet {'; '.join(t.text for t in plan['targets'])} at once?"
+    return f"Which rule sets meet {'; '.join(t.text for t in plan['question'].targets)} at once?"
 
 
 def study(plan: dict) -> list[str]:
     """A study's ``[[design]]`` section: the rule set as its settings, what varies, the
     targets and the budget."""
-    arm, players, budget = plan["tables"][0], plan["players"], plan["budget"]
+    arm, players, budget = plan["tables"][0], plan["players"], plan["question"].budget
     vary = [x.strip() for x in plan["request"]["vary"] if x.strip()]
     targets = [x.strip() for x in plan["request"]["targets"] if x.strip()]
     heading = "Rule sets from " + arm["name"] + " that meet every target"
