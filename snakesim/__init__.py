@@ -186,16 +186,6 @@ def compare(
     return question.play(plan, threads=threads, progress=progress, backend=backend).table
 
 
-def _start(game, players, seed, source):
-    """A search's game, starting rules and seats, checked before any game is played."""
-    from snakesim.core.arms import Budget, resolve_run
-    from snakesim.games import get_game
-
-    spec = get_game(game)
-    _, rules, seats = resolve_run(spec, players, Budget(1, seed), source)
-    return spec, rules, seats
-
-
 def _source(variant, rules_file, deck_file, settings, options, *, policy=None, policies=None):
     """Where the rules come from, from the API's keyword arguments."""
     from snakesim.core.arms import RuleSource
@@ -357,11 +347,12 @@ def skill(
     settings: Iterable[str] = (),
     backend=None,
     progress: bool = False,
+    matters: str | Sequence[str] | None = None,
     **options,
 ):
     """Is the game luck or skill? As ``snakesim skill``: one odd player (greedy among random
     players; a novice, an expert and an oracle among greedy ones) at each seat in turn, on the
-    same games for every line-up.
+    same games for every line-up. ``matters`` (as ``--matters``) is the edge that counts as one.
 
     Returns
     -------
@@ -374,10 +365,10 @@ def skill(
     --------
     >>> snakesim.skill("rainbow", players=4).shares  # doctest: +SKIP
     """
-    from snakesim.analysis.skill import skill as measure
     from snakesim.core.arms import Budget
+    from snakesim.questions import skill as question
 
     counts = [players] if isinstance(players, int) else list(players)
-    spec, rules, _ = _start(game, counts[0], seed, _source(variant, rules_file, deck_file, settings, options))
-    return measure(spec, rules, counts, Budget(games, seed), playouts=playouts, novice=novice, backend=backend,
-                   progress=progress)  # fmt: skip
+    plan = question.ask(game, counts, Budget(games, seed), [_source(variant, rules_file, deck_file, settings, options)],
+                        playouts=playouts, novice=novice, matters=matters)  # fmt: skip
+    return next(iter(question.play(plan, backend=backend, progress=progress).results.values()))

@@ -18,8 +18,9 @@ from snakesim.questions import QUESTIONS
 from snakesim.questions import balance as balance_question
 from snakesim.questions import compare as question
 from snakesim.questions import design as design_question
+from snakesim.questions import skill as skill_question
 from snakesim.questions import tune as tune_question
-from snakesim.report.study import _plan_compare, _plan_design, _plan_search
+from snakesim.report.study import _plan_compare, _plan_design, _plan_search, _plan_skill
 from snakesim.workbench.jobs import Limits
 from snakesim.workbench.runs import check_request
 from snakesim.workbench.runs import play as play_request
@@ -41,12 +42,9 @@ def study_section() -> dict:
 
 
 def test_each_question_is_registered_by_its_kind():
-    assert QUESTIONS == {
-        "compare": question,
-        "balance": balance_question,
-        "tune": tune_question,
-        "design": design_question,
-    }
+    kinds = {"compare": question, "balance": balance_question, "tune": tune_question, "design": design_question,
+             "skill": skill_question}  # fmt: skip
+    assert QUESTIONS == kinds and all(m.KIND == kind for kind, m in kinds.items())
 
 
 def test_a_comparison_is_one_plan_whichever_door_asks_it():
@@ -231,3 +229,29 @@ def test_a_design_search_is_one_plan_and_one_answer_from_every_door(tmp_path):
     job, plan = check_request(request, Limits())
     shown = play_request(job, plan)
     assert [f["text"] for f in shown["findings"]] == answer.findings
+
+
+def test_a_skill_measure_is_one_plan_and_one_answer_from_every_door(tmp_path):
+    budget = Budget(60, SEED)
+    asked = skill_question.ask("rainbow", [3], budget, playouts=4, novice=0.3, matters="win_rate=2")
+    study = _plan_skill(get_game("rainbow"), {"players": 3, "games": 60, "playouts": 4}, SEED, 1.0, 0,
+                        matters=parse_matters("win_rate=2"))  # fmt: skip
+    assert study == asked and study.key() == asked.key()
+    assert skill_question.ask("rainbow", [3], budget, playouts=4, novice=0.3).key() != asked.key()
+    answer = skill_question.play(asked)
+    (result,) = answer.results.values()
+    r = CliRunner().invoke(cli, ["skill", "rainbow", "-p", "3", "-n", "60", "-k", "4", "-s", str(SEED), "--matters",
+                                 "win_rate=2", "--json", "-t", "1"])  # fmt: skip
+    assert r.exit_code == 0, r.output
+    printed = json.loads(r.stdout)
+    assert printed["findings"] == answer.findings["standard"]
+    pd.testing.assert_frame_equal(pd.DataFrame(printed["lineups"]), result.table, check_dtype=False)
+    api = snakesim.skill("rainbow", 3, games=60, playouts=4, seed=SEED, matters="win_rate=2")
+    pd.testing.assert_frame_equal(api.table, result.table)
+    study_file = tmp_path / "s.toml"
+    study_file.write_text('title = "t"\nquestion = "q"\ngame = "rainbow"\nseed = 5\nmatters = "win_rate=2"\n\n'
+                          '[[skill]]\nplayers = 3\ngames = 60\nplayouts = 4\n')  # fmt: skip
+    r = CliRunner().invoke(cli, ["study", str(study_file), "--out", str(tmp_path / "out")])
+    assert r.exit_code == 0, r.output
+    report = (tmp_path / "out" / "report.md").read_text()
+    assert all(f in report for f in answer.findings["standard"])

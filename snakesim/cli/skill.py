@@ -8,9 +8,8 @@ from typing import TYPE_CHECKING
 import click
 
 from snakesim.cli import cli, options
-from snakesim.cli.format import check_plot, format_findings, level_text, pct, records, save_plot, to_json
+from snakesim.cli.format import check_plot, format_findings, level_text, pct, save_plot, to_json
 from snakesim.core.defaults import DEFAULT_PLAYOUTS, NOVICE
-from snakesim.core.errors import InputError
 
 if TYPE_CHECKING:
     from snakesim.analysis.skill import SkillResult
@@ -71,57 +70,37 @@ def skill_command(
       snakesim skill hisss --json > skill.json
       snakesim skill hisss -p 4 -v standard -v most-snakes     # does scoring by snakes change what skill is worth?
     """
-    from snakesim.analysis.skill import check_skill, skill, skill_differences
     from snakesim.analysis.sweep import parse_players
     from snakesim.analysis.verdicts import parse_matters
-    from snakesim.core.arms import Budget, RuleSource, resolve_run
+    from snakesim.core.arms import Budget, RuleSource
     from snakesim.core.backends import make_backend
     from snakesim.games import get_game
+    from snakesim.questions import skill as question
 
     spec = get_game(game)
     check_plot(plot)
     players = parse_players(players_text)
     margins = parse_matters(matters)
-    arms = {}
-    for variant in variants or (None,):  # every arm checked before any game is played
-        label, rules, _ = resolve_run(spec, players[0], Budget(1, seed), RuleSource(variant, rules_file, deck_file,
-                                                                                     settings))  # fmt: skip
-        if label in arms:
-            raise InputError("--variant", f"{label!r} is given twice; each arm needs its own name")
-        check_skill(spec, rules, players, n_games, playouts, novice=novice)
-        arms[label] = rules
+    sources = [RuleSource(variant, rules_file, deck_file, settings) for variant in variants or (None,)]
+    plan = question.ask(spec, players, Budget(n_games, seed), sources, playouts=playouts, novice=novice,
+                        matters=margins)  # fmt: skip
     engine = make_backend(backend, threads, scheduler, workers)
-    results = {
-        label: skill(spec, rules, players, Budget(n_games, seed), playouts=playouts, novice=novice, backend=engine,
-                     progress=sys.stderr.isatty())
-        for label, rules in arms.items()
-    }  # fmt: skip
-    label, result = next(iter(results.items()))
+    answer = question.play(plan, backend=engine, progress=sys.stderr.isatty())
+    label, result = next(iter(answer.results.items()))
     if plot is not None:
         from snakesim.report.figures import skill_figure  # matplotlib only when a plot is asked for
 
         save_plot(skill_figure(result.table, f"{spec.name}, {label}: edge over a field player, 95% intervals"), plot)
-    from snakesim.analysis.findings import skill_difference_findings, skill_findings
-
-    differences = skill_differences(results) if len(results) > 1 else None
-    findings = {name: skill_findings(r.table, r.shares, matters=margins) for name, r in results.items()}
-    if differences is not None:
-        findings["between arms"] = skill_difference_findings(differences)
     if as_json:
-        if differences is None:
-            lineups = records(result.table)
-            click.echo(to_json({**result.summary, "variant": label, "findings": findings[label], "lineups": lineups}))
-            return
-        arms_json = {name: {**r.summary, "lineups": records(r.table)} for name, r in results.items()}
-        click.echo(to_json({"game": spec.name, "variants": list(results), "arms": arms_json, "findings": findings,
-                            "differences": records(differences)}))  # fmt: skip
+        click.echo(to_json(question.summary(answer)))
         return
-    for name, r in results.items():
+    for name, r in answer.results.items():
         click.echo(format_skill(r, f"{spec.title} ({name}, seed {seed})"))
-        click.echo(format_findings(findings[name], 0.95))
+        click.echo(format_findings(answer.findings[name], 0.95))
         click.echo("")
-    if differences is not None:
-        click.echo(format_findings(findings["between arms"], 0.95).replace("In words", f"Against {label}, in words"))
+    if answer.differences is not None:
+        between = format_findings(answer.findings[question.BETWEEN], 0.95)
+        click.echo(between.replace("In words", f"Against {label}, in words"))
 
 
 def format_skill(result: SkillResult, title: str) -> str:

@@ -7,12 +7,13 @@ what ``--json`` prints). The doors turn their input into a plan, play it and sho
 rebuilds a question by hand. ``QUESTIONS`` lists them by kind.
 
 So far: the comparison (:mod:`snakesim.questions.compare`), balance
-(:mod:`snakesim.questions.balance`), tune (:mod:`snakesim.questions.tune`) and the design search
-(:mod:`snakesim.questions.design`).
+(:mod:`snakesim.questions.balance`), tune (:mod:`snakesim.questions.tune`), the design search
+(:mod:`snakesim.questions.design`) and skill (:mod:`snakesim.questions.skill`); a run and a
+sweep are still assembled by their doors.
 """
 
 from __future__ import annotations
 
-from snakesim.questions import balance, compare, design, tune
+from snakesim.questions import balance, compare, design, skill, tune
 
-QUESTIONS = {m.KIND: m for m in (compare, balance, tune, design)}
+QUESTIONS = {m.KIND: m for m in (compare, balance, tune, design, skill)}

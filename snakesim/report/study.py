@@ -34,10 +34,9 @@ from snakesim.analysis.findings import (
     listed,
     p_text,
     row_text,
-    skill_findings,
     sweep_findings,
 )
-from snakesim.analysis.skill import NOVICE, check_skill, skill
+from snakesim.analysis.skill import NOVICE
 from snakesim.analysis.sweep import parse_axes, parse_players, plan_sweep, sweep
 from snakesim.analysis.verdicts import margins_allowed, parse_matters
 from snakesim.core.arms import Arm, Budget, RuleSource, resolve_run
@@ -52,6 +51,7 @@ from snakesim.games import get_game
 from snakesim.questions import balance as balance_question
 from snakesim.questions import compare as compare_question
 from snakesim.questions import design as design_question
+from snakesim.questions import skill as skill_question
 from snakesim.questions import tune as tune_question
 from snakesim.report.charts import comparison_charts as comparison_charts_data
 from snakesim.report.figures import (
@@ -319,7 +319,8 @@ def run_study(path: str | Path, out_dir: str | Path, scale: float = 1.0, progres
                   for k, s in enumerate(study.get(kind, []))]  # fmt: skip
     plans += [("design", k, s, _plan_design(spec, s, seed, scale, k, matters=study.get("matters")))
               for k, s in enumerate(study.get("design", []))]  # fmt: skip
-    plans += [("skill", k, s, _plan_skill(spec, s, seed, scale, k)) for k, s in enumerate(study.get("skill", []))]
+    plans += [("skill", k, s, _plan_skill(spec, s, seed, scale, k, matters=margins))
+              for k, s in enumerate(study.get("skill", []))]  # fmt: skip
     out_dir = Path(out_dir)
     if out_dir.exists() and not out_dir.is_dir():
         raise InputError("--out", f"{str(out_dir)!r} is a file; the report needs a folder")
@@ -393,7 +394,7 @@ def _write_report(study, spec, seed, plans, out_dir: Path, command: str, progres
                 )
             elif kind == "skill":
                 note, shown, table, figures, findings = _skill_section(
-                    spec, plan, engine, progress, name=name, out_dir=out_dir, matters=study_margins
+                    plan, engine, progress, name=name, out_dir=out_dir
                 )
             else:
                 players, settings, budget, base, axes, runs = plan
@@ -623,25 +624,25 @@ def _design_section(plan: design_question.Plan, engine, progress, name, out_dir)
     return note, shown, tidy, [f"{name}.png"], answer.findings
 
 
-def _plan_skill(spec, section, seed, scale, k):
-    """Check a [[skill]] section completely; return what :func:`skill` needs."""
+def _plan_skill(spec, section, seed, scale, k, matters=None) -> skill_question.Plan:
+    """Check a [[skill]] section completely into its question (``matters``: the study's)."""
     where = f"skill[{k}]"
     games = max(10, round(section.get("games", 4_000) * scale))
     try:
         players = parse_players(str(section["players"]))
         source = RuleSource(section.get("variant"), settings=section.get("set", ()))
-        label, rules, _ = resolve_run(spec, players[0], Budget(1, seed), source)
-        playouts, novice = section.get("playouts", DEFAULT_PLAYOUTS), section.get("novice", NOVICE)
-        check_skill(spec, rules, players, games, playouts, novice=novice)
+        return skill_question.ask(spec, players, Budget(games, seed), [source],
+                                  playouts=section.get("playouts", DEFAULT_PLAYOUTS),
+                                  novice=section.get("novice", NOVICE), matters=matters)  # fmt: skip
     except InputError as err:
         raise InputError(f"{where}: {err.field.lstrip('-')}", err.message) from None
-    return label, rules, players, Budget(games, seed), playouts, novice
 
 
-def _skill_section(spec, plan, engine, progress, name, out_dir, matters=None):
+def _skill_section(plan: skill_question.Plan, engine, progress, name, out_dir):
     """Run a [[skill]] section: its note (the verdict in words), shown table, tidy table, figures, findings."""
-    label, rules, players, budget, playouts, novice = plan
-    result = skill(spec, rules, players, budget, playouts=playouts, novice=novice, backend=engine, progress=progress)
+    answer = skill_question.play(plan, backend=engine, progress=progress)
+    ((label, result),) = answer.results.items()
+    budget, playouts, novice = plan.budget, plan.playouts, plan.novice
     if result.table.empty:
         verdict = f"{label}: {result.shares['verdict'].iloc[0]}."
         return verdict, result.shares[["players", "verdict"]], result.shares, [], []
@@ -670,7 +671,7 @@ def _skill_section(spec, plan, engine, progress, name, out_dir, matters=None):
         out_dir / f"{name}.png", dpi=100
     )
     tidy = result.table.merge(result.shares, on="players", how="left")
-    return note, shown, tidy, [f"{name}.png"], skill_findings(result.table, result.shares, matters=matters)
+    return note, shown, tidy, [f"{name}.png"], answer.findings[label]
 
 
 def _describe(rules, seats) -> str:

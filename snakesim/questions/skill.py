@@ -1,0 +1,126 @@
+"""Skill, asked once: is the game luck or skill? One odd player among a field, on the same games.
+
+``snakesim skill``, ``snakesim.skill`` and a study's ``[[skill]]`` section each turn what they
+were given into one :class:`Plan` (:func:`ask` checks it, with one error text for every door),
+play it (:func:`play`) and show a view of its :class:`Answer`: :func:`summary` is what
+``--json`` prints.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import TYPE_CHECKING
+
+from snakesim.analysis.findings import skill_difference_findings, skill_findings
+from snakesim.analysis.skill import check_skill, skill, skill_differences
+from snakesim.analysis.verdicts import Margin, parse_matters
+from snakesim.core.arms import Budget, RuleSource, resolve_run
+from snakesim.core.errors import InputError
+from snakesim.core.registry import GameSpec
+from snakesim.core.rules import Rules
+from snakesim.games import get_game
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from snakesim.analysis.skill import SkillResult
+
+KIND = "skill"
+BETWEEN = "between arms"  # (the findings' key for what the rule sets change against the first)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Every input a skill measure's answer depends on, checked (build one with :func:`ask`):
+    the player ``counts``, the rule sets (``arms``: label and rules, the first the baseline),
+    the games (``budget``: games per line-up and count, and the seed), the expert's and the
+    oracle's ``playouts``, the ``novice``'s mistake rate and what matters by figure."""
+
+    game: str
+    counts: tuple[int, ...]
+    arms: tuple[tuple[str, Rules], ...]
+    budget: Budget
+    playouts: int
+    novice: float
+    matters: tuple[tuple[str, Margin], ...] = ()
+
+    @property
+    def spec(self) -> GameSpec:
+        return get_game(self.game)
+
+    def key(self) -> str:
+        """The question's identity: 16 hex digits of SHA-256 of its canonical JSON (each rule
+        set by its complete rules' hash), equal for the same question from any door."""
+        text = json.dumps(
+            {"kind": KIND, "game": self.game, "counts": list(self.counts),
+             "arms": [[label, rules.rules_hash()] for label, rules in self.arms], "budget": asdict(self.budget),
+             "playouts": self.playouts, "novice": self.novice,
+             "matters": [[n, m.amount, m.relative] for n, m in self.matters]},
+            sort_keys=True,
+        )  # fmt: skip
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def ask(
+    game: str | GameSpec,
+    counts: Sequence[int],
+    budget: Budget,
+    sources: Iterable[RuleSource] = (RuleSource(),),
+    *,
+    playouts: int,
+    novice: float,
+    matters: Mapping[str, Margin] | str | Sequence[str] | None = None,
+) -> Plan:
+    """A skill measure's plan, checked completely before any game is played: each rule set from
+    its source (as ``snakesim run`` takes one; the seats' players are the measure's own), each
+    with its own label. InputError naming the field otherwise."""
+    spec = game if isinstance(game, GameSpec) else get_game(game)
+    counts = tuple(counts)
+    margins = matters if isinstance(matters, Mapping) else parse_matters(matters)
+    arms: dict[str, Rules] = {}
+    for source in sources:
+        label, rules, _ = resolve_run(spec, counts[0], Budget(1, budget.seed), source)
+        if label in arms:
+            raise InputError("--variant", f"{label!r} is given twice; each arm needs its own name")
+        check_skill(spec, rules, list(counts), budget.games, playouts, novice=novice)
+        arms[label] = rules
+    return Plan(spec.name, counts, tuple(arms.items()), budget, playouts, novice, tuple(sorted(margins.items())))
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A played skill measure: each rule set's result (every line-up's win rate and edge, the
+    skill share by player count), how each rule set changes the edges against the first (None
+    with one rule set), and the findings in words by rule set (and ``between arms``)."""
+
+    plan: Plan
+    results: dict[str, SkillResult] = field(repr=False)
+    differences: pd.DataFrame | None = field(repr=False)
+    findings: dict[str, list[str]]
+
+
+def play(plan: Plan, *, backend=None, progress: bool = False) -> Answer:
+    """Play every line-up of every rule set on the same games."""
+    spec, margins = plan.spec, dict(plan.matters)
+    results = {label: skill(spec, rules, list(plan.counts), plan.budget, playouts=plan.playouts, novice=plan.novice,
+                            backend=backend, progress=progress) for label, rules in plan.arms}  # fmt: skip
+    differences = skill_differences(results) if len(results) > 1 else None
+    findings = {label: skill_findings(r.table, r.shares, matters=margins) for label, r in results.items()}
+    if differences is not None:
+        findings[BETWEEN] = skill_difference_findings(differences)
+    return Answer(plan, results, differences, findings)
+
+
+def summary(answer: Answer) -> dict:
+    """What ``snakesim skill --json`` prints: one rule set's summary, findings and line-ups, or
+    with several every rule set's, the findings by rule set and the differences."""
+    if answer.differences is None:
+        label, result = next(iter(answer.results.items()))
+        return {**result.summary, "variant": label, "findings": answer.findings[label],
+                "lineups": result.table.to_dict(orient="records")}  # fmt: skip
+    arms = {name: {**r.summary, "lineups": r.table.to_dict(orient="records")} for name, r in answer.results.items()}
+    return {"game": answer.plan.game, "variants": list(answer.results), "arms": arms, "findings": answer.findings,
+            "differences": answer.differences.to_dict(orient="records")}  # fmt: skip
