@@ -6,6 +6,7 @@ The Python API mirrors the command line::
     df = snakesim.simulate("fortune", players=4, games=100_000, seed=1, variant="one-snake")
     snakesim.summarize(df)            # tidy: metric, kind, value, low, high
     snakesim.compare("fortune", players=4, games=100_000, variants=["standard", "one-snake"])
+    snakesim.sweep("fortune", players=[3, 4], settings=["start_coins=10:30:10"], games=10_000)
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ __all__ = [
     "simulate",
     "skill",
     "summarize",
+    "sweep",
     "tune",
     "write_table",
 ]
@@ -372,3 +374,45 @@ def skill(
     plan = question.ask(game, counts, Budget(games, seed), [_source(variant, rules_file, deck_file, settings, options)],
                         playouts=playouts, novice=novice, matters=matters)  # fmt: skip
     return next(iter(question.play(plan, backend=backend, progress=progress).results.values()))
+
+
+def sweep(
+    game: str,
+    players: int | Sequence[int],
+    settings: Iterable[str],
+    games: int,
+    seed: int = DEFAULT_SEED,
+    variant: str | None = None,
+    policy: str | None = None,
+    threads: int | None = None,
+    backend=None,
+    progress: bool = False,
+    matters: str | Sequence[str] | None = None,
+) -> pd.DataFrame:
+    """Every figure at every point of a grid, as ``snakesim sweep``.
+
+    ``settings`` are ``--set`` texts: ``NAME=VALUE`` fixed, ``NAME=LOW:HIGH:STEP`` or
+    ``NAME=A,B,...`` swept; every point plays ``games`` games of ``seed`` from ``variant`` (any
+    arm text) with ``policy`` in every seat, for each player count.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per point and figure (``players``, one column per swept option, ``rules_hash``,
+        ``metric``, ``label``, ``value``, ``low``, ``high``); ``attrs`` holds the run's metadata
+        and ``attrs["findings"]`` the findings in words along the first swept option (judged
+        against ``matters``, as ``--matters`` takes it).
+
+    Examples
+    --------
+    >>> grid = snakesim.sweep("fortune", [3, 4], ["start_coins=10:30:10"], games=10_000)  # doctest: +SKIP
+    """
+    from snakesim.core.arms import Budget, RuleSource
+    from snakesim.questions import sweep as question
+
+    counts = [players] if isinstance(players, int) else list(players)
+    plan = question.ask(game, counts, settings, Budget(games, seed), RuleSource(variant, policy=policy),
+                        matters=matters)  # fmt: skip
+    answer = question.play(plan, threads=threads, progress=progress, backend=backend)
+    answer.table.attrs["findings"] = answer.findings
+    return answer.table

@@ -19,8 +19,9 @@ from snakesim.questions import balance as balance_question
 from snakesim.questions import compare as question
 from snakesim.questions import design as design_question
 from snakesim.questions import skill as skill_question
+from snakesim.questions import sweep as sweep_question
 from snakesim.questions import tune as tune_question
-from snakesim.report.study import _plan_compare, _plan_design, _plan_search, _plan_skill
+from snakesim.report.study import _plan_compare, _plan_design, _plan_search, _plan_skill, _plan_sweep
 from snakesim.workbench.jobs import Limits
 from snakesim.workbench.runs import check_request
 from snakesim.workbench.runs import play as play_request
@@ -43,7 +44,7 @@ def study_section() -> dict:
 
 def test_each_question_is_registered_by_its_kind():
     kinds = {"compare": question, "balance": balance_question, "tune": tune_question, "design": design_question,
-             "skill": skill_question}  # fmt: skip
+             "skill": skill_question, "sweep": sweep_question}  # fmt: skip
     assert QUESTIONS == kinds and all(m.KIND == kind for kind, m in kinds.items())
 
 
@@ -255,3 +256,35 @@ def test_a_skill_measure_is_one_plan_and_one_answer_from_every_door(tmp_path):
     assert r.exit_code == 0, r.output
     report = (tmp_path / "out" / "report.md").read_text()
     assert all(f in report for f in answer.findings["standard"])
+
+
+def test_a_sweep_is_one_plan_and_one_answer_from_every_door(tmp_path):
+    settings = ["start_coins=10:20:10", "snakes=1"]
+    asked = sweep_question.ask("fortune", [3, 4], settings, Budget(500, SEED), matters="length=3%")
+    study = _plan_sweep(FORTUNE, {"players": "3,4", "set": settings, "games": 500}, SEED, 1.0, 0,
+                        matters=parse_matters("length=3%"))  # fmt: skip
+    assert study == asked and study.key() == asked.key()
+    assert sweep_question.ask("fortune", [3, 4], settings, Budget(500, SEED)).key() != asked.key()
+    answer = sweep_question.play(asked)
+    columns = ["players", "start_coins", "metric", "value", "low", "high"]
+    rows = answer.table[columns]
+    r = CliRunner().invoke(cli, ["sweep", "fortune", "-p", "3,4", "--set", settings[0], "--set", settings[1], "-n",
+                                 "500", "-s", str(SEED), "--matters", "length=3%", "--json", "-t", "1"])  # fmt: skip
+    assert r.exit_code == 0, r.output
+    printed = json.loads(r.stdout)
+    assert printed["findings"] == answer.findings and answer.findings
+    pd.testing.assert_frame_equal(pd.DataFrame(printed["rows"])[columns], rows, check_exact=False, rtol=1e-12)
+    api = snakesim.sweep("fortune", [3, 4], settings, 500, seed=SEED, matters="length=3%", threads=1)
+    pd.testing.assert_frame_equal(api[columns], rows)
+    assert api.attrs["findings"] == answer.findings
+    study_file = tmp_path / "s.toml"
+    study_file.write_text('title = "t"\nquestion = "q"\ngame = "fortune"\nseed = 5\nmatters = "length=3%"\n\n'
+                          '[[sweep]]\nplayers = "3,4"\nset = ["start_coins=10:20:10", "snakes=1"]\n'
+                          'games = 500\n')  # fmt: skip
+    r = CliRunner().invoke(cli, ["study", str(study_file), "--out", str(tmp_path / "out")])
+    assert r.exit_code == 0, r.output
+    summary = pd.read_csv(tmp_path / "out" / "summary.csv")
+    section = summary[summary["section"] == "sweep-1"][columns].reset_index(drop=True)
+    pd.testing.assert_frame_equal(section, rows, check_exact=False, rtol=1e-12, check_dtype=False)
+    report = (tmp_path / "out" / "report.md").read_text()
+    assert all(f in report for f in answer.findings)

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from snakesim.cli import cli, options
-from snakesim.cli.format import format_findings, level_text, records, save_plot, to_json
+from snakesim.cli.format import format_findings, level_text, save_plot, to_json
 from snakesim.core.errors import InputError
 
 
@@ -60,12 +60,13 @@ def sweep_command(
       snakesim sweep fortune --variant house.toml --set start_coins=10,20,40
       snakesim sweep fortune --players 2..6 --set start_coins=5:40:5 --backend dask --scheduler tcp://head:8786
     """
-    from snakesim.analysis.sweep import parse_axes, parse_players, sweep
+    from snakesim.analysis.sweep import parse_axes, parse_players
     from snakesim.analysis.verdicts import parse_matters
     from snakesim.core.arms import Budget, RuleSource
     from snakesim.core.backends import make_backend
     from snakesim.core.files import check_writable
     from snakesim.games import get_game
+    from snakesim.questions import sweep as question
 
     spec = get_game(game)
     engine = make_backend(backend, threads, scheduler, workers)
@@ -78,19 +79,17 @@ def sweep_command(
         raise InputError("--plot", "nothing is swept: give --set NAME=LOW:HIGH:STEP or NAME=A,B,...")
     if plot is not None:
         check_writable(Path(plot).absolute().parent, "--plot")
-    base = RuleSource(variant, policy=policy)
-    table = sweep(spec, players, settings, Budget(n_games, seed), base, threads=threads, progress=sys.stderr.isatty(),
-                  backend=engine)  # fmt: skip
+    plan = question.ask(spec, players, settings, Budget(n_games, seed), RuleSource(variant, policy=policy),
+                        matters=margins)  # fmt: skip
+    answer = question.play(plan, threads=threads, progress=sys.stderr.isatty(), backend=engine)
+    table, findings = answer.table, answer.findings
     if plot is not None:
         from snakesim.report.figures import sweep_figure  # matplotlib only when a plot is asked for
 
         fig = sweep_figure(table, next(iter(axes)), title=f"{spec.title}: {n_games:,} games per point, seed {seed}")
         save_plot(fig, plot)
-    from snakesim.analysis.findings import sweep_findings
-
-    findings = sweep_findings(table, next(iter(axes)), spec.length_unit, matters=margins) if axes else []
     if as_json:
-        click.echo(to_json({**table.attrs, "findings": findings, "rows": records(table)}))
+        click.echo(to_json(question.summary(answer)))
         return
     # A rate that is 0 at every point (no game unfinished) is said once, not printed as a column.
     from snakesim.core.figures import figure

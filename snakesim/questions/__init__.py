@@ -8,12 +8,12 @@ rebuilds a question by hand. ``QUESTIONS`` lists them by kind.
 
 So far: the comparison (:mod:`snakesim.questions.compare`), balance
 (:mod:`snakesim.questions.balance`), tune (:mod:`snakesim.questions.tune`), the design search
-(:mod:`snakesim.questions.design`) and skill (:mod:`snakesim.questions.skill`); a run and a
-sweep are still assembled by their doors.
+(:mod:`snakesim.questions.design`), skill (:mod:`snakesim.questions.skill`) and the sweep
+(:mod:`snakesim.questions.sweep`); a run is still assembled by its doors.
 """
 
 from __future__ import annotations
 
-from snakesim.questions import balance, compare, design, skill, tune
+from snakesim.questions import balance, compare, design, skill, sweep, tune
 
-QUESTIONS = {m.KIND: m for m in (compare, balance, tune, design, skill)}
+QUESTIONS = {m.KIND: m for m in (compare, balance, tune, design, skill, sweep)}

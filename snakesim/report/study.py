@@ -34,10 +34,9 @@ from snakesim.analysis.findings import (
     listed,
     p_text,
     row_text,
-    sweep_findings,
 )
 from snakesim.analysis.skill import NOVICE
-from snakesim.analysis.sweep import parse_axes, parse_players, plan_sweep, sweep
+from snakesim.analysis.sweep import parse_axes, parse_players
 from snakesim.analysis.verdicts import margins_allowed, parse_matters
 from snakesim.core.arms import Arm, Budget, RuleSource, resolve_run
 from snakesim.core.backends import ThreadsBackend
@@ -52,6 +51,7 @@ from snakesim.questions import balance as balance_question
 from snakesim.questions import compare as compare_question
 from snakesim.questions import design as design_question
 from snakesim.questions import skill as skill_question
+from snakesim.questions import sweep as sweep_question
 from snakesim.questions import tune as tune_question
 from snakesim.report.charts import comparison_charts as comparison_charts_data
 from snakesim.report.figures import (
@@ -312,8 +312,9 @@ def run_study(path: str | Path, out_dir: str | Path, scale: float = 1.0, progres
         ("compare", k, s, _plan_compare(spec, s, seed, scale, k, folder=folder, matters=study.get("matters")))
         for k, s in enumerate(study.get("compare", []))
     ]
-    plans += [("sweep", k, s, _plan_sweep(spec, s, seed, scale, k)) for k, s in enumerate(study.get("sweep", []))]
     margins = parse_matters(study.get("matters"), "matters")
+    plans += [("sweep", k, s, _plan_sweep(spec, s, seed, scale, k, matters=margins))
+              for k, s in enumerate(study.get("sweep", []))]  # fmt: skip
     for kind in ("balance", "tune"):
         plans += [(kind, k, s, _plan_search(spec, kind, s, seed, scale, k=k, matters=margins))
                   for k, s in enumerate(study.get(kind, []))]  # fmt: skip
@@ -345,7 +346,6 @@ def _write_report(study, spec, seed, plans, out_dir: Path, command: str, progres
     import pandas as pd
 
     sections, tidy = [], []
-    study_margins = parse_matters(study.get("matters"), "matters")
     with backend or ThreadsBackend() as engine:
         for kind, k, section, plan in plans:
             name = f"{kind}-{k + 1}"
@@ -396,14 +396,13 @@ def _write_report(study, spec, seed, plans, out_dir: Path, command: str, progres
                 note, shown, table, figures, findings = _skill_section(
                     plan, engine, progress, name=name, out_dir=out_dir
                 )
-            else:
-                players, settings, budget, base, axes, runs = plan
-                table = sweep(spec, players, settings, budget, base, progress=progress, backend=engine, runs=runs)
+            elif kind == "sweep":
+                answer = sweep_question.play(plan, progress=progress, backend=engine)
+                table, findings, axes = answer.table, answer.findings, plan.axes
                 sweep_figure(table, axes[0], title=section.get("title", "")).savefig(out_dir / f"{name}.png", dpi=100)
                 figures = [f"{name}.png"]
-                findings = sweep_findings(table, axes[0], spec.length_unit, matters=study_margins)
-                points = f"{budget.games:,} games per point, seed {seed}"
-                note = f"players {section['players']}, {', '.join(settings)}; {points}"
+                points = f"{plan.budget.games:,} games per point, seed {seed}"
+                note = f"players {section['players']}, {', '.join(plan.settings)}; {points}"
                 shown = table.pivot_table(
                     index=["players", *axes], columns="label", values="value", sort=False
                 ).reset_index()
@@ -471,16 +470,16 @@ def _plan_compare(spec, section, seed, scale, k, folder=Path("."), matters=None)
     return compare_question.ask(spec, players, arms, budget, matters=margins, where=where)
 
 
-def _plan_sweep(spec, section, seed, scale, k):
+def _plan_sweep(spec, section, seed, scale, k, matters=None) -> sweep_question.Plan:
+    """Check a [[sweep]] section completely into its question (``matters``: the study's)."""
     where = f"sweep[{k}]"
     players = parse_players(str(section["players"]))
     settings = section["set"]
-    axes = list(parse_axes(settings)[1])
-    if not axes:
+    if not parse_axes(settings)[1]:
         raise InputError(f"{where}.set", "nothing is swept: give NAME=LOW:HIGH:STEP or NAME=A,B,...")
     games = max(1, round(section["games"] * scale))
-    budget, base = Budget(games, seed), RuleSource(section.get("variant"), policy=section.get("policy"))
-    return players, settings, budget, base, axes, plan_sweep(spec, players, settings, budget, base)
+    source = RuleSource(section.get("variant"), policy=section.get("policy"))
+    return sweep_question.ask(spec, players, settings, Budget(games, seed), source, matters=matters)
 
 
 def _plan_search(spec, kind, section, seed, scale, k, matters=None):

@@ -1,0 +1,111 @@
+"""A sweep, asked once: every figure at every point of a grid of options and player counts.
+
+``snakesim sweep``, ``snakesim.sweep`` and a study's ``[[sweep]]`` section each turn what they
+were given into one :class:`Plan` (:func:`ask` checks every point, with one error text for
+every door), play it (:func:`play`) and show a view of its :class:`Answer`: :func:`summary`
+is what ``--json`` prints.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import TYPE_CHECKING
+
+from snakesim.analysis.findings import sweep_findings
+from snakesim.analysis.sweep import parse_axes, plan_sweep, sweep
+from snakesim.analysis.verdicts import Margin, parse_matters
+from snakesim.core.arms import Budget, RuleSource
+from snakesim.core.registry import GameSpec
+from snakesim.core.rules import Rules
+from snakesim.games import get_game
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+KIND = "sweep"
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Every input a sweep's answer depends on, checked (build one with :func:`ask`): the
+    ``--set`` texts (fixed settings and swept axes), the arm every point starts from
+    (``variant``) and every seat's ``policy``, the games per point (``budget``), what matters
+    by figure, and every point of the grid as it will be played (``points``: players, label,
+    rules, seats)."""
+
+    game: str
+    counts: tuple[int, ...]
+    settings: tuple[str, ...]
+    budget: Budget
+    points: tuple[tuple[int, str, Rules, tuple[str, ...]], ...]
+    variant: str | None = None
+    policy: str | None = None
+    matters: tuple[tuple[str, Margin], ...] = ()
+
+    @property
+    def spec(self) -> GameSpec:
+        return get_game(self.game)
+
+    @property
+    def axes(self) -> list[str]:
+        """The swept options, in the order the settings give them."""
+        return list(parse_axes(self.settings)[1])
+
+    def key(self) -> str:
+        """The question's identity: 16 hex digits of SHA-256 of its canonical JSON (each point
+        by its complete rules' hash), equal for the same question from any door."""
+        text = json.dumps(
+            {"kind": KIND, "game": self.game, "axes": self.axes, "budget": asdict(self.budget),
+             "points": [[n, rules.rules_hash(), list(seats)] for n, _, rules, seats in self.points],
+             "matters": [[n, m.amount, m.relative] for n, m in self.matters]},
+            sort_keys=True,
+        )  # fmt: skip
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def ask(
+    game: str | GameSpec,
+    counts: Sequence[int],
+    settings: Iterable[str],
+    budget: Budget,
+    source: RuleSource = RuleSource(),
+    *,
+    matters: Mapping[str, Margin] | str | Sequence[str] | None = None,
+) -> Plan:
+    """A sweep's plan, every point checked before any game is played: ``source.variant`` is the
+    arm each point starts from and ``source.policy`` every seat's player; each point's settings
+    apply after it. InputError naming the field otherwise."""
+    spec = game if isinstance(game, GameSpec) else get_game(game)
+    margins = matters if isinstance(matters, Mapping) else parse_matters(matters)
+    settings = tuple(settings)
+    points = plan_sweep(spec, list(counts), settings, budget, source)
+    return Plan(spec.name, tuple(counts), settings, budget, tuple((n, label, rules, tuple(seats))
+                for n, label, rules, seats in points), source.variant, source.policy,
+                tuple(sorted(margins.items())))  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A played sweep: the tidy table (one row per point and figure, with its interval) and the
+    findings in words along the first swept option."""
+
+    plan: Plan
+    table: pd.DataFrame = field(repr=False)
+    findings: list[str]
+
+
+def play(plan: Plan, *, backend=None, threads: int | None = None, progress: bool = False) -> Answer:
+    """Play every point of the grid."""
+    spec, axes = plan.spec, plan.axes
+    table = sweep(spec, list(plan.counts), plan.settings, plan.budget, RuleSource(plan.variant, policy=plan.policy),
+                  threads=threads, progress=progress, backend=backend, runs=list(plan.points))  # fmt: skip
+    findings = sweep_findings(table, axes[0], spec.length_unit, matters=dict(plan.matters)) if axes else []
+    return Answer(plan, table, findings)
+
+
+def summary(answer: Answer) -> dict:
+    """What ``snakesim sweep --json`` prints: the run's metadata, the findings and every row."""
+    return {**answer.table.attrs, "findings": answer.findings, "rows": answer.table.to_dict(orient="records")}
