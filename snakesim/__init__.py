@@ -283,7 +283,7 @@ def tune(
 
     source = _source(variant, rules_file, deck_file, settings, options, policy=policy, policies=policies)
     budget = Budget(games, seed, max_games=max_games, confirm_games=confirm_games)
-    plan = question.ask(game, players, target, vary, budget, source, matters=matters)
+    plan = question.ask(game, players, target, vary, budget, source=source, matters=matters)
     return question.play(plan, backend=backend, progress=progress).result
 
 
@@ -332,7 +332,7 @@ def design(
 
     source = _source(variant, rules_file, deck_file, settings, options, policy=policy, policies=policies)
     plan = question.ask(game, players, vary, targets, Budget(games, seed, max_games=budget,
-                        confirm_games=confirm_games), source, prefer=prefer, matters=matters)  # fmt: skip
+                        confirm_games=confirm_games), source=source, prefer=prefer, matters=matters)  # fmt: skip
     return question.play(plan, backend=backend, progress=progress).result
 
 

@@ -479,13 +479,13 @@ def test_a_designs_margins_by_the_command_line_the_registry_and_a_study(tmp_path
         'targets = ["lead_changes.mean<=9", "length.mean=40+-10"]\ngames = 300\nbudget = 6000\nmatters = "length=20%"\n'
     )
     # (the report does not print margins: the study's plan of its section is what it plays)
-    from snakesim.report.study import _plan_design, load_study
+    from snakesim.report.study import load_study, plan_section
 
     data = load_study(study)
-    plan = _plan_design(HISSS, data["design"][0], 2, 1.0, 0, matters=data.get("matters"))
+    plan = plan_section(HISSS, "design", data["design"][0], seed=2, matters=parse_matters(data.get("matters")))
     margins = {t.metric: t.margin for t in plan.targets}
     assert margins == pytest.approx({"lead_changes.mean": 0.75, "length.mean": 8.0}, rel=1e-12)
-    plan = _plan_design(HISSS, {**data["design"][0], "matters": None}, 2, 1.0, 0, matters=None)
+    plan = plan_section(HISSS, "design", {**data["design"][0], "matters": None}, seed=2)
     assert {t.metric: t.margin for t in plan.targets} == pytest.approx({"lead_changes.mean": 0.5, "length.mean": 2.0})
 
 

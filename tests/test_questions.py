@@ -21,7 +21,7 @@ from snakesim.questions import design as design_question
 from snakesim.questions import skill as skill_question
 from snakesim.questions import sweep as sweep_question
 from snakesim.questions import tune as tune_question
-from snakesim.report.study import _plan_compare, _plan_design, _plan_search, _plan_skill, _plan_sweep
+from snakesim.report.study import plan_section
 from snakesim.workbench.jobs import Limits
 from snakesim.workbench.runs import check_request
 from snakesim.workbench.runs import play as play_request
@@ -50,9 +50,9 @@ def test_each_question_is_registered_by_its_kind():
 
 def test_a_comparison_is_one_plan_whichever_door_asks_it():
     asked = question.ask("fortune", 3, ["standard", "one-snake"], Budget(GAMES, SEED), matters=MATTERS)
-    study = _plan_compare(FORTUNE, study_section(), SEED, 1.0, 0)
+    study = plan_section(FORTUNE, "compare", study_section(), seed=SEED)
     _, plan = check_request(workbench_request(), Limits())
-    assert study == asked and plan["question"].key() == asked.key()
+    assert study == asked and plan.question.key() == asked.key()
     assert hash(study) == hash(asked)
     assert len(asked.key()) == 16 and int(asked.key(), 16) >= 0
     # each input the answer depends on changes the identity
@@ -127,9 +127,9 @@ def balance_request() -> dict:
 def test_a_balance_search_is_one_plan_and_one_answer_from_every_door(tmp_path):
     budget = Budget(200, SEED, max_games=800, confirm_games=1000)
     asked = balance_question.ask("fortune", 3, "start_coins", budget)
-    study = _plan_search(FORTUNE, "balance", balance_section(), SEED, 1.0, 0)
+    study = plan_section(FORTUNE, "balance", balance_section(), seed=SEED)
     _, plan = check_request(balance_request(), Limits())
-    assert study == asked and plan["question"].key() == asked.key()
+    assert study == asked and plan.question.key() == asked.key()
     assert balance_question.ask("fortune", 3, "start_coins", budget, tolerance=0.02).key() != asked.key()
     answer = balance_question.play(asked)
     # the command line's --json
@@ -162,7 +162,7 @@ def test_a_tune_is_one_plan_and_one_answer_from_every_door(tmp_path):
     budget = Budget(200, SEED, max_games=800, confirm_games=1000)
     asked = tune_question.ask("fortune", 3, "length.median=60", "start_coins=5:40", budget, matters="length=2%")
     section = {"players": 3, "target": "length.median=60", "vary": "start_coins=5:40", **BALANCE}
-    study = _plan_search(FORTUNE, "tune", section, SEED, 1.0, 0, matters=parse_matters("length=2%"))
+    study = plan_section(FORTUNE, "tune", section, seed=SEED, matters=parse_matters("length=2%"))
     assert study == asked and study.key() == asked.key()
     assert tune_question.ask("fortune", 3, "length.median=60", "start_coins=5:40", budget).key() != asked.key()
     answer = tune_question.play(asked)
@@ -191,7 +191,7 @@ def test_a_design_search_is_one_plan_and_one_answer_from_every_door(tmp_path):
     budget = Budget(100, SEED, max_games=2000)
     asked = design_question.ask("fortune", 3, vary, targets, budget, prefer="length.median")
     section = {"players": 3, "vary": vary, "targets": targets, "prefer": "length.median", "games": 100, "budget": 2000}
-    study = _plan_design(FORTUNE, section, SEED, 1.0, 0)
+    study = plan_section(FORTUNE, "design", section, seed=SEED)
     request = {
         "kind": "design",
         "game": "fortune",
@@ -206,7 +206,7 @@ def test_a_design_search_is_one_plan_and_one_answer_from_every_door(tmp_path):
     }
     _, plan = check_request(request, Limits())
     # (the page's rule set is given whole, not as a variant: the same rule sets, the same question)
-    assert study == asked and hash(study) == hash(asked) and plan["question"] == asked
+    assert study == asked and hash(study) == hash(asked) and plan.question == asked
     assert design_question.ask("fortune", 3, vary, targets, budget).key() != asked.key()
     answer = design_question.play(asked)
     r = CliRunner().invoke(cli, ["design", "fortune", "-p", "3", "-n", "100", "--budget", "2000", "-s", str(SEED),
@@ -235,8 +235,8 @@ def test_a_design_search_is_one_plan_and_one_answer_from_every_door(tmp_path):
 def test_a_skill_measure_is_one_plan_and_one_answer_from_every_door(tmp_path):
     budget = Budget(60, SEED)
     asked = skill_question.ask("rainbow", [3], budget, playouts=4, novice=0.3, matters="win_rate=2")
-    study = _plan_skill(get_game("rainbow"), {"players": 3, "games": 60, "playouts": 4}, SEED, 1.0, 0,
-                        matters=parse_matters("win_rate=2"))  # fmt: skip
+    study = plan_section(get_game("rainbow"), "skill", {"players": 3, "games": 60, "playouts": 4}, seed=SEED,
+                         matters=parse_matters("win_rate=2"))  # fmt: skip
     assert study == asked and study.key() == asked.key()
     assert skill_question.ask("rainbow", [3], budget, playouts=4, novice=0.3).key() != asked.key()
     answer = skill_question.play(asked)
@@ -261,8 +261,8 @@ def test_a_skill_measure_is_one_plan_and_one_answer_from_every_door(tmp_path):
 def test_a_sweep_is_one_plan_and_one_answer_from_every_door(tmp_path):
     settings = ["start_coins=10:20:10", "snakes=1"]
     asked = sweep_question.ask("fortune", [3, 4], settings, Budget(500, SEED), matters="length=3%")
-    study = _plan_sweep(FORTUNE, {"players": "3,4", "set": settings, "games": 500}, SEED, 1.0, 0,
-                        matters=parse_matters("length=3%"))  # fmt: skip
+    study = plan_section(FORTUNE, "sweep", {"players": "3,4", "set": settings, "games": 500}, seed=SEED,
+                         matters=parse_matters("length=3%"))  # fmt: skip
     assert study == asked and study.key() == asked.key()
     assert sweep_question.ask("fortune", [3, 4], settings, Budget(500, SEED)).key() != asked.key()
     answer = sweep_question.play(asked)

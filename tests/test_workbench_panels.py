@@ -87,20 +87,20 @@ def _tally_panel() -> types.ModuleType:
         from snakesim.core.arms import Budget
         from snakesim.core.runner import simulate_spec
 
-        arm = plan["arms"][0]
-        table = simulate_spec(plan["spec"], arm.rules, plan["players"], Budget(plan["games"], plan["seed"]),
+        arm = plan.arms[0]
+        table = simulate_spec(plan.spec, arm.rules, plan.players, Budget(plan.games, plan.seed),
                               backend=backend)  # fmt: skip
         wins = table["winner"].value_counts().sort_index()
         text = ", ".join(f"seat {int(s)} {int(n)}" for s, n in wins.items() if s >= 0)
         return {"findings": [{"arm": arm.label, "text": f"wins: {text}"}], "charts": []}
 
     tally.rule_sets = rule_sets
-    tally.complete = lambda plan: plan["games"]
+    tally.complete = lambda plan: plan.games
     tally.describe = lambda request: f"a tally of {request.get('games')} games"
     tally.play = play
     tally.command_args = lambda plan: ["--tally"]
     tally.question = lambda plan: "Who wins?"
-    tally.study = lambda plan: ["[[tally]]", f"games = {plan['games']}"]
+    tally.study = lambda plan: ["[[tally]]", f"games = {plan.games}"]
     tally.report = lambda job, arms_shown: (["## Tally", "", job.result["findings"][0]["text"], ""], [])
     return tally
 

@@ -255,7 +255,7 @@ def tune_command(
     spec = get_game(game)
     source = RuleSource(variant, rules_file, deck_file, settings, policy=policy, policies=policies)
     budget = Budget(n_games, seed, max_games=max_games, confirm_games=confirm_games)
-    plan = question.ask(spec, players, target, vary, budget, source, matters=margins)
+    plan = question.ask(spec, players, target, vary, budget, source=source, matters=margins)
     engine = make_backend(backend, threads, scheduler, workers)
     answer = question.play(plan, backend=engine, progress=sys.stderr.isatty())
     result = answer.result

@@ -98,7 +98,7 @@ def design_command(
     spec = get_game(game)
     source = RuleSource(variant, rules_file, deck_file, settings, policy=policy, policies=policies)
     plan = question.ask(spec, players, vary, target_texts, Budget(n_games, seed, max_games=budget,
-                        confirm_games=confirm_games), source, prefer=prefer, matters=margins)  # fmt: skip
+                        confirm_games=confirm_games), source=source, prefer=prefer, matters=margins)  # fmt: skip
     engine = make_backend(backend, threads, scheduler, workers)
     answer = question.play(plan, backend=engine, progress=sys.stderr.isatty())
     result, s = answer.result, answer.result.summary

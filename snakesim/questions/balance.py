@@ -87,8 +87,8 @@ def ask(
     else:
         label, rules, seats = resolve_run(spec, players, Budget(1, budget.seed), source)
     check_balance(spec, rules, players, handicap, budget, tolerance=tolerance, value_range=value_range)
-    return Plan(spec.name, players, label, rules, tuple(seats), handicap, budget, tolerance, value_range,
-                check_novices(spec, novices))  # fmt: skip
+    return Plan(spec.name, players, label, rules, tuple(seats), handicap=handicap, budget=budget, tolerance=tolerance,
+                value_range=value_range, novices=check_novices(spec, novices))  # fmt: skip
 
 
 @dataclass(frozen=True)

@@ -100,7 +100,7 @@ def ask(
     precise = check_precise(precise)
     if budget.precision is None:  # (the rows are watched only then: not part of the question otherwise)
         precise = ("rates",)
-    return Plan(spec.name, players, built, budget, tuple(sorted(margins.items())), precise)
+    return Plan(spec.name, players, built, budget, matters=tuple(sorted(margins.items())), precise=precise)
 
 
 @dataclass(frozen=True)
@@ -131,7 +131,7 @@ def play(plan: Plan, *, backend=None, threads: int | None = None, progress: bool
     stopping = table.attrs.get("stopping")
     games = stopping["games"] if stopping else plan.budget.games
     findings = compare_findings(table, spec, plan.players, games)
-    return Answer(plan, table, tables, games, findings, settle_plan(table, games))
+    return Answer(plan, table, tables, games=games, findings=findings, settle=settle_plan(table, games))
 
 
 def summary(answer: Answer, again: Sequence[str] | None = None) -> dict:

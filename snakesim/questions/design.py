@@ -99,8 +99,8 @@ def ask(
     vary: str | Sequence[str],
     targets: str | Sequence[str],
     budget: Budget,
-    source: RuleSource | Arm = RuleSource(),
     *,
+    source: RuleSource | Arm = RuleSource(),
     prefer: str | None = None,
     matters: Mapping[str, Margin] | str | Sequence[str] | None = None,
 ) -> Plan:
@@ -119,7 +119,19 @@ def ask(
         base, start = None, source
     dims, goals, ranked = parse_question(spec, rules, players, vary=vary, targets=targets, prefer=prefer,
                                          matters=margins)  # fmt: skip
-    return Plan(spec.name, players, label, rules, tuple(seats), dims, goals, budget, ranked, start, base)
+    return Plan(
+        spec.name,
+        players,
+        label,
+        rules,
+        tuple(seats),
+        dims=dims,
+        targets=goals,
+        budget=budget,
+        prefer=ranked,
+        source=start,
+        base=base,
+    )
 
 
 @dataclass(frozen=True)

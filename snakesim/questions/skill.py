@@ -87,7 +87,15 @@ def ask(
             raise InputError("--variant", f"{label!r} is given twice; each arm needs its own name")
         check_skill(spec, rules, list(counts), budget.games, playouts, novice=novice)
         arms[label] = rules
-    return Plan(spec.name, counts, tuple(arms.items()), budget, playouts, novice, tuple(sorted(margins.items())))
+    return Plan(
+        spec.name,
+        counts,
+        tuple(arms.items()),
+        budget,
+        playouts=playouts,
+        novice=novice,
+        matters=tuple(sorted(margins.items())),
+    )
 
 
 @dataclass(frozen=True)

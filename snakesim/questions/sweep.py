@@ -82,9 +82,17 @@ def ask(
     margins = matters if isinstance(matters, Mapping) else parse_matters(matters)
     settings = tuple(settings)
     points = plan_sweep(spec, list(counts), settings, budget, source)
-    return Plan(spec.name, tuple(counts), settings, budget, tuple((n, label, rules, tuple(seats))
-                for n, label, rules, seats in points), source.variant, source.policy,
-                tuple(sorted(margins.items())))  # fmt: skip
+    built = tuple((n, label, rules, tuple(seats)) for n, label, rules, seats in points)
+    return Plan(
+        spec.name,
+        tuple(counts),
+        settings,
+        budget,
+        points=built,
+        variant=source.variant,
+        policy=source.policy,
+        matters=tuple(sorted(margins.items())),
+    )
 
 
 @dataclass(frozen=True)

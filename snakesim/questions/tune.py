@@ -67,8 +67,8 @@ def ask(
     target: str,
     vary: str,
     budget: Budget,
-    source: RuleSource = RuleSource(),
     *,
+    source: RuleSource = RuleSource(),
     matters: Mapping[str, Margin] | str | Sequence[str] | None = None,
 ) -> Plan:
     """A tune's plan, checked completely before any game is played: the rules and players from
@@ -78,7 +78,17 @@ def ask(
     spec = game if isinstance(game, GameSpec) else get_game(game)
     label, rules, seats = resolve_run(spec, players, Budget(1, budget.seed), source)
     check_tune(spec, rules, players, target, vary, budget=budget)
-    return Plan(spec.name, players, label, rules, tuple(seats), target, vary, budget, tuple(sorted(margins.items())))
+    return Plan(
+        spec.name,
+        players,
+        label,
+        rules,
+        tuple(seats),
+        target=target,
+        vary=vary,
+        budget=budget,
+        matters=tuple(sorted(margins.items())),
+    )
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ import os
 import shutil
 import sys
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -94,13 +95,7 @@ STUDY_TYPES = {
     "seed": int,
     "conclusion": str,
     "matters": (str, list),
-    "compare": list,
-    "sweep": list,
-    "balance": list,
-    "tune": list,
-    "design": list,
-    "skill": list,
-}
+}  # (and each kind of section of KINDS: a list of tables)
 COMPARE_TYPES = {
     "title": str,
     "players": int,
@@ -162,24 +157,7 @@ DESIGN_TYPES = {
     "prefer": str,
     "matters": (str, list),
 }
-REQUIRED = {
-    "study": ("title", "question", "game"),
-    "compare": ("players", "games"),
-    "arm": ("name",),
-    "sweep": ("players", "games", "set"),
-    "balance": ("players", "handicap"),
-    "tune": ("players", "target", "vary"),
-    "design": ("players", "vary", "targets"),
-    "skill": ("players",),
-}
-SECTIONS = {
-    "compare": COMPARE_TYPES,
-    "sweep": SWEEP_TYPES,
-    "balance": BALANCE_TYPES,
-    "tune": TUNE_TYPES,
-    "design": DESIGN_TYPES,
-    "skill": SKILL_TYPES,
-}
+REQUIRED = {"study": ("title", "question", "game"), "arm": ("name",)}
 
 
 def _type_name(kind) -> str:
@@ -198,7 +176,7 @@ def _check_section(where: str, data, types: dict, required: tuple[str, ...]) -> 
         kind = types[key]
         if isinstance(value, bool) or not isinstance(value, kind):
             raise InputError(f"{where}.{key}", f"expected {_type_name(kind)}, got {value!r}")
-        if kind is list and key not in (*SECTIONS, "arms"):
+        if kind is list and key not in (*KINDS, "arms"):
             for item in value:
                 if not isinstance(item, str):
                     raise InputError(f"{where}.{key}", f"expected a list of strings, got {item!r} in it")
@@ -218,22 +196,27 @@ def load_study(path: str | Path) -> dict:
     least 1, and at least one section (each run's rules are then checked by :func:`run_study`,
     still before any game is played)."""
     data = read_toml(path, "study file")
-    _check_section("study", data, STUDY_TYPES, REQUIRED["study"])
-    if not any(data.get(kind) for kind in SECTIONS):
-        raise InputError(
-            "study", "give at least one [[compare]], [[sweep]], [[balance]], [[tune]], [[design]] or [[skill]] section"
-        )
+    _check_section("study", data, {**STUDY_TYPES, **dict.fromkeys(KINDS, list)}, REQUIRED["study"])
+    if not any(data.get(kind) for kind in KINDS):
+        *others, last = (f"[[{kind}]]" for kind in KINDS)
+        raise InputError("study", f"give at least one {', '.join(others)} or {last} section")
     parse_matters(data.get("matters"), "matters")
-    for kind, types in SECTIONS.items():
+    for kind, section_kind in KINDS.items():
         for k, section in enumerate(data.get(kind, [])):
-            _check_section(f"{kind}[{k}]", section, types, REQUIRED[kind])
-            for j, arm in enumerate(section.get("arms", []) if kind == "compare" else []):
-                _check_section(f"{kind}[{k}].arms[{j}]", arm, ARM_TYPES, REQUIRED["arm"])
-            if kind in ("compare", "design"):
-                parse_matters(section.get("matters"), f"{kind}[{k}].matters")
-            if kind == "compare":
-                _check_claims(f"compare[{k}].claims", section.get("claims", {}))
+            where = f"{kind}[{k}]"
+            _check_section(where, section, section_kind.types, section_kind.required)
+            if "matters" in section_kind.types:
+                parse_matters(section.get("matters"), f"{where}.matters")
+            if section_kind.check is not None:
+                section_kind.check(where, section)
     return data
+
+
+def _check_compare(where: str, section: dict) -> None:
+    """A [[compare]] section's arms, each a table of its own, and its claims."""
+    for j, arm in enumerate(section.get("arms", [])):
+        _check_section(f"{where}.arms[{j}]", arm, ARM_TYPES, REQUIRED["arm"])
+    _check_claims(f"{where}.claims", section.get("claims", {}))
 
 
 def _claim(said) -> tuple[bool, list[str], list[str]]:
@@ -308,20 +291,9 @@ def run_study(path: str | Path, out_dir: str | Path, scale: float = 1.0, progres
     spec = get_game(study["game"])
     seed = study.get("seed", 1)
     folder = Path(path).parent  # an arm's rules file is named relative to the study file
-    plans = [
-        ("compare", k, s, _plan_compare(spec, s, seed, scale, k, folder=folder, matters=study.get("matters")))
-        for k, s in enumerate(study.get("compare", []))
-    ]
     margins = parse_matters(study.get("matters"), "matters")
-    plans += [("sweep", k, s, _plan_sweep(spec, s, seed, scale, k, matters=margins))
-              for k, s in enumerate(study.get("sweep", []))]  # fmt: skip
-    for kind in ("balance", "tune"):
-        plans += [(kind, k, s, _plan_search(spec, kind, s, seed, scale, k=k, matters=margins))
-                  for k, s in enumerate(study.get(kind, []))]  # fmt: skip
-    plans += [("design", k, s, _plan_design(spec, s, seed, scale, k, matters=study.get("matters")))
-              for k, s in enumerate(study.get("design", []))]  # fmt: skip
-    plans += [("skill", k, s, _plan_skill(spec, s, seed, scale, k, matters=margins))
-              for k, s in enumerate(study.get("skill", []))]  # fmt: skip
+    plans = [(kind, k, s, section.plan(spec, s, seed=seed, scale=scale, k=k, folder=folder, matters=margins))
+             for kind, section in KINDS.items() for k, s in enumerate(study.get(kind, []))]  # fmt: skip
     out_dir = Path(out_dir)
     if out_dir.exists() and not out_dir.is_dir():
         raise InputError("--out", f"{str(out_dir)!r} is a file; the report needs a folder")
@@ -349,64 +321,9 @@ def _write_report(study, spec, seed, plans, out_dir: Path, command: str, progres
     with backend or ThreadsBackend() as engine:
         for kind, k, section, plan in plans:
             name = f"{kind}-{k + 1}"
-            findings, charts = [], []
-            if kind == "compare":
-                answer = compare_question.play(plan, backend=engine, progress=progress)
-                table, tables, players, games = answer.table, answer.tables, plan.players, answer.games
-                broken = check_claims(table, section.get("claims", {}))
-                if broken:  # (the report says so, and the command warns: a conclusion the games contradict)
-                    print(f"snakesim study: {name}: the study's claims do not hold: {'; '.join(broken)}",
-                          file=sys.stderr)  # fmt: skip
-                figures = comparison_figures(
-                    spec,
-                    players,
-                    table,
-                    tables,
-                    out_dir,
-                    prefix=f"{name}-",
-                    win_title=section.get("title", ""),
-                    dpi=100,
-                )
-                note = f"{players} players, {games:,} games per arm, seed {seed}; " + "; ".join(
-                    f"**{arm.label}**: {_describe(arm.rules, arm.seats)}" for arm in plan.arms
-                )
-                if section.get("claims"):
-                    held = "; ".join(_claim_words(label, said) for label, said in section["claims"].items())
-                    note += (
-                        f". **The conclusion's claims do not hold here**: {'; '.join(broken)}"
-                        if broken
-                        else f". The conclusion's claims hold: {held}"
-                    )
-                shown = _compare_view(table)
-                findings = [f"{f['arm']}: {f['text']}" if f["arm"] else f["text"] for f in answer.findings]
-                charts = comparison_charts_data(spec, players, table, tables)
-            elif kind == "balance":
-                note, shown, table, figures, findings = _balance_section(
-                    plan, section, engine, progress, name=name, out_dir=out_dir
-                )
-            elif kind == "tune":
-                note, shown, table, figures, findings = _tune_section(
-                    plan, section, engine, progress, name=name, out_dir=out_dir
-                )
-            elif kind == "design":
-                note, shown, table, figures, findings = _design_section(
-                    plan, engine, progress, name=name, out_dir=out_dir
-                )
-            elif kind == "skill":
-                note, shown, table, figures, findings = _skill_section(
-                    plan, engine, progress, name=name, out_dir=out_dir
-                )
-            elif kind == "sweep":
-                answer = sweep_question.play(plan, progress=progress, backend=engine)
-                table, findings, axes = answer.table, answer.findings, plan.axes
-                sweep_figure(table, axes[0], title=section.get("title", "")).savefig(out_dir / f"{name}.png", dpi=100)
-                figures = [f"{name}.png"]
-                points = f"{plan.budget.games:,} games per point, seed {seed}"
-                note = f"players {section['players']}, {', '.join(plan.settings)}; {points}"
-                shown = table.pivot_table(
-                    index=["players", *axes], columns="label", values="value", sort=False
-                ).reset_index()
-                shown.columns.name = "metric"
+            note, shown, table, figures, findings, charts = KINDS[kind].write(
+                plan, section, seed=seed, engine=engine, progress=progress, name=name, out_dir=out_dir
+            )
             sections.append(Section(section.get("title", name), note, shown, figures, findings, charts=charts))
             tidy.append(table.assign(section=name))
     pd.concat(tidy, ignore_index=True).to_csv(out_dir / "summary.csv", index=False)
@@ -438,14 +355,52 @@ def _swap_in(work: Path, out_dir: Path) -> None:
     shutil.rmtree(old, ignore_errors=True)
 
 
-def _plan_compare(spec, section, seed, scale, k, folder=Path("."), matters=None) -> compare_question.Plan:
+def _compare_section(plan: compare_question.Plan, section, *, seed, engine, progress, name, out_dir):
+    """Run a [[compare]] section: its note (with its claims checked), shown table, tidy table,
+    figures, findings and charts."""
+    answer = compare_question.play(plan, backend=engine, progress=progress)
+    spec, table, tables, players, games = plan.spec, answer.table, answer.tables, plan.players, answer.games
+    broken = check_claims(table, section.get("claims", {}))
+    if broken:  # (the report says so, and the command warns: a conclusion the games contradict)
+        print(f"snakesim study: {name}: the study's claims do not hold: {'; '.join(broken)}", file=sys.stderr)
+    figures = comparison_figures(spec, players, table, tables, out_dir, prefix=f"{name}-",
+                                 win_title=section.get("title", ""), dpi=100)  # fmt: skip
+    note = f"{players} players, {games:,} games per arm, seed {seed}; " + "; ".join(
+        f"**{arm.label}**: {_describe(arm.rules, arm.seats)}" for arm in plan.arms
+    )
+    if section.get("claims"):
+        held = "; ".join(_claim_words(label, said) for label, said in section["claims"].items())
+        note += (
+            f". **The conclusion's claims do not hold here**: {'; '.join(broken)}"
+            if broken
+            else f". The conclusion's claims hold: {held}"
+        )
+    findings = [f"{f['arm']}: {f['text']}" if f["arm"] else f["text"] for f in answer.findings]
+    charts = comparison_charts_data(spec, players, table, tables)
+    return note, _compare_view(table), table, figures, findings, charts
+
+
+def _sweep_section(plan: sweep_question.Plan, section, *, seed, engine, progress, name, out_dir):
+    """Run a [[sweep]] section: its note, every figure by point (wide), the tidy table, the
+    figure and the findings along the first swept option."""
+    answer = sweep_question.play(plan, progress=progress, backend=engine)
+    table, axes = answer.table, plan.axes
+    sweep_figure(table, axes[0], title=section.get("title", "")).savefig(out_dir / f"{name}.png", dpi=100)
+    points = f"{plan.budget.games:,} games per point, seed {seed}"
+    note = f"players {section['players']}, {', '.join(plan.settings)}; {points}"
+    shown = table.pivot_table(index=["players", *axes], columns="label", values="value", sort=False).reset_index()
+    shown.columns.name = "metric"
+    return note, shown, table, [f"{name}.png"], answer.findings, []
+
+
+def _plan_compare(spec, section, *, seed, scale, k, folder, matters) -> compare_question.Plan:
     """A [[compare]] section's question, checked: its arms as tables (``[[compare.arms]]``, a
     rules file named relative to the study's ``folder``) or ``variants`` crossed with
     ``policies``; what matters is the study's, then the section's own."""
     where = f"compare[{k}]"
     players = section["players"]
     budget = Budget(max(1, round(section["games"] * scale)), seed)
-    margins = {**parse_matters(matters), **parse_matters(section.get("matters"))}
+    margins = {**matters, **parse_matters(section.get("matters"))}
     if "arms" in section:
         for key in ("variants", "policies"):
             if key in section:
@@ -470,7 +425,7 @@ def _plan_compare(spec, section, seed, scale, k, folder=Path("."), matters=None)
     return compare_question.ask(spec, players, arms, budget, matters=margins, where=where)
 
 
-def _plan_sweep(spec, section, seed, scale, k, matters=None) -> sweep_question.Plan:
+def _plan_sweep(spec, section, *, seed, scale, k, folder, matters) -> sweep_question.Plan:
     """Check a [[sweep]] section completely into its question (``matters``: the study's)."""
     where = f"sweep[{k}]"
     players = parse_players(str(section["players"]))
@@ -482,28 +437,38 @@ def _plan_sweep(spec, section, seed, scale, k, matters=None) -> sweep_question.P
     return sweep_question.ask(spec, players, settings, Budget(games, seed), source, matters=matters)
 
 
-def _plan_search(spec, kind, section, seed, scale, k, matters=None):
-    """Check a [[balance]] section completely into its question, or a [[tune]] section into what
-    the search needs; InputError naming the section's field otherwise."""
-    where = f"{kind}[{k}]"
-    players = section["players"]
+def _search_start(section, seed, scale) -> tuple[Budget, RuleSource]:
+    """A [[balance]] or [[tune]] section's games (scaled) and where its rules come from."""
     games = max(100, round(section.get("games", 20_000) * scale))
     max_games = max(games, round(section.get("max_games", 320_000) * scale))
     confirm = max(100, round(section["confirm_games"] * scale)) if "confirm_games" in section else None
-    budget = Budget(games, seed, max_games=max_games, confirm_games=confirm)
+    source = RuleSource(section.get("variant"), settings=section.get("set", ()), policy=section.get("policy"),
+                        policies=section.get("policies"))  # fmt: skip
+    return Budget(games, seed, max_games=max_games, confirm_games=confirm), source
+
+
+def _plan_balance(spec, section, *, seed, scale, k, folder, matters) -> balance_question.Plan:
+    """Check a [[balance]] section completely into its question."""
+    budget, source = _search_start(section, seed, scale)
     try:
-        source = RuleSource(section.get("variant"), settings=section.get("set", ()), policy=section.get("policy"),
-                            policies=section.get("policies"))  # fmt: skip
-        if kind == "balance":
-            return balance_question.ask(spec, players, section["handicap"], budget, source,
-                                        tolerance=section.get("tolerance", 0.01), value_range=section.get("range"),
-                                        novices=section.get("novices"))  # fmt: skip
-        return tune_question.ask(spec, players, section["target"], section["vary"], budget, source, matters=matters)
+        return balance_question.ask(spec, section["players"], section["handicap"], budget, source,
+                                    tolerance=section.get("tolerance", 0.01), value_range=section.get("range"),
+                                    novices=section.get("novices"))  # fmt: skip
     except InputError as err:
-        raise InputError(f"{where}: {err.field.lstrip('-')}", err.message) from None
+        raise InputError(f"balance[{k}]: {err.field.lstrip('-')}", err.message) from None
 
 
-def _balance_section(plan: balance_question.Plan, section, engine, progress, name, out_dir):
+def _plan_tune(spec, section, *, seed, scale, k, folder, matters) -> tune_question.Plan:
+    """Check a [[tune]] section completely into its question (``matters``: the study's)."""
+    budget, source = _search_start(section, seed, scale)
+    try:
+        return tune_question.ask(spec, section["players"], section["target"], section["vary"], budget, source=source,
+                                 matters=matters)  # fmt: skip
+    except InputError as err:
+        raise InputError(f"tune[{k}]: {err.field.lstrip('-')}", err.message) from None
+
+
+def _balance_section(plan: balance_question.Plan, section, *, seed, engine, progress, name, out_dir):
     """Run a [[balance]] section: its note, shown table, tidy table, figures and findings."""
     where = f"{plan.players} players, {plan.label}" + (f", policies {','.join(plan.seats)}" if plan.seats else "")
     answer = balance_question.play(plan, backend=engine, progress=progress)
@@ -519,10 +484,10 @@ def _balance_section(plan: balance_question.Plan, section, engine, progress, nam
         note += f" Novices, on the same fresh games: **{'holds' if s['novices']['holds'] else 'does not hold'}**"
         note += f": {s['novices']['message']}."
     balance_figure(result, section.get("title", name)).savefig(out_dir / f"{name}.png", dpi=100)
-    return note, _balance_view(s), result.confirmed, [f"{name}.png"], answer.findings
+    return note, _balance_view(s), result.confirmed, [f"{name}.png"], answer.findings, []
 
 
-def _tune_section(plan: tune_question.Plan, section, engine, progress, name, out_dir):
+def _tune_section(plan: tune_question.Plan, section, *, seed, engine, progress, name, out_dir):
     """Run a [[tune]] section: its note, shown table, tidy table, figures and findings."""
     where = f"{plan.players} players, {plan.label}" + (f", policies {','.join(plan.seats)}" if plan.seats else "")
     answer = tune_question.play(plan, backend=engine, progress=progress)
@@ -544,7 +509,7 @@ def _tune_section(plan: tune_question.Plan, section, engine, progress, name, out
         option += f".{s['vary']['seat']}"
     shown = result.answer.rename(columns={"value": option, "metric": target})
     tidy = result.answer.rename(columns={"value": option, "metric": "value"}).assign(metric=target)
-    return note, shown, tidy, [f"{name}.png"], answer.findings
+    return note, shown, tidy, [f"{name}.png"], answer.findings, []
 
 
 def _balance_view(s: dict) -> pd.DataFrame:
@@ -569,7 +534,7 @@ def _balance_view(s: dict) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["metric", f"before: {inline(s['base'])}", f"after: {inline(s['values'])}"])
 
 
-def _plan_design(spec, section, seed, scale, k, matters=None):
+def _plan_design(spec, section, *, seed, scale, k, folder, matters) -> design_question.Plan:
     """Check a [[design]] section completely into its question (``matters``: the study's, which
     the section's own override figure by figure)."""
     where = f"design[{k}]"
@@ -580,15 +545,15 @@ def _plan_design(spec, section, seed, scale, k, matters=None):
     try:
         source = RuleSource(section.get("variant"), settings=section.get("set", ()), policy=section.get("policy"),
                             policies=section.get("policies"))  # fmt: skip
-        margins = {**parse_matters(matters), **parse_matters(section.get("matters"))}
+        margins = {**matters, **parse_matters(section.get("matters"))}
         return design_question.ask(spec, players, section["vary"], section["targets"],
-                                   Budget(games, seed, max_games=most, confirm_games=confirm), source,
+                                   Budget(games, seed, max_games=most, confirm_games=confirm), source=source,
                                    prefer=section.get("prefer"), matters=margins)  # fmt: skip
     except InputError as err:
         raise InputError(f"{where}: {err.field.lstrip('-')}", err.message) from None
 
 
-def _design_section(plan: design_question.Plan, engine, progress, name, out_dir):
+def _design_section(plan: design_question.Plan, section, *, seed, engine, progress, name, out_dir):
     """Run a [[design]] section: its note, the answers (or the nearest miss) with their figures
     on fresh games, every rule set played (tidy), the figure and the findings."""
     import pandas as pd
@@ -620,10 +585,10 @@ def _design_section(plan: design_question.Plan, engine, progress, name, out_dir)
     tidy = result.table.melt(id_vars=["label", "status", "games"], value_vars=[t["metric"] for t in s["targets"]],
                              var_name="metric", value_name="value")  # fmt: skip
     design_figure(result.table, s, spec.title).savefig(out_dir / f"{name}.png", dpi=100)
-    return note, shown, tidy, [f"{name}.png"], answer.findings
+    return note, shown, tidy, [f"{name}.png"], answer.findings, []
 
 
-def _plan_skill(spec, section, seed, scale, k, matters=None) -> skill_question.Plan:
+def _plan_skill(spec, section, *, seed, scale, k, folder, matters) -> skill_question.Plan:
     """Check a [[skill]] section completely into its question (``matters``: the study's)."""
     where = f"skill[{k}]"
     games = max(10, round(section.get("games", 4_000) * scale))
@@ -637,14 +602,14 @@ def _plan_skill(spec, section, seed, scale, k, matters=None) -> skill_question.P
         raise InputError(f"{where}: {err.field.lstrip('-')}", err.message) from None
 
 
-def _skill_section(plan: skill_question.Plan, engine, progress, name, out_dir):
+def _skill_section(plan: skill_question.Plan, section, *, seed, engine, progress, name, out_dir):
     """Run a [[skill]] section: its note (the verdict in words), shown table, tidy table, figures, findings."""
     answer = skill_question.play(plan, backend=engine, progress=progress)
     ((label, result),) = answer.results.items()
     budget, playouts, novice = plan.budget, plan.playouts, plan.novice
     if result.table.empty:
         verdict = f"{label}: {result.shares['verdict'].iloc[0]}."
-        return verdict, result.shares[["players", "verdict"]], result.shares, [], []
+        return verdict, result.shares[["players", "verdict"]], result.shares, [], [], []
     words = []
     for row in result.shares.itertuples():
         share = (f"the expert gets {100 * row.skill_share:.0f}% [{100 * row.low:.0f}%, {100 * row.high:.0f}%] of "
@@ -670,7 +635,7 @@ def _skill_section(plan: skill_question.Plan, engine, progress, name, out_dir):
         out_dir / f"{name}.png", dpi=100
     )
     tidy = result.table.merge(result.shares, on="players", how="left")
-    return note, shown, tidy, [f"{name}.png"], answer.findings[label]
+    return note, shown, tidy, [f"{name}.png"], answer.findings[label], []
 
 
 def _describe(rules, seats) -> str:
@@ -749,3 +714,35 @@ def charted(figure: str, charts: list[dict]) -> bool:
     instead: win rates, length and feel always; the scores figure where it shows when players
     go out (the "out" chart)."""
     return figure.endswith(CHARTED) or (figure.endswith("-scores.png") and any(c["id"] == "out" for c in charts))
+
+
+@dataclass(frozen=True)
+class SectionKind:
+    """A kind of study section: its keys and the types they take, the keys it needs, how a
+    section becomes its question (``plan``: checked, before any game of the study is played),
+    how the question played becomes the report's section (``write``: its note, shown table,
+    tidy table, figures, findings and charts) and any check of its own (``check``)."""
+
+    types: dict
+    required: tuple[str, ...]
+    plan: Callable
+    write: Callable
+    check: Callable | None = None
+
+
+# The kinds of section, in the order a report shows them; a new kind is one line here.
+KINDS = {
+    "compare": SectionKind(COMPARE_TYPES, ("players", "games"), _plan_compare, _compare_section, _check_compare),
+    "sweep": SectionKind(SWEEP_TYPES, ("players", "games", "set"), _plan_sweep, _sweep_section),
+    "balance": SectionKind(BALANCE_TYPES, ("players", "handicap"), _plan_balance, _balance_section),
+    "tune": SectionKind(TUNE_TYPES, ("players", "target", "vary"), _plan_tune, _tune_section),
+    "design": SectionKind(DESIGN_TYPES, ("players", "vary", "targets"), _plan_design, _design_section),
+    "skill": SectionKind(SKILL_TYPES, ("players",), _plan_skill, _skill_section),
+}
+
+
+def plan_section(spec, kind: str, section: dict, *, seed: int = 1, scale: float = 1.0, k: int = 0,
+                 folder: Path = Path("."), matters=None):  # fmt: skip
+    """A study section of ``kind`` checked into its question, as :func:`run_study` plans it
+    (``matters``: the study's margins by figure)."""
+    return KINDS[kind].plan(spec, section, seed=seed, scale=scale, k=k, folder=folder, matters=matters or {})

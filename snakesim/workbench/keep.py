@@ -27,23 +27,23 @@ def study_toml(plans: dict[str, dict]) -> str:
     shown = [(PANELS[k], plans[k]) for k in PANELS if plans.get(k) is not None]
     if not shown:
         raise InputError("study", _asked())
-    games = {plan["spec"].name for _, plan in shown}
+    games = {plan.spec.name for _, plan in shown}
     if len(games) > 1:
         raise InputError("study", f"a study is of one game, got {', '.join(sorted(games))}")
-    seeds = {plan["seed"] for _, plan in shown}
+    seeds = {plan.seed for _, plan in shown}
     if len(seeds) > 1:
         played = ", ".join(map(str, sorted(seeds)))
         raise InputError("seed", f"the page's runs were played with different seeds ({played}); play one again "
                          "with the page's seed")  # fmt: skip
     first_panel, first = shown[0]
-    spec, players = first["spec"], first["players"]
+    spec, players = first.spec, first.players
     lines = [
         f"# Made by the snakesim {__version__} workbench on {time.strftime('%Y-%m-%d')}; run it with",
         f"#   snakesim study {spec.name}-study.toml",
         f"title = {inline(spec.name.title() + f': {players} players, from the workbench')}",
         f"question = {inline(first_panel.question(first))}",
         f"game = {inline(spec.name)}",
-        f"seed = {first['seed']}",
+        f"seed = {first.seed}",
     ]
     for kind, plan in shown:
         lines += ["", *kind.study(plan)]

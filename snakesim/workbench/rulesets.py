@@ -5,6 +5,11 @@ report uses for them."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from snakesim.workbench.plans import RunPlan
+
 import re
 from typing import Any
 
@@ -47,12 +52,12 @@ def arm_table(spec, players: int, arm: Any, k: int, lineup: list[str]) -> dict:
     return out
 
 
-def arms_played(plan: dict) -> list[dict]:
+def arms_played(plan: RunPlan) -> list[dict]:
     """Each rule set as the page, the report and the study name it: its label, what it changes
     from the standard game (as TOML and in a line), its hash and its players."""
-    lineup = list(plan["lineup"])
+    lineup = list(plan.lineup)
     out = []
-    for a in plan["arms"]:
+    for a in plan.arms:
         changes = {k: v for k, v in a.rules.changes().items() if k not in SWITCHES}
         out.append({"name": a.label, "rules_hash": a.rules.rules_hash(), "policies": list(a.seats),
                     "own_players": list(a.seats) != lineup, "changes": as_toml(changes) if changes else "",

@@ -21,10 +21,11 @@ from snakesim.games import get_game
 from snakesim.workbench.forms import check_policies
 from snakesim.workbench.jobs import Job, Limits
 from snakesim.workbench.panels import DEFAULT, panel
+from snakesim.workbench.plans import RunPlan
 from snakesim.workbench.rulesets import arm_table, arms_played, file_name
 
 
-def check_request(request: Any, limits: Limits) -> tuple[Job, dict]:
+def check_request(request: Any, limits: Limits) -> tuple[Job, RunPlan]:
     """Check a run request completely; return its job (with its total of games, 0 when not
     known ahead) and what the run needs. InputError naming the field otherwise."""
     if not isinstance(request, dict):
@@ -43,14 +44,25 @@ def check_request(request: Any, limits: Limits) -> tuple[Job, dict]:
     asked, games = kind.rule_sets(request, limits)
     tables = [arm_table(spec, players, a, k, lineup) for k, a in enumerate(asked)]
     arms = build_arms(spec, players, Budget(games, seed), tables, shared, where="arms")
-    plan = {"kind": kind, "spec": spec, "players": players, "games": games, "seed": seed, "arms": arms,
-            "tables": tables, "shared": shared, "lineup": lineup, "request": request, "limits": limits}  # fmt: skip
+    plan = RunPlan(
+        kind,
+        spec,
+        players,
+        games,
+        seed,
+        arms=arms,
+        tables=tables,
+        shared=shared,
+        lineup=lineup,
+        request=request,
+        limits=limits,
+    )
     total = kind.complete(plan)
     what = f"{spec.name.capitalize()}, {players} players: {kind.describe(request)}"
     return Job(kind.KIND, request, total, what=what), plan
 
 
-def play(job: Job, plan: dict) -> dict:
+def play(job: Job, plan: RunPlan) -> dict:
     """Play a checked request (``check_request``) for ``job``; return what the page shows:
     the panel's result, each rule set as played and the command line that gives the same."""
     from snakesim.core import compiling
@@ -58,41 +70,41 @@ def play(job: Job, plan: dict) -> dict:
     from snakesim.core.progress import seconds_per_game
     from snakesim.workbench.jobs import WatchedBackend
 
-    spec, players, seed, kind = plan["spec"], plan["players"], plan["seed"], plan["kind"]
+    spec, players, seed, kind = plan.spec, plan.players, plan.seed, plan.kind
 
     def notice(line: str) -> None:
         with job.lock:
             job.state, job.message = "compiling", line
 
     parts = []
-    for arm in plan["arms"]:  # the kernels loaded or compiled first, and the page told
+    for arm in plan.arms:  # the kernels loaded or compiled first, and the page told
         codes = encode_policies(spec, arm.seats) if arm.seats else None
         compiling.prepare(spec, arm.rules, players, seed, codes, notice=notice)
         if kind.COUNTS_WORK and job.total:  # what a game of this arm costs, for a bar that counts work
-            parts.append((plan["games"], seconds_per_game(spec, arm.rules, players, seed, plan["games"], codes=codes)))
+            parts.append((plan.games, seconds_per_game(spec, arm.rules, players, seed, plan.games, codes=codes)))
     with job.lock:
         job.state, job.message, job.parts = "playing", "", parts
     result = kind.play(plan, WatchedBackend(job))
     return {**result, "arms": arms_played(plan), "command": command(plan)}
 
 
-def command(plan: dict) -> str:
+def command(plan: RunPlan) -> str:
     """The command line that gives the same figures, with each arm's rules saved as
     ``LABEL.toml`` (the page's "rules" download)."""
     import shlex
 
-    spec, kind = plan["spec"], plan["kind"]
-    parts = ["snakesim", kind.KIND, spec.name, "-p", str(plan["players"]), "--seed", str(plan["seed"]),
-             "-n", str(plan["games"])]  # fmt: skip
-    lineup = list(plan["lineup"])
+    spec, kind = plan.spec, plan.kind
+    parts = ["snakesim", kind.KIND, spec.name, "-p", str(plan.players), "--seed", str(plan.seed),
+             "-n", str(plan.games)]  # fmt: skip
+    lineup = list(plan.lineup)
     if lineup and lineup != [spec.default_policy] * len(lineup):
         parts += ["--policies", ",".join(lineup)]
-    for arm in plan["arms"]:
+    for arm in plan.arms:
         text = f"{arm.label}={file_name(arm.label)}"
         if list(arm.seats) != lineup:
             text += ",policies=" + "/".join(arm.seats)
         parts += ["-v", text]
-    if not plan["shared"].options.get("feel", True):
+    if not plan.feel:
         parts += ["--set", "feel=false"]
     parts += kind.command_args(plan)
     return " ".join(shlex.quote(p) for p in parts)

@@ -287,7 +287,7 @@ class DownloadStudy(Base):
                         raise InputError(f"{kind}.kind", f"expected {kind!r}")
                     plans[kind] = check_request(request, self.jobs.limits)[1]
             text = study_toml(plans)  # (checked: one game, one seed)
-            game = next(iter(plans.values()))["spec"].name
+            game = next(iter(plans.values())).spec.name
             _attachment(self, f"{game}-study.toml", "application/toml; charset=utf-8")
             self.finish(text)
 

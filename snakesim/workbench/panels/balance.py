@@ -15,6 +15,11 @@ check 5 times as many fresh games, as the command line's ``--max-games`` and
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from snakesim.workbench.plans import RunPlan
+
 from typing import Any
 
 from snakesim.core.arms import Budget
@@ -30,9 +35,9 @@ COUNTS_WORK = False  # (a search: its games are not known ahead)
 SHARE = 50
 
 
-def _budget(plan: dict) -> Budget:
-    games = plan["games"]
-    return Budget(games, plan["seed"], max_games=4 * games, confirm_games=5 * games)
+def _budget(plan: RunPlan) -> Budget:
+    games = plan.games
+    return Budget(games, plan.seed, max_games=4 * games, confirm_games=5 * games)
 
 
 def rule_sets(request: dict, limits) -> tuple[list[Any], int]:
@@ -41,18 +46,18 @@ def rule_sets(request: dict, limits) -> tuple[list[Any], int]:
     return [request.get("arm")], games
 
 
-def complete(plan: dict) -> int:
-    """The balance question (``plan["question"]``): the handicap (a per-seat option of the game)
+def complete(plan: RunPlan) -> int:
+    """The balance question (``plan.question``): the handicap (a per-seat option of the game)
     and the tolerance, checked as ``balance`` checks them; a search's games are not known ahead
     (0)."""
     from snakesim.questions import balance as question
 
-    spec, request = plan["spec"], plan["request"]
+    spec, request = plan.spec, plan.request
     handicap = request.get("handicap")
     if not isinstance(handicap, str):
         raise InputError("handicap", f"expected one of {', '.join(spec.rules.per_seat_options())}")
     try:
-        plan["question"] = question.ask(spec, plan["players"], handicap, _budget(plan), plan["arms"][0],
+        plan.question = question.ask(spec, plan.players, handicap, _budget(plan), plan.arms[0],
                                         tolerance=request.get("tolerance", 0.01))  # fmt: skip
     except InputError as err:  # (named as the page names them, not as command-line options)
         raise InputError(err.field.lstrip("-"), err.message) from None
@@ -64,12 +69,12 @@ def describe(request: dict) -> str:
     return f"a fair {request.get('handicap')} for {(request.get('arm') or {}).get('name', 'a rule set')}"
 
 
-def play(plan: dict, backend) -> dict:
+def play(plan: RunPlan, backend) -> dict:
     """Search the handicap and check it; the findings, the values found, the chart."""
     from snakesim.questions import balance as question
     from snakesim.report.charts import balance_chart
 
-    asked = plan["question"]
+    asked = plan.question
     answer = question.play(asked, backend=backend)
     result = answer.result
     return {
@@ -84,26 +89,26 @@ def play(plan: dict, backend) -> dict:
     }
 
 
-def command_args(plan: dict) -> list[str]:
+def command_args(plan: RunPlan) -> list[str]:
     """The options of its command line past the common ones (game, players, seed, rule sets)."""
-    asked = plan["question"]
+    asked = plan.question
     return ["--handicap", asked.handicap, "--tolerance", str(asked.tolerance),
             "--max-games", str(asked.budget.max_games), "--confirm-games", str(asked.budget.confirm_games)]  # fmt: skip
 
 
-def question(plan: dict) -> str:
+def question(plan: RunPlan) -> str:
     """The question a study file of this run asks, in a sentence."""
-    asked = plan["question"]
+    asked = plan.question
     return f"Which {asked.handicap} per seat gives every seat of a {asked.players}-player game the same chance?"
 
 
-def study(plan: dict) -> list[str]:
+def study(plan: RunPlan) -> list[str]:
     """A study's ``[[balance]]`` section: the rule set as its settings, the handicap, the
     tolerance and the budget."""
-    arm, asked = plan["tables"][0], plan["question"]
+    arm, asked = plan.tables[0], plan.question
     players, budget = asked.players, asked.budget
     heading = f"Balance {asked.handicap} of {arm['name']}, {players} players"
-    feel = [] if plan["shared"].options.get("feel", True) else ["feel=false"]
+    feel = [] if plan.shared.options.get("feel", True) else ["feel=false"]
     lines = ["[[balance]]", f"title = {inline(heading)}",
              f"players = {players}", f"games = {budget.games}", f"max_games = {budget.max_games}",
              f"confirm_games = {budget.confirm_games}", f"handicap = {inline(asked.handicap)}",

@@ -16,6 +16,11 @@ as ``compare --precision --precise differences`` does (its result's ``settle`` s
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from snakesim.workbench.plans import RunPlan
+
 from typing import Any
 
 from snakesim.analysis.verdicts import parse_matters
@@ -51,30 +56,30 @@ def rule_sets(request: dict, limits) -> tuple[list[Any], int]:
     return arms, Int(1, most).check("games", request.get("games", 100_000))
 
 
-def complete(plan: dict) -> int:
-    """The comparison's question (``plan["question"]``): what matters, and the anytime-valid
+def complete(plan: RunPlan) -> int:
+    """The comparison's question (``plan.question``): what matters, and the anytime-valid
     stopping of a run that settles an earlier one; every rule set plays the plan's games (not
     known ahead when it stops by precision: 0)."""
     from snakesim.questions import compare as question
 
-    request = plan["request"]
+    request = plan.request
     matters = request.get("matters") or ""
     if not isinstance(matters, str):
         raise InputError("matters", f"expected text such as 'length=3%,lead_changes=0.25', got {matters!r}")
     margins = parse_matters(matters, "matters")
-    plan["matters_text"] = matters.strip()
+    plan.matters_text = matters.strip()
     precision, most = request.get("precision"), None
     if precision is not None:
         if isinstance(precision, bool) or not isinstance(precision, int | float) or not 0 < precision < 0.5:
             raise InputError("precision", f"expected a half-width above 0 and below 0.5, got {precision!r}")
-        cap = plan["limits"].max_games // len(plan["arms"])
+        cap = plan.limits.max_games // len(plan.arms)
         most = request.get("max_games")
-        most = Int(plan["games"], cap).check("max_games", most if most is not None else plan["games"])
+        most = Int(plan.games, cap).check("max_games", most if most is not None else plan.games)
         precision = float(precision)
-    budget = Budget(plan["games"], plan["seed"], precision=precision, max_games=most)
-    plan["question"] = question.ask(plan["spec"], plan["players"], plan["arms"], budget, matters=margins,
+    budget = Budget(plan.games, plan.seed, precision=precision, max_games=most)
+    plan.question = question.ask(plan.spec, plan.players, plan.arms, budget, matters=margins,
                                     precise=("differences",), where="arms")  # fmt: skip
-    return 0 if precision is not None else plan["games"] * len(plan["arms"])
+    return 0 if precision is not None else plan.games * len(plan.arms)
 
 
 def describe(request: dict) -> str:
@@ -85,14 +90,14 @@ def describe(request: dict) -> str:
     )
 
 
-def play(plan: dict, backend) -> dict:
+def play(plan: RunPlan, backend) -> dict:
     """Play the comparison; the findings, every figure a row, the charts and the note on the
     details."""
     from snakesim.analysis.findings import ALPHA, hidden_metrics, row_text
     from snakesim.questions import compare as question
     from snakesim.report.charts import comparison_charts
 
-    answer = question.play(plan["question"], backend=backend)
+    answer = question.play(plan.question, backend=backend)
     table = answer.table
     shown = table[~table["metric"].isin(hidden_metrics(table))]
     rows = []
@@ -111,31 +116,31 @@ def play(plan: dict, backend) -> dict:
     }
 
 
-def command_args(plan: dict) -> list[str]:
+def command_args(plan: RunPlan) -> list[str]:
     """The options of its command line past the common ones (game, players, seed, rule sets)."""
-    out = ["--matters", plan["matters_text"]] if plan.get("matters_text") else []
-    budget = plan["question"].budget
+    out = ["--matters", plan.matters_text] if plan.matters_text else []
+    budget = plan.question.budget
     if budget.precision is not None:
         out += ["--precision", f"{budget.precision:g}", "--precise", "differences", "--max-games",
                 str(budget.max_games)]  # fmt: skip
     return out
 
 
-def question(plan: dict) -> str:
+def question(plan: RunPlan) -> str:
     """The question a study file of this run asks, in a sentence."""
-    return f"What do these rules do to a {plan['players']}-player game of {plan['spec'].name.title()}?"
+    return f"What do these rules do to a {plan.players}-player game of {plan.spec.name.title()}?"
 
 
-def study(plan: dict) -> list[str]:
+def study(plan: RunPlan) -> list[str]:
     """A study's ``[[compare]]`` section: the players, games and line-up, each rule set as
     the settings that make it."""
-    players, lineup = plan["players"], list(plan["lineup"])
-    lines = ["[[compare]]", f'title = "{players} players"', f"players = {players}", f"games = {plan['games']}"]
-    if not plan["shared"].options.get("feel", True):
+    players, lineup = plan.players, list(plan.lineup)
+    lines = ["[[compare]]", f'title = "{players} players"', f"players = {players}", f"games = {plan.games}"]
+    if not plan.feel:
         lines.append(f"set = {inline(['feel=false'])}")
     if lineup:
         lines.append(f"policies = {inline(lineup)}")
-    for arm in plan["tables"]:
+    for arm in plan.tables:
         lines += ["", "[[compare.arms]]", f"name = {inline(arm['name'])}"]
         if arm["set"]:
             lines.append(f"set = {inline(arm['set'])}")

@@ -16,6 +16,11 @@ rules; every other dimension changes the chosen rule set.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from snakesim.workbench.plans import RunPlan
+
 import re
 from typing import Any
 
@@ -48,26 +53,26 @@ def _lines(request: dict, key: str) -> list[str]:
     return lines
 
 
-def complete(plan: dict) -> int:
+def complete(plan: RunPlan) -> int:
     """The options to vary, the targets and the budget, checked as ``snakesim design`` checks
     them (named as the page names them); a search's games are not known ahead (0)."""
     from snakesim.analysis.design_space import MAX_SPACE, Space, check_size
     from snakesim.questions import design as question
 
-    spec, request, players, limits = plan["spec"], plan["request"], plan["players"], plan["limits"]
-    budget = Int(plan["games"] * 2, limits.max_games).check("budget", request.get("budget", limits.max_games))
+    spec, request, players, limits = plan.spec, plan.request, plan.players, plan.limits
+    budget = Int(plan.games * 2, limits.max_games).check("budget", request.get("budget", limits.max_games))
     prefer = request.get("prefer") or None
     if prefer is not None and not isinstance(prefer, str):
         raise InputError("prefer", "expected a figure's name, or nothing")
     try:
         asked = question.ask(spec, players, _lines(request, "vary"), _lines(request, "targets"),
-                             Budget(plan["games"], plan["seed"], max_games=budget), plan["arms"][0],
+                             Budget(plan.games, plan.seed, max_games=budget), source=plan.arms[0],
                              prefer=prefer)  # fmt: skip
         check_size(Space(spec, RuleSource(), players, asked.dims), MAX_SPACE)
     except InputError as err:  # (named as the page names them, not as command-line options)
         field = err.field.lstrip("-")
         raise InputError({"target": "targets"}.get(field, field), err.message) from None
-    plan.update(question=asked, prefer_text=prefer)
+    plan.question, plan.prefer_text = asked, prefer
     return 0
 
 
@@ -76,12 +81,12 @@ def describe(request: dict) -> str:
     return f"rule sets from {(request.get('arm') or {}).get('name', 'a rule set')} that meet every target"
 
 
-def play(plan: dict, backend) -> dict:
+def play(plan: RunPlan, backend) -> dict:
     """Search; the findings, each answer (or the nearest miss) with its figures and its rules
     as TOML (for the page to add as a rule set), and a chart of every rule set's figures."""
     from snakesim.questions import design as question
 
-    asked = plan["question"]
+    asked = plan.question
     answer = question.play(asked, backend=backend)
     result = answer.result
     s = result.summary
@@ -173,33 +178,33 @@ def _chart(s: dict, table, dims) -> dict:
     return out
 
 
-def command_args(plan: dict) -> list[str]:
+def command_args(plan: RunPlan) -> list[str]:
     """The options of its command line past the common ones (game, players, seed, rule sets)."""
-    args = [x for text in plan["request"]["vary"] if text.strip() for x in ("--vary", text.strip())]
-    args += [x for text in plan["request"]["targets"] if text.strip() for x in ("--target", text.strip())]
-    if plan["prefer_text"]:
-        args += ["--prefer", plan["prefer_text"]]
-    return [*args, "--budget", str(plan["question"].budget.most)]
+    args = [x for text in plan.request["vary"] if text.strip() for x in ("--vary", text.strip())]
+    args += [x for text in plan.request["targets"] if text.strip() for x in ("--target", text.strip())]
+    if plan.prefer_text:
+        args += ["--prefer", plan.prefer_text]
+    return [*args, "--budget", str(plan.question.budget.most)]
 
 
-def question(plan: dict) -> str:
+def question(plan: RunPlan) -> str:
     """The question a study file of this run asks, in a sentence."""
-    return f"Which rule sets meet {'; '.join(t.text for t in plan['question'].targets)} at once?"
+    return f"Which rule sets meet {'; '.join(t.text for t in plan.question.targets)} at once?"
 
 
-def study(plan: dict) -> list[str]:
+def study(plan: RunPlan) -> list[str]:
     """A study's ``[[design]]`` section: the rule set as its settings, what varies, the
     targets and the budget."""
-    arm, players, budget = plan["tables"][0], plan["players"], plan["question"].budget
-    vary = [x.strip() for x in plan["request"]["vary"] if x.strip()]
-    targets = [x.strip() for x in plan["request"]["targets"] if x.strip()]
+    arm, players, budget = plan.tables[0], plan.players, plan.question.budget
+    vary = [x.strip() for x in plan.request["vary"] if x.strip()]
+    targets = [x.strip() for x in plan.request["targets"] if x.strip()]
     heading = "Rule sets from " + arm["name"] + " that meet every target"
     lines = ["[[design]]", f"title = {inline(heading)}",
              f"players = {players}", f"games = {budget.games}", f"budget = {budget.most}",
              f"vary = {inline(vary)}", f"targets = {inline(targets)}"]  # fmt: skip
-    if plan["prefer_text"]:
-        lines.append(f"prefer = {inline(plan['prefer_text'])}")
-    feel = [] if plan["shared"].options.get("feel", True) else ["feel=false"]
+    if plan.prefer_text:
+        lines.append(f"prefer = {inline(plan.prefer_text)}")
+    feel = [] if plan.shared.options.get("feel", True) else ["feel=false"]
     if arm["set"] or feel:
         lines.append(f"set = {inline(arm['set'] + feel)}")
     if arm.get("policies"):
