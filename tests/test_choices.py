@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from snakesim.analysis.balance import SeatRates, _novice_check, _verdict, balance, points
+from snakesim.analysis.balance import SeatRates, _novice_check, _verdict, balance, check_novices, points
 from snakesim.analysis.design import (
     BEATEN,
     EDGE,
@@ -831,3 +831,47 @@ def test_a_design_names_the_rule_sets_it_cannot_play():
     (unplayable,) = found.summary["unplayable"]
     assert list(unplayable) == ["label", "why"] and unplayable["label"] == "start_coins=0"
     assert unplayable["why"].startswith("start_coins: ")
+
+
+def test_a_balance_search_plays_every_game_on_its_backend_with_its_players_and_progress_as_asked(monkeypatch):
+    import snakesim.analysis.balance as balance_module
+
+    made = []
+
+    class Watched(balance_module.SameGames):
+        def __init__(self, spec, players, seed, first, seats, *, backend, progress):
+            made.append((seats, backend, progress))
+            super().__init__(spec, players, seed, first, seats, backend=backend, progress=progress)
+
+    monkeypatch.setattr(balance_module, "SameGames", Watched)
+    backend, seats = Recording(), ("random", "greedy", "random")
+    balance(HISSS, HISSS_RULES, 3, "start_points", seats, budget=Budget(300, 2, max_games=600, confirm_games=300),
+            backend=backend, progress=True)  # fmt: skip
+    assert made == [(seats, backend, True), (seats, backend, True)]  # the search, then the fresh games
+    assert backend.depths == {2}  # (every block played while the search holds the backend)
+    made.clear()
+    balance(HISSS, HISSS_RULES, 3, "start_points", budget=Budget(300, 2, max_games=600, confirm_games=300))
+    assert [(b, p) for _, b, p in made] == [(None, False), (None, False)]  # (no progress unless asked)
+
+
+def test_a_balance_search_checks_its_tolerance_and_skips_what_cannot_be_dealt():
+    with pytest.raises(InputError) as err:
+        balance(HISSS, HISSS_RULES, 3, "start_points", budget=Budget(300, 2), tolerance=0.7)
+    assert str(err.value).startswith("--tolerance: expected a win-rate distance between 0 and 0.5")
+    # From 5 Rainbow hands of 10, four hands of 11 and one of 10 need 54 cards of 52: that step is no
+    # candidate (the one-seat steps are), and the search goes on
+    rainbow = get_game("rainbow")
+    tens = rainbow.rules.variant("standard").updated({"hand_size": 10})
+    found = balance(rainbow, tens, 5, "hand_size", budget=Budget(200, 3, max_games=400, confirm_games=200),
+                    value_range="8:11")  # fmt: skip
+    tried = [tuple(v) for v in found.path["values"]]
+    assert (11, 10, 10, 10, 10) in tried and all(sum(v) <= 52 for v in tried)
+
+
+@pytest.mark.parametrize(("rate", "ok"), [(0.0, True), (1.0, True), (-0.01, False), (1.01, False)])
+def test_a_novices_mistake_rate_is_from_0_to_1(rate, ok):
+    if ok:
+        assert check_novices(HISSS, rate) == rate
+    else:
+        with pytest.raises(InputError, match="--novices: expected a mistake rate from 0 to 1"):
+            check_novices(HISSS, rate)

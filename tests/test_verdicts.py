@@ -89,6 +89,8 @@ def test_a_plan_to_settle_what_a_comparison_left_undecided():
     assert plan["games"] == 90_000 and plan["max_games"] == 270_000  # (three times, in thousands)
     assert plan["precision"] == pytest.approx(0.0005, rel=1e-9)  # the nearest difference to its margin
     assert settle_plan(rates, 500_000)["max_games"] == 500_000  # never fewer than were played
+    odd = _undecided([("win_rate.0", "rate", 0.006, 0.01, "undecided", 10_001)])
+    assert settle_plan(odd, 1_000)["max_games"] == 31_000  # three times 10,001, up to the next thousand
     mixed = _undecided([("win_rate.0", "rate", 0.006, 0.01, "undecided", 40_000),
                         ("length", "mean", 3.0, 5.0, "undecided", 20_000)])  # fmt: skip
     assert settle_plan(mixed, 10_000) == {"games": 40_000, "precision": None, "max_games": None}
