@@ -726,17 +726,23 @@ def test_a_design_starts_from_the_rules_it_is_given_whole():
     assert [c.rules.turn_cap for c in found.candidates] == [300, 300]
 
 
-def test_a_design_plays_every_game_on_its_backend_with_its_players_and_progress_as_asked(monkeypatch):
-    import snakesim.analysis.design as design_module
-
+def watch_games(monkeypatch, module) -> list:
+    """Every set of games ``module`` makes (``SameGames``), as ``(seats, backend, progress)``."""
     made = []
 
-    class Watched(design_module.SameGames):
+    class Watched(module.SameGames):
         def __init__(self, spec, players, seed, first, seats, *, backend, progress):
             made.append((seats, backend, progress))
             super().__init__(spec, players, seed, first, seats, backend=backend, progress=progress)
 
-    monkeypatch.setattr(design_module, "SameGames", Watched)
+    monkeypatch.setattr(module, "SameGames", Watched)
+    return made
+
+
+def test_a_design_plays_every_game_on_its_backend_with_its_players_and_progress_as_asked(monkeypatch):
+    import snakesim.analysis.design as design_module
+
+    made = watch_games(monkeypatch, design_module)
     backend, seats = Recording(), ("random", "greedy", "random")
     dims, targets = (Dimension("points_per_snake", (0, 1)),), (parse_target(HISSS, 3, "length.median<=500"),)
     design(HISSS, RuleSource(), 3, dims, targets, seats, budget=Budget(100, 1, max_games=1200), backend=backend,
@@ -836,14 +842,7 @@ def test_a_design_names_the_rule_sets_it_cannot_play():
 def test_a_balance_search_plays_every_game_on_its_backend_with_its_players_and_progress_as_asked(monkeypatch):
     import snakesim.analysis.balance as balance_module
 
-    made = []
-
-    class Watched(balance_module.SameGames):
-        def __init__(self, spec, players, seed, first, seats, *, backend, progress):
-            made.append((seats, backend, progress))
-            super().__init__(spec, players, seed, first, seats, backend=backend, progress=progress)
-
-    monkeypatch.setattr(balance_module, "SameGames", Watched)
+    made = watch_games(monkeypatch, balance_module)
     backend, seats = Recording(), ("random", "greedy", "random")
     balance(HISSS, HISSS_RULES, 3, "start_points", seats, budget=Budget(300, 2, max_games=600, confirm_games=300),
             backend=backend, progress=True)  # fmt: skip

@@ -42,6 +42,17 @@ def study_section() -> dict:
     return {"players": 3, "games": GAMES, "variants": ["standard", "one-snake"], "matters": MATTERS}
 
 
+def ask_study(tmp_path, game: str, section: str, matters: str | None = None) -> tuple[str, pd.DataFrame]:
+    """A study file of one ``section`` of ``game`` (seed 5), asked through ``snakesim study``:
+    its report in Markdown and its summary table."""
+    study = tmp_path / "s.toml"
+    head = f'title = "t"\nquestion = "q"\ngame = "{game}"\nseed = {SEED}\n'
+    study.write_text(head + (f'matters = "{matters}"\n' if matters else "") + "\n" + section)
+    r = CliRunner().invoke(cli, ["study", str(study), "--out", str(tmp_path / "out")])
+    assert r.exit_code == 0, r.output
+    return (tmp_path / "out" / "report.md").read_text(), pd.read_csv(tmp_path / "out" / "summary.csv")
+
+
 def test_each_question_is_registered_by_its_kind():
     kinds = {"compare": question, "balance": balance_question, "tune": tune_question, "design": design_question,
              "skill": skill_question, "sweep": sweep_question}  # fmt: skip
@@ -94,15 +105,10 @@ def test_a_comparison_gets_the_same_answer_from_every_door(tmp_path):
     api = snakesim.compare("fortune", 3, GAMES, ["standard", "one-snake"], seed=SEED, matters=MATTERS, threads=1)
     pd.testing.assert_frame_equal(api[rows.columns].reset_index(drop=True), rows)
     # a study file
-    study = tmp_path / "s.toml"
-    study.write_text('title = "t"\nquestion = "q"\ngame = "fortune"\nseed = 5\n\n[[compare]]\nplayers = 3\n'
-                     f'games = {GAMES}\nvariants = ["standard", "one-snake"]\nmatters = "{MATTERS}"\n')  # fmt: skip
-    r = CliRunner().invoke(cli, ["study", str(study), "--out", str(tmp_path / "out")])
-    assert r.exit_code == 0, r.output
-    summary = pd.read_csv(tmp_path / "out" / "summary.csv")
+    report, summary = ask_study(tmp_path, "fortune", f'[[compare]]\nplayers = 3\ngames = {GAMES}\n'
+                                f'variants = ["standard", "one-snake"]\nmatters = "{MATTERS}"\n')  # fmt: skip
     section = summary[summary["section"] == "compare-1"][rows.columns].reset_index(drop=True)
     pd.testing.assert_frame_equal(section, rows, check_exact=False, rtol=1e-12, check_dtype=False)
-    report = (tmp_path / "out" / "report.md").read_text()
     assert all((f"{f['arm']}: {f['text']}" if f["arm"] else f["text"]) in report for f in answer.findings)
     # the workbench
     job, plan = check_request(workbench_request(), Limits())
@@ -145,12 +151,8 @@ def test_a_balance_search_is_one_plan_and_one_answer_from_every_door(tmp_path):
     assert (api.values, api.status, api.message) == (answer.result.values, answer.result.status, answer.result.message)
     pd.testing.assert_frame_equal(api.confirmed, answer.result.confirmed)
     # a study file
-    study_file = tmp_path / "s.toml"
-    study_file.write_text('title = "t"\nquestion = "q"\ngame = "fortune"\nseed = 5\n\n[[balance]]\nplayers = 3\n'
-                          'handicap = "start_coins"\ngames = 200\nmax_games = 800\nconfirm_games = 1000\n')  # fmt: skip
-    r = CliRunner().invoke(cli, ["study", str(study_file), "--out", str(tmp_path / "out")])
-    assert r.exit_code == 0, r.output
-    report = (tmp_path / "out" / "report.md").read_text()
+    report, _ = ask_study(tmp_path, "fortune", '[[balance]]\nplayers = 3\nhandicap = "start_coins"\ngames = 200\n'
+                          'max_games = 800\nconfirm_games = 1000\n')  # fmt: skip
     assert all(f in report for f in answer.findings) and answer.result.message in report
     # the workbench
     job, plan = check_request(balance_request(), Limits())
@@ -176,13 +178,9 @@ def test_a_tune_is_one_plan_and_one_answer_from_every_door(tmp_path):
     api = snakesim.tune("fortune", 3, "length.median=60", "start_coins=5:40", seed=SEED, matters="length=2%", **BALANCE)
     assert (api.best, api.status, api.message) == (answer.result.best, answer.result.status, answer.result.message)
     pd.testing.assert_frame_equal(api.path, answer.result.path)
-    study_file = tmp_path / "s.toml"
-    study_file.write_text('title = "t"\nquestion = "q"\ngame = "fortune"\nseed = 5\nmatters = "length=2%"\n\n'
-                          '[[tune]]\nplayers = 3\ntarget = "length.median=60"\nvary = "start_coins=5:40"\n'
-                          'games = 200\nmax_games = 800\nconfirm_games = 1000\n')  # fmt: skip
-    r = CliRunner().invoke(cli, ["study", str(study_file), "--out", str(tmp_path / "out")])
-    assert r.exit_code == 0, r.output
-    report = (tmp_path / "out" / "report.md").read_text()
+    report, _ = ask_study(tmp_path, "fortune", '[[tune]]\nplayers = 3\ntarget = "length.median=60"\n'
+                          'vary = "start_coins=5:40"\ngames = 200\nmax_games = 800\nconfirm_games = 1000\n',
+                          matters="length=2%")  # fmt: skip
     assert all(f in report for f in answer.findings) and answer.result.message in report
 
 
@@ -219,13 +217,9 @@ def test_a_design_search_is_one_plan_and_one_answer_from_every_door(tmp_path):
         assert printed[key] == summary[key], key
     api = snakesim.design("fortune", 3, vary, targets, prefer="length.median", games=100, budget=2000, seed=SEED)
     assert api.summary["answers"] == answer.result.summary["answers"]
-    study_file = tmp_path / "s.toml"
-    study_file.write_text('title = "t"\nquestion = "q"\ngame = "fortune"\nseed = 5\n\n[[design]]\nplayers = 3\n'
-                          'vary = ["start_coins=8,9"]\ntargets = ["length.median<=200", "out_share.mean<=0.5"]\n'
-                          'prefer = "length.median"\ngames = 100\nbudget = 2000\n')  # fmt: skip
-    r = CliRunner().invoke(cli, ["study", str(study_file), "--out", str(tmp_path / "out")])
-    assert r.exit_code == 0, r.output
-    report = (tmp_path / "out" / "report.md").read_text()
+    report, _ = ask_study(tmp_path, "fortune", '[[design]]\nplayers = 3\nvary = ["start_coins=8,9"]\n'
+                          'targets = ["length.median<=200", "out_share.mean<=0.5"]\nprefer = "length.median"\n'
+                          'games = 100\nbudget = 2000\n')  # fmt: skip
     assert all(f in report for f in answer.findings)
     job, plan = check_request(request, Limits())
     shown = play_request(job, plan)
@@ -249,12 +243,9 @@ def test_a_skill_measure_is_one_plan_and_one_answer_from_every_door(tmp_path):
     pd.testing.assert_frame_equal(pd.DataFrame(printed["lineups"]), result.table, check_dtype=False)
     api = snakesim.skill("rainbow", 3, games=60, playouts=4, seed=SEED, matters="win_rate=2")
     pd.testing.assert_frame_equal(api.table, result.table)
-    study_file = tmp_path / "s.toml"
-    study_file.write_text('title = "t"\nquestion = "q"\ngame = "rainbow"\nseed = 5\nmatters = "win_rate=2"\n\n'
-                          '[[skill]]\nplayers = 3\ngames = 60\nplayouts = 4\n')  # fmt: skip
-    r = CliRunner().invoke(cli, ["study", str(study_file), "--out", str(tmp_path / "out")])
-    assert r.exit_code == 0, r.output
-    report = (tmp_path / "out" / "report.md").read_text()
+    report, _ = ask_study(
+        tmp_path, "rainbow", "[[skill]]\nplayers = 3\ngames = 60\nplayouts = 4\n", matters="win_rate=2"
+    )
     assert all(f in report for f in answer.findings["standard"])
 
 
@@ -277,14 +268,9 @@ def test_a_sweep_is_one_plan_and_one_answer_from_every_door(tmp_path):
     api = snakesim.sweep("fortune", [3, 4], settings, 500, seed=SEED, matters="length=3%", threads=1)
     pd.testing.assert_frame_equal(api[columns], rows)
     assert api.attrs["findings"] == answer.findings
-    study_file = tmp_path / "s.toml"
-    study_file.write_text('title = "t"\nquestion = "q"\ngame = "fortune"\nseed = 5\nmatters = "length=3%"\n\n'
-                          '[[sweep]]\nplayers = "3,4"\nset = ["start_coins=10:20:10", "snakes=1"]\n'
-                          'games = 500\n')  # fmt: skip
-    r = CliRunner().invoke(cli, ["study", str(study_file), "--out", str(tmp_path / "out")])
-    assert r.exit_code == 0, r.output
-    summary = pd.read_csv(tmp_path / "out" / "summary.csv")
+    report, summary = ask_study(tmp_path, "fortune", '[[sweep]]\nplayers = "3,4"\n'
+                                'set = ["start_coins=10:20:10", "snakes=1"]\ngames = 500\n',
+                                matters="length=3%")  # fmt: skip
     section = summary[summary["section"] == "sweep-1"][columns].reset_index(drop=True)
     pd.testing.assert_frame_equal(section, rows, check_exact=False, rtol=1e-12, check_dtype=False)
-    report = (tmp_path / "out" / "report.md").read_text()
     assert all(f in report for f in answer.findings)

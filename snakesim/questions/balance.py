@@ -8,17 +8,15 @@ checks it, with one error text for every door), play it (:func:`play`) and show 
 
 from __future__ import annotations
 
-import hashlib
-import json
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING
 
 from snakesim.analysis.balance import balance, check_balance, check_novices
 from snakesim.analysis.findings import balance_findings
-from snakesim.core.arms import Arm, Budget, RuleSource, check_run, resolve_run
+from snakesim.core.arms import Arm, Budget, RuleSource
 from snakesim.core.registry import GameSpec
 from snakesim.core.rules import Rules
-from snakesim.games import get_game
+from snakesim.questions.base import Question, identity, rule_set, spec_of
 
 if TYPE_CHECKING:
     from snakesim.analysis.balance import BalanceResult
@@ -27,7 +25,7 @@ KIND = "balance"
 
 
 @dataclass(frozen=True)
-class Plan:
+class Plan(Question):
     """Every input a balance search's answer depends on, checked (build one with :func:`ask`):
     the rule set (its ``label``, ``rules`` and each seat's player), the per-seat option to set
     seat by seat (``handicap``), how far a seat may stay from the average seat (``tolerance``),
@@ -35,7 +33,6 @@ class Plan:
     (``budget``: each candidate's first round, the most a candidate gets, the fresh games) and
     the novices' mistake rate to check the answer with (None: no check)."""
 
-    game: str
     players: int
     label: str
     rules: Rules
@@ -46,21 +43,12 @@ class Plan:
     value_range: str | None = None
     novices: float | None = None
 
-    @property
-    def spec(self) -> GameSpec:
-        return get_game(self.game)
-
     def key(self) -> str:
         """The question's identity: 16 hex digits of SHA-256 of its canonical JSON (the rule set
         by its complete rules' hash), equal for the same question from any door."""
-        text = json.dumps(
-            {"kind": KIND, "game": self.game, "players": self.players, "label": self.label,
-             "rules": self.rules.rules_hash(), "seats": list(self.seats), "handicap": self.handicap,
-             "budget": asdict(self.budget), "tolerance": self.tolerance, "range": self.value_range,
-             "novices": self.novices},
-            sort_keys=True,
-        )  # fmt: skip
-        return hashlib.sha256(text.encode()).hexdigest()[:16]
+        return identity(KIND, game=self.game, players=self.players, label=self.label, rules=self.rules.rules_hash(),
+                        seats=list(self.seats), handicap=self.handicap, budget=asdict(self.budget),
+                        tolerance=self.tolerance, range=self.value_range, novices=self.novices)  # fmt: skip
 
 
 def ask(
@@ -80,12 +68,8 @@ def ask(
     rule set already built (an :class:`~snakesim.core.arms.Arm`, the workbench's). InputError
     naming the field otherwise.
     """
-    spec = game if isinstance(game, GameSpec) else get_game(game)
-    if isinstance(source, Arm):
-        check_run(spec, source.rules, players, Budget(1, budget.seed))
-        label, rules, seats = source.label, source.rules, tuple(source.seats)
-    else:
-        label, rules, seats = resolve_run(spec, players, Budget(1, budget.seed), source)
+    spec = spec_of(game)
+    label, rules, seats = rule_set(spec, players, budget.seed, source)
     check_balance(spec, rules, players, handicap, budget, tolerance=tolerance, value_range=value_range)
     return Plan(spec.name, players, label, rules, tuple(seats), handicap=handicap, budget=budget, tolerance=tolerance,
                 value_range=value_range, novices=check_novices(spec, novices))  # fmt: skip

@@ -9,8 +9,6 @@ prints. The same question from any door is the same plan, with the same :meth:`P
 
 from __future__ import annotations
 
-import hashlib
-import json
 import shlex
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
@@ -19,10 +17,10 @@ from typing import TYPE_CHECKING, Any
 from snakesim.analysis.compare import check_budget, check_precise, compare_variants
 from snakesim.analysis.findings import compare_findings
 from snakesim.analysis.stats import LEVEL
-from snakesim.analysis.verdicts import Margin, parse_matters, settle_plan
+from snakesim.analysis.verdicts import Margin, settle_plan
 from snakesim.core.arms import Arm, Budget, RuleSource, build_arms
 from snakesim.core.registry import GameSpec
-from snakesim.games import get_game
+from snakesim.questions.base import Matters, Question, identity, margins, margins_json, spec_of
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -31,7 +29,7 @@ KIND = "compare"
 
 
 @dataclass(frozen=True)
-class Plan:
+class Plan(Question):
     """Every input a comparison's answer depends on, checked (build one with :func:`ask`).
 
     ``arms`` are the rule sets, the first the baseline, each with its label, rules and players
@@ -40,16 +38,11 @@ class Plan:
     figure; ``precise`` the rows a run with ``budget.precision`` watches.
     """
 
-    game: str
     players: int
     arms: tuple[Arm, ...]
     budget: Budget
-    matters: tuple[tuple[str, Margin], ...] = ()
+    matters: Matters = ()
     precise: tuple[str, ...] = ("rates",)
-
-    @property
-    def spec(self) -> GameSpec:
-        return get_game(self.game)
 
     @property
     def margins(self) -> dict[str, Margin]:
@@ -60,19 +53,9 @@ class Plan:
         """The question's identity: 16 hex digits of SHA-256 of its canonical JSON (each rule
         set by its label, its complete rules' hash and its players, not by the variant it was
         built from), equal for the same question from any door and on every machine."""
-        text = json.dumps(
-            {
-                "kind": KIND,
-                "game": self.game,
-                "players": self.players,
-                "arms": [[a.label, a.rules.rules_hash(), list(a.seats)] for a in self.arms],
-                "budget": asdict(self.budget),
-                "matters": [[name, m.amount, m.relative] for name, m in self.matters],
-                "precise": list(self.precise),
-            },
-            sort_keys=True,
-        )
-        return hashlib.sha256(text.encode()).hexdigest()[:16]
+        return identity(KIND, game=self.game, players=self.players, budget=asdict(self.budget),
+                        arms=[[a.label, a.rules.rules_hash(), list(a.seats)] for a in self.arms],
+                        matters=margins_json(self.matters), precise=list(self.precise))  # fmt: skip
 
 
 def ask(
@@ -93,14 +76,13 @@ def ask(
     to every arm after its own rules; ``matters`` is margins by figure or ``--matters`` texts.
     InputError naming the field otherwise (``where``: how this door names the arms).
     """
-    spec = game if isinstance(game, GameSpec) else get_game(game)
+    spec = spec_of(game)
     built = tuple(build_arms(spec, players, budget, arms, shared, where=where))
     check_budget(budget)
-    margins = matters if isinstance(matters, Mapping) else parse_matters(matters)
     precise = check_precise(precise)
     if budget.precision is None:  # (the rows are watched only then: not part of the question otherwise)
         precise = ("rates",)
-    return Plan(spec.name, players, built, budget, matters=tuple(sorted(margins.items())), precise=precise)
+    return Plan(spec.name, players, built, budget, matters=margins(matters), precise=precise)
 
 
 @dataclass(frozen=True)

@@ -8,8 +8,6 @@ with one error text for every door), play it (:func:`play`) and show a view of i
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import TYPE_CHECKING
@@ -17,11 +15,11 @@ from typing import TYPE_CHECKING
 from snakesim.analysis.design import design
 from snakesim.analysis.design_space import Dimension, Prefer, Target, parse_question
 from snakesim.analysis.findings import design_findings
-from snakesim.analysis.verdicts import Margin, parse_matters
-from snakesim.core.arms import Arm, Budget, RuleSource, check_run, resolve_rules, resolve_run
+from snakesim.analysis.verdicts import Margin
+from snakesim.core.arms import Arm, Budget, RuleSource, resolve_rules
 from snakesim.core.registry import GameSpec
 from snakesim.core.rules import Rules
-from snakesim.games import get_game
+from snakesim.questions.base import Question, identity, margins, rule_set, spec_of
 
 if TYPE_CHECKING:
     from snakesim.analysis.design import DesignResult
@@ -30,7 +28,7 @@ KIND = "design"
 
 
 @dataclass(frozen=True, eq=False)
-class Plan:
+class Plan(Question):
     """Every input a design search's answer depends on, checked (build one with :func:`ask`):
     where each rule set starts (``source``, or the ``base`` rules given whole, the workbench's),
     the rule set's ``label`` and ``rules``, each seat's player, what may change (``dims``), what
@@ -41,7 +39,6 @@ class Plan:
     gives, so the key is of what is played, not of where it was written).
     """
 
-    game: str
     players: int
     label: str
     rules: Rules
@@ -52,10 +49,6 @@ class Plan:
     prefer: Prefer | None = None
     source: RuleSource = RuleSource()
     base: Rules | None = None
-
-    @property
-    def spec(self) -> GameSpec:
-        return get_game(self.game)
 
     def _starts(self) -> list:
         """Each varied variant's starting rules, by hash (the rules a search builds its rule sets
@@ -76,15 +69,10 @@ class Plan:
         the same question from any door."""
         prefer = None if self.prefer is None else [asdict(self.prefer.target), self.prefer.way,
                                                    asdict(self.prefer.matters)]  # fmt: skip
-        text = json.dumps(
-            {"kind": KIND, "game": self.game, "players": self.players, "label": self.label,
-             "rules": self.rules.rules_hash(), "seats": list(self.seats),
-             "dims": [[d.name, [d.text(v) for v in d.values]] for d in self.dims],
-             "targets": [asdict(t) for t in self.targets], "prefer": prefer, "budget": asdict(self.budget),
-             "variants": self._starts()},
-            sort_keys=True,
-        )  # fmt: skip
-        return hashlib.sha256(text.encode()).hexdigest()[:16]
+        return identity(KIND, game=self.game, players=self.players, label=self.label, rules=self.rules.rules_hash(),
+                        seats=list(self.seats), dims=[[d.name, [d.text(v) for v in d.values]] for d in self.dims],
+                        targets=[asdict(t) for t in self.targets], prefer=prefer, budget=asdict(self.budget),
+                        variants=self._starts())  # fmt: skip
 
     def __eq__(self, other) -> bool:
         return isinstance(other, Plan) and self.key() == other.key()
@@ -109,16 +97,12 @@ def ask(
     :class:`~snakesim.core.arms.Arm`: its rules are the start, given whole); the ``--vary``,
     ``--target`` and ``--prefer`` texts; ``matters`` (margins by figure, or ``--matters``
     texts). InputError naming the field otherwise."""
-    margins = matters if isinstance(matters, Mapping) else parse_matters(matters)
-    spec = game if isinstance(game, GameSpec) else get_game(game)
-    if isinstance(source, Arm):
-        check_run(spec, source.rules, players, Budget(1, budget.seed))
-        label, rules, seats, base, start = source.label, source.rules, tuple(source.seats), source.rules, RuleSource()
-    else:
-        label, rules, seats = resolve_run(spec, players, Budget(1, budget.seed), source)
-        base, start = None, source
+    spec = spec_of(game)
+    label, rules, seats = rule_set(spec, players, budget.seed, source)
+    # (a rule set given whole is where each rule set starts; else where its rules come from)
+    base, start = (rules, RuleSource()) if isinstance(source, Arm) else (None, source)
     dims, goals, ranked = parse_question(spec, rules, players, vary=vary, targets=targets, prefer=prefer,
-                                         matters=margins)  # fmt: skip
+                                         matters=dict(margins(matters)))  # fmt: skip
     return Plan(
         spec.name,
         players,

@@ -8,20 +8,18 @@ play it (:func:`play`) and show a view of its :class:`Answer`: :func:`summary` i
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING
 
 from snakesim.analysis.findings import skill_difference_findings, skill_findings
 from snakesim.analysis.skill import check_skill, skill, skill_differences
-from snakesim.analysis.verdicts import Margin, parse_matters
+from snakesim.analysis.verdicts import Margin
 from snakesim.core.arms import Budget, RuleSource, resolve_run
 from snakesim.core.errors import InputError
 from snakesim.core.registry import GameSpec
 from snakesim.core.rules import Rules
-from snakesim.games import get_game
+from snakesim.questions.base import Matters, Question, identity, margins, margins_json, spec_of
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -33,35 +31,25 @@ BETWEEN = "between arms"  # (the findings' key for what the rule sets change aga
 
 
 @dataclass(frozen=True)
-class Plan:
+class Plan(Question):
     """Every input a skill measure's answer depends on, checked (build one with :func:`ask`):
     the player ``counts``, the rule sets (``arms``: label and rules, the first the baseline),
     the games (``budget``: games per line-up and count, and the seed), the expert's and the
     oracle's ``playouts``, the ``novice``'s mistake rate and what matters by figure."""
 
-    game: str
     counts: tuple[int, ...]
     arms: tuple[tuple[str, Rules], ...]
     budget: Budget
     playouts: int
     novice: float
-    matters: tuple[tuple[str, Margin], ...] = ()
-
-    @property
-    def spec(self) -> GameSpec:
-        return get_game(self.game)
+    matters: Matters = ()
 
     def key(self) -> str:
         """The question's identity: 16 hex digits of SHA-256 of its canonical JSON (each rule
         set by its complete rules' hash), equal for the same question from any door."""
-        text = json.dumps(
-            {"kind": KIND, "game": self.game, "counts": list(self.counts),
-             "arms": [[label, rules.rules_hash()] for label, rules in self.arms], "budget": asdict(self.budget),
-             "playouts": self.playouts, "novice": self.novice,
-             "matters": [[n, m.amount, m.relative] for n, m in self.matters]},
-            sort_keys=True,
-        )  # fmt: skip
-        return hashlib.sha256(text.encode()).hexdigest()[:16]
+        return identity(KIND, game=self.game, counts=list(self.counts), budget=asdict(self.budget),
+                        arms=[[label, rules.rules_hash()] for label, rules in self.arms], playouts=self.playouts,
+                        novice=self.novice, matters=margins_json(self.matters))  # fmt: skip
 
 
 def ask(
@@ -77,9 +65,8 @@ def ask(
     """A skill measure's plan, checked completely before any game is played: each rule set from
     its source (as ``snakesim run`` takes one; the seats' players are the measure's own), each
     with its own label. InputError naming the field otherwise."""
-    spec = game if isinstance(game, GameSpec) else get_game(game)
+    spec = spec_of(game)
     counts = tuple(counts)
-    margins = matters if isinstance(matters, Mapping) else parse_matters(matters)
     arms: dict[str, Rules] = {}
     for source in sources:
         label, rules, _ = resolve_run(spec, counts[0], Budget(1, budget.seed), source)
@@ -94,7 +81,7 @@ def ask(
         budget,
         playouts=playouts,
         novice=novice,
-        matters=tuple(sorted(margins.items())),
+        matters=margins(matters),
     )
 
 
@@ -112,11 +99,11 @@ class Answer:
 
 def play(plan: Plan, *, backend=None, progress: bool = False) -> Answer:
     """Play every line-up of every rule set on the same games."""
-    spec, margins = plan.spec, dict(plan.matters)
+    spec, by_figure = plan.spec, dict(plan.matters)
     results = {label: skill(spec, rules, list(plan.counts), plan.budget, playouts=plan.playouts, novice=plan.novice,
                             backend=backend, progress=progress) for label, rules in plan.arms}  # fmt: skip
     differences = skill_differences(results) if len(results) > 1 else None
-    findings = {label: skill_findings(r.table, r.shares, matters=margins) for label, r in results.items()}
+    findings = {label: skill_findings(r.table, r.shares, matters=by_figure) for label, r in results.items()}
     if differences is not None:
         findings[BETWEEN] = skill_difference_findings(differences)
     return Answer(plan, results, differences, findings)

@@ -8,19 +8,17 @@ is what ``--json`` prints.
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING
 
 from snakesim.analysis.findings import sweep_findings
 from snakesim.analysis.sweep import parse_axes, plan_sweep, sweep
-from snakesim.analysis.verdicts import Margin, parse_matters
+from snakesim.analysis.verdicts import Margin
 from snakesim.core.arms import Budget, RuleSource
 from snakesim.core.registry import GameSpec
 from snakesim.core.rules import Rules
-from snakesim.games import get_game
+from snakesim.questions.base import Matters, Question, identity, margins, margins_json, spec_of
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -29,25 +27,20 @@ KIND = "sweep"
 
 
 @dataclass(frozen=True)
-class Plan:
+class Plan(Question):
     """Every input a sweep's answer depends on, checked (build one with :func:`ask`): the
     ``--set`` texts (fixed settings and swept axes), the arm every point starts from
     (``variant``) and every seat's ``policy``, the games per point (``budget``), what matters
     by figure, and every point of the grid as it will be played (``points``: players, label,
     rules, seats)."""
 
-    game: str
     counts: tuple[int, ...]
     settings: tuple[str, ...]
     budget: Budget
     points: tuple[tuple[int, str, Rules, tuple[str, ...]], ...]
     variant: str | None = None
     policy: str | None = None
-    matters: tuple[tuple[str, Margin], ...] = ()
-
-    @property
-    def spec(self) -> GameSpec:
-        return get_game(self.game)
+    matters: Matters = ()
 
     @property
     def axes(self) -> list[str]:
@@ -57,13 +50,9 @@ class Plan:
     def key(self) -> str:
         """The question's identity: 16 hex digits of SHA-256 of its canonical JSON (each point
         by its complete rules' hash), equal for the same question from any door."""
-        text = json.dumps(
-            {"kind": KIND, "game": self.game, "axes": self.axes, "budget": asdict(self.budget),
-             "points": [[n, rules.rules_hash(), list(seats)] for n, _, rules, seats in self.points],
-             "matters": [[n, m.amount, m.relative] for n, m in self.matters]},
-            sort_keys=True,
-        )  # fmt: skip
-        return hashlib.sha256(text.encode()).hexdigest()[:16]
+        return identity(KIND, game=self.game, axes=self.axes, budget=asdict(self.budget),
+                        points=[[n, rules.rules_hash(), list(seats)] for n, _, rules, seats in self.points],
+                        matters=margins_json(self.matters))  # fmt: skip
 
 
 def ask(
@@ -78,8 +67,7 @@ def ask(
     """A sweep's plan, every point checked before any game is played: ``source.variant`` is the
     arm each point starts from and ``source.policy`` every seat's player; each point's settings
     apply after it. InputError naming the field otherwise."""
-    spec = game if isinstance(game, GameSpec) else get_game(game)
-    margins = matters if isinstance(matters, Mapping) else parse_matters(matters)
+    spec = spec_of(game)
     settings = tuple(settings)
     points = plan_sweep(spec, list(counts), settings, budget, source)
     built = tuple((n, label, rules, tuple(seats)) for n, label, rules, seats in points)
@@ -91,7 +79,7 @@ def ask(
         points=built,
         variant=source.variant,
         policy=source.policy,
-        matters=tuple(sorted(margins.items())),
+        matters=margins(matters),
     )
 
 

@@ -8,19 +8,17 @@ prints.
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING
 
 from snakesim.analysis.findings import tune_findings
 from snakesim.analysis.tune import check_tune, tune
-from snakesim.analysis.verdicts import Margin, parse_matters
-from snakesim.core.arms import Budget, RuleSource, resolve_run
+from snakesim.analysis.verdicts import Margin
+from snakesim.core.arms import Budget, RuleSource
 from snakesim.core.registry import GameSpec
 from snakesim.core.rules import Rules
-from snakesim.games import get_game
+from snakesim.questions.base import Matters, Question, identity, margins, margins_json, rule_set, spec_of
 
 if TYPE_CHECKING:
     from snakesim.analysis.tune import TuneResult
@@ -29,13 +27,12 @@ KIND = "tune"
 
 
 @dataclass(frozen=True)
-class Plan:
+class Plan(Question):
     """Every input a tune's answer depends on, checked (build one with :func:`ask`): the rule
     set (its ``label``, ``rules`` and each seat's player), the ``target`` (``METRIC=VALUE``),
     the option to ``vary`` (``NAME=LOW:HIGH``), the games (``budget``) and what matters around
     the target by figure (``matters``, sorted; the registry's for the others)."""
 
-    game: str
     players: int
     label: str
     rules: Rules
@@ -43,22 +40,14 @@ class Plan:
     target: str
     vary: str
     budget: Budget
-    matters: tuple[tuple[str, Margin], ...] = ()
-
-    @property
-    def spec(self) -> GameSpec:
-        return get_game(self.game)
+    matters: Matters = ()
 
     def key(self) -> str:
         """The question's identity: 16 hex digits of SHA-256 of its canonical JSON (the rule set
         by its complete rules' hash), equal for the same question from any door."""
-        text = json.dumps(
-            {"kind": KIND, "game": self.game, "players": self.players, "label": self.label,
-             "rules": self.rules.rules_hash(), "seats": list(self.seats), "target": self.target, "vary": self.vary,
-             "budget": asdict(self.budget), "matters": [[n, m.amount, m.relative] for n, m in self.matters]},
-            sort_keys=True,
-        )  # fmt: skip
-        return hashlib.sha256(text.encode()).hexdigest()[:16]
+        return identity(KIND, game=self.game, players=self.players, label=self.label, rules=self.rules.rules_hash(),
+                        seats=list(self.seats), target=self.target, vary=self.vary, budget=asdict(self.budget),
+                        matters=margins_json(self.matters))  # fmt: skip
 
 
 def ask(
@@ -74,9 +63,8 @@ def ask(
     """A tune's plan, checked completely before any game is played: the rules and players from
     ``source`` (as ``snakesim run`` takes them), the target and the option, the budget and what
     matters (margins by figure, or ``--matters`` texts). InputError naming the field otherwise."""
-    margins = matters if isinstance(matters, Mapping) else parse_matters(matters)
-    spec = game if isinstance(game, GameSpec) else get_game(game)
-    label, rules, seats = resolve_run(spec, players, Budget(1, budget.seed), source)
+    spec = spec_of(game)
+    label, rules, seats = rule_set(spec, players, budget.seed, source)
     check_tune(spec, rules, players, target, vary, budget=budget)
     return Plan(
         spec.name,
@@ -87,7 +75,7 @@ def ask(
         target=target,
         vary=vary,
         budget=budget,
-        matters=tuple(sorted(margins.items())),
+        matters=margins(matters),
     )
 
 

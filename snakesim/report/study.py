@@ -468,9 +468,14 @@ def _plan_tune(spec, section, *, seed, scale, k, folder, matters) -> tune_questi
         raise InputError(f"tune[{k}]: {err.field.lstrip('-')}", err.message) from None
 
 
+def _searched(plan) -> str:
+    """What a search (balance, tune) plays, for its note: the players, the rule set, the policies."""
+    return f"{plan.players} players, {plan.label}" + (f", policies {','.join(plan.seats)}" if plan.seats else "")
+
+
 def _balance_section(plan: balance_question.Plan, section, *, seed, engine, progress, name, out_dir):
     """Run a [[balance]] section: its note, shown table, tidy table, figures and findings."""
-    where = f"{plan.players} players, {plan.label}" + (f", policies {','.join(plan.seats)}" if plan.seats else "")
+    where = _searched(plan)
     answer = balance_question.play(plan, backend=engine, progress=progress)
     result = answer.result
     s = result.summary
@@ -489,7 +494,7 @@ def _balance_section(plan: balance_question.Plan, section, *, seed, engine, prog
 
 def _tune_section(plan: tune_question.Plan, section, *, seed, engine, progress, name, out_dir):
     """Run a [[tune]] section: its note, shown table, tidy table, figures and findings."""
-    where = f"{plan.players} players, {plan.label}" + (f", policies {','.join(plan.seats)}" if plan.seats else "")
+    where = _searched(plan)
     answer = tune_question.play(plan, backend=engine, progress=progress)
     result = answer.result
     s = result.summary
