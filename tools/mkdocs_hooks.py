@@ -82,7 +82,7 @@ def _study_keys(_=None) -> str:
         return " or ".join(getattr(t, "__name__", str(t)) for t in (k if isinstance(k, tuple) else (k,)))
 
     sections = [("the study itself", study.STUDY_TYPES, study.REQUIRED["study"])]
-    sections += [(f"[[{kind}]]", types, study.REQUIRED[kind]) for kind, types in study.SECTIONS.items()]
+    sections += [(f"[[{kind}]]", k.types, k.required) for kind, k in study.KINDS.items()]
     sections.append(("[[compare.arms]]", study.ARM_TYPES, study.REQUIRED["arm"]))
     parts = []
     for section, types, required in sections:
