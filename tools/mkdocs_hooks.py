@@ -81,7 +81,8 @@ def _study_keys(_=None) -> str:
     def kind(k) -> str:
         return " or ".join(getattr(t, "__name__", str(t)) for t in (k if isinstance(k, tuple) else (k,)))
 
-    sections = [("the study itself", study.STUDY_TYPES, study.REQUIRED["study"])]
+    itself = {**study.STUDY_TYPES, **dict.fromkeys(study.KINDS, list)}  # (each kind of section: a list of tables)
+    sections = [("the study itself", itself, study.REQUIRED["study"])]
     sections += [(f"[[{kind}]]", k.types, k.required) for kind, k in study.KINDS.items()]
     sections.append(("[[compare.arms]]", study.ARM_TYPES, study.REQUIRED["arm"]))
     parts = []
