@@ -274,3 +274,9 @@ def test_a_sweep_is_one_plan_and_one_answer_from_every_door(tmp_path):
     section = summary[summary["section"] == "sweep-1"][columns].reset_index(drop=True)
     pd.testing.assert_frame_equal(section, rows, check_exact=False, rtol=1e-12, check_dtype=False)
     assert all(f in report for f in answer.findings)
+
+
+def test_a_questions_identity_leaves_out_the_block_size_which_changes_no_game():
+    small = question.ask("fortune", 3, ["standard"], Budget(GAMES, SEED, block=500))
+    large = question.ask("fortune", 3, ["standard"], Budget(GAMES, SEED, block=50_000))
+    assert small.key() == large.key() and small.key() != question.ask("fortune", 3, ["standard"], Budget(GAMES)).key()

@@ -8,7 +8,7 @@ checks it, with one error text for every door), play it (:func:`play`) and show 
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from snakesim.analysis.balance import balance, check_balance, check_novices
@@ -16,7 +16,7 @@ from snakesim.analysis.findings import balance_findings
 from snakesim.core.arms import Arm, Budget, RuleSource
 from snakesim.core.registry import GameSpec
 from snakesim.core.rules import Rules
-from snakesim.questions.base import Question, identity, rule_set, spec_of
+from snakesim.questions.base import Question, budget_json, identity, rule_set, spec_of
 
 if TYPE_CHECKING:
     from snakesim.analysis.balance import BalanceResult
@@ -47,7 +47,7 @@ class Plan(Question):
         """The question's identity: 16 hex digits of SHA-256 of its canonical JSON (the rule set
         by its complete rules' hash), equal for the same question from any door."""
         return identity(KIND, game=self.game, players=self.players, label=self.label, rules=self.rules.rules_hash(),
-                        seats=list(self.seats), handicap=self.handicap, budget=asdict(self.budget),
+                        seats=list(self.seats), handicap=self.handicap, budget=budget_json(self.budget),
                         tolerance=self.tolerance, range=self.value_range, novices=self.novices)  # fmt: skip
 
 

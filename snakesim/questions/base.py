@@ -6,7 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 from snakesim.analysis.verdicts import Margin, parse_matters
 from snakesim.core.arms import Arm, Budget, RuleSource, check_run, resolve_run
@@ -44,6 +44,12 @@ def margins(matters: Mapping[str, Margin] | str | Sequence[str] | None) -> Matte
     """What matters as a plan keeps it: margins by figure, or ``--matters`` texts, as sorted pairs."""
     found = matters if isinstance(matters, Mapping) else parse_matters(matters)
     return tuple(sorted(found.items()))
+
+
+def budget_json(budget: Budget) -> dict:
+    """Which games a question plays, in its identity: all of its budget but the block size,
+    which changes no game (game i of seed s is the same game in blocks of any size)."""
+    return {k: v for k, v in asdict(budget).items() if k != "block"}
 
 
 def margins_json(matters: Matters) -> list:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import shlex
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from snakesim.analysis.compare import check_budget, check_precise, compare_variants
@@ -20,7 +20,7 @@ from snakesim.analysis.stats import LEVEL
 from snakesim.analysis.verdicts import Margin, settle_plan
 from snakesim.core.arms import Arm, Budget, RuleSource, build_arms
 from snakesim.core.registry import GameSpec
-from snakesim.questions.base import Matters, Question, identity, margins, margins_json, spec_of
+from snakesim.questions.base import Matters, Question, budget_json, identity, margins, margins_json, spec_of
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -53,7 +53,7 @@ class Plan(Question):
         """The question's identity: 16 hex digits of SHA-256 of its canonical JSON (each rule
         set by its label, its complete rules' hash and its players, not by the variant it was
         built from), equal for the same question from any door and on every machine."""
-        return identity(KIND, game=self.game, players=self.players, budget=asdict(self.budget),
+        return identity(KIND, game=self.game, players=self.players, budget=budget_json(self.budget),
                         arms=[[a.label, a.rules.rules_hash(), list(a.seats)] for a in self.arms],
                         matters=margins_json(self.matters), precise=list(self.precise))  # fmt: skip
 

@@ -19,7 +19,7 @@ from snakesim.analysis.verdicts import Margin
 from snakesim.core.arms import Arm, Budget, RuleSource, resolve_rules
 from snakesim.core.registry import GameSpec
 from snakesim.core.rules import Rules
-from snakesim.questions.base import Question, identity, margins, rule_set, spec_of
+from snakesim.questions.base import Question, budget_json, identity, margins, rule_set, spec_of
 
 if TYPE_CHECKING:
     from snakesim.analysis.design import DesignResult
@@ -71,7 +71,7 @@ class Plan(Question):
                                                    asdict(self.prefer.matters)]  # fmt: skip
         return identity(KIND, game=self.game, players=self.players, label=self.label, rules=self.rules.rules_hash(),
                         seats=list(self.seats), dims=[[d.name, [d.text(v) for v in d.values]] for d in self.dims],
-                        targets=[asdict(t) for t in self.targets], prefer=prefer, budget=asdict(self.budget),
+                        targets=[asdict(t) for t in self.targets], prefer=prefer, budget=budget_json(self.budget),
                         variants=self._starts())  # fmt: skip
 
     def __eq__(self, other) -> bool:

@@ -9,7 +9,7 @@ play it (:func:`play`) and show a view of its :class:`Answer`: :func:`summary` i
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from snakesim.analysis.findings import skill_difference_findings, skill_findings
@@ -19,7 +19,7 @@ from snakesim.core.arms import Budget, RuleSource, resolve_run
 from snakesim.core.errors import InputError
 from snakesim.core.registry import GameSpec
 from snakesim.core.rules import Rules
-from snakesim.questions.base import Matters, Question, identity, margins, margins_json, spec_of
+from snakesim.questions.base import Matters, Question, budget_json, identity, margins, margins_json, spec_of
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -47,7 +47,7 @@ class Plan(Question):
     def key(self) -> str:
         """The question's identity: 16 hex digits of SHA-256 of its canonical JSON (each rule
         set by its complete rules' hash), equal for the same question from any door."""
-        return identity(KIND, game=self.game, counts=list(self.counts), budget=asdict(self.budget),
+        return identity(KIND, game=self.game, counts=list(self.counts), budget=budget_json(self.budget),
                         arms=[[label, rules.rules_hash()] for label, rules in self.arms], playouts=self.playouts,
                         novice=self.novice, matters=margins_json(self.matters))  # fmt: skip
 

@@ -9,7 +9,7 @@ is what ``--json`` prints.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from snakesim.analysis.findings import sweep_findings
@@ -18,7 +18,7 @@ from snakesim.analysis.verdicts import Margin
 from snakesim.core.arms import Budget, RuleSource
 from snakesim.core.registry import GameSpec
 from snakesim.core.rules import Rules
-from snakesim.questions.base import Matters, Question, identity, margins, margins_json, spec_of
+from snakesim.questions.base import Matters, Question, budget_json, identity, margins, margins_json, spec_of
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -50,7 +50,7 @@ class Plan(Question):
     def key(self) -> str:
         """The question's identity: 16 hex digits of SHA-256 of its canonical JSON (each point
         by its complete rules' hash), equal for the same question from any door."""
-        return identity(KIND, game=self.game, axes=self.axes, budget=asdict(self.budget),
+        return identity(KIND, game=self.game, axes=self.axes, budget=budget_json(self.budget),
                         points=[[n, rules.rules_hash(), list(seats)] for n, _, rules, seats in self.points],
                         matters=margins_json(self.matters))  # fmt: skip
 

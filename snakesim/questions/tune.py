@@ -9,7 +9,7 @@ prints.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from snakesim.analysis.findings import tune_findings
@@ -18,7 +18,7 @@ from snakesim.analysis.verdicts import Margin
 from snakesim.core.arms import Budget, RuleSource
 from snakesim.core.registry import GameSpec
 from snakesim.core.rules import Rules
-from snakesim.questions.base import Matters, Question, identity, margins, margins_json, rule_set, spec_of
+from snakesim.questions.base import Matters, Question, budget_json, identity, margins, margins_json, rule_set, spec_of
 
 if TYPE_CHECKING:
     from snakesim.analysis.tune import TuneResult
@@ -46,7 +46,7 @@ class Plan(Question):
         """The question's identity: 16 hex digits of SHA-256 of its canonical JSON (the rule set
         by its complete rules' hash), equal for the same question from any door."""
         return identity(KIND, game=self.game, players=self.players, label=self.label, rules=self.rules.rules_hash(),
-                        seats=list(self.seats), target=self.target, vary=self.vary, budget=asdict(self.budget),
+                        seats=list(self.seats), target=self.target, vary=self.vary, budget=budget_json(self.budget),
                         matters=margins_json(self.matters))  # fmt: skip
 
 
