@@ -874,3 +874,11 @@ def test_a_novices_mistake_rate_is_from_0_to_1(rate, ok):
     else:
         with pytest.raises(InputError, match="--novices: expected a mistake rate from 0 to 1"):
             check_novices(HISSS, rate)
+
+
+def test_a_sampled_design_on_seats_win_rates_reads_every_seat():
+    gap = (parse_target(FORTUNE, 3, "seat_gap<=50"),)
+    found = design(FORTUNE, RuleSource(), 3, SIX_HUNDRED, gap, prefer=parse_prefer(FORTUNE, 3, "win_rate.0=higher"),
+                   budget=Budget(100, 1, max_games=4000), confirm=False)  # fmt: skip
+    assert found.summary["search"]["sampled"]["rule_sets"] == 20 and found.summary["answers"]
+    assert all(0 <= a["prefer"]["value"] <= 1 for a in found.summary["answers"])  # seat 0's win rate

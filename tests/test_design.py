@@ -22,7 +22,16 @@ from snakesim.analysis.design import (
     design,
     pareto,
 )
-from snakesim.analysis.design_space import Dimension, Target, parse_prefer, parse_question, parse_target, parse_vary
+from snakesim.analysis.design_space import (
+    Dimension,
+    Space,
+    Target,
+    check_size,
+    parse_prefer,
+    parse_question,
+    parse_target,
+    parse_vary,
+)
 from snakesim.analysis.findings import design_findings
 from snakesim.analysis.verdicts import parse_matters
 from snakesim.cli import cli
@@ -456,6 +465,10 @@ ALLOWED = "variant, start_coins, snakes, turn_cap, deck, effects"
         ("rainbow", "hand_size.1=5,x", "hand_size.1: expected an integer from 1 to 100, got 'x'"),
         ("hisss", "claim_joined=0:1",
          "--vary: claim_joined is not an integer option: give its values as A,B,... (true or false)"),
+        ("fortune", "start_coins=a=b", "start_coins: expected an integer from 1 to 1,000,000, got 'a=b'"),
+        ("fortune", "start_coins=1:3,5", "start_coins: expected an integer from 1 to 1,000,000, got '1:3'"),
+        ("fortune", "start_coins=1:201", "--vary: start_coins=1:201: at most 200 values a dimension"),
+        ("fortune", "start_coins=all", "start_coins: expected an integer from 1 to 1,000,000, got 'all'"),
     ],
 )  # fmt: skip
 def test_a_dimension_that_cannot_be_varied_is_said_in_one_line(game, text, line):
@@ -497,6 +510,7 @@ def test_a_dimension_takes_its_values_as_written(game, text, values):
         ("length.median=60+-0", ("=", 60.0, 0.0, 3.0, 1.0, False, "")),
         ("out_share.mean=20%+-2%", ("=", 0.2, 0.02, 0.03, 100.0, True, "%")),  # two points
         ("out_share.mean=0.2+-0.02", ("=", 0.2, 0.02, 0.03, 1.0, True, "")),
+        ("out_share.mean=0.2+-2%", ("=", 0.2, 0.02, 0.03, 1.0, True, "")),  # (a share's 2%: two points)
         ("means.max_cup<=40", ("<=", 40.0, 0.0, 2.0, 1.0, False, "")),  # no registered margin: 5% of 40
         ("length.mean<=1_000", ("<=", 1000.0, 0.0, 50.0, 1.0, False, "")),
         ("lead_changes.mean<=3", ("<=", 3.0, 0.0, 0.5, 1.0, True, "")),
@@ -522,6 +536,9 @@ def test_a_target_is_read_as_written(text, fields):
         ("length.median=>5", "'length.median=>5': write length.median>=5"),
         ("length.median=<5", "'length.median=<5': write length.median<=5"),
         ("length.median<=60+-5", "'length.median<=60+-5': a tolerance (+-) goes with = only"),
+        ("length.median=x5", "expected a number in 'length.median=x5', got 'x5'"),
+        ("length.median=+-5", "expected a number in 'length.median=+-5', got '+-5'"),
+        ("length.median=60+-x%", "expected a number in 'length.median=60+-x%', got 'x%'"),
     ],
 )  # fmt: skip
 def test_a_target_that_cannot_be_read_is_said_in_one_line(text, line):
@@ -534,3 +551,25 @@ def test_a_targets_values_are_shown_as_the_user_reads_them():
     plain = Target("length.mean", "<=", 40.0, margin=2.0)
     assert plain.show(10000.0) == "10,000" and plain.show(9999.5) == "10,000" and plain.show(9999.4) == "9999"
     assert Dimension("claim_joined", (True, False)).text(True) == "true"
+    assert Dimension("tie_break", ("Longest", "none")).text("Longest") == "Longest"  # (only true and false lowered)
+
+
+def test_a_rule_set_of_a_space_sets_a_table_entry_and_one_seats_value():
+    space = Space(FORTUNE, RuleSource(), 3, (Dimension("deck.RAIN", (1, 2)), Dimension("start_coins.1", (5, 6))))
+    rules = space.build((2, 6)).rules
+    assert dict(rules.deck)["RAIN"] == 2 and dict(rules.deck)["LEAVES"] == 5 and rules.start_coins == (20, 6, 20)
+    check_size(space, 4)  # (exactly as many rule sets as may be searched)
+    with pytest.raises(InputError, match=r"^--vary: 2 x 2 = 4 rule sets; at most 3 can be searched"):
+        check_size(space, 3)
+
+
+def test_a_varied_variant_starts_from_the_rules_the_search_starts_from():
+    dims = (Dimension("variant", ("standard", "rejoin")),)
+    settings = RuleSource(settings=("start_coins=9", "feel=false"))
+    built = Space(FORTUNE, settings, 3, dims).build(("rejoin",)).rules
+    assert built == FORTUNE.rules.variant("rejoin").updated({"start_coins": 9, "feel": False})
+    assert Space(FORTUNE, settings, 3, (Dimension("start_coins", (8, 9)),)).build((8,)).rules.feel is False
+    # given whole (the workbench's rule set), a varied variant starts from that variant, with its feel switch
+    whole = FORTUNE.rules.variant("standard").updated({"feel": False, "turn_cap": 300})
+    built = Space(FORTUNE, RuleSource(), 3, dims, base=whole).build(("rejoin",)).rules
+    assert built == FORTUNE.rules.variant("rejoin").updated({"feel": False})
