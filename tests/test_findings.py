@@ -9,6 +9,7 @@ import pytest
 from snakesim.analysis.compare import COLUMNS
 from snakesim.analysis.findings import (
     balance_findings,
+    constant_sentence,
     compare_findings,
     decimals,
     design_findings,
@@ -788,3 +789,30 @@ def test_balance_with_novices_in_words():
                         "before, 5.0 [3.0, 7.0] percentage points after.")  # fmt: skip
     said = _balanced([1, 0, 0], [0, 0, 0], (0.05, 0.03, 0.07), (0.02, 0.0, 0.04), novices={**novices, "holds": True})
     assert said[-1].startswith("With novice players the handicap holds: largest gap")
+
+
+CONSTANT = [  # (figure, its one value, players, rule sets compared, its words) -> the sentence, by hand
+    ("length", 42.0, 3, 1, "", "Every 3-player Fortune game lasts 42 cards drawn."),
+    ("length", 42.0, 3, 2, "", "Every 3-player Fortune game lasts 42 cards drawn under every rule set compared."),
+    ("draw", 0.0, 4, 1, "", "No 4-player Fortune game ends in a draw."),
+    ("draw", 0.0, 4, 2, "", "No 4-player Fortune game ends in a draw under any rule set compared."),
+    ("draw", 1.0, 4, 2, "", "Every game ends in a draw under every rule set compared."),
+    ("unfinished", 0.0, 4, 1, "", ""),
+    ("tie_break", 0.0, 3, 1, "the tie-break decides", "The tie-break never decides a game."),
+    ("tie_break", 0.0, 3, 2, "the tie-break decides", "The tie-break never decides a game under any rule set compared."),
+    ("tie_break", 0.25, 3, 1, "the tie-break decides", "The tie-break decides: 25.0%."),
+    ("margin", 3.0, 3, 1, "winning margin (coins)", "The winner always ends 3 coins ahead of the next seat."),
+    ("margin", 3.0, 3, 2, "winning margin (coins)",
+     "The winner always ends 3 coins ahead of the next seat under every rule set compared."),
+    ("comeback", 1.0, 3, 1, "a comeback", "A comeback: always."),
+    ("comeback", 0.0, 3, 1, "a comeback", "A comeback: never."),
+    ("comeback", 0.1234, 3, 2, "a comeback", "A comeback: 12.3% under every rule set compared."),
+    ("lead_changes", 2.0, 3, 1, "lead changes per game", "Lead changes per game is 2.00 in every game."),
+    ("lead_changes", 2.345, 3, 2, "lead changes per game",
+     "Lead changes per game is 2.35 in every game under every rule set compared."),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("row", "value", "players", "arms", "label", "sentence"), CONSTANT)
+def test_a_figure_that_never_varies_is_said_once(row, value, players, arms, label, sentence):
+    assert constant_sentence(row, value, get_game("fortune"), players, arms, label=label) == sentence
