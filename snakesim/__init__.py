@@ -32,6 +32,7 @@ except PackageNotFoundError:  # running from a source tree without installing
 __all__ = [
     "InputError",
     "__version__",
+    "ask",
     "balance",
     "compare",
     "design",
@@ -416,3 +417,37 @@ def sweep(
     answer = question.play(plan, threads=threads, progress=progress, backend=backend)
     answer.table.attrs["findings"] = answer.findings
     return answer.table
+
+
+def ask(
+    kind: str,
+    game: str,
+    players: int,
+    games: int = 1_000,
+    seed: int = DEFAULT_SEED,
+    variant: str | None = None,
+    settings: Iterable[str] = (),
+    policy: str | None = None,
+    backend=None,
+    progress: bool = False,
+    **fields,
+):
+    """Ask a kind of question that describes itself (``snakesim.questions.described``) by its
+    ``kind``: ``games`` games of ``seed`` with ``players`` players, the rules from ``variant``
+    (any arm text) and ``settings``, ``policy`` in every seat, and the kind's own ``fields``.
+
+    Returns
+    -------
+    The kind's answer: its ``findings`` in words, and its table by the kind's ``rows``.
+    """
+    from snakesim.core.arms import Budget, RuleSource
+    from snakesim.questions import described
+
+    kinds = described()
+    if kind not in kinds:
+        raise InputError("kind", f"expected one of {', '.join(kinds) or 'none (no kind describes itself yet)'}, "
+                         f"got {kind!r}")  # fmt: skip
+    question = kinds[kind]
+    source = RuleSource(variant, settings=tuple(settings), policy=policy)
+    plan = question.ask(game, players, Budget(games, seed), source=source, **fields)
+    return question.play(plan, backend=backend, progress=progress)

@@ -9,8 +9,8 @@ import pytest
 from snakesim.analysis.compare import COLUMNS
 from snakesim.analysis.findings import (
     balance_findings,
-    constant_sentence,
     compare_findings,
+    constant_sentence,
     decimals,
     design_findings,
     p_text,
@@ -799,7 +799,8 @@ CONSTANT = [  # (figure, its one value, players, rule sets compared, its words) 
     ("draw", 1.0, 4, 2, "", "Every game ends in a draw under every rule set compared."),
     ("unfinished", 0.0, 4, 1, "", ""),
     ("tie_break", 0.0, 3, 1, "the tie-break decides", "The tie-break never decides a game."),
-    ("tie_break", 0.0, 3, 2, "the tie-break decides", "The tie-break never decides a game under any rule set compared."),
+    ("tie_break", 0.0, 3, 2, "the tie-break decides",
+     "The tie-break never decides a game under any rule set compared."),
     ("tie_break", 0.25, 3, 1, "the tie-break decides", "The tie-break decides: 25.0%."),
     ("margin", 3.0, 3, 1, "winning margin (coins)", "The winner always ends 3 coins ahead of the next seat."),
     ("margin", 3.0, 3, 2, "winning margin (coins)",

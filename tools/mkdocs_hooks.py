@@ -81,9 +81,9 @@ def _study_keys(_=None) -> str:
     def kind(k) -> str:
         return " or ".join(getattr(t, "__name__", str(t)) for t in (k if isinstance(k, tuple) else (k,)))
 
-    itself = {**study.STUDY_TYPES, **dict.fromkeys(study.KINDS, list)}  # (each kind of section: a list of tables)
+    itself = {**study.STUDY_TYPES, **dict.fromkeys(study.kinds(), list)}  # (each kind of section: a list of tables)
     sections = [("the study itself", itself, study.REQUIRED["study"])]
-    sections += [(f"[[{kind}]]", k.types, k.required) for kind, k in study.KINDS.items()]
+    sections += [(f"[[{kind}]]", k.types, k.required) for kind, k in study.kinds().items()]
     sections.append(("[[compare.arms]]", study.ARM_TYPES, study.REQUIRED["arm"]))
     parts = []
     for section, types, required in sections:

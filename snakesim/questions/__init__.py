@@ -6,6 +6,13 @@ the workbench), ``play(plan, ...)`` that answers it, and the views of its answer
 what ``--json`` prints). The doors turn their input into a plan, play it and show a view; none
 rebuilds a question by hand. ``QUESTIONS`` lists them by kind.
 
+A kind that also describes itself is answered by a study section and the workbench's HTTP API
+(and ``snakesim.ask``) with no code of their own: its module adds ``TITLE`` (its name in
+words), ``FIELDS`` (``{name: (type, default)}``: what it takes past the game, the players, the
+games, the seed and the rule set), ``ask(game, players, budget, *, source, **fields)``, an
+``Answer`` whose ``findings`` are sentences, and ``rows(answer)``, its tidy table.
+:func:`described` lists them.
+
 So far: the comparison (:mod:`snakesim.questions.compare`), balance
 (:mod:`snakesim.questions.balance`), tune (:mod:`snakesim.questions.tune`), the design search
 (:mod:`snakesim.questions.design`), skill (:mod:`snakesim.questions.skill`) and the sweep
@@ -17,3 +24,8 @@ from __future__ import annotations
 from snakesim.questions import balance, compare, design, skill, sweep, tune
 
 QUESTIONS = {m.KIND: m for m in (compare, balance, tune, design, skill, sweep)}
+
+
+def described() -> dict:
+    """The kinds of question that describe themselves (``FIELDS``), by kind."""
+    return {kind: m for kind, m in QUESTIONS.items() if hasattr(m, "FIELDS")}

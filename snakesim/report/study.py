@@ -50,6 +50,7 @@ from snakesim.core.rules import Int, describe_changes, inline, read_toml
 from snakesim.games import get_game
 from snakesim.questions import balance as balance_question
 from snakesim.questions import compare as compare_question
+from snakesim.questions import described
 from snakesim.questions import design as design_question
 from snakesim.questions import skill as skill_question
 from snakesim.questions import sweep as sweep_question
@@ -95,7 +96,7 @@ STUDY_TYPES = {
     "seed": int,
     "conclusion": str,
     "matters": (str, list),
-}  # (and each kind of section of KINDS: a list of tables)
+}  # (and each kind of section of kinds(): a list of tables)
 COMPARE_TYPES = {
     "title": str,
     "players": int,
@@ -176,7 +177,7 @@ def _check_section(where: str, data, types: dict, required: tuple[str, ...]) -> 
         kind = types[key]
         if isinstance(value, bool) or not isinstance(value, kind):
             raise InputError(f"{where}.{key}", f"expected {_type_name(kind)}, got {value!r}")
-        if kind is list and key not in (*KINDS, "arms"):
+        if kind is list and key not in (*kinds(), "arms"):
             for item in value:
                 if not isinstance(item, str):
                     raise InputError(f"{where}.{key}", f"expected a list of strings, got {item!r} in it")
@@ -196,12 +197,13 @@ def load_study(path: str | Path) -> dict:
     least 1, and at least one section (each run's rules are then checked by :func:`run_study`,
     still before any game is played)."""
     data = read_toml(path, "study file")
-    _check_section("study", data, {**STUDY_TYPES, **dict.fromkeys(KINDS, list)}, REQUIRED["study"])
-    if not any(data.get(kind) for kind in KINDS):
-        *others, last = (f"[[{kind}]]" for kind in KINDS)
+    sections = kinds()
+    _check_section("study", data, {**STUDY_TYPES, **dict.fromkeys(sections, list)}, REQUIRED["study"])
+    if not any(data.get(kind) for kind in sections):
+        *others, last = (f"[[{kind}]]" for kind in sections)
         raise InputError("study", f"give at least one {', '.join(others)} or {last} section")
     parse_matters(data.get("matters"), "matters")
-    for kind, section_kind in KINDS.items():
+    for kind, section_kind in sections.items():
         for k, section in enumerate(data.get(kind, [])):
             where = f"{kind}[{k}]"
             _check_section(where, section, section_kind.types, section_kind.required)
@@ -293,7 +295,7 @@ def run_study(path: str | Path, out_dir: str | Path, scale: float = 1.0, progres
     folder = Path(path).parent  # an arm's rules file is named relative to the study file
     margins = parse_matters(study.get("matters"), "matters")
     plans = [(kind, k, s, section.plan(spec, s, seed=seed, scale=scale, k=k, folder=folder, matters=margins))
-             for kind, section in KINDS.items() for k, s in enumerate(study.get(kind, []))]  # fmt: skip
+             for kind, section in kinds().items() for k, s in enumerate(study.get(kind, []))]  # fmt: skip
     out_dir = Path(out_dir)
     if out_dir.exists() and not out_dir.is_dir():
         raise InputError("--out", f"{str(out_dir)!r} is a file; the report needs a folder")
@@ -321,7 +323,7 @@ def _write_report(study, spec, seed, plans, out_dir: Path, command: str, progres
     with backend or ThreadsBackend() as engine:
         for kind, k, section, plan in plans:
             name = f"{kind}-{k + 1}"
-            note, shown, table, figures, findings, charts = KINDS[kind].write(
+            note, shown, table, figures, findings, charts = kinds()[kind].write(
                 plan, section, seed=seed, engine=engine, progress=progress, name=name, out_dir=out_dir
             )
             sections.append(Section(section.get("title", name), note, shown, figures, findings, charts=charts))
@@ -750,4 +752,39 @@ def plan_section(spec, kind: str, section: dict, *, seed: int = 1, scale: float 
                  folder: Path = Path("."), matters=None):  # fmt: skip
     """A study section of ``kind`` checked into its question, as :func:`run_study` plans it
     (``matters``: the study's margins by figure)."""
-    return KINDS[kind].plan(spec, section, seed=seed, scale=scale, k=k, folder=folder, matters=matters or {})
+    return kinds()[kind].plan(spec, section, seed=seed, scale=scale, k=k, folder=folder, matters=matters or {})
+
+
+DESCRIBED_GAMES = 1_000  # a described kind's games when its section gives none
+
+
+def _described_kind(module) -> SectionKind:
+    """The section of a kind of question that describes itself (``snakesim.questions``): its
+    keys are the rule set's (``variant``, ``set``, ``policy``), ``players``, ``games`` and the
+    kind's own ``FIELDS``; it is asked through the kind's ``ask`` and shows its findings and its
+    rows."""
+    types = {"title": str, "players": int, "games": int, "variant": str, "set": list, "policy": str,
+             **{name: kind for name, (kind, _) in module.FIELDS.items()}}  # fmt: skip
+
+    def plan(spec, section, *, seed, scale, k, folder, matters):
+        budget = Budget(max(1, round(section.get("games", DESCRIBED_GAMES) * scale)), seed)
+        source = RuleSource(section.get("variant"), settings=section.get("set", ()), policy=section.get("policy"))
+        fields = {name: section.get(name, default) for name, (_, default) in module.FIELDS.items()}
+        try:
+            return module.ask(spec, section["players"], budget, source=source, **fields)
+        except InputError as err:
+            raise InputError(f"{module.KIND}[{k}]: {err.field.lstrip('-')}", err.message) from None
+
+    def write(plan, section, *, seed, engine, progress, name, out_dir):
+        answer = module.play(plan, backend=engine, progress=progress)
+        table = module.rows(answer)
+        note = f"{module.TITLE}: {plan.players} players, {plan.budget.games:,} games, seed {seed}"
+        return note, table, table, [], list(answer.findings), []
+
+    return SectionKind(types, ("players",), plan, write)
+
+
+def kinds() -> dict[str, SectionKind]:
+    """Every kind of section a study takes: those of KINDS, then each kind of question that
+    describes itself (``snakesim.questions.described``), in that order."""
+    return {**KINDS, **{kind: _described_kind(m) for kind, m in described().items() if kind not in KINDS}}

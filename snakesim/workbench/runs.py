@@ -94,6 +94,8 @@ def command(plan: RunPlan) -> str:
     import shlex
 
     spec, kind = plan.spec, plan.kind
+    if not getattr(kind, "COMMAND", True):  # (a kind with no command of its own)
+        return ""
     parts = ["snakesim", kind.KIND, spec.name, "-p", str(plan.players), "--seed", str(plan.seed),
              "-n", str(plan.games)]  # fmt: skip
     lineup = list(plan.lineup)

@@ -57,7 +57,13 @@ DEFAULT = compare.KIND  # (a request that names no kind: the page's first versio
 
 
 def panel(kind: Any) -> Panel:
-    """The panel of ``kind``; InputError naming ``kind`` and the kinds there are otherwise."""
-    if not isinstance(kind, str) or kind not in PANELS:
-        raise InputError("kind", f"expected one of {', '.join(PANELS)}, got {kind!r}")
-    return PANELS[kind]  # type: ignore[return-value]
+    """The panel of ``kind``: one of ``PANELS``, or one made from a kind of question that
+    describes itself (``snakesim.questions.described``); InputError naming ``kind`` and the
+    kinds there are otherwise."""
+    from snakesim.questions import described
+    from snakesim.workbench.panels.described import DescribedPanel
+
+    others = {k: m for k, m in described().items() if k not in PANELS}
+    if not isinstance(kind, str) or (kind not in PANELS and kind not in others):
+        raise InputError("kind", f"expected one of {', '.join([*PANELS, *others])}, got {kind!r}")
+    return PANELS[kind] if kind in PANELS else DescribedPanel(others[kind])  # type: ignore[return-value]
