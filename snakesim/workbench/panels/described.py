@@ -31,9 +31,11 @@ class DescribedPanel:
         self.KIND, self.NOUN = question.KIND, question.TITLE
 
     def rule_sets(self, request: dict, limits: Limits) -> tuple[list[Any], int]:
+        """The one rule set it plays (the request's ``arm``) and its games."""
         return [request.get("arm")], Int(1, limits.max_games).check("games", request.get("games", 1_000))
 
     def complete(self, plan: RunPlan) -> int:
+        """The kind's own fields, checked by type, then its question (``plan.question``); its games."""
         fields = {}
         for name, (kind, default) in self.q.FIELDS.items():
             value = plan.request.get(name, default)
@@ -45,25 +47,31 @@ class DescribedPanel:
         return plan.games
 
     def describe(self, request: dict) -> str:
+        """What a run of it plays, in words."""
         return f"{self.q.TITLE.lower()}, {request.get('games', 1_000):,} games"
 
     def play(self, plan: RunPlan, backend: Any) -> dict:
+        """Play it; its findings and its rows."""
         answer = self.q.play(plan.question, backend=backend)
         return {"findings": [{"arm": None, "text": t} for t in answer.findings],
                 "rows": self.q.rows(answer).to_dict(orient="records"), "charts": []}  # fmt: skip
 
     def command_args(self, plan: RunPlan) -> list[str]:
+        """None: the kind has no command of its own (a study file asks it on the command line)."""
         return []
 
     def question(self, plan: RunPlan) -> str:
+        """The question a study file of this run asks, in a sentence."""
         return f"{self.q.TITLE}: {plan.players} players of {plan.spec.name.title()}?"
 
     def study(self, plan: RunPlan) -> list[str]:
+        """Its section of a study file: the players, the games and its own fields."""
         lines = [f"[[{self.KIND}]]", f"players = {plan.players}", f"games = {plan.games}"]
         return lines + [f"{name} = {inline(plan.request.get(name, default))}"
                         for name, (_, default) in self.q.FIELDS.items()]  # fmt: skip
 
     def report(self, job: Job, arms_shown: bool) -> tuple[list[str], list[dict]]:
+        """Its section of the report: its title and its findings."""
         from snakesim.workbench.rulesets import findings_text
 
         return [f"## {self.q.TITLE}", "", *findings_text(job.result["findings"]), ""], []
