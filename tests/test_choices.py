@@ -882,3 +882,41 @@ def test_a_sampled_design_on_seats_win_rates_reads_every_seat():
                    budget=Budget(100, 1, max_games=4000), confirm=False)  # fmt: skip
     assert found.summary["search"]["sampled"]["rule_sets"] == 20 and found.summary["answers"]
     assert all(0 <= a["prefer"]["value"] <= 1 for a in found.summary["answers"])  # seat 0's win rate
+
+
+def test_a_balance_search_judges_every_step_at_the_level_it_is_given(monkeypatch):
+    import snakesim.analysis.balance as balance_module
+
+    seen = []
+
+    def spied(name, real):
+        def spy(*args, **kwargs):
+            seen.append((name, kwargs["level"] if "level" in kwargs else args[-1]))
+            return real(*args, **kwargs)
+
+        return spy
+
+    for name in ("seat_rates", "clearly_better", "_confirmed"):
+        monkeypatch.setattr(balance_module, name, spied(name, getattr(balance_module, name)))
+    found = balance(HISSS, HISSS_RULES, 3, "start_points", budget=Budget(300, 2, max_games=600, confirm_games=300),
+                    level=0.8, novices=0.3)  # fmt: skip
+    assert {name for name, _ in seen} == {"seat_rates", "clearly_better", "_confirmed"}
+    assert all(isinstance(level, float) and level == 0.8 for _, level in seen), seen
+    assert found.summary["level"] == 0.8
+
+
+def test_a_balance_search_moves_two_steps_at_once_when_no_single_step_is_clearly_better(monkeypatch):
+    import snakesim.analysis.balance as balance_module
+
+    # no single step to take; of the two two-step moves, the even coins are clearly better than 1 against 40 and 40
+    monkeypatch.setattr(balance_module, "moves", lambda current, low, high: [])
+    monkeypatch.setattr(balance_module, "two_step_moves", lambda current, low, high: [(20, 20, 20), (1, 40, 39)])
+    uneven = FORTUNE.rules.variant("standard").updated({"start_coins": (1, 40, 40)})
+    found = balance(FORTUNE, uneven, 3, "start_coins", budget=Budget(200, 1, max_games=400, confirm_games=400),
+                    value_range="1:40", tolerance=0.001)  # fmt: skip
+    # the first round, the doubled one (the most games: stop), then the two-step moves screened and played
+    path = [(g, tuple(v), moved) for g, v, moved in found.path[["games", "values", "moved"]].itertuples(index=False)]
+    assert path == [(200, (1, 40, 40), True), (400, (1, 40, 40), True), (400, (20, 20, 20), True),
+                    (400, (1, 40, 39), False)]  # fmt: skip
+    assert found.values == [20, 20, 20] and found.status == "undecided"
+    assert found.message.startswith("the closest found, start_coins = [20, 20, 20], leaves a seat")
