@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run workbench test test-browser test-all lint bench reports screenshot docs snapshots mutants clean
+.PHONY: run workbench test test-browser test-all lint bench reports screenshot docs snapshots mutants mutants-goal clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -67,6 +67,12 @@ $(MUTANTS_STAMP): $(STAMP)
 mutants: $(MUTANTS_STAMP)
 	@start=$$(date +%s); NUMBA_NUM_THREADS=1 $(BIN)/mutmut run --max-children $$(nproc) $(MUTANTS); \
 	$(BIN)/python tools/mutation_score.py; rc=$$?; echo "make mutants: $$(( $$(date +%s) - start )) s"; exit $$rc
+
+## The six modules the goal names alone (every one of their mutants again: named, mutmut reruns them).
+GOAL_MUTANTS := snakesim.analysis.verdicts.* snakesim.analysis.design.* snakesim.analysis.design_space.* \
+	snakesim.analysis.balance.* snakesim.analysis.findings.* snakesim.core.figures.*
+mutants-goal:
+	@$(MAKE) --no-print-directory mutants MUTANTS='$(GOAL_MUTANTS)'
 
 lint: $(STAMP)
 	$(BIN)/ruff check snakesim tests benchmarks tools conftest.py
