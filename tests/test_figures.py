@@ -137,3 +137,11 @@ def test_a_blocks_tally_counts_a_rates_yes_games_and_sums_squares_of_means_only(
             assert sums[f"feel.{f.id}"] == int(ints.sum()) and squares[f"feel.{f.id}"] == int((ints * ints).sum()), f.id
     plain = spec.play_block(spec.rules().updated({"feel": False}), 3, 5, 0, 50)
     assert tally(spec, plain, 3) == ({}, {})  # (no feel recorded: nothing to tally)
+
+
+def test_a_rows_words_fill_in_the_games_units_and_the_score_given():
+    from snakesim.core.figures import label
+
+    fortune = get_game("fortune")
+    assert label("length", fortune) == "length (cards drawn)" and label("win_rate.2", fortune) == "seat 2 wins"
+    assert label("margin", fortune, "points") == "margin (points)" and label("margin", fortune) == "margin ()"

@@ -104,3 +104,14 @@ def test_a_plan_to_settle_what_a_comparison_left_undecided():
     assert settle_plan(close, 10_000)["precision"] == pytest.approx(0.00014, rel=1e-9)  # (0.00015 would be wider)
     closest = _undecided([("win_rate.0", "rate", 0.00995, 0.01, "undecided", 900_000)])
     assert settle_plan(closest, 10_000)["precision"] == pytest.approx(4.7e-5, rel=1e-9)
+
+
+def test_the_games_to_settle_a_difference_at_the_edges():
+    from snakesim.analysis.verdicts import MOST_GAMES, games_to_settle
+
+    assert games_to_settle(0.005, 0.005, 0.005, 0.01, 1000) == 1000  # (no width left: these games settle it)
+    # half-width 0.5 at distance 0.25 from the margin: four times the games, 10% to spare, up to the thousand
+    assert games_to_settle(0.25, -0.25, 0.75, 0.5, 1000) == 5_000  # (4,400)
+    assert games_to_settle(0.25, -0.25, 0.75, 0.5, MOST_GAMES // 4) == 110_001_000  # exactly the most: still said
+    assert games_to_settle(0.25, -0.25, 0.75, 0.5, MOST_GAMES // 4 + 1) is None  # one game more: no practical number
+    assert games_to_settle(0.5, 0.0, 1.0, 0.5, 1000) is None  # (a difference on the margin itself)
