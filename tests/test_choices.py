@@ -845,12 +845,15 @@ def test_a_balance_search_plays_every_game_on_its_backend_with_its_players_and_p
     made = watch_games(monkeypatch, balance_module)
     backend, seats = Recording(), ("random", "greedy", "random")
     balance(HISSS, HISSS_RULES, 3, "start_points", seats, budget=Budget(300, 2, max_games=600, confirm_games=300),
-            backend=backend, progress=True)  # fmt: skip
-    assert made == [(seats, backend, True), (seats, backend, True)]  # the search, then the fresh games
+            backend=backend, progress=True, novices=0.25)  # fmt: skip
+    novices = ("random", "greedy:0.25", "random")  # (the greedy player making mistakes; a random one makes none)
+    # the search, the fresh games, then the fresh games again with the novices
+    assert made == [(seats, backend, True), (seats, backend, True), (novices, backend, True)]
     assert backend.depths == {2}  # (every block played while the search holds the backend)
     made.clear()
-    balance(HISSS, HISSS_RULES, 3, "start_points", budget=Budget(300, 2, max_games=600, confirm_games=300))
+    found = balance(FORTUNE, FORTUNE.rules.variant("standard"), 3, "start_coins", budget=Budget(300, 2, max_games=600))
     assert [(b, p) for _, b, p in made] == [(None, False), (None, False)]  # (no progress unless asked)
+    assert found.summary["confirm"]["games"] == 100_000  # (no fresh games given: at least 100,000)
 
 
 def test_a_balance_search_checks_its_tolerance_and_skips_what_cannot_be_dealt():
