@@ -5,18 +5,16 @@ report uses for them."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from snakesim.workbench.plans import RunPlan
-
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from snakesim.core.errors import InputError
 from snakesim.core.policies import player_words
 from snakesim.core.rules import as_toml, change_settings, describe_changes
 from snakesim.workbench.forms import SWITCHES, check_policies, rules_from_text
+
+if TYPE_CHECKING:
+    from snakesim.workbench.plans import RunPlan
 
 MAX_NAME = 40
 # An arm's label: what the command line's LABEL=... takes without quoting (no = , or quotes).

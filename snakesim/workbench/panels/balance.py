@@ -15,16 +15,14 @@ check 5 times as many fresh games, as the command line's ``--max-games`` and
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from snakesim.workbench.plans import RunPlan
-
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from snakesim.core.arms import Budget
 from snakesim.core.errors import InputError
 from snakesim.core.rules import Int, inline
+
+if TYPE_CHECKING:
+    from snakesim.workbench.plans import RunPlan
 
 KIND = "balance"
 NOUN = "search for a fair handicap"

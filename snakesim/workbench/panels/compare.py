@@ -16,17 +16,15 @@ as ``compare --precision --precise differences`` does (its result's ``settle`` s
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from snakesim.workbench.plans import RunPlan
-
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from snakesim.analysis.verdicts import parse_matters
 from snakesim.core.arms import Budget
 from snakesim.core.errors import InputError
 from snakesim.core.rules import Int, inline
+
+if TYPE_CHECKING:
+    from snakesim.workbench.plans import RunPlan
 
 KIND = "compare"
 NOUN = "comparison"

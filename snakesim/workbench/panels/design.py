@@ -16,17 +16,15 @@ rules; every other dimension changes the chosen rule set.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from snakesim.workbench.plans import RunPlan
-
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from snakesim.core.arms import Budget, RuleSource
 from snakesim.core.errors import InputError
 from snakesim.core.rules import Int, inline
+
+if TYPE_CHECKING:
+    from snakesim.workbench.plans import RunPlan
 
 KIND = "design"
 NOUN = "design search"
