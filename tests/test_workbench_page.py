@@ -533,9 +533,13 @@ def test_weak_input_gets_a_line_that_names_what_was_typed(open_page):
     assert page.inner_text("#editing-name") == "ten coins"
     assert page.inner_text("#rules-summary").startswith("ten coins plays the standard game as it is")
     # Rule sets up to the server's limit, then Add says why it is off.
+    # (each click waits for its rule set to be drawn: asked before, Add could still read as on
+    # while the page was about to turn it off, and the click would then wait for it in vain)
+    listed = page.locator("#arms li").count()
     while page.is_enabled("#add-variant"):
         page.click("#add-variant")
-        page.wait_for_timeout(150)
+        listed += 1
+        page.wait_for_function(f"() => document.querySelectorAll('#arms li').length >= {listed}")
     assert page.locator("#arms li").count() == 6
     assert "the most this server compares at once" in page.inner_text("#arms-note")
 
