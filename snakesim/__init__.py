@@ -423,7 +423,7 @@ def ask(
     kind: str,
     game: str,
     players: int,
-    games: int = 1_000,
+    games: int | None = None,
     seed: int = DEFAULT_SEED,
     variant: str | None = None,
     settings: Iterable[str] = (),
@@ -433,7 +433,7 @@ def ask(
     **fields,
 ):
     """Ask a kind of question that describes itself (``snakesim.questions.described``) by its
-    ``kind``: ``games`` games of ``seed`` with ``players`` players, the rules from ``variant``
+    ``kind``: ``games`` games (by default 1,000) of ``seed`` with ``players`` players, the rules from ``variant``
     (any arm text) and ``settings``, ``policy`` in every seat, and the kind's own ``fields``.
 
     Returns
@@ -441,8 +441,9 @@ def ask(
     The kind's answer: its ``findings`` in words, and its table by the kind's ``rows``.
     """
     from snakesim.core.arms import Budget, RuleSource
-    from snakesim.questions import described
+    from snakesim.questions import DESCRIBED_GAMES, described
 
+    games = DESCRIBED_GAMES if games is None else games
     kinds = described()
     if kind not in kinds:
         raise InputError("kind", f"expected one of {', '.join(kinds) or 'none (no kind describes itself yet)'}, "

@@ -24,6 +24,7 @@ from __future__ import annotations
 from snakesim.questions import balance, compare, design, skill, sweep, tune
 
 QUESTIONS = {m.KIND: m for m in (compare, balance, tune, design, skill, sweep)}
+DESCRIBED_GAMES = 1_000  # a described kind's games where a door is given none
 
 
 def described() -> dict:

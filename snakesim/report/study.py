@@ -48,9 +48,9 @@ from snakesim.core.policies import DEFAULT_PLAYOUTS
 from snakesim.core.rng import MAX_SEED
 from snakesim.core.rules import Int, describe_changes, inline, read_toml
 from snakesim.games import get_game
+from snakesim.questions import DESCRIBED_GAMES, described
 from snakesim.questions import balance as balance_question
 from snakesim.questions import compare as compare_question
-from snakesim.questions import described
 from snakesim.questions import design as design_question
 from snakesim.questions import skill as skill_question
 from snakesim.questions import sweep as sweep_question
@@ -753,9 +753,6 @@ def plan_section(spec, kind: str, section: dict, *, seed: int = 1, scale: float 
     """A study section of ``kind`` checked into its question, as :func:`run_study` plans it
     (``matters``: the study's margins by figure)."""
     return kinds()[kind].plan(spec, section, seed=seed, scale=scale, k=k, folder=folder, matters=matters or {})
-
-
-DESCRIBED_GAMES = 1_000  # a described kind's games when its section gives none
 
 
 def _described_kind(module) -> SectionKind:

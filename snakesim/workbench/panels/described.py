@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from snakesim.core.arms import Budget
 from snakesim.core.errors import InputError
 from snakesim.core.rules import Int, inline
+from snakesim.questions import DESCRIBED_GAMES
 
 if TYPE_CHECKING:
     from snakesim.workbench.jobs import Job, Limits
@@ -32,7 +33,7 @@ class DescribedPanel:
 
     def rule_sets(self, request: dict, limits: Limits) -> tuple[list[Any], int]:
         """The one rule set it plays (the request's ``arm``) and its games."""
-        return [request.get("arm")], Int(1, limits.max_games).check("games", request.get("games", 1_000))
+        return [request.get("arm")], Int(1, limits.max_games).check("games", request.get("games", DESCRIBED_GAMES))
 
     def complete(self, plan: RunPlan) -> int:
         """The kind's own fields, checked by type, then its question (``plan.question``); its games."""
@@ -48,7 +49,7 @@ class DescribedPanel:
 
     def describe(self, request: dict) -> str:
         """What a run of it plays, in words."""
-        return f"{self.q.TITLE.lower()}, {request.get('games', 1_000):,} games"
+        return f"{self.q.TITLE.lower()}, {request.get('games', DESCRIBED_GAMES):,} games"
 
     def play(self, plan: RunPlan, backend: Any) -> dict:
         """Play it; its findings and its rows."""
