@@ -17,6 +17,8 @@ from snakesim.core.rules import Int, Rules
 from snakesim.core.runner import simulate_spec
 from snakesim.questions import QUESTIONS, described
 from snakesim.questions.base import Question, budget_json, identity, rule_set, spec_of
+from snakesim.questions.rows import COLUMNS as SUMMARY_COLUMNS
+from snakesim.questions.rows import tidy
 from snakesim.workbench.jobs import Limits
 from snakesim.workbench.serve import Workbench
 from tests.test_workbench import call, wait
@@ -57,7 +59,13 @@ def tally_question() -> types.ModuleType:
         return Answer(plan, wins, [f"Seat {plan.seat} wins {wins[plan.seat]:,} of {plan.budget.games:,} games."])
 
     q.ask, q.play, q.Plan, q.Answer = ask, play, Plan, Answer
-    q.rows = lambda answer: pd.DataFrame({"seat": range(len(answer.wins)), "wins": answer.wins})
+
+    def rows(answer):
+        seats = range(len(answer.wins))
+        return pd.DataFrame({"metric": [f"wins.{k}" for k in seats], "label": [f"seat {k}'s wins" for k in seats],
+                             "value": answer.wins, "unit": "games", "games": answer.plan.budget.games})  # fmt: skip
+
+    q.rows = rows
     return q
 
 
@@ -80,7 +88,8 @@ def test_a_kind_registered_alone_is_answered_by_every_door(tally, tmp_path):
     assert r.exit_code == 0, r.output
     assert answer.findings[0] in (tmp_path / "out" / "report.md").read_text()
     summary = pd.read_csv(tmp_path / "out" / "summary.csv")
-    assert summary["wins"].tolist() == list(answer.wins) and set(summary["section"]) == {"tally-1"}
+    assert summary["value"].tolist() == list(answer.wins) and set(summary["section"]) == {"tally-1"}
+    assert list(summary.columns) == list(SUMMARY_COLUMNS) and set(summary["question"]) == {"tally"}
     # the workbench's HTTP API
     server = Workbench(limits=Limits(max_games=20_000, max_runs=1, max_arms=4)).start()
     try:
@@ -90,7 +99,7 @@ def test_a_kind_registered_alone_is_answered_by_every_door(tally, tmp_path):
         assert status == 202, started
         job = wait(server, started["id"])
         assert job["state"] == "done" and [f["text"] for f in job["result"]["findings"]] == answer.findings
-        assert [row["wins"] for row in job["result"]["rows"]] == list(answer.wins)
+        assert [row["value"] for row in job["result"]["rows"]] == list(answer.wins)
         status, _, error = call(server, "POST", "/api/runs", {**request, "seat": 3})
         assert status == 400 and error["error"] == "seat: expected an integer from 0 to 2, got 3"
     finally:
@@ -110,3 +119,12 @@ def test_a_described_kinds_bad_input_is_one_line_naming_its_field(tally, tmp_pat
     assert r.exit_code == 2 and r.stderr.strip() == "snakesim: error: tally[0].seat: expected an integer, got 'one'"
     with pytest.raises(snakesim.InputError, match=r"^kind: expected one of tally, got 'nosuch'$"):
         snakesim.ask("nosuch", "fortune", 3)
+
+
+def test_a_kinds_rows_keep_to_the_shared_columns(tally):
+    """A kind cannot slip a column of its own into every study's summary.csv."""
+    answer = snakesim.ask("tally", "fortune", 3, games=50, seed=5, seat=1)
+    shaped = tidy("tally", tally.rows(answer))
+    assert list(shaped.columns) == [c for c in SUMMARY_COLUMNS if c != "section"]
+    with pytest.raises(ValueError, match="tally: rows with columns outside the shared shape: seat"):
+        tidy("tally", tally.rows(answer).assign(seat=0))

@@ -2,6 +2,7 @@
 and the workbench is one plan (the same identity) and gets the same answer, number for number
 and word for word."""
 
+import io
 import json
 
 import pandas as pd
@@ -21,6 +22,7 @@ from snakesim.questions import design as design_question
 from snakesim.questions import skill as skill_question
 from snakesim.questions import sweep as sweep_question
 from snakesim.questions import tune as tune_question
+from snakesim.questions.rows import summary_table
 from snakesim.report.study import plan_section
 from snakesim.workbench.jobs import Limits
 from snakesim.workbench.runs import check_request
@@ -51,6 +53,14 @@ def ask_study(tmp_path, game: str, section: str, matters: str | None = None) -> 
     r = CliRunner().invoke(cli, ["study", str(study), "--out", str(tmp_path / "out")])
     assert r.exit_code == 0, r.output
     return (tmp_path / "out" / "report.md").read_text(), pd.read_csv(tmp_path / "out" / "summary.csv")
+
+
+def assert_study_rows(summary: pd.DataFrame, section: str, rows: pd.DataFrame) -> None:
+    """A study's summary.csv rows of ``section`` are the kind's rows view, written and read back
+    as the study writes every section's."""
+    written = summary_table([rows.assign(section=section)]).to_csv(index=False)
+    got = summary[summary["section"] == section].reset_index(drop=True)
+    pd.testing.assert_frame_equal(got, pd.read_csv(io.StringIO(written)), check_dtype=False, rtol=1e-12)
 
 
 def test_each_question_is_registered_by_its_kind():
@@ -107,8 +117,14 @@ def test_a_comparison_gets_the_same_answer_from_every_door(tmp_path):
     # a study file
     report, summary = ask_study(tmp_path, "fortune", f'[[compare]]\nplayers = 3\ngames = {GAMES}\n'
                                 f'variants = ["standard", "one-snake"]\nmatters = "{MATTERS}"\n')  # fmt: skip
-    section = summary[summary["section"] == "compare-1"][rows.columns].reset_index(drop=True)
-    pd.testing.assert_frame_equal(section, rows, check_exact=False, rtol=1e-12, check_dtype=False)
+    # (its rows in the shape every kind's share: the rule set's name in `rules`, its hash beside)
+    tidy = question.rows(answer)
+    assert list(tidy["rules"]) == list(answer.table["variant"]) and (tidy["question"] == "compare").all()
+    assert set(tidy["rules_hash"]) == {a.rules.rules_hash() for a in answer.plan.arms}
+    assert (tidy["games"] == GAMES).all() and (tidy["players"] == 3).all()
+    shared = ["rules", "metric", "value", "low", "high", "diff", "verdict"]
+    section = summary[summary["section"] == "compare-1"][shared].reset_index(drop=True)
+    pd.testing.assert_frame_equal(section, tidy[shared], check_exact=False, rtol=1e-12, check_dtype=False)
     assert all((f"{f['arm']}: {f['text']}" if f["arm"] else f["text"]) in report for f in answer.findings)
     # the workbench
     job, plan = check_request(workbench_request(), Limits())
@@ -151,9 +167,16 @@ def test_a_balance_search_is_one_plan_and_one_answer_from_every_door(tmp_path):
     assert (api.values, api.status, api.message) == (answer.result.values, answer.result.status, answer.result.message)
     pd.testing.assert_frame_equal(api.confirmed, answer.result.confirmed)
     # a study file
-    report, _ = ask_study(tmp_path, "fortune", '[[balance]]\nplayers = 3\nhandicap = "start_coins"\ngames = 200\n'
-                          'max_games = 800\nconfirm_games = 1000\n')  # fmt: skip
+    report, summary = ask_study(tmp_path, "fortune", '[[balance]]\nplayers = 3\nhandicap = "start_coins"\n'
+                                'games = 200\nmax_games = 800\nconfirm_games = 1000\n')  # fmt: skip
     assert all(f in report for f in answer.findings) and answer.result.message in report
+    rows = balance_question.rows(answer)
+    assert_study_rows(summary, "balance-1", rows)
+    # (the recommended handicap's win rates on the fresh games, named as every kind names a rule set)
+    after = rows[(rows["status"] == "recommended") & rows["metric"].str.startswith("win_rate.")]
+    assert list(after["value"]) == answer.result.summary["after"]["win_rate"] and after["fresh"].all()
+    assert set(after["rules"]) == {f"start_coins={list(answer.result.values)}"} and (after["games"] == 1000).all()
+    assert (rows[rows["status"] == "candidate"]["fresh"] == False).all()  # noqa: E712 (a column of booleans)
     # the workbench
     job, plan = check_request(balance_request(), Limits())
     shown = play_request(job, plan)
@@ -178,10 +201,14 @@ def test_a_tune_is_one_plan_and_one_answer_from_every_door(tmp_path):
     api = snakesim.tune("fortune", 3, "length.median=60", "start_coins=5:40", seed=SEED, matters="length=2%", **BALANCE)
     assert (api.best, api.status, api.message) == (answer.result.best, answer.result.status, answer.result.message)
     pd.testing.assert_frame_equal(api.path, answer.result.path)
-    report, _ = ask_study(tmp_path, "fortune", '[[tune]]\nplayers = 3\ntarget = "length.median=60"\n'
-                          'vary = "start_coins=5:40"\ngames = 200\nmax_games = 800\nconfirm_games = 1000\n',
-                          matters="length=2%")  # fmt: skip
+    report, summary = ask_study(tmp_path, "fortune", '[[tune]]\nplayers = 3\ntarget = "length.median=60"\n'
+                                'vary = "start_coins=5:40"\ngames = 200\nmax_games = 800\nconfirm_games = 1000\n',
+                                matters="length=2%")  # fmt: skip
     assert all(f in report for f in answer.findings) and answer.result.message in report
+    rows = tune_question.rows(answer)
+    assert_study_rows(summary, "tune-1", rows)
+    assert list(rows["rules"]) == [f"start_coins={v}" for v in answer.result.answer["value"]]
+    assert list(rows["value"]) == list(answer.result.answer["metric"]) and set(rows["unit"]) == {"cards drawn"}
 
 
 def test_a_design_search_is_one_plan_and_one_answer_from_every_door(tmp_path):
@@ -217,10 +244,19 @@ def test_a_design_search_is_one_plan_and_one_answer_from_every_door(tmp_path):
         assert printed[key] == summary[key], key
     api = snakesim.design("fortune", 3, vary, targets, prefer="length.median", games=100, budget=2000, seed=SEED)
     assert api.summary["answers"] == answer.result.summary["answers"]
-    report, _ = ask_study(tmp_path, "fortune", '[[design]]\nplayers = 3\nvary = ["start_coins=8,9"]\n'
-                          'targets = ["length.median<=200", "out_share.mean<=0.5"]\nprefer = "length.median"\n'
-                          'games = 100\nbudget = 2000\n')  # fmt: skip
+    report, summary = ask_study(tmp_path, "fortune", '[[design]]\nplayers = 3\nvary = ["start_coins=8,9"]\n'
+                                'targets = ["length.median<=200", "out_share.mean<=0.5"]\nprefer = "length.median"\n'
+                                'games = 100\nbudget = 2000\n')  # fmt: skip
     assert all(f in report for f in answer.findings)
+    rows = design_question.rows(answer)
+    assert_study_rows(summary, "design-1", rows)
+    searched = rows[rows["fresh"] == False]  # noqa: E712 (a column of booleans)
+    assert len(searched) == 2 * len(answer.result.table) and set(searched["metric"]) == {
+        "length.median",
+        "out_share.mean",
+    }
+    confirmed = rows[rows["fresh"] == True]  # noqa: E712
+    assert set(confirmed["rules"]) == {a["label"] for a in answer.result.summary["answers"]} and len(confirmed)
     job, plan = check_request(request, Limits())
     shown = play_request(job, plan)
     assert [f["text"] for f in shown["findings"]] == answer.findings
@@ -243,10 +279,18 @@ def test_a_skill_measure_is_one_plan_and_one_answer_from_every_door(tmp_path):
     pd.testing.assert_frame_equal(pd.DataFrame(printed["lineups"]), result.table, check_dtype=False)
     api = snakesim.skill("rainbow", 3, games=60, playouts=4, seed=SEED, matters="win_rate=2")
     pd.testing.assert_frame_equal(api.table, result.table)
-    report, _ = ask_study(
+    report, summary = ask_study(
         tmp_path, "rainbow", "[[skill]]\nplayers = 3\ngames = 60\nplayouts = 4\n", matters="win_rate=2"
     )
     assert all(f in report for f in answer.findings["standard"])
+    rows = skill_question.rows(answer)
+    assert_study_rows(summary, "skill-1", rows)
+    edges = rows[rows["metric"] == "edge"]
+    odd = result.table[result.table["player"] != result.table["field"]]
+    assert list(edges["value"]) == list(odd["edge"])
+    assert list(edges["lineup"]) == [f"{p} among {f}" for p, f in zip(odd["player"], odd["field"], strict=True)]
+    share = rows[rows["metric"] == "skill_share"]
+    assert list(share["status"]) == list(result.shares["verdict"])
 
 
 def test_a_sweep_is_one_plan_and_one_answer_from_every_door(tmp_path):
@@ -271,8 +315,12 @@ def test_a_sweep_is_one_plan_and_one_answer_from_every_door(tmp_path):
     report, summary = ask_study(tmp_path, "fortune", '[[sweep]]\nplayers = "3,4"\n'
                                 'set = ["start_coins=10:20:10", "snakes=1"]\ngames = 500\n',
                                 matters="length=3%")  # fmt: skip
-    section = summary[summary["section"] == "sweep-1"][columns].reset_index(drop=True)
-    pd.testing.assert_frame_equal(section, rows, check_exact=False, rtol=1e-12, check_dtype=False)
+    # (each point named by its swept option in `rules`, as every kind names its rule sets)
+    tidy = sweep_question.rows(answer)
+    assert list(tidy["rules"]) == [f"start_coins={v}" for v in rows["start_coins"]]
+    shared = ["players", "rules", "metric", "value", "low", "high"]
+    section = summary[summary["section"] == "sweep-1"][shared].reset_index(drop=True)
+    pd.testing.assert_frame_equal(section, tidy[shared], check_exact=False, rtol=1e-12, check_dtype=False)
     assert all(f in report for f in answer.findings)
 
 

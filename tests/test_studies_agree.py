@@ -30,7 +30,7 @@ def test_the_conclusions_claims_hold_in_the_report(path):
 
 
 def test_a_claim_the_verdicts_contradict_is_found():
-    rows = pd.DataFrame({"variant": ["a", "b", "b", "b"], "metric": ["length", "length", "win_rate.0", "draw"],
+    rows = pd.DataFrame({"rules": ["a", "b", "b", "b"], "metric": ["length", "length", "win_rate.0", "draw"],
                          "verdict": ["baseline", "matters", "negligible", "undecided"]})  # fmt: skip
     assert check_claims(rows, {"b": "nothing"}) == [
         "b: said to change nothing that matters, but length changes by as much as matters"

@@ -100,9 +100,11 @@ def test_report_files(report):
     assert "A test conclusion." in md and "snakesim study" in md and "seed 3" in md
     summary = pd.read_csv(report / "summary.csv")
     assert set(summary["section"]) == {"compare-1", "compare-2", "sweep-1", "balance-1", "tune-1"}
-    balance = summary[summary["section"] == "balance-1"]
-    assert list(balance["rules"]) == ["before"] * 3 + ["after"] * 3
-    assert balance["win_rate"].iloc[2] < balance["win_rate"].iloc[0]  # seat 2, 3 coins short, wins less
+    balance = summary[(summary["section"] == "balance-1") & summary["fresh"].eq(True)].set_index(["status", "metric"])
+    assert list(balance.index.unique("status")) == ["as written", "recommended"]
+    assert balance.loc[("as written", "win_rate.0"), "rules"] == "start_coins=[6, 6, 3]"
+    before = balance.loc["as written", "value"]
+    assert before["win_rate.2"] < before["win_rate.0"]  # seat 2, 3 coins short, wins less
     assert "Recommended: `start_coins = [" in md and "(from [6, 6, 3])" in md
     assert "## Even seats" in md and "## Short games" in md and "fresh games" in md
     # Every section's numbers in words, under its title: the comparison's changes, the sweep's
@@ -113,10 +115,12 @@ def test_report_files(report):
         and "- 3 players: the average game (cards drawn) goes from" in md
     )
     assert "- The search recommends start_coins = [" in md and "- For the median game length of 20, play" in md
-    # The tune's rows name their figure and their option as every other row does: the metric
-    # column holds the figure's id, the value its value, start_coins the value played.
+    # The tune's rows name their figure and their rule set as every other row does: the metric
+    # column holds the figure's id, the value its value, rules the value played.
     tune = summary[summary["section"] == "tune-1"]
-    assert set(tune["metric"]) == {"length.median"} and tune["start_coins"].between(2, 12).all()
+    played = tune["rules"].str.removeprefix("start_coins=").astype(int)
+    assert set(tune["metric"]) == {"length.median"} and played.between(2, 12).all()
+    assert list(tune["status"]) == ["candidate"] * (len(tune) - 1) + ["answer"] and tune["fresh"].iloc[-1]
     assert (tune["low"] <= tune["value"]).all() and (tune["value"] <= tune["high"]).all()
     assert "| games | start_coins | length.median | low | high | fresh |" in md
 
@@ -147,7 +151,7 @@ def test_html_draws_each_comparisons_charts_from_its_numbers(report):
     summary = pd.read_csv(report / "summary.csv")
     for k, charts in enumerate(blocks):
         wins = next(c for c in charts if c["id"] == "win-rates")
-        rows = summary[summary["section"] == f"compare-{k + 1}"].set_index(["variant", "metric"])
+        rows = summary[summary["section"] == f"compare-{k + 1}"].set_index(["rules", "metric"])
         for series in wins["series"]:
             for seat, value, low, high in series["points"]:
                 row = rows.loc[(series["name"], f"win_rate.{seat.removeprefix('seat ')}")]

@@ -9,7 +9,9 @@ A page of ``docs/`` names what it wants with a marker line, replaced at build ti
 - ``<!-- snakesim:study-keys -->``: every key of a study file, section by section
   (``snakesim.report.study``'s ``*_TYPES`` tables);
 - ``<!-- snakesim:columns GAME -->``: the columns of GAME's results table, as its kernel
-  declares them.
+  declares them;
+- ``<!-- snakesim:summary-columns -->``: the columns of a study's ``summary.csv``, every kind's
+  rows in one shape (``snakesim.questions.rows``).
 
 The build also fails (``make docs`` builds with ``--strict``) when a game's page leaves one of
 its columns out of its "Columns of the results table".
@@ -164,6 +166,14 @@ def _commands(_=None) -> str:
     return "\n".join(parts)
 
 
-MAKERS = {"commands": _commands, "rules": _rules, "figures": _figures, "study-keys": _study_keys, "columns": _columns}
+def _summary_columns(_=None) -> str:
+    from snakesim.questions.rows import COLUMNS
+
+    rows = ["| column | what it holds |", "|---|---|"]
+    return "\n".join(rows + [f"| `{name}` | {_cell(about)} |" for name, about in COLUMNS.items()])
+
+
+MAKERS = {"commands": _commands, "rules": _rules, "figures": _figures, "study-keys": _study_keys, "columns": _columns,
+          "summary-columns": _summary_columns}  # fmt: skip
 
 __all__ = ["on_page_markdown"]

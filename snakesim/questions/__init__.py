@@ -10,7 +10,10 @@ A kind that also describes itself is answered by a study section and the workben
 (and ``snakesim.ask``) with no code of their own: its module adds ``TITLE`` (its name in
 words), ``FIELDS`` (``{name: (type, default)}``: what it takes past the game, the players, the
 games, the seed and the rule set), ``ask(game, players, budget, *, source, **fields)``, an
-``Answer`` whose ``findings`` are sentences, and ``rows(answer)``, its tidy table.
+``Answer`` whose ``findings`` are sentences, and ``rows(answer)``.
+
+Every kind's ``rows(answer)`` gives its rows of a study's ``summary.csv`` in the one shape
+every kind shares (:mod:`snakesim.questions.rows`).
 :func:`described` lists them.
 
 So far: the comparison (:mod:`snakesim.questions.compare`), balance

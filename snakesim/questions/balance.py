@@ -17,8 +17,11 @@ from snakesim.core.arms import Arm, Budget, RuleSource
 from snakesim.core.registry import GameSpec
 from snakesim.core.rules import Rules
 from snakesim.questions.base import Question, budget_json, identity, rule_set, spec_of
+from snakesim.questions.rows import tidy
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from snakesim.analysis.balance import BalanceResult
 
 KIND = "balance"
@@ -99,3 +102,42 @@ def summary(answer: Answer) -> dict:
     result = answer.result
     return {**result.summary, "variant": answer.plan.label, "findings": answer.findings,
             "path": result.path.to_dict(orient="records")}  # fmt: skip
+
+
+def rows(answer: Answer) -> pd.DataFrame:
+    """A study's ``summary.csv`` rows (:mod:`snakesim.questions.rows`): each seat's win rate,
+    the seat balance test and the largest seat gap on the fresh games, as written and with the
+    recommended handicap (and with novices where they were checked), then each candidate the
+    search played with its seats' win rates on the search's games."""
+    import pandas as pd
+
+    from snakesim.core.figures import BY_ID
+    from snakesim.core.rules import inline
+
+    s, plan = answer.result.summary, answer.plan
+    wins, balanced, gap = (BY_ID[k] for k in ("win_rate", "seat_balance", "seat_gap"))
+
+    def rules(values) -> dict:
+        return {"rules": f"{plan.handicap}={inline(list(values))}",
+                "rules_hash": plan.rules.updated({plan.handicap: list(values)}).rules_hash()}  # fmt: skip
+
+    def fresh(checked: dict, lineup: str) -> list[dict]:
+        out = []
+        for status, values, c in (("as written", s["base"], checked["before"]), ("recommended", s["values"],
+                                                                                   checked["after"])):  # fmt: skip
+            row = {**rules(values), "lineup": lineup, "games": c["games"], "fresh": True, "status": status}
+            out += [{**row, "metric": wins.row(k), "label": wins.label.format(seat=k), "value": rate, "low": low,
+                     "high": high, "unit": "fraction"} for k, (rate, (low, high)) in
+                    enumerate(zip(c["win_rate"], c["win_ci"], strict=True))]  # fmt: skip
+            out.append({**row, "metric": balanced.id, "label": balanced.label, "value": c["balance_p"],
+                        "unit": "p-value"})  # fmt: skip
+            out.append({**row, "metric": gap.id, "label": gap.label, "value": c["gap"][0], "low": c["gap"][1],
+                        "high": c["gap"][2], "unit": "fraction"})  # fmt: skip
+        return out
+
+    found = fresh(s, "") + (fresh(s["novices"], "novices") if s["novices"] is not None else [])
+    for step in answer.result.path.itertuples():
+        found += [{**rules(step.values), "games": step.games, "fresh": False, "status": "candidate",
+                   "metric": wins.row(k), "label": wins.label.format(seat=k), "value": getattr(step, f"win_{k}"),
+                   "unit": "fraction"} for k in range(plan.players)]  # fmt: skip
+    return tidy(KIND, pd.DataFrame(found).assign(players=plan.players))

@@ -21,6 +21,7 @@ from snakesim.analysis.verdicts import Margin, settle_plan
 from snakesim.core.arms import Arm, Budget, RuleSource, build_arms
 from snakesim.core.registry import GameSpec
 from snakesim.questions.base import Matters, Question, budget_json, identity, margins, margins_json, spec_of
+from snakesim.questions.rows import tidy
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -146,3 +147,13 @@ def settle_command(settle: dict, again: Sequence[str], games: int) -> str:
     else:
         more = ["-n", str(settle["games"])]
     return shlex.join([*again, *more])
+
+
+def rows(answer: Answer) -> pd.DataFrame:
+    """A study's ``summary.csv`` rows (:mod:`snakesim.questions.rows`): each rule set's figures
+    with their intervals, and each one's paired difference from the first with its verdict."""
+    table = answer.table
+    out = table.drop(columns="kind").rename(columns={"variant": "rules"})
+    out = out.assign(rules_hash=out["rules"].map(table.attrs["rules_hash"]), players=answer.plan.players,
+                     games=answer.games)  # fmt: skip
+    return tidy(KIND, out)

@@ -20,8 +20,11 @@ from snakesim.core.arms import Arm, Budget, RuleSource, resolve_rules
 from snakesim.core.registry import GameSpec
 from snakesim.core.rules import Rules
 from snakesim.questions.base import Question, budget_json, identity, margins, rule_set, spec_of
+from snakesim.questions.rows import target_words, tidy
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from snakesim.analysis.design import DesignResult
 
 KIND = "design"
@@ -143,3 +146,27 @@ def summary(answer: Answer) -> dict:
     result = answer.result
     return {**result.summary, "variant": answer.plan.label, "findings": answer.findings,
             "rule_sets": result.table.to_dict("records")}  # fmt: skip
+
+
+def rows(answer: Answer) -> pd.DataFrame:
+    """A study's ``summary.csv`` rows (:mod:`snakesim.questions.rows`): every target's figure of
+    every rule set played, with its status, then of each answer (or nearest miss) on the fresh
+    games that confirmed it."""
+    import pandas as pd
+
+    s, plan, table = answer.result.summary, answer.plan, answer.result.table
+    found = []
+    for t in s["targets"]:
+        metric = t["metric"]
+        label, unit = target_words(plan.spec, metric)
+        found += [{"rules": r["label"], "status": r["status"], "games": r["games"], "fresh": False, "metric": metric,
+                   "label": label, "unit": unit, "value": r[metric], "low": r[f"{metric}_low"],
+                   "high": r[f"{metric}_high"]} for r in table.to_dict("records")]  # fmt: skip
+        for a in s["answers"] or s["nearest"]:
+            c = a.get("confirmed")
+            if c:
+                figure = c["figures"][metric]
+                found.append({"rules": a["label"], "rules_hash": a["rules_hash"], "status": a["status"],
+                              "games": c["games"], "fresh": True, "metric": metric, "label": label, "unit": unit,
+                              "value": figure["value"], "low": figure["ci"][0], "high": figure["ci"][1]})  # fmt: skip
+    return tidy(KIND, pd.DataFrame(found).assign(players=plan.players))

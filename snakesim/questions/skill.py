@@ -20,6 +20,7 @@ from snakesim.core.errors import InputError
 from snakesim.core.registry import GameSpec
 from snakesim.core.rules import Rules
 from snakesim.questions.base import Matters, Question, budget_json, identity, margins, margins_json, spec_of
+from snakesim.questions.rows import tidy
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -119,3 +120,40 @@ def summary(answer: Answer) -> dict:
     arms = {name: {**r.summary, "lineups": r.table.to_dict(orient="records")} for name, r in answer.results.items()}
     return {"game": answer.plan.game, "variants": list(answer.results), "arms": arms, "findings": answer.findings,
             "differences": answer.differences.to_dict(orient="records")}  # fmt: skip
+
+
+# A skill measure's own figures, in a study's rows: (id, words, unit).
+WIN_RATE = ("win_rate", "the odd player's win rate, at each seat in turn", "fraction")
+EDGE = ("edge", "the odd player's win rate minus a field player's at the same seats", "fraction")
+SHARE = ("skill_share", "the expert's edge as a share of what seeing every card is worth", "fraction")
+RELATIVE = (
+    ("basic_edge", "careful play's edge among random players, relative to its fair share", "fair shares"),
+    ("relative_edge", "the expert's edge among careful players, relative to its fair share", "fair shares"),
+)
+
+
+def rows(answer: Answer) -> pd.DataFrame:
+    """A study's ``summary.csv`` rows (:mod:`snakesim.questions.rows`), rule set by rule set:
+    each line-up's win rate and edge with their intervals, then by player count the skill share
+    (its verdict in ``status``) and the relative edges (where the game has them: not NaN)."""
+    import pandas as pd
+
+    found = []
+    for label, result in answer.results.items():
+        for r in result.table.itertuples():
+            row = {"rules": label, "players": r.players, "lineup": f"{r.player} among {r.field}", "games": r.games}
+            found.append({**row, **_figure(WIN_RATE), "value": r.win_rate, "low": r.win_low, "high": r.win_high})
+            if r.player != r.field:
+                found.append({**row, **_figure(EDGE), "value": r.edge, "low": r.edge_low, "high": r.edge_high,
+                              "p_value": r.edge_p})  # fmt: skip
+        for r in result.shares.to_dict("records"):
+            row = {"rules": label, "players": r["players"], "games": answer.plan.budget.games}
+            found.append({**row, **_figure(SHARE), "value": r.get("skill_share"), "low": r.get("low"),
+                          "high": r.get("high"), "status": r["verdict"]})  # fmt: skip
+            found += [{**row, **_figure(f), "value": r[f[0]]} for f in RELATIVE if r.get(f[0]) == r.get(f[0])]
+    return tidy(KIND, pd.DataFrame(found))
+
+
+def _figure(f: tuple[str, str, str]) -> dict:
+    metric, label, unit = f
+    return {"metric": metric, "label": label, "unit": unit}

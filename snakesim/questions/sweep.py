@@ -12,13 +12,16 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from snakesim.analysis.compare import unit_of
 from snakesim.analysis.findings import sweep_findings
 from snakesim.analysis.sweep import parse_axes, plan_sweep, sweep
 from snakesim.analysis.verdicts import Margin
 from snakesim.core.arms import Budget, RuleSource
+from snakesim.core.figures import figure
 from snakesim.core.registry import GameSpec
 from snakesim.core.rules import Rules
 from snakesim.questions.base import Matters, Question, budget_json, identity, margins, margins_json, spec_of
+from snakesim.questions.rows import tidy
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -105,3 +108,14 @@ def play(plan: Plan, *, backend=None, threads: int | None = None, progress: bool
 def summary(answer: Answer) -> dict:
     """What ``snakesim sweep --json`` prints: the run's metadata, the findings and every row."""
     return {**answer.table.attrs, "findings": answer.findings, "rows": answer.table.to_dict(orient="records")}
+
+
+def rows(answer: Answer) -> pd.DataFrame:
+    """A study's ``summary.csv`` rows (:mod:`snakesim.questions.rows`): every figure of every
+    point, the point named by its swept options (``start_coins=3``)."""
+    table, axes, spec = answer.table, answer.plan.axes, answer.plan.spec
+    point = [", ".join(f"{a}={v}" for a, v in zip(axes, values, strict=True))
+             for values in table[axes].itertuples(index=False)]  # fmt: skip
+    units = [unit_of(spec, metric, figure(metric).kind) for metric in table["metric"]]
+    out = table.drop(columns=axes).assign(rules=point, unit=units, games=answer.plan.budget.games)
+    return tidy(KIND, out)

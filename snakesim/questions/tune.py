@@ -19,8 +19,11 @@ from snakesim.core.arms import Budget, RuleSource
 from snakesim.core.registry import GameSpec
 from snakesim.core.rules import Rules
 from snakesim.questions.base import Matters, Question, budget_json, identity, margins, margins_json, rule_set, spec_of
+from snakesim.questions.rows import target_words, tidy
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from snakesim.analysis.tune import TuneResult
 
 KIND = "tune"
@@ -103,3 +106,19 @@ def summary(answer: Answer) -> dict:
     result = answer.result
     return {**result.summary, "variant": answer.plan.label, "findings": answer.findings,
             "path": result.path.to_dict(orient="records")}  # fmt: skip
+
+
+def rows(answer: Answer) -> pd.DataFrame:
+    """A study's ``summary.csv`` rows (:mod:`snakesim.questions.rows`): the target's figure at
+    each value played on the search's games, then at the answer on fresh games."""
+    s, plan = answer.result.summary, answer.plan
+    option, metric = s["vary"]["option"], s["target"]["metric"]
+    if s["vary"]["seat"] is not None:
+        option += f".{s['vary']['seat']}"
+    table, (label, unit) = answer.result.answer, target_words(plan.spec, metric)
+    out = table.rename(columns={"value": "setting", "metric": "value"}).assign(
+        rules=[f"{option}={v}" for v in table["value"]],
+        status=["answer" if fresh else "candidate" for fresh in table["fresh"]],
+        metric=metric, label=label, unit=unit, players=plan.players,
+    ).drop(columns="setting")  # fmt: skip
+    return tidy(KIND, out)

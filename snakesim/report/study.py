@@ -55,6 +55,7 @@ from snakesim.questions import design as design_question
 from snakesim.questions import skill as skill_question
 from snakesim.questions import sweep as sweep_question
 from snakesim.questions import tune as tune_question
+from snakesim.questions.rows import summary_table, tidy
 from snakesim.report.charts import comparison_charts as comparison_charts_data
 from snakesim.report.figures import (
     balance_figure,
@@ -257,12 +258,13 @@ def _claim_words(label: str, said) -> str:
 
 def check_claims(table, claims: dict) -> list[str]:
     """What a comparison's claims (``claims`` of a ``[[compare]]`` section) say that its
-    verdicts do not bear out, one line each (empty: every claim holds). A rule set said to
-    change "nothing" must have no ``matters`` verdict; a figure said to change must have
-    ``matters`` (for a figure by seat, on some seat); a figure said not to must have none."""
+    verdicts (``table``: its rows in a study's summary) do not bear out, one line each (empty:
+    every claim holds). A rule set said to change "nothing" must have no ``matters`` verdict; a
+    figure said to change must have ``matters`` (for a figure by seat, on some seat); a figure
+    said not to must have none."""
     out = []
     for label, said in claims.items():
-        rows = table[table["variant"] == label]
+        rows = table[table["rules"] == label]
         if rows.empty:
             out.append(f"{label}: no such rule set in this comparison")
             continue
@@ -317,9 +319,8 @@ def run_study(path: str | Path, out_dir: str | Path, scale: float = 1.0, progres
 def _write_report(study, spec, seed, plans, out_dir: Path, command: str, progress, backend) -> None:
     """Play every planned section and write the report's files into ``out_dir``; ``command``
     is the whole command that regenerates the report."""
-    import pandas as pd
 
-    sections, tidy = [], []
+    sections, rows = [], []
     with backend or ThreadsBackend() as engine:
         for kind, k, section, plan in plans:
             name = f"{kind}-{k + 1}"
@@ -327,8 +328,8 @@ def _write_report(study, spec, seed, plans, out_dir: Path, command: str, progres
                 plan, section, seed=seed, engine=engine, progress=progress, name=name, out_dir=out_dir
             )
             sections.append(Section(section.get("title", name), note, shown, figures, findings, charts=charts))
-            tidy.append(table.assign(section=name))
-    pd.concat(tidy, ignore_index=True).to_csv(out_dir / "summary.csv", index=False)
+            rows.append(table.assign(section=name))
+    summary_table(rows).to_csv(out_dir / "summary.csv", index=False)
     header = {
         "game": spec.name,
         "version": __version__,
@@ -362,7 +363,8 @@ def _compare_section(plan: compare_question.Plan, section, *, seed, engine, prog
     figures, findings and charts."""
     answer = compare_question.play(plan, backend=engine, progress=progress)
     spec, table, tables, players, games = plan.spec, answer.table, answer.tables, plan.players, answer.games
-    broken = check_claims(table, section.get("claims", {}))
+    rows = compare_question.rows(answer)
+    broken = check_claims(rows, section.get("claims", {}))
     if broken:  # (the report says so, and the command warns: a conclusion the games contradict)
         print(f"snakesim study: {name}: the study's claims do not hold: {'; '.join(broken)}", file=sys.stderr)
     figures = comparison_figures(spec, players, table, tables, out_dir, prefix=f"{name}-",
@@ -379,7 +381,7 @@ def _compare_section(plan: compare_question.Plan, section, *, seed, engine, prog
         )
     findings = [f"{f['arm']}: {f['text']}" if f["arm"] else f["text"] for f in answer.findings]
     charts = comparison_charts_data(spec, players, table, tables)
-    return note, _compare_view(table), table, figures, findings, charts
+    return note, _compare_view(table), rows, figures, findings, charts
 
 
 def _sweep_section(plan: sweep_question.Plan, section, *, seed, engine, progress, name, out_dir):
@@ -392,7 +394,7 @@ def _sweep_section(plan: sweep_question.Plan, section, *, seed, engine, progress
     note = f"players {section['players']}, {', '.join(plan.settings)}; {points}"
     shown = table.pivot_table(index=["players", *axes], columns="label", values="value", sort=False).reset_index()
     shown.columns.name = "metric"
-    return note, shown, table, [f"{name}.png"], answer.findings, []
+    return note, shown, sweep_question.rows(answer), [f"{name}.png"], answer.findings, []
 
 
 def _plan_compare(spec, section, *, seed, scale, k, folder, matters) -> compare_question.Plan:
@@ -491,7 +493,7 @@ def _balance_section(plan: balance_question.Plan, section, *, seed, engine, prog
         note += f" Novices, on the same fresh games: **{'holds' if s['novices']['holds'] else 'does not hold'}**"
         note += f": {s['novices']['message']}."
     balance_figure(result, section.get("title", name)).savefig(out_dir / f"{name}.png", dpi=100)
-    return note, _balance_view(s), result.confirmed, [f"{name}.png"], answer.findings, []
+    return note, _balance_view(s), balance_question.rows(answer), [f"{name}.png"], answer.findings, []
 
 
 def _tune_section(plan: tune_question.Plan, section, *, seed, engine, progress, name, out_dir):
@@ -509,14 +511,12 @@ def _tune_section(plan: tune_question.Plan, section, *, seed, engine, progress, 
     )
     tune_figure(result.path, s["target"]["value"], s["vary"]["option"], s["target"]["metric"],
                 section.get("title", "")).savefig(out_dir / f"{name}.png", dpi=100)  # fmt: skip
-    # (the answer's "value" is the option's and its "metric" the target's: named as they are,
-    # and tidy as every section is, the metric column holding the figure's id)
+    # (the answer's "value" is the option's and its "metric" the target's: shown named as they are)
     option, target = s["vary"]["option"], s["target"]["metric"]
     if s["vary"]["seat"] is not None:
         option += f".{s['vary']['seat']}"
     shown = result.answer.rename(columns={"value": option, "metric": target})
-    tidy = result.answer.rename(columns={"value": option, "metric": "value"}).assign(metric=target)
-    return note, shown, tidy, [f"{name}.png"], answer.findings, []
+    return note, shown, tune_question.rows(answer), [f"{name}.png"], answer.findings, []
 
 
 def _balance_view(s: dict) -> pd.DataFrame:
@@ -589,10 +589,8 @@ def _design_section(plan: design_question.Plan, section, *, seed, engine, progre
         row["holds on fresh games"] = "yes" if c.get("holds") else "no"
         rows.append(row)
     shown = pd.DataFrame(rows)
-    tidy = result.table.melt(id_vars=["label", "status", "games"], value_vars=[t["metric"] for t in s["targets"]],
-                             var_name="metric", value_name="value")  # fmt: skip
     design_figure(result.table, s, spec.title).savefig(out_dir / f"{name}.png", dpi=100)
-    return note, shown, tidy, [f"{name}.png"], answer.findings, []
+    return note, shown, design_question.rows(answer), [f"{name}.png"], answer.findings, []
 
 
 def _plan_skill(spec, section, *, seed, scale, k, folder, matters) -> skill_question.Plan:
@@ -616,7 +614,7 @@ def _skill_section(plan: skill_question.Plan, section, *, seed, engine, progress
     budget, playouts, novice = plan.budget, plan.playouts, plan.novice
     if result.table.empty:
         verdict = f"{label}: {result.shares['verdict'].iloc[0]}."
-        return verdict, result.shares[["players", "verdict"]], result.shares, [], [], []
+        return verdict, result.shares[["players", "verdict"]], skill_question.rows(answer), [], [], []
     words = []
     for row in result.shares.itertuples():
         share = (f"the expert gets {100 * row.skill_share:.0f}% [{100 * row.low:.0f}%, {100 * row.high:.0f}%] of "
@@ -641,8 +639,7 @@ def _skill_section(plan: skill_question.Plan, section, *, seed, engine, progress
     skill_figure(result.table, "one odd player among a field: its edge, 95% intervals").savefig(
         out_dir / f"{name}.png", dpi=100
     )
-    tidy = result.table.merge(result.shares, on="players", how="left")
-    return note, shown, tidy, [f"{name}.png"], answer.findings[label], []
+    return note, shown, skill_question.rows(answer), [f"{name}.png"], answer.findings[label], []
 
 
 def _describe(rules, seats) -> str:
@@ -774,9 +771,9 @@ def _described_kind(module) -> SectionKind:
 
     def write(plan, section, *, seed, engine, progress, name, out_dir):
         answer = module.play(plan, backend=engine, progress=progress)
-        table = module.rows(answer)
+        shown = module.rows(answer)
         note = f"{module.TITLE}: {plan.players} players, {plan.budget.games:,} games, seed {seed}"
-        return note, table, table, [], list(answer.findings), []
+        return note, shown, tidy(module.KIND, shown), [], list(answer.findings), []
 
     return SectionKind(types, ("players",), plan, write)
 
