@@ -68,9 +68,9 @@ mutants: $(MUTANTS_STAMP)
 	@start=$$(date +%s); NUMBA_NUM_THREADS=1 $(BIN)/mutmut run --max-children $$(nproc) $(MUTANTS); \
 	$(BIN)/python tools/mutation_score.py; rc=$$?; echo "make mutants: $$(( $$(date +%s) - start )) s"; exit $$rc
 
-## The six modules the goal names alone (every one of their mutants again: named, mutmut reruns them).
+## The modules the goal names alone (every one of their mutants again: named, mutmut reruns them).
 GOAL_MUTANTS := snakesim.analysis.verdicts.* snakesim.analysis.design.* snakesim.analysis.design_space.* \
-	snakesim.analysis.balance.* snakesim.analysis.findings.* snakesim.core.figures.*
+	snakesim.analysis.balance.* snakesim.analysis.words.* snakesim.questions.* snakesim.core.figures.*
 mutants-goal:
 	@$(MAKE) --no-print-directory mutants MUTANTS='$(GOAL_MUTANTS)'
 

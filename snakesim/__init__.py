@@ -113,16 +113,12 @@ def simulate(
     InputError
         For any unknown name or out-of-range value, before a game is played.
     """
-    from snakesim.core.arms import Budget, resolve_run
-    from snakesim.core.runner import simulate_spec
-    from snakesim.games import get_game
+    from snakesim.core.arms import Budget
+    from snakesim.questions import run as question
 
-    spec = get_game(game)
-    budget = Budget(games, seed, first, chunk_size)
     source = _source(variant, rules_file, deck_file, settings, options, policy=policy, policies=policies)
-    name, rules, seats = resolve_run(spec, players, budget, source)
-    return simulate_spec(spec, rules, players, budget, name, threads=threads, progress=progress, policies=seats,
-                         backend=backend)  # fmt: skip
+    plan = question.ask(game, players, Budget(games, seed, first, chunk_size), source)
+    return question.games(plan, threads=threads, progress=progress, backend=backend)
 
 
 def summarize(df: pd.DataFrame, level: float = 0.95) -> pd.DataFrame:

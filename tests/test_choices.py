@@ -42,7 +42,6 @@ from snakesim.analysis.design import (
     sample,
 )
 from snakesim.analysis.design_space import Candidate, Dimension, Prefer, Space, Target, parse_prefer, parse_target
-from snakesim.analysis.findings import _target_margin
 from snakesim.analysis.verdicts import Margin, margin_for, parse_matters
 from snakesim.cli import cli
 from snakesim.core.arms import Budget, RuleSource
@@ -50,6 +49,7 @@ from snakesim.core.backends import ThreadsBackend
 from snakesim.core.errors import InputError
 from snakesim.core.figures import BY_ID, FIGURES, targets
 from snakesim.games import GAMES, get_game
+from snakesim.questions.tune import _target_margin
 
 FORTUNE, HISSS = get_game("fortune"), get_game("hisss")
 

@@ -32,12 +32,12 @@ from snakesim.analysis.design_space import (
     parse_target,
     parse_vary,
 )
-from snakesim.analysis.findings import design_findings
 from snakesim.analysis.verdicts import parse_matters
 from snakesim.cli import cli
 from snakesim.core.arms import Budget, RuleSource, resolve_rules
 from snakesim.core.errors import InputError
 from snakesim.games import get_game
+from snakesim.questions.design import design_findings
 
 FORTUNE = get_game("fortune")
 QUESTION = ("--vary", "start_coins=8:14", "--vary", "variant=standard,rejoin", "--target", "length.median=45+-6",

@@ -9,13 +9,13 @@ import pytest
 
 import snakesim
 from snakesim.analysis.compare import compare_variants
-from snakesim.analysis.findings import compare_findings
 from snakesim.analysis.search import check_metric, metric_value
 from snakesim.analysis.stats import summarize
 from snakesim.analysis.sweep import sweep
 from snakesim.core.arms import Budget, RuleSource
 from snakesim.core.figures import COMPARED, FIGURES, SUMMARISED, targets
 from snakesim.games import get_game
+from snakesim.questions.compare import compare_findings
 
 HISSS = get_game("hisss")
 

@@ -9,10 +9,10 @@ import pandas as pd
 import pytest
 
 from snakesim.analysis.compare import COLUMNS
-from snakesim.analysis.findings import compare_findings
 from snakesim.analysis.verdicts import MATTERS, add_verdicts
 from snakesim.core.figures import BY_ID, COMPARED
 from snakesim.games import get_game
+from snakesim.questions.compare import compare_findings
 
 NAN = math.nan
 GAMES = 100_000
@@ -48,6 +48,7 @@ def _row(variant, metric, value, spread, diff=NAN, width=NAN):
                              diff + width, 1e-30 if diff == diff else NAN, 1e-30 if diff == diff else NAN, "paired t",
                              0.99, NAN, NAN, NAN], strict=True))  # fmt: skip
     out["label"] = f.label.format(seat=metric.partition(".")[2], length="cards drawn", score="points")
+    out["unit"] = "points" if metric == "margin" else ""  # (as compare_tables gives a margin: what the rules score)
     return out
 
 
@@ -65,7 +66,7 @@ def findings(metric: str, sign: int) -> str:
     if not metric.startswith("win_rate"):
         rows.append(_row("a", metric, base, base * 0.02))
         rows.append(_row("b", metric, base + diff, base * 0.02, diff, abs(diff) / 10))
-    table = pd.DataFrame(rows, columns=[*COLUMNS, "label"])
+    table = pd.DataFrame(rows, columns=[*COLUMNS, "label", "unit"])
     add_verdicts(table, GAMES)
     assert table.loc[table["metric"] == metric, "verdict"].iloc[-1] == MATTERS
     spec = get_game("hisss" if metric in ("tie_break", "margin") else "fortune")

@@ -7,22 +7,18 @@ import pandas as pd
 import pytest
 
 from snakesim.analysis.compare import COLUMNS
-from snakesim.analysis.findings import (
-    balance_findings,
-    compare_findings,
-    constant_sentence,
-    decimals,
-    design_findings,
-    p_text,
-    run_findings,
-    skill_findings,
-    sweep_findings,
-    tune_findings,
-)
 from snakesim.analysis.verdicts import add_verdicts
+from snakesim.analysis.words import decimals, p_text
 from snakesim.core.arms import Budget, RuleSource
 from snakesim.core.figures import BY_ID
 from snakesim.games import get_game
+from snakesim.questions.balance import balance_findings
+from snakesim.questions.compare import compare_findings, constant_sentence
+from snakesim.questions.design import design_findings
+from snakesim.questions.run import findings as run_findings
+from snakesim.questions.skill import skill_findings
+from snakesim.questions.sweep import sweep_findings
+from snakesim.questions.tune import tune_findings
 
 FORTUNE, HISSS = get_game("fortune"), get_game("hisss")
 NAN = math.nan
@@ -32,6 +28,7 @@ def row(variant, metric, kind, value, low, high, diff=NAN, lo=NAN, hi=NAN, p=NAN
     out = dict(zip(COLUMNS, [variant, metric, kind, value, low, high, diff, lo, hi, p, p, "paired t", level,
                              NAN, NAN, NAN], strict=True))  # fmt: skip
     out["label"] = BY_ID[metric.partition(".")[0]].label.format(seat=metric.partition(".")[2], length=unit)
+    out["unit"] = unit
     return out
 
 
@@ -48,7 +45,7 @@ def table(length_after, seats_after, draw_after=(0.0, 0.0, 0.0, 1.0), length_uni
     rows.append(row("a", "draw", "rate", 0.0, 0.0, 0.0))
     v, d, lo, hi = draw_after[0], draw_after[0], draw_after[1], draw_after[2]
     rows.append(row("b", "draw", "rate", v, v, v, d, lo, hi, draw_after[3]))
-    out = pd.DataFrame(rows, columns=[*COLUMNS, "label"])
+    out = pd.DataFrame(rows, columns=[*COLUMNS, "label", "unit"])
     add_verdicts(out, games)
     return out
 
@@ -316,7 +313,7 @@ def test_no_comparison_prints_a_row_that_never_varies(game):
 
 
 def test_no_number_prints_as_minus_zero():
-    from snakesim.analysis.findings import fixed, percent, signed
+    from snakesim.analysis.words import fixed, percent, signed
 
     assert percent(-0.00004, 1) == "0.0%" and percent(-0.004, 0) == "0%" and percent(-0.0004, 2) == "-0.04%"
     assert fixed(-0.04, 1, True) == "+0.0" and fixed(-1234.5, 0) == "-1,234" and fixed(0.04, 1, True) == "+0.0"
@@ -324,7 +321,7 @@ def test_no_number_prints_as_minus_zero():
 
 
 def test_a_quantile_never_reached_reads_so():
-    from snakesim.analysis.findings import row_text
+    from snakesim.questions.compare import row_text
 
     r = row("a", "length_p95", "quantile", math.inf, math.inf, math.inf)
     assert row_text(r) == ("not reached", "")
@@ -359,7 +356,8 @@ def child_among_careful_players():
 
 
 def test_a_mixed_lineup_names_its_players_and_answers_for_the_child(child_among_careful_players):
-    from snakesim.analysis.findings import hidden_metrics, percent, points
+    from snakesim.analysis.words import percent, points
+    from snakesim.questions.compare import hidden_metrics
     from snakesim.report.charts import comparison_charts
 
     table, tables = child_among_careful_players
@@ -418,7 +416,7 @@ def test_each_rule_sets_own_constant_length_is_said_once_and_never_charted():
     """Hisss deals every card: 49 turns in every game, 50 with one more head. Said once; no
     "49 -> 49 turns (+0 [+0, +0])", no length rows, no length chart."""
     from snakesim.analysis.compare import compare_variants
-    from snakesim.analysis.findings import hidden_metrics
+    from snakesim.questions.compare import hidden_metrics
     from snakesim.report.charts import comparison_charts
 
     arms = ["standard", "more=standard,points_per_snake=2", "r2=standard,heads.RAINBOW=2"]
@@ -650,7 +648,7 @@ def test_no_answer_the_nearest_miss_and_targets_that_compete_in_words():
 
 
 def test_what_skill_is_worth_under_another_rule_set_in_words():
-    from snakesim.analysis.findings import skill_difference_findings
+    from snakesim.questions.skill import skill_difference_findings
 
     def row(arm, players, field, player, edge, base, low, high, p):
         return {"players": players, "field": field, "player": player, "arm": arm, "edge": edge, "base_edge": base,
@@ -680,7 +678,7 @@ def test_what_skill_is_worth_under_another_rule_set_in_words():
 
 
 def test_a_relative_change_in_words():
-    from snakesim.analysis.findings import _how_much
+    from snakesim.questions.compare import _how_much
 
     assert [_how_much(x) for x in (1 / 3, -0.335, 0.25, 0.2, 2 / 3, 0.5)] == [
         "a third", "a third", "a quarter", "a fifth", "two thirds", "50%"]  # fmt: skip
@@ -688,7 +686,8 @@ def test_a_relative_change_in_words():
 
 
 def test_values_inline_and_a_targets_words():
-    from snakesim.analysis.findings import _inline, metric_words
+    from snakesim.analysis.words import metric_words
+    from snakesim.questions.balance import _inline
 
     assert (_inline([9, 8, 8]), _inline((1, 2)), _inline(5)) == ("[9, 8, 8]", "[1, 2]", "5")
     assert metric_words("win_rate.2") == "seat 2's win rate"
@@ -712,7 +711,7 @@ def test_values_inline_and_a_targets_words():
     ],
 )
 def test_an_interval_reaching_past_a_targets_edge(op, value, tolerance, ci, crosses):
-    from snakesim.analysis.findings import _crosses
+    from snakesim.questions.design import _crosses
 
     t = {"metric": "length.mean", "op": op, "value": value, "tolerance": tolerance, "margin": 1.0, "scale": 1.0}
     assert _crosses(t, ci) is crosses
@@ -737,7 +736,7 @@ def test_an_interval_reaching_past_a_targets_edge(op, value, tolerance, ci, cros
     ],
 )  # fmt: skip
 def test_whether_a_tunes_answer_meets_its_target_in_words(metric, goal, ci, said):
-    from snakesim.analysis.findings import _meets
+    from snakesim.questions.tune import _meets
 
     s = {"target": {"metric": metric, "value": goal}, "metric": {"ci": list(ci)}}
     assert _meets(s, str, None) == said
@@ -802,8 +801,8 @@ CONSTANT = [  # (figure, its one value, players, rule sets compared, its words) 
     ("tie_break", 0.0, 3, 2, "the tie-break decides",
      "The tie-break never decides a game under any rule set compared."),
     ("tie_break", 0.25, 3, 1, "the tie-break decides", "The tie-break decides: 25.0%."),
-    ("margin", 3.0, 3, 1, "winning margin (coins)", "The winner always ends 3 coins ahead of the next seat."),
-    ("margin", 3.0, 3, 2, "winning margin (coins)",
+    ("margin", 3.0, 3, 1, "margin", "The winner always ends 3 coins ahead of the next seat."),
+    ("margin", 3.0, 3, 2, "margin",
      "The winner always ends 3 coins ahead of the next seat under every rule set compared."),
     ("comeback", 1.0, 3, 1, "a comeback", "A comeback: always."),
     ("comeback", 0.0, 3, 1, "a comeback", "A comeback: never."),
@@ -816,4 +815,5 @@ CONSTANT = [  # (figure, its one value, players, rule sets compared, its words) 
 
 @pytest.mark.parametrize(("row", "value", "players", "arms", "label", "sentence"), CONSTANT)
 def test_a_figure_that_never_varies_is_said_once(row, value, players, arms, label, sentence):
-    assert constant_sentence(row, value, get_game("fortune"), players, arms, label=label) == sentence
+    # (the margin's unit is the row's, what the rules score: never read out of its label)
+    assert constant_sentence(row, value, get_game("fortune"), players, arms, label=label, unit="coins") == sentence

@@ -12,13 +12,14 @@ from click.testing import CliRunner
 import snakesim
 from snakesim.analysis.verdicts import parse_matters
 from snakesim.cli import cli
-from snakesim.core.arms import Budget
+from snakesim.core.arms import Budget, RuleSource
 from snakesim.core.rules import as_toml
 from snakesim.games import get_game
 from snakesim.questions import QUESTIONS
 from snakesim.questions import balance as balance_question
 from snakesim.questions import compare as question
 from snakesim.questions import design as design_question
+from snakesim.questions import run as run_question
 from snakesim.questions import skill as skill_question
 from snakesim.questions import sweep as sweep_question
 from snakesim.questions import tune as tune_question
@@ -64,8 +65,8 @@ def assert_study_rows(summary: pd.DataFrame, section: str, rows: pd.DataFrame) -
 
 
 def test_each_question_is_registered_by_its_kind():
-    kinds = {"compare": question, "balance": balance_question, "tune": tune_question, "design": design_question,
-             "skill": skill_question, "sweep": sweep_question}  # fmt: skip
+    kinds = {"run": run_question, "compare": question, "balance": balance_question, "tune": tune_question,
+             "design": design_question, "skill": skill_question, "sweep": sweep_question}  # fmt: skip
     assert QUESTIONS == kinds and all(m.KIND == kind for kind, m in kinds.items())
 
 
@@ -328,3 +329,31 @@ def test_a_questions_identity_leaves_out_the_block_size_which_changes_no_game():
     small = question.ask("fortune", 3, ["standard"], Budget(GAMES, SEED, block=500))
     large = question.ask("fortune", 3, ["standard"], Budget(GAMES, SEED, block=50_000))
     assert small.key() == large.key() and small.key() != question.ask("fortune", 3, ["standard"], Budget(GAMES)).key()
+
+
+def test_a_run_is_one_plan_and_one_answer_from_every_door(tmp_path):
+    """``snakesim run`` (words, --json, a table file, a resumable folder) and ``snakesim.simulate``
+    ask the same question: one plan, the same games, the same summary and words."""
+    source = RuleSource("one-snake", settings=("start_coins=5",))
+    asked = run_question.ask("fortune", 3, Budget(GAMES, SEED), source)
+    assert asked.key() == run_question.ask("fortune", 3, Budget(GAMES, SEED, block=500), source).key()
+    assert asked.key() != run_question.ask("fortune", 3, Budget(GAMES, SEED + 1), source).key()
+    answer = run_question.play(asked)
+    assert answer.table is None and answer.findings == run_question.findings(answer.summary, FORTUNE)
+    kept = run_question.play(asked, table=True)
+    assert len(kept.table) == GAMES and kept.findings == answer.findings
+    assert kept.summary["win_rate"] == answer.summary["win_rate"] and kept.summary["length"] == answer.summary["length"]
+    args = ["run", "fortune", "-p", "3", "-n", str(GAMES), "-s", str(SEED), "-v", "one-snake", "--set", "start_coins=5",
+            "-t", "1"]  # fmt: skip
+    r = CliRunner().invoke(cli, [*args, "--json"])
+    assert r.exit_code == 0, r.output
+    printed = json.loads(r.stdout)
+    assert printed["findings"] == answer.findings and printed["win_rate"] == answer.summary["win_rate"]
+    r = CliRunner().invoke(cli, [*args, "--out", str(tmp_path / "t.parquet")])
+    assert r.exit_code == 0 and all(f.split(";")[0][:40] in " ".join(r.output.split()) for f in answer.findings)
+    api = snakesim.simulate("fortune", 3, GAMES, seed=SEED, variant="one-snake", start_coins=5, threads=1)
+    pd.testing.assert_frame_equal(api, kept.table)
+    pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "t.parquet"), kept.table, check_dtype=False)
+    rows = run_question.rows(answer)
+    assert list(rows["metric"]) == ["win_rate.0", "win_rate.1", "win_rate.2", "draw", "unfinished", "length"]
+    assert list(rows["value"][:3]) == answer.summary["win_rate"] and (rows["rules"] == "one-snake").all()

@@ -113,7 +113,7 @@ def test_the_sweep_figure_leaves_out_a_metric_that_never_moves():
     assert (abs(table[table["metric"] == "length"]["value"] - 49) < 1e-9).all()
     titles = [ax.get_title() for ax in sweep_figure(table, "claim_joined").axes if ax.get_visible()]
     assert "length" not in titles and "seat 0 wins" in titles
-    from snakesim.analysis.findings import sweep_findings
+    from snakesim.questions.sweep import sweep_findings
 
     assert sweep_findings(table, "claim_joined")[0] == "2 players: every game lasts 49 turns at every point."
 

@@ -17,11 +17,11 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 
 from snakesim.analysis.compare import compare_variants
-from snakesim.analysis.findings import compare_findings, hidden_metrics, row_text
 from snakesim.cli import cli
 from snakesim.core.arms import Budget, RuleSource
 from snakesim.core.errors import InputError
 from snakesim.games import get_game
+from snakesim.questions.compare import compare_findings, hidden_metrics, row_text
 from snakesim.report.study import load_study
 from snakesim.workbench import runs
 from snakesim.workbench.forms import rules_from_text

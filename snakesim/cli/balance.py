@@ -143,7 +143,7 @@ def balance_command(
 
 def format_balance(result: BalanceResult, title: str, who: str) -> str:
     """The ``balance`` command's report."""
-    from snakesim.analysis.findings import p_text
+    from snakesim.analysis.words import p_text
 
     s = result.summary
     search, confirm = s["search"], s["confirm"]

@@ -150,44 +150,29 @@ def run(
       snakesim run fortune --backend dask --workers 2 --games 10000000
       snakesim run fortune --backend dask --scheduler tcp://10.0.0.5:8786 --summary-only -n 1000000000
     """
-    from snakesim.analysis.findings import run_findings
-    from snakesim.analysis.stats import SUMMARY_META, summarize, summary_of
-    from snakesim.core.arms import Budget, RuleSource, resolve_run
+    from snakesim.core.arms import Budget, RuleSource
     from snakesim.core.backends import make_backend
     from snakesim.core.compiling import spent as spent_compiling
     from snakesim.core.results import write_table
-    from snakesim.core.runner import (
-        max_threads,
-        plan_blocks,
-        run_metadata,
-        simulate_spec,
-        tally_spec,
-    )
-    from snakesim.games import get_game
+    from snakesim.core.runner import max_threads, plan_blocks
+    from snakesim.questions import run as question
 
-    spec = get_game(game)
     budget = Budget(n_games, seed, block=chunk_size)
     source = RuleSource(variant, rules_file, deck_file, settings, policy=policy, policies=policies)
-    name, rules, seats = resolve_run(spec, players, budget, source)
+    plan = question.ask(game, players, budget, source)
+    spec, rules, seats = plan.spec, plan.rules, plan.seats
     engine = make_backend(backend, threads, scheduler, workers)
     Int(1, MAX_CHUNK).check("--chunk-size", chunk_size)
-    manifest = {**run_metadata(spec, name, rules, players, budget, policies=seats), "block_size": chunk_size}
-    table_file, store = _destination(out, summary_only, manifest)
+    table_file, store = _destination(out, summary_only, {**plan.metadata(), "block_size": chunk_size})
     if progress is None:
         progress = sys.stderr.isatty()
     blocks = plan_blocks(0, n_games, chunk_size)
     start, compiling = time.perf_counter(), spent_compiling()
     try:
-        if table_file is not None:
-            df = simulate_spec(spec, rules, players, budget, name, threads=threads, progress=progress, policies=seats,
-                               backend=engine, store=store)  # fmt: skip
-            summary = summarize(df, spec=spec)
-        else:
-            # Without a table file only the sums are kept in memory, whatever the run's size; a
-            # per-game run folder still gets every block's table on disk.
-            tally = tally_spec(spec, rules, players, budget, progress=progress, policies=seats, backend=engine,
-                               store=store, tables=store is not None and not summary_only)  # fmt: skip
-            summary = summary_of(tally, list(spec.outcomes), {k: manifest[k] for k in SUMMARY_META})
+        # (without a table file only the sums are kept in memory, whatever the run's size; a
+        # per-game run folder still gets every block's table on disk)
+        answer = question.play(plan, backend=engine, threads=threads, progress=progress, table=table_file is not None,
+                               store=store, summary_only=summary_only)  # fmt: skip
     except KeyboardInterrupt:
         if store is not None:
             click.echo(
@@ -197,18 +182,18 @@ def run(
             )
         sys.exit(130)
     elapsed = time.perf_counter() - start - (spent_compiling() - compiling)  # (play time only)
-    resumed = store.resumed_games if store is not None else 0
+    resumed, summary = answer.resumed, answer.summary
     if table_file is not None:
-        write_table(df, table_file)
-    findings = run_findings(summary, spec)
+        write_table(answer.table, table_file)
     if as_json:
-        summary.update(elapsed_s=elapsed, version=version("snakesim"), out=out, backend=backend, resumed_games=resumed)
-        click.echo(to_json({**summary, "findings": findings}))
+        more = {"elapsed_s": elapsed, "version": version("snakesim"), "out": out, "backend": backend,
+                "resumed_games": resumed}  # fmt: skip
+        click.echo(to_json({**summary, **more, "findings": answer.findings}))
         return
     click.echo(
         format_summary(summary, spec.title, spec.length_unit, rules.changes(), seats, standing_unit=spec.standing_unit)
     )
-    click.echo(format_findings(findings, summary["level"]))
+    click.echo(format_findings(answer.findings, summary["level"]))
     if backend == "dask":
         where = f"the Dask cluster at {scheduler}" if scheduler else f"{workers or os.cpu_count()} Dask workers"
     else:

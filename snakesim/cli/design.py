@@ -148,7 +148,7 @@ def _write_answers(result, spec, folder: Path, players: int, seats: tuple[str, .
 def format_design(s: dict, title: str, players: int, label: str, seed: int) -> str:
     """The ``design`` command's report: the targets, the search, the answers with their fresh
     figures, the near misses and, with no answer, the nearest miss."""
-    from snakesim.analysis.findings import shortfall_words
+    from snakesim.questions.design import shortfall_words
 
     targets = s["targets"]
     search = s["search"]

@@ -92,7 +92,7 @@ def format_summary(
 
 
 def format_findings(findings: list, level: float) -> str:
-    """Findings in words (``snakesim.analysis.findings``) under a heading, wrapped for a terminal.
+    """Findings in words (each kind's, ``snakesim.questions``) under a heading, wrapped for a terminal.
 
     ``findings`` holds sentences, or dicts ``{"arm", "text"}`` (a comparison's: grouped by arm,
     the arm's name leading its sentences)."""
@@ -168,7 +168,7 @@ def format_comparison(table, title: str, header: str, alpha: float = 0.05, level
     Rates (and shares of a game) are in percent, their differences in percentage points, each
     with as many decimals as its interval needs. A metric that is the same in every game of
     every arm gets no rows: the findings say it once."""
-    from snakesim.analysis.findings import hidden_metrics
+    from snakesim.questions.compare import hidden_metrics
 
     variants = list(dict.fromkeys(table["variant"]))
     lines = [
@@ -196,8 +196,8 @@ def format_comparison(table, title: str, header: str, alpha: float = 0.05, level
 
 
 def _comparison_row(r, alpha: float) -> str:
-    """One arm's value, interval and difference (``snakesim.analysis.findings.row_text``), aligned."""
-    from snakesim.analysis.findings import row_text
+    """One arm's value, interval and difference (``snakesim.questions.compare.row_text``), aligned."""
+    from snakesim.questions.compare import row_text
 
     value, diff = row_text(r, alpha)
     return f"{value:>12}" + (f"   {diff}" if diff else "")

@@ -120,7 +120,7 @@ def sweep_command(
 
 def _cell(r) -> str:
     """A sweep value in its unit, with the decimals its interval needs (the p-value as a p-value)."""
-    from snakesim.analysis.findings import decimals, number, p_text, percent, points
+    from snakesim.analysis.words import decimals, number, p_text, percent, points
     from snakesim.core.figures import figure
 
     if r["low"] != r["low"]:

@@ -12,6 +12,7 @@ changed hands). Its entry says all the rest of snakesim needs to know about it:
 - ``unit``: ``share`` (a share of the game, shown in percent), ``points`` (a difference of
   rates, in percentage points), ``length`` or ``standing`` (the game's own units), or a word;
 - ``words``: for the findings, what it counts and the sentences' openings for more and fewer;
+  ``topic`` the figure in a list of what a rule set changes ("draws");
 - ``feel``: whether the games record it only with ``feel = true``; ``applies``: the games it
   exists in;
 - ``values``: how it is read off a block of games (every game, so that the games of two rule
@@ -83,6 +84,7 @@ class Figure:
     applies: Callable[[GameSpec], bool] | None = None
     per_seat: bool = False
     noun: str = ""  # the figure in a sentence, as a target ("the share of drawn games")
+    topic: str = ""  # the figure in a list of what a rule set changes ("draws"; the label where empty)
     compared: bool = True  # a row of every comparison, paired game by game
     swept: bool = True  # (of those compared) a figure of every sweep point, seat 0's for a figure by seat
     short: str = ""  # its words as a sweep's column (the label where empty)
@@ -155,20 +157,21 @@ FIGURES: tuple[Figure, ...] = (
     Figure("win_rate", "seat {seat} wins", "rate", "the share of games this seat wins", per_seat=True, matters=0.01,
            values=lambda g, seat: g["winner"] == seat),
     Figure("draw", "draw", "rate", "the share of games nobody wins", noun="the share of drawn games", matters=0.01,
-           values=lambda g: g["draw"]),
+           values=lambda g: g["draw"], topic="draws"),
     Figure("unfinished", "unfinished", "rate", "the share of games stopped at the turn cap",
-           noun="the share of unfinished games", matters=0.01, values=lambda g: g["unfinished"]),
+           noun="the share of unfinished games", matters=0.01, values=lambda g: g["unfinished"],
+           topic="games reaching the turn cap"),
     Figure("first_player_advantage", "first-player advantage", "mean",
            "seat 0's wins above a fair share of the games somebody won", unit="points", matters=0.01,
-           values=lambda g: (g["winner"] == 0) - g.won / g.players),
+           values=lambda g: (g["winner"] == 0) - g.won / g.players, topic="the first player's edge"),
     Figure("length", "length ({length})", "mean", "how long a game lasts, in the game's own unit", unit="length",
            short="length", noun="the average game length", matters=0.05, relative=True,
-           values=lambda g: g["length"]),
+           values=lambda g: g["length"], topic="the game's length"),
     Figure("lead_changes", "lead changes", "mean",
            "steps at which one seat leads alone and it is not the seat that last led alone",
            line="lead changes per game", noun="lead changes a game", feel=True, summarised=True, matters=0.5,
            words=("lead changes a game", "The lead changes hands more often", "The lead changes hands less often"),
-           values=lambda g: g["lead_changes"]),
+           values=lambda g: g["lead_changes"], topic="how often the lead changes hands"),
     Figure("decided", "winner leads for good after (share of the game)", "mean",
            "how far into the game the winner takes the lead alone for good (won games; 1.0: only at the end)",
            line="the winner leads for good after", short="winner leads for good after", unit="share", feel=True,
@@ -176,14 +179,15 @@ FIGURES: tuple[Figure, ...] = (
            matters=0.03,
            words=("of the way in", "The winner takes the lead for good later",
                   "The winner takes the lead for good earlier"),
-           values=lambda g: np.where(np.isnan(g["decided"]), 1.0, g["decided"])),
+           values=lambda g: np.where(np.isnan(g["decided"]), 1.0, g["decided"]),
+           topic="how late the winner takes the lead for good"),
     Figure("comeback", "comeback (winner behind at half time)", "rate",
            "won games whose winner was behind at half time", line="the winner was behind at half time",
            short="comeback", feel=True, summarised=True, counted=lambda g: g.won, matters=0.03,
            noun="the share of winners behind at half time",
            words=("of games won from behind at half time", "More winners come from behind",
                   "Fewer winners come from behind"),
-           values=lambda g: g["comeback"] == 1),
+           values=lambda g: g["comeback"] == 1, topic="comebacks from behind at half time"),
     Figure("last_tenth", "winner takes the lead for good only in the last tenth", "rate",
            "won games whose winner takes the lead alone for good only in the last tenth of the game (decided at 0.9 "
            "or later): games that stay open to the end", line="the winner leads for good only in the last tenth",
@@ -191,7 +195,8 @@ FIGURES: tuple[Figure, ...] = (
            feel=True, summarised=True, counted=lambda g: g.won, matters=0.03,
            words=("of games decided only in the last tenth", "More games stay open to the last tenth",
                   "Fewer games stay open to the last tenth"),
-           values=lambda g: g.won & (np.nan_to_num(g["decided"], nan=0.0) >= 0.9)),
+           values=lambda g: g.won & (np.nan_to_num(g["decided"], nan=0.0) >= 0.9),
+           topic="games decided only in the last tenth"),
     Figure("deficit", "the winner's worst deficit", "mean",
            "the largest gap between the winner and the top seat at any step (won games)",
            line="the winner's worst deficit ({standing})", feel=True, counted=lambda g: g.won, compared=False,
@@ -200,6 +205,7 @@ FIGURES: tuple[Figure, ...] = (
     *(Figure(f"leads_alone_q{k}", f"the winner already leads alone {when} of the way in", "rate",
              f"games whose winner already leads alone {when} of the way in", feel=True, swept=k == 2, matters=0.03,
              short="winner leads alone at half time" if k == 2 else "", values=partial(_winner_leads_alone, k=k),
+             topic=f"winners already alone in front {said}",
              words=(f"of games whose winner already leads alone {said}", f"More winners already lead alone {said}",
                     f"Fewer winners already lead alone {said}"))
       for k, when, said in zip(QUARTERS, QUARTER_NAMES, ("a quarter of the way in", "half-way",
@@ -215,16 +221,17 @@ FIGURES: tuple[Figure, ...] = (
            summarised=True, short="time out of the game", applies=_has_out, matters=0.03,
            noun="the share of the game players spend out",
            words=("of the game spent out", "Players who are out wait longer", "Players who are out wait less"),
-           values=lambda g: g["out_share"]),
+           values=lambda g: g["out_share"], topic="the time players spend out"),
     Figure("tie_break", "won on the tie-break", "rate", "won games whose winner was level with another seat on "
            "what the rules score, chosen by the tie-break", applies=_has_tie_break,
            counted=lambda g: g.won, summarised=True, swept=False, noun="the share of games won on the tie-break",
            matters=0.03,
            words=("of games won on the tie-break", "The tie-break decides more games",
                   "The tie-break decides fewer games"),
-           values=_tie_break),
+           values=_tie_break, topic="games won on the tie-break"),
     Figure("margin", "margin ({score})", "mean", "how far the winner ends ahead of the next seat, in what the rules "
-           "score", noun="the winner's lead over the next seat", matters=0.1, relative=True),
+           "score", noun="the winner's lead over the next seat", matters=0.1, relative=True,
+           topic="the winner's lead over the next seat"),
     Figure("length_median", "length median (Kaplan-Meier)", "quantile",
            "the length by which half the games are over (unfinished games counted fairly)", unit="length",
            noun="the median game length", matters=0.05, relative=True),

@@ -10,23 +10,25 @@ A kind that also describes itself is answered by a study section and the workben
 (and ``snakesim.ask``) with no code of their own: its module adds ``TITLE`` (its name in
 words), ``FIELDS`` (``{name: (type, default)}``: what it takes past the game, the players, the
 games, the seed and the rule set), ``ask(game, players, budget, *, source, **fields)``, an
-``Answer`` whose ``findings`` are sentences, and ``rows(answer)``.
+``Answer`` whose ``findings`` are sentences, and ``rows(answer)``. :func:`described` lists
+them.
 
 Every kind's ``rows(answer)`` gives its rows of a study's ``summary.csv`` in the one shape
 every kind shares (:mod:`snakesim.questions.rows`).
-:func:`described` lists them.
 
-So far: the comparison (:mod:`snakesim.questions.compare`), balance
-(:mod:`snakesim.questions.balance`), tune (:mod:`snakesim.questions.tune`), the design search
-(:mod:`snakesim.questions.design`), skill (:mod:`snakesim.questions.skill`) and the sweep
-(:mod:`snakesim.questions.sweep`); a run is still assembled by its doors.
+The kinds: the run (:mod:`snakesim.questions.run`), the comparison
+(:mod:`snakesim.questions.compare`), balance (:mod:`snakesim.questions.balance`), tune
+(:mod:`snakesim.questions.tune`), the design search (:mod:`snakesim.questions.design`), skill
+(:mod:`snakesim.questions.skill`) and the sweep (:mod:`snakesim.questions.sweep`). Each kind's
+findings in words live in its module; what they share (numbers, intervals, who wins from which
+seat) is :mod:`snakesim.analysis.words`.
 """
 
 from __future__ import annotations
 
-from snakesim.questions import balance, compare, design, skill, sweep, tune
+from snakesim.questions import balance, compare, design, run, skill, sweep, tune
 
-QUESTIONS = {m.KIND: m for m in (compare, balance, tune, design, skill, sweep)}
+QUESTIONS = {m.KIND: m for m in (run, compare, balance, tune, design, skill, sweep)}
 DESCRIBED_GAMES = 1_000  # a described kind's games where a door is given none
 
 

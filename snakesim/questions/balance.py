@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from snakesim.analysis.balance import balance, check_balance, check_novices
-from snakesim.analysis.findings import balance_findings
+from snakesim.analysis.words import points
 from snakesim.core.arms import Arm, Budget, RuleSource
 from snakesim.core.registry import GameSpec
 from snakesim.core.rules import Rules
@@ -141,3 +141,60 @@ def rows(answer: Answer) -> pd.DataFrame:
                    "metric": wins.row(k), "label": wins.label.format(seat=k), "value": getattr(step, f"win_{k}"),
                    "unit": "fraction"} for k in range(plan.players)]  # fmt: skip
     return tidy(KIND, pd.DataFrame(found).assign(players=plan.players))
+
+
+# ---------------------------------------------------------------------------- in words
+def _gap(c: dict) -> str:
+    g, lo, hi = c["gap"]
+    places = max(1, points(lo, hi))
+    return f"{100 * g:.{places}f} [{100 * lo:.{places}f}, {100 * hi:.{places}f}] percentage points"
+
+
+def balance_findings(s: dict) -> list[str]:
+    """A balance search (``BalanceResult.summary``) in words: what to play, and what the fresh
+    games show. The seats are called fair within the tolerance only when the fresh games show
+    every seat within it of the average seat at once (``status`` balanced); otherwise the
+    sentence says how close the handicap came. Chances are in percentage points, never plain
+    points, which a handicap such as ``start_points`` counts in."""
+    option, values, base = s["handicap"], s["values"], s["base"]
+    before, after = s["before"]["gap"], s["after"]["gap"]
+    tolerance = f"{100 * s['tolerance']:g} percentage point{'' if s['tolerance'] == 0.01 else 's'}"
+    out = []
+    if list(values) == list(base):
+        out.append(f"Keep {option} as it is ({_inline(base)}): no handicap found evens the seats further.")
+    elif len(set(values)) == 1 and len(set(base)) == 1:
+        out.append(f"The search recommends {option} = {_inline(values)} instead of {_inline(base)}: the same for "
+                   "every seat, a change of the game rather than a handicap between the seats.")  # fmt: skip
+    else:
+        out.append(f"The search recommends {option} = {_inline(values)} instead of {_inline(base)}.")
+    fresh = (
+        f"On {s['confirm']['games']:,} fresh games the largest gap between two seats' chances of winning goes from "
+        f"{_gap(s['before'])} to {_gap(s['after'])}"
+    )
+    unshown = (
+        f"these games do not show every seat within {tolerance} of the average seat's chance (the furthest is "
+        f"{100 * s['fresh_max_deviation']:.1f} percentage points off by estimate)"
+    )
+    if after[1] > before[2]:
+        out.append(fresh + ": the handicap makes the seats less even there, so keep the rules as they are.")
+    elif s["status"] == "balanced":
+        out.append(fresh + f": every seat is within {tolerance} of the average seat's chance, fair as asked.")
+    elif after[2] < before[1]:
+        out.append(fresh + f": the handicap brings the seats closer, but {unshown}; more games would tell.")
+    elif list(values) != list(base):
+        out.append(fresh + f": a difference these games cannot tell from noise, so keep the rules as they are; "
+                   f"{unshown}.")  # fmt: skip
+    else:
+        out.append(fresh + f"; {unshown}.")
+    if s.get("novices") is not None:
+        n = s["novices"]
+        word = "holds" if n["holds"] else "does not hold"
+        out.append(
+            f"With novice players the handicap {word}: largest gap {_gap(n['before'])} before, "
+            f"{_gap(n['after'])} after."
+        )
+    return out
+
+
+def _inline(values) -> str:
+    return "[" + ", ".join(str(v) for v in values) + "]" if isinstance(values, list | tuple) else str(values)

@@ -9,16 +9,33 @@ prints. The same question from any door is the same plan, with the same :meth:`P
 
 from __future__ import annotations
 
+import math
 import shlex
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from snakesim.analysis.compare import check_budget, check_precise, compare_variants
-from snakesim.analysis.findings import compare_findings
 from snakesim.analysis.stats import LEVEL
-from snakesim.analysis.verdicts import Margin, settle_plan
+from snakesim.analysis.verdicts import MATTERS, NEGLIGIBLE, UNDECIDED, Margin, settle_plan
+from snakesim.analysis.words import (
+    ALPHA,
+    SAME,
+    decimals,
+    fixed,
+    listed,
+    number,
+    p_text,
+    percent,
+    points,
+    rate_ci,
+    seat_sentence,
+    signed,
+)
 from snakesim.core.arms import Arm, Budget, RuleSource, build_arms
+from snakesim.core.figures import figure
 from snakesim.core.registry import GameSpec
 from snakesim.questions.base import Matters, Question, budget_json, identity, margins, margins_json, spec_of
 from snakesim.questions.rows import tidy
@@ -157,3 +174,500 @@ def rows(answer: Answer) -> pd.DataFrame:
     out = out.assign(rules_hash=out["rules"].map(table.attrs["rules_hash"]), players=answer.plan.players,
                      games=answer.games)  # fmt: skip
     return tidy(KIND, out)
+
+
+# ---------------------------------------------------------------------------- in words
+# A fair share of the games somebody won, in words, by the number of seats.
+SHARE_WORDS = {2: "half", 3: "a third", 4: "a quarter", 5: "a fifth", 6: "a sixth", 7: "a seventh", 8: "an eighth"}
+
+
+def constant_metrics(table: pd.DataFrame) -> dict[str, float]:
+    """The per-game figures whose value is the same in every game of every arm: ``{row: value}``."""
+    out = {}
+    for metric, rows in table[table["kind"].isin(["rate", "mean"])].groupby("metric", sort=False):
+        if metric == "seat_gap":  # (it describes each arm on its own: never said once)
+            continue
+        if rows["kind"].iloc[0] == "rate":  # (never or always: its interval still has a width)
+            values = rows["value"].to_numpy(dtype=float)
+            constant = np.ptp(values) < SAME and min(values[0], 1 - values[0]) < SAME
+        else:
+            values = rows[["value", "low", "high"]].to_numpy(dtype=float)
+            constant = np.isfinite(values).all() and np.ptp(values) < SAME
+        if constant:
+            out[metric] = float(values.flat[0])
+    return out
+
+
+def hidden_metrics(table: pd.DataFrame, seats: Mapping[str, Sequence[str]] | None = None) -> set[str]:
+    """The rows a comparison's table leaves out, said once in words instead: the per-game
+    metrics that never vary (:func:`constant_metrics`), the length quantiles that are the
+    same number in every arm, every length row where each arm's games all last as long as
+    each other (:func:`constant_lengths`), and the first-player advantage where a rule set's
+    seats hold different players (``seats``: each arm's policy by seat, by default the
+    table's own)."""
+    out = set(constant_metrics(table))
+    for metric, rows in table[table["kind"] == "quantile"].groupby("metric"):
+        values = rows[["value", "low", "high"]].to_numpy(dtype=float)
+        if np.isfinite(values).all() and np.ptp(values) < SAME:
+            out.add(metric)
+    if constant_lengths(table):
+        out |= {m for m in table["metric"].unique() if figure(m).unit == "length"}
+    if any(mixed(s) for s in lineups(table, seats).values()):
+        out.add("first_player_advantage")
+    return out
+
+
+def lineups(table: pd.DataFrame, seats: Mapping[str, Sequence[str]] | None = None) -> dict[str, tuple[str, ...]]:
+    """Each arm's policy by seat: ``seats`` where given, else the comparison's own
+    (``attrs["seats"]``); empty for an arm whose players are not known."""
+    seats = seats if seats is not None else table.attrs.get("seats") or {}
+    return {arm: tuple(seats.get(arm, ())) for arm in dict.fromkeys(table["variant"])}
+
+
+def constant_lengths(table: pd.DataFrame) -> dict[str, float]:
+    """Each arm's game length, where every game of each arm lasts as long as the others of
+    that arm (Hisss deals every card: 49 turns, 50 with one more card): ``{arm: length}``;
+    empty where any arm's lengths vary."""
+    rows = table[table["metric"] == "length"]
+    values = rows[["value", "low", "high"]].to_numpy(dtype=float)
+    if rows.empty or not np.isfinite(values).all() or (np.ptp(values, axis=1) >= SAME).any():
+        return {}
+    return dict(zip(rows["variant"], values[:, 0].tolist(), strict=True))
+
+
+def mixed(seats: Sequence[str] | None) -> bool:
+    """Whether a line-up's seats hold different kinds of player."""
+    return bool(seats) and len(set(seats)) > 1
+
+
+def seat_name(seat: int, seats: Sequence[str] | None) -> str:
+    """``seat 1``, or ``the random player in seat 1`` where the seats hold different players."""
+    return f"the {seats[seat]} player in seat {seat}" if mixed(seats) else f"seat {seat}"
+
+
+def lineup_text(seats: Sequence[str]) -> str:
+    """A line-up in seat order: ``random, greedy, greedy``."""
+    return ", ".join(seats)
+
+
+def row_text(r, alpha: float = ALPHA) -> tuple[str, str]:
+    """A comparison row as ``(value [interval], difference)`` in its unit: rates and shares of a
+    game in percent, their differences in percentage points, each with the decimals its
+    interval needs; the difference with its level, Holm p-value (never 0), test and pairing."""
+    if r["kind"] == "test":
+        return p_text(r["value"]), ""
+    f = figure(r["metric"])
+    share = f.percent
+    if r["low"] != r["low"]:  # (NaN: no interval)
+        value = number(r["value"], 2)
+    elif f.unit == "points":  # (a difference of rates: in points, as balance prints it)
+        places = points(r["low"], r["high"])
+        value = (
+            f"{fixed(100 * r['value'], places)} pp [{fixed(100 * r['low'], places)}, {fixed(100 * r['high'], places)}]"
+        )
+    elif share:
+        places = points(r["low"], r["high"])
+        value = rate_ci(r["value"], (r["low"], r["high"]), places)
+    else:
+        finite = [r[k] for k in ("value", "low", "high") if math.isfinite(r[k])]
+        whole = all(abs(x - round(x)) < SAME for x in finite)  # (a length quantile)
+        places = 0 if whole or len(finite) < 3 else decimals(r["high"] - r["low"])
+        show = lambda x: number(x, places) if math.isfinite(x) else "not reached"  # noqa: E731  (a quantile)
+        value = f"{show(r['value'])} [{show(r['low'])}, {show(r['high'])}]" if len(finite) > 1 else show(r["value"])
+    if r["diff"] != r["diff"]:
+        return value, ""
+    scale, unit = (100, " pp") if share else (1, "")
+    places = decimals(scale * (r["diff_high"] - r["diff_low"]))
+    d, lo, hi = (scale * r[k] for k in ("diff", "diff_low", "diff_high"))
+    diff = (
+        f"diff {fixed(d, places, True)}{unit} [{fixed(lo, places, True)}, {fixed(hi, places, True)}] "
+        f"at {100 * r['diff_level']:.4g}%"
+        f"  p(Holm) {p_text(r['p_holm'])}{' *' if r['p_holm'] < alpha else ''}"
+    )
+    if r["test"] == "exact McNemar":
+        diff += " (exact)"
+    if r["pairing_ratio"] == r["pairing_ratio"]:
+        diff += f"  pairing x{r['pairing_ratio']:.2f}"
+    if r.get("verdict") in (MATTERS, NEGLIGIBLE, UNDECIDED):
+        diff += f"  {r['verdict']}"
+    return value, diff
+
+
+def constant_sentence(row: str, value: float, spec: GameSpec, players: int, arms: int, label: str = "",
+                      unit: str = "") -> str:  # fmt: skip
+    """A figure that never varies (row ``row``, words ``label``, counted in ``unit``: the row's
+    unit, what the rules score for the margin), said once."""
+    every = " under every rule set compared" if arms > 1 else ""
+    any_ = " under any rule set compared" if arms > 1 else ""
+    game = spec.name.capitalize()
+    f = figure(row)
+    if f.unit == "length":
+        return f"Every {players}-player {game} game lasts {number(value, 0)} {spec.length_unit}{every}."
+    if f.id == "draw":
+        return (
+            f"No {players}-player {game} game ends in a draw{any_}."
+            if value == 0
+            else f"Every game ends in a draw{every}."
+        )
+    if f.id == "unfinished":
+        return ""  # (no game reaching the turn cap is the usual case, not worth a sentence)
+    if f.id == "tie_break" and value == 0:
+        return f"The tie-break never decides a game{any_}."
+    if f.id == "margin":
+        return f"The winner always ends {number(value, 0)} {unit} ahead of the next seat{every}."
+    if f.kind == "rate":
+        how = "always" if value == 1 else "never" if value == 0 else percent(value, 1)
+        return f"{label.capitalize()}: {how}{every}."
+    return f"{label.capitalize()} is {number(value, 2)} in every game{every}."
+
+
+def compare_findings(
+    table: pd.DataFrame,
+    spec: GameSpec,
+    players: int,
+    games: int,
+    seats: Mapping[str, Sequence[str]] | None = None,
+) -> list[dict]:
+    """The findings of a comparison (``compare.compare_tables``), most important first.
+
+    Parameters
+    ----------
+    table : DataFrame
+        The comparison (``compare.compare_tables``); the first arm is the baseline.
+    spec : GameSpec
+    players, games : int
+        Seats, and games per arm.
+    seats : mapping of str to sequence of str, optional
+        Each arm's policy by seat (empty for a game without choices); by default the table's
+        own (``attrs["seats"]``). A comparison whose arms differ in players says so first, and
+        where a line-up mixes kinds of player the findings name them ("the random player in
+        seat 1 wins ...").
+
+    Returns
+    -------
+    list of dict
+        ``{"arm": name or None, "text": sentence}``: first a warning where the arms differ in
+        players as well as rules, then the metrics that never vary (arm None); then who wins
+        from which seat under the baseline (its players' chances where the seats hold different
+        players); then for each arm after the first its players' chances where they differ,
+        and its sentences against the first: the changes its tests find, largest first, then
+        what the games rule out. A comparison of one arm says who wins from which seat and how
+        long a game lasts.
+    """
+    arms = list(dict.fromkeys(table["variant"]))
+    seats = lineups(table, seats)
+    base = arms[0]
+    out = []
+    if len({seats[a] for a in arms}) > 1:
+        who = "; ".join(f"{a}: {lineup_text(seats[a]) or 'no choices'}" for a in arms)
+        hashes = set((table.attrs.get("rules_hash") or {}).values())
+        if len(hashes) == 1 and None not in hashes:  # (a comparison of players on the same rules)
+            text = (f"These rule sets have the same rules and differ only in who plays ({who}): each difference "
+                    "below is the players'.")  # fmt: skip
+        else:
+            text = (f"These rule sets differ in who plays as well as in the rules ({who}), so each difference below "
+                    "mixes the rules with the change of players.")  # fmt: skip
+        out.append({"arm": None, "text": text})
+    constant = constant_metrics(table)
+    labels = dict(zip(table["metric"], table["label"], strict=True))
+    units = dict(zip(table["metric"], table["unit"], strict=True))
+    out += [
+        {"arm": None, "text": t}
+        for m, v in constant.items()
+        if (t := constant_sentence(m, v, spec, players, len(arms), label=labels[m], unit=units[m]))
+    ]
+    lengths = constant_lengths(table)
+    if lengths and len(set(lengths.values())) > 1:  # (each arm's games all alike, the arms not)
+        out.append({"arm": None, "text": _lengths_sentence(lengths, spec, players)})
+    rows = table.set_index(["variant", "metric"])
+    if len(arms) == 1:
+        return out + [{"arm": None, "text": t} for t in _alone(rows, base, seats[base], spec, players, games=games)]
+    out.append({"arm": base, "text": _who_wins(rows, base, seats[base], players, games)})
+    skip = set(constant) | hidden_metrics(table, seats) | ({"length"} if lengths else set())
+    for arm in arms[1:]:
+        covered = _minority(seats[arm]) if mixed(seats[arm]) else ()
+        said = _arm_findings(
+            rows, base, arm, spec, games, players=players, seats=seats[arm], skip=skip, covered=covered
+        )
+        out.append({"arm": arm, "text": said[0]})
+        if covered:
+            out.append({"arm": arm, "text": _players_sentence(rows, arm, base, seats[arm], players)})
+        out += [{"arm": arm, "text": text} for text in said[1:]]
+    return out
+
+
+def _lengths_sentence(lengths: dict[str, float], spec: GameSpec, players: int) -> str:
+    """Each arm's one game length, said once: ``Every 3-player Hisss game lasts 49 turns under
+    standard and more, and 50 turns under rainbow2.``"""
+    by_value: dict[float, list[str]] = {}
+    for arm, value in lengths.items():
+        by_value.setdefault(value, []).append(arm)
+    parts = [f"{number(v, 0)} {spec.length_unit} under {listed(arms)}" for v, arms in by_value.items()]
+    return f"Every {players}-player {spec.name.capitalize()} game lasts {listed(parts, ', and ')}."
+
+
+def _minority(seats: Sequence[str]) -> tuple[int, ...]:
+    """The seats whose player is not of the most common kind (every seat where no kind is most
+    common): the child among careful players."""
+    counts = {p: seats.count(p) for p in seats}
+    most = max(counts.values())
+    field = [p for p, c in counts.items() if c == most]
+    return tuple(s for s, p in enumerate(seats) if len(field) > 1 or p != field[0])
+
+
+def _players_sentence(rows, arm: str, base: str | None, seats: Sequence[str], players: int) -> str:
+    """The chances of an arm's players where its seats hold different players: each odd
+    player's win rate with its interval (and its change from ``base``), the others' rates,
+    and a fair share."""
+    rates = {s: rows.loc[arm, f"win_rate.{s}"] for s in range(players)}
+    fair = sum(float(r["value"]) for r in rates.values()) / players
+    odd = _minority(seats)
+    places = max(1, max(points(rates[s]["low"], rates[s]["high"]) for s in odd))
+    parts = []
+    for s in odd:
+        r = rates[s]
+        text = f"{seat_name(s, seats)} wins {rate_ci(r['value'], (r['low'], r['high']), places)} of games"
+        if base is not None and r["diff"] == r["diff"]:
+            change = VERDICT_WORDS.get(r["verdict"], r["verdict"])
+            dp = points(r["diff_low"], r["diff_high"])
+            text += (
+                f" ({percent(rows.loc[base, f'win_rate.{s}']['value'], places)} with {base}; "
+                f"{_points_diff(r, dp)} percentage points: {change})"
+            )
+        parts.append(text)
+    sentence = "; ".join(parts) + f", a fair share being {percent(fair, places)}"
+    if fair * players < 1 - SAME:  # (some games are drawn or unfinished: a share of the games somebody won)
+        sentence += f" ({SHARE_WORDS.get(players, f'1/{players}')} of the games somebody won)"
+    rest = [s for s in range(players) if s not in odd]
+    if rest:
+        kinds = sorted({seats[s] for s in rest})
+        who = f"the {kinds[0]} players" if len(kinds) == 1 else "the other players"
+        where = f"seat{'s' if len(rest) > 1 else ''} {listed([str(s) for s in rest])}"
+        values = listed([percent(rates[s]["value"], places) for s in rest])
+        sentence += f"; {who} in {where} win {values}"
+    return sentence[0].upper() + sentence[1:] + "."
+
+
+def _alone(rows, arm: str, seats: Sequence[str], spec: GameSpec, players: int, games: int) -> list[str]:
+    """One rule set on its own: who wins from which seat (the players' chances where the seats
+    hold different players) and how long a game lasts, as ``snakesim run`` says them."""
+    out = [_who_wins(rows, arm, seats, players, games)]
+    if (arm, "length") not in rows.index or rows.loc[arm, "length"]["high"] - rows.loc[arm, "length"]["low"] < SAME:
+        return out  # (a length every game shares is said once already)
+    r = rows.loc[arm, "length"]
+    lp = decimals(r["high"] - r["low"])
+    text = f"A game lasts {number(r['value'], lp)} {spec.length_unit} on average [{number(r['low'], lp)}, " + (
+        f"{number(r['high'], lp)}]"
+    )
+    median = rows.loc[arm]["value"].get("length_median", math.nan)
+    if math.isfinite(median):
+        text += f"; half are over by {number(median, 0)}"
+    return [*out, text + "."]
+
+
+def _who_wins(rows, arm: str, seats: Sequence[str], players: int, games: int) -> str:
+    """Who wins from which seat under one rule set: its players' chances where the seats hold
+    different players, else whether any seat is favoured."""
+    if mixed(seats):
+        return _players_sentence(rows, arm, None, seats, players)
+    seat = [rows.loc[arm, f"win_rate.{s}"] for s in range(players)]
+    rates = [float(r["value"]) for r in seat]
+    return seat_sentence(rates, [(float(r["low"]), float(r["high"])) for r in seat], games, players)
+
+
+VERDICT_WORDS = {MATTERS: "a change that matters", NEGLIGIBLE: "too small to notice", UNDECIDED: "not settled"}
+
+
+THIRDS = ((1 / 3, "a third"), (1 / 4, "a quarter"), (1 / 5, "a fifth"), (2 / 3, "two thirds"))
+
+
+def _how_much(change: float) -> str:
+    """A relative change in words: ``a third`` where it is one within a point, else ``33%``."""
+    size = abs(change)
+    for value, words in THIRDS:
+        if abs(size - value) < 0.01:
+            return words
+    return f"{size:.0%}" if size >= 0.01 else f"{size:.1%}"
+
+
+def _seat_of(metric: str) -> int:
+    return int(metric.partition(".")[2])
+
+
+def _phrase(metric: str, b, r, seats: Sequence[str]) -> str:
+    """A change that matters, in a few words for the headline: ``games get a third shorter``."""
+    up = r["diff"] > 0
+    f = figure(metric)
+    if f.id == "length":
+        change = r["diff"] / b["value"] if b["value"] else float("inf")
+        return f"games get {_how_much(change)} {'longer' if up else 'shorter'}"
+    if f.id == "win_rate":
+        return f"{seat_name(_seat_of(metric), seats)} wins {'more' if up else 'less'} often"
+    if f.id == "first_player_advantage":
+        return f"the first player's edge {'grows' if up else 'shrinks'}"
+    if f.id == "draw":
+        return "draws become more common" if up else "draws become rarer"
+    if f.id == "unfinished":
+        return f"{'more' if up else 'fewer'} games reach the turn cap"
+    if f.id == "margin":
+        return f"the winner's lead over the next seat {'grows' if up else 'shrinks'}"
+    _, more, fewer = f.words
+    text = more if up else fewer
+    return text[0].lower() + text[1:]
+
+
+def _sentence(metric: str, b, r, spec: GameSpec, seats: Sequence[str]) -> str:
+    """A change that matters, in a sentence with its numbers and its interval."""
+    f = figure(metric)
+    up = r["diff"] > 0
+    if f.id == "length":
+        places = decimals(r["diff_high"] - r["diff_low"])
+        shown = max(decimals(r["high"] - r["low"]), places)
+        diff = signed(r["diff"], r["diff_low"], r["diff_high"], places)
+        return (f"Games get {_how_much(r['diff'] / b['value'] if b['value'] else float('inf'))} "
+                f"{'longer' if up else 'shorter'}: {number(b['value'], shown)} -> {number(r['value'], shown)} "
+                f"{spec.length_unit} on average ({diff} {spec.length_unit}).")  # fmt: skip
+    if f.percent:
+        places = points(r["diff_low"], r["diff_high"])
+        diff = f"{_points_diff(r, places)} percentage points"
+        if f.id == "win_rate":
+            who = seat_name(_seat_of(metric), seats)
+            return (f"{who[0].upper()}{who[1:]} wins {100 * abs(r['diff']):.{places}f} percentage points "
+                    f"{'more' if up else 'less'} often: {percent(b['value'], places)} -> {percent(r['value'], places)} "
+                    f"({diff}).")  # fmt: skip
+        what = {"draw": "of games", "unfinished": "of games", "first_player_advantage": "above a fair share"}.get(
+            f.id, f.words[0] if f.words else ""
+        )
+        lead = _phrase(metric, b, r, seats)
+        values = f"{percent(b['value'], places)} -> {percent(r['value'], places)} {what}".rstrip()
+        return f"{lead[0].upper()}{lead[1:]}: {values} ({diff})."
+    places = decimals(r["diff_high"] - r["diff_low"])
+    what = f.words[0] if f.words else r["unit"] if f.id == "margin" else ""  # (a margin: what the rules score)
+    lead = _phrase(metric, b, r, seats)
+    values = f"{number(b['value'], places)} -> {number(r['value'], places)} {what}".rstrip()
+    return f"{lead[0].upper()}{lead[1:]}: {values} ({signed(r['diff'], r['diff_low'], r['diff_high'], places)})."
+
+
+def margin_words(metric: str, margin: float, spec: GameSpec, relative_to: float | None = None) -> str:
+    """What matters for a figure, in words: ``1 percentage point``, ``5% (7.9 cards drawn)``
+    (a share of the first rule set's value ``relative_to``), ``0.5 lead changes a game``."""
+    f = figure(metric)
+    if f.percent:
+        value = 100 * margin
+        return f"{value:g} percentage point{'' if value == 1 else 's'}"
+    if f.relative and relative_to:
+        share = f"{100 * margin / abs(relative_to):.3g}%"
+        return f"{share} of it, that is {margin:.3g} {spec.length_unit}" if f.id == "length" else f"{share} of it"
+    unit = f.words[0] if f.words else ""
+    return f"{margin:g} {unit}".rstrip()
+
+
+def _gathered(rows: list, spec: GameSpec, players: int) -> list[tuple[str, str]]:
+    """Rows of one verdict as ``(noun, margin in words)``, every seat's win rate as one, those
+    of one margin side by side."""
+    out, wins = [], [r for m, _, r in rows if figure(m).id == "win_rate"]
+    if wins:
+        seats = [str(_seat_of(r.name[1])) for r in wins]
+        which = (
+            "every seat's chance of winning"
+            if len(wins) == players
+            else f"seat {seats[0]}'s chance of winning"
+            if len(seats) == 1
+            else f"seats {listed(seats)}'s chances of winning"
+        )
+        out.append((which, margin_words("win_rate.0", wins[0]["margin"], spec)))
+    for metric, b, r in rows:
+        if figure(metric).id != "win_rate":
+            out.append((figure(metric).topic or r["label"], margin_words(metric, r["margin"], spec, b["value"])))
+    order = list(dict.fromkeys(margin for _, margin in out))
+    return sorted(out, key=lambda item: order.index(item[1]))
+
+
+def _grouped(items: list[tuple[str, str]], before: str) -> str:
+    """``A and B (by less than 1 percentage point each), C (by less than 5%)``: nouns of one
+    margin together."""
+    groups: dict[str, list[str]] = {}
+    for noun, margin in items:
+        groups.setdefault(margin, []).append(noun)
+    return "; ".join(f"{listed(nouns)} ({before} {margin}{' each' if len(nouns) > 1 else ''})"
+                     for margin, nouns in groups.items())  # fmt: skip
+
+
+def _arm_findings(rows, base: str, arm: str, spec: GameSpec, games: int, *, players: int, seats: Sequence[str],
+                  skip: set[str], covered: Sequence[int]) -> list[str]:  # fmt: skip
+    """One rule set against the first: a headline, a sentence per change that matters (the
+    largest first), one gathering the changes too small to notice with what would matter, and
+    one for the figures these games leave undecided, with the games that would settle them.
+    The seats in ``covered`` have a sentence of their own (their players'): the headline counts
+    them, the other sentences leave them out."""
+    by = {MATTERS: [], NEGLIGIBLE: [], UNDECIDED: []}
+    aside = {MATTERS: [], NEGLIGIBLE: [], UNDECIDED: []}
+    for (a, metric), r in rows.iterrows():
+        if a != arm or metric in skip or r["verdict"] not in by:
+            continue
+        told = figure(metric).id == "win_rate" and _seat_of(metric) in covered
+        (aside if told else by)[r["verdict"]].append((metric, rows.loc[(base, metric)], r))
+    size = lambda item: abs(item[2]["diff"]) / max(abs(item[1]["value"]), 1e-9)  # noqa: E731
+    matters = sorted(by[MATTERS], key=lambda item: -size(item))
+    heads = sorted(by[MATTERS] + aside[MATTERS], key=lambda item: -size(item))
+    seat_moves = [item for item in matters if figure(item[0]).id == "win_rate"]
+    moving = [item for item in heads if figure(item[0]).id == "win_rate"]
+    phrases = [_phrase(m, b, r, seats) for m, b, r in heads if figure(m).id != "win_rate"]
+    if len(moving) >= 3:
+        phrases.insert(0, "the seats' chances of winning move")
+    else:
+        phrases = [_phrase(m, b, r, seats) for m, b, r in moving] + phrases
+    undecided = by[UNDECIDED]
+    open_ = len(_gathered(undecided + aside[UNDECIDED], spec, players))  # (every seat's chance counts once)
+    more = (f"{'one more thing is' if open_ == 1 else f'{open_} more things are'} not settled yet (below)"
+            if heads else f"{'one thing is' if open_ == 1 else f'{open_} things are'} not settled yet "
+            "(below)")  # fmt: skip
+    if not heads and not open_:
+        head = "This rule set changes nothing you would notice at the table."
+    elif not heads:
+        head = f"This rule set changes nothing you would notice that these {games:,} games can show; {more}."
+    else:
+        tail = "nothing else changes by as much as matters" if not open_ else more
+        if len(phrases) > 4:  # (the largest three, the rest below)
+            phrases = [*phrases[:3], f"{len(phrases) - 3} more changes said below"]
+        head = f"This rule set changes what you would notice at the table: {listed(phrases)}; {tail}."
+    out = [head]
+    if len(seat_moves) >= 3:
+        places = max(points(r["diff_low"], r["diff_high"]) for _, _, r in seat_moves)
+        parts = [f"{seat_name(_seat_of(m), seats)} {percent(b['value'], places)} -> {percent(r['value'], places)} "
+                 f"({_points_diff(r, places)})" for m, b, r in seat_moves]  # fmt: skip
+        out.append(f"{len(seat_moves)} seats' chances move: " + ", ".join(parts) + " percentage points.")
+        matters = [item for item in matters if item not in seat_moves]
+    out += [_sentence(m, b, r, spec, seats) for m, b, r in matters]
+    if by[NEGLIGIBLE]:
+        gathered = _grouped(_gathered(by[NEGLIGIBLE], spec, players), "by less than")
+        out.append(f"Too small to notice: {gathered}. Changes this small may be there, but no player would feel "
+                   "them.")  # fmt: skip
+    if undecided:
+        gathered = _grouped(_gathered(undecided, spec, players), "what matters:")
+        need = [r["settle_games"] for _, _, r in undecided]
+        known = [int(n) for n in need if not _missing(n)]
+        several = len(undecided) > 1
+        if len(known) == len(need):
+            settle = f"about {max(known):,} games per rule set would settle {'them' if several else 'it'}"
+        elif not known:
+            settle = (f"{'they lie' if several else 'it lies'} so close to what matters that no practical number of "
+                      f"games would settle {'them' if several else 'it'}")  # fmt: skip
+        else:
+            some = "one of them" if len(known) == 1 else f"{len(known)} of them"
+            one = len(need) - len(known) == 1
+            settle = (f"about {max(known):,} games per rule set would settle {some}; "
+                      f"{'the other lies' if one else 'the others lie'} so close to what matters that no practical "
+                      f"number of games would settle {'it' if one else 'them'}")  # fmt: skip
+        out.append(f"Not settled by {games:,} games: {gathered}. {settle[0].upper()}{settle[1:]}.")
+    return out
+
+
+def _missing(x) -> bool:
+    import pandas as pd
+
+    return bool(pd.isna(x))
+
+
+def _points_diff(r, places: int) -> str:
+    return signed(r["diff"], r["diff_low"], r["diff_high"], places, 100)

@@ -8,15 +8,17 @@ with one error text for every door), play it (:func:`play`) and show a view of i
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from snakesim.analysis.design import design
-from snakesim.analysis.design_space import Dimension, Prefer, Target, parse_question
-from snakesim.analysis.findings import design_findings
+from snakesim.analysis.design_space import Dimension, Prefer, Target, is_share, parse_question
 from snakesim.analysis.verdicts import Margin
+from snakesim.analysis.words import decimals, fixed, metric_words, number, points, rate_ci
 from snakesim.core.arms import Arm, Budget, RuleSource, resolve_rules
+from snakesim.core.figures import target_figure
 from snakesim.core.registry import GameSpec
 from snakesim.core.rules import Rules
 from snakesim.questions.base import Question, budget_json, identity, margins, rule_set, spec_of
@@ -170,3 +172,124 @@ def rows(answer: Answer) -> pd.DataFrame:
                               "games": c["games"], "fresh": True, "metric": metric, "label": label, "unit": unit,
                               "value": figure["value"], "low": figure["ci"][0], "high": figure["ci"][1]})  # fmt: skip
     return tidy(KIND, pd.DataFrame(found).assign(players=plan.players))
+
+
+# ---------------------------------------------------------------------------- in words
+def design_findings(s: dict, spec) -> list[str]:
+    """A design search (``DesignResult.summary``) in words: the rule sets that meet every
+    target and what fresh games show for the best, or the nearest miss and by how much; the
+    near misses, the undecided, and the games the racing saved."""
+    targets = s["targets"]
+    out = []
+    answers, c, search = s["answers"], s["counts"], s["search"]
+    if answers:
+        names = "; ".join(a["label"] for a in answers[:3]) + (
+            f" and {len(answers) - 3} more" if len(answers) > 3 else ""
+        )
+        out.append(f"{len(answers)} rule set{'s' if len(answers) > 1 else ''} meet{'' if len(answers) > 1 else 's'} "
+                   f"every target: {names}.")  # fmt: skip
+        best = answers[0]
+        slipped = [a["label"] for a in answers if a.get("confirmed") and not a["confirmed"]["holds"]]
+        said = (
+            "the surest (the furthest inside the targets)"
+            if s["prefer"] is None
+            else f"the best on {metric_words(s['prefer']['metric'])}"
+        )
+        if slipped and best.get("confirmed", {}).get("holds"):
+            said = said.replace("the surest", "the surest of those that hold on fresh games").replace(
+                "the best on", "the best of those that hold on fresh games on"
+            )
+        conf = best.get("confirmed")
+        lead = f"Of them, {said} is {best['label']}: on" if len(answers) > 1 else "On"
+        if conf is not None:
+            figures = ", ".join(f"{_target_words(t)} {_target_value(t, conf['figures'][t['metric']])}" for t in targets)
+            crosses = any(_crosses(t, conf["figures"][t["metric"]]["ci"]) for t in targets)
+            held = (
+                "every target holds there"
+                + (" (each estimate on its target, each interval within what matters of it)" if crosses else "")
+                if conf["holds"]
+                else "but not every target holds there: "
+                + ", ".join(_target_words(t) for t in targets if conf["calls"][t["metric"]] != "meets")
+            )
+            out.append(f"{lead} {conf['games']:,} fresh games {figures}; {held}.")
+        if slipped:
+            land = "lands" if len(slipped) == 1 else "land"
+            out.append(f"On fresh games {len(slipped)} of the {len(answers)} {land} off a target "
+                       f"({'; '.join(slipped)}): by less than matters where called near; prefer the answers that "
+                       "hold there.")  # fmt: skip
+    else:
+        out.append("No rule set meets every target.")
+        for a in s["nearest"]:
+            misses = "; ".join(f"{_target_words(t)} is {_target_value(t, a['figures'][t['metric']])}, "
+                               f"about {shortfall_words(t, m['by'])} off {t['text']}"
+                               for m in a["misses"] for t in targets if t["metric"] == m["metric"])  # fmt: skip
+            # (the search's games: its fresh games' figures, in the table, differ a little)
+            where = " on the search's games" if misses else ""
+            out.append(f"The nearest is {a['label']}{where}: "
+                       f"{misses or 'it is within what matters of every target'}.")  # fmt: skip
+        if len(s["pareto"]) > 1:
+            out.append(
+                f"The targets compete: {len(s['pareto'])} rule sets each come nearer one target only by going "
+                f"further from another ({'; '.join(s['pareto'][:4])}{' ...' if len(s['pareto']) > 4 else ''})."
+            )
+    # (with no answer the nearest miss may be near itself: "more" leaves it out)
+    near = c["near"] - (not answers and bool(s["nearest"]) and s["nearest"][0]["status"] == "near")
+    if near:
+        out.append(f"{near} more rule set{'s come' if near > 1 else ' comes'} within what matters of every "
+                   "target without being on all of them.")  # fmt: skip
+    if c["edge"]:
+        sit = "s sit" if c["edge"] > 1 else " sits"
+        named = s.get("edge") or []
+        which = f" ({'; '.join(named)})" if named and len(named) == c["edge"] else ""
+        out.append(f"{c['edge']} rule set{sit} at the edge of a target{which}: off it by about as much as matters, "
+                   "which more games would hardly settle.")  # fmt: skip
+    if c["undecided"]:
+        out.append(f"{c['undecided']} rule set{'s' if c['undecided'] > 1 else ''} stayed undecided when the budget ran "
+                   "out; more games in all (--budget) would settle them.")  # fmt: skip
+    grid = search["rule_sets"] * search["most_games_a_rule_set"]
+    fresh = search["games_in_all"] - search["games_played"]
+    if search["racing"] and search["games_played"] < grid:
+        out.append(
+            f"The search played {search['games_played']:,} games"
+            + (f" and {fresh:,} fresh ones to confirm" if fresh else "")
+            + f"; giving every rule set as many games as the most-played one needed would have taken {grid:,}."
+        )
+    return out
+
+
+def _crosses(t: dict, ci) -> bool:
+    """Whether an interval reaches past a design target's edge (a family read "[1.1, 2.4] ...
+    holds" against "at most 2" as a contradiction)."""
+    low, high = Target.of(t).region
+    return ci[0] < low or ci[1] > high
+
+
+def _target_words(t: dict) -> str:
+    if t["metric"] == "seat_gap":
+        return "the largest gap between two seats' win rates"
+    return metric_words(t["metric"])
+
+
+def _target_value(t: dict, f: dict) -> str:
+    """A target's figure and interval in words: percent for a share, points for the seat gap."""
+    x, (lo, hi) = f["value"], f["ci"]
+    if t["metric"] == "seat_gap":
+        places = max(1, points(lo, hi))
+        return f"{fixed(100 * x, places)} points [{fixed(100 * lo, places)}, {fixed(100 * hi, places)}]"
+    if is_share(t["metric"]):
+        return rate_ci(x, (lo, hi), points(lo, hi))
+    if not all(map(math.isfinite, (x, lo, hi))):
+        return f"{x:g} [{lo:g}, {hi:g}]"
+    f = target_figure(t["metric"])
+    places = 0 if f is not None and f.kind == "quantile" else decimals(hi - lo)  # (a quantile: whole steps)
+    return f"{number(x, places)} [{number(lo, places)}, {number(hi, places)}]"
+
+
+def shortfall_words(t: dict, by: float) -> str:
+    """How far a design target is missed (``by``, in the metric's terms), in its unit: points
+    for the seat gap, percentage points for a share (a difference of shares is no share)."""
+    if t["metric"] == "seat_gap":
+        return f"{100 * by:.2g} points"
+    if is_share(t["metric"]):
+        return f"{100 * by:.2g} percentage points"
+    return f"{by:.3g}"

@@ -12,9 +12,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from snakesim.analysis.findings import skill_difference_findings, skill_findings
 from snakesim.analysis.skill import check_skill, skill, skill_differences
-from snakesim.analysis.verdicts import Margin
+from snakesim.analysis.verdicts import MATTERS, NEGLIGIBLE, Margin, verdict
+from snakesim.analysis.words import ALPHA, fixed, p_text, percent, points, signed
 from snakesim.core.arms import Budget, RuleSource, resolve_run
 from snakesim.core.errors import InputError
 from snakesim.core.registry import GameSpec
@@ -157,3 +157,91 @@ def rows(answer: Answer) -> pd.DataFrame:
 def _figure(f: tuple[str, str, str]) -> dict:
     metric, label, unit = f
     return {"metric": metric, "label": label, "unit": unit}
+
+
+# ---------------------------------------------------------------------------- in words
+# A skill line-up (field, odd player's kind) in words: the player, and what its edge measures.
+LINEUP_WORDS = {
+    ("random", "greedy"): ("one careful player among random ones", "careful play among random players"),
+    ("greedy", "random"): ("one random player among careful ones", "random play among careful players"),
+    ("greedy", "expert"): ("one player who thinks ahead among careful ones", "thinking ahead among careful players"),
+    ("greedy", "oracle"): (
+        "one player who sees every card among careful ones",
+        "seeing every card among careful players",
+    ),
+    ("greedy", "novice"): ("one novice among careful players", "a novice's mistakes among careful players"),
+}
+
+
+def skill_findings(table: pd.DataFrame, shares: pd.DataFrame, matters: Mapping | None = None) -> list[str]:
+    """A skill measurement (``SkillResult``) in words: each player count's verdict, then each odd
+    player's edge in percentage points over a field player at the same seats (paired 95% intervals),
+    called a change only where it is as large as matters (the win rate's margin, 1 percentage point
+    unless ``matters`` says otherwise), about as often where it is smaller, and undecided else."""
+    from snakesim.analysis.verdicts import margin_for
+
+    margin = margin_for("win_rate", matters).amount
+    out = []
+    words = {lineup: who for lineup, (who, _) in LINEUP_WORDS.items()}
+    for row in shares.itertuples():
+        lines = table[(table["players"] == row.players) & (table["player"] != table["field"])]
+        text = f"{row.players} players: {row.verdict}"
+        if row.skill_share == row.skill_share:
+            text += (
+                f"; thinking ahead captures {100 * row.skill_share:.0f}% [{100 * row.low:.0f}%, "
+                f"{100 * row.high:.0f}%] of what seeing every card is worth"
+            )
+        out.append(text + ".")
+        for r in lines.itertuples():
+            who = words.get((r.field.partition(":")[0], _kind(r.player)))
+            if who is None:
+                continue
+            places = max(1, points(r.edge_low, r.edge_high))
+            ci = signed(r.edge, r.edge_low, r.edge_high, places, 100)
+            said = verdict(r.edge_low, r.edge_high, margin)
+            size = f"{100 * margin:g} percentage point" + ("" if margin == 0.01 else "s")
+            word = "more" if r.edge > 0 else "less"
+            if said == MATTERS:
+                text = (f"{who.capitalize()} wins {100 * abs(r.edge):.{places}f} percentage points {word} often than a "
+                        f"field player at the same seats ({ci} percentage points)")  # fmt: skip
+            elif said == NEGLIGIBLE:
+                text = (f"{who.capitalize()} wins about as often as a field player at the same seats, within {size} "
+                        f"({ci} percentage points)")  # fmt: skip
+            else:
+                text = (f"{who.capitalize()} wins {100 * abs(r.edge):.{places}f} percentage points {word} often than a "
+                        f"field player at the same seats ({ci} percentage points), but these games cannot tell "
+                        f"whether by as much as matters ({size})")  # fmt: skip
+            # (the field player's share is its own win rate in those seats, not an equal share)
+            out.append(f"{text}: {percent(r.win_rate, places)} of games, where a field player in its seats wins "
+                       f"{percent(r.fair_share, places)}.")  # fmt: skip
+    return out
+
+
+def skill_difference_findings(differences: pd.DataFrame) -> list[str]:
+    """How each rule set changes what playing well is worth against the first rule set
+    (``skill.skill_differences``): a change only where its Holm-adjusted test finds it."""
+    words = {lineup: what for lineup, (_, what) in LINEUP_WORDS.items()}
+    out = []
+    for (arm, n), rows in differences.groupby(["arm", "players"], sort=False):
+        moved = []
+        for r in rows.itertuples():
+            what = words.get((r.field.partition(":")[0], _kind(r.player)))
+            if what is None:
+                continue
+            places = max(1, points(r.diff_low, r.diff_high))
+            change = (
+                f"{fixed(100 * r.base_edge, places, True)} -> {fixed(100 * r.edge, places, True)} percentage points "
+                f"({signed(r.diff, r.diff_low, r.diff_high, places, 100)}, Holm p {p_text(r.p_holm)})"
+            )  # fmt: skip
+            if r.p_holm < ALPHA:
+                moved.append(f"{what} is worth {'more' if r.diff > 0 else 'less'}: {change}")
+            else:
+                moved.append(f"{what}: no change found, {change}")
+        if moved:
+            out.append(f"{arm}, {n} players: " + "; ".join(moved) + ".")
+    return out
+
+
+def _kind(player: str) -> str:
+    name, _, rate = player.partition(":")
+    return "novice" if name == "greedy" and rate else name

@@ -8,14 +8,17 @@ is what ``--json`` prints.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from snakesim.analysis.compare import unit_of
-from snakesim.analysis.findings import sweep_findings
 from snakesim.analysis.sweep import parse_axes, plan_sweep, sweep
-from snakesim.analysis.verdicts import Margin
+from snakesim.analysis.verdicts import MATTERS, NEGLIGIBLE, Margin, verdict
+from snakesim.analysis.words import SAME, decimals, number, percent, plain, points
 from snakesim.core.arms import Budget, RuleSource
 from snakesim.core.figures import figure
 from snakesim.core.registry import GameSpec
@@ -119,3 +122,54 @@ def rows(answer: Answer) -> pd.DataFrame:
     units = [unit_of(spec, metric, figure(metric).kind) for metric in table["metric"]]
     out = table.drop(columns=axes).assign(rules=point, unit=units, games=answer.plan.budget.games)
     return tidy(KIND, out)
+
+
+# ---------------------------------------------------------------------------- in words
+def sweep_findings(table: pd.DataFrame, axis: str, unit: str = "turns", matters: Mapping | None = None) -> list[str]:
+    """A sweep (``snakesim.analysis.sweep.sweep``) in words, for each player count: how the
+    average length (in ``unit``), seat 0's chance and the lead changes move from the first value
+    of ``axis`` to the last, against the smallest difference that matters: a move that matters
+    (the two ends' difference, its interval from theirs, lies beyond the margin), one too small
+    to notice (it lies inside), or one these games cannot tell."""
+    from snakesim.analysis.verdicts import margin_for
+
+    out = []
+    for players, rows in table.groupby("players"):
+        first, last = rows[axis].iloc[0], rows[axis].iloc[-1]
+        span = f"as {axis} goes from {first} to {last}"
+        for metric, what in (
+            ("length", f"the average game ({unit})"),
+            ("win_rate.0", "seat 0's chance of winning"),
+            ("lead_changes", "the lead changes a game"),
+        ):
+            line = rows[rows["metric"] == metric]
+            if line.empty:
+                continue
+            a, b = line.iloc[0], line.iloc[-1]
+            rate = metric == "win_rate.0"
+            places = points(a["low"], a["high"]) if rate else decimals(a["high"] - a["low"])
+            show = (lambda x, p=places: percent(x, max(1, p))) if rate else (lambda x, p=places: number(x, p))
+            if metric == "length" and (line["high"] - line["low"]).max() < SAME and np.ptp(line["value"]) < SAME:
+                out.append(f"{players} players: every game lasts {number(a['value'], 0)} {unit} at every point.")
+            elif np.ptp(line["value"].to_numpy(dtype=float)) < SAME:
+                out.append(f"{players} players: {what} is {show(a['value'])} at every point.")
+            else:
+                m = margin_for(metric, matters).of(a["value"])
+                d = b["value"] - a["value"]
+                half = math.hypot((a["high"] - a["low"]) / 2, (b["high"] - b["low"]) / 2)  # (two separate runs)
+                said = verdict(d - half, d + half, m)
+                ends = (f"from {show(a['value'])} [{show(a['low'])}, {show(a['high'])}] to {show(b['value'])} "
+                        f"[{show(b['low'])}, {show(b['high'])}] {span}")  # fmt: skip
+                size = f"{100 * m:g} percentage point{'s' if m != 0.01 else ''}" if rate else plain(m)
+                if said == MATTERS:
+                    out.append(f"{players} players: {what} goes {ends}.")
+                elif said == NEGLIGIBLE:
+                    out.append(
+                        f"{players} players: {what} stays between {show(line['value'].min())} and "
+                        f"{show(line['value'].max())} {span}: the two ends differ by less than {size}, too little "
+                        "to notice."
+                    )
+                else:
+                    out.append(f"{players} players: {what} goes {ends}; these games cannot tell whether by as much as "
+                               f"matters ({size}).")  # fmt: skip
+    return out

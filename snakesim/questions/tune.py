@@ -12,10 +12,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from snakesim.analysis.findings import tune_findings
 from snakesim.analysis.tune import check_tune, tune
-from snakesim.analysis.verdicts import Margin
+from snakesim.analysis.verdicts import MATTERS, NEGLIGIBLE, Margin, verdict
+from snakesim.analysis.words import decimals, metric_words, number, percent, plain, points
 from snakesim.core.arms import Budget, RuleSource
+from snakesim.core.figures import target_figure
 from snakesim.core.registry import GameSpec
 from snakesim.core.rules import Rules
 from snakesim.questions.base import Matters, Question, budget_json, identity, margins, margins_json, rule_set, spec_of
@@ -122,3 +123,61 @@ def rows(answer: Answer) -> pd.DataFrame:
         metric=metric, label=label, unit=unit, players=plan.players,
     ).drop(columns="setting")  # fmt: skip
     return tidy(KIND, out)
+
+
+# ---------------------------------------------------------------------------- in words
+def tune_findings(s: dict, matters: Mapping | None = None) -> list[str]:
+    """A tune search (``TuneResult.summary``) in words: the value to play and what fresh games
+    show, and whether that meets the target within what matters (``matters``: the margins by
+    figure, the registry's where it says nothing)."""
+    option = s["vary"]["option"] + (f" (seat {s['vary']['seat']})" if s["vary"]["seat"] is not None else "")
+    words, goal = metric_words(s["target"]["metric"]), s["target"]["value"]
+    m = s["metric"]
+    lo, hi = m["ci"]
+    f = target_figure(s["target"]["metric"])
+    places = 0 if f is not None and f.kind == "quantile" else decimals(hi - lo)  # (whole steps)
+    rate = s["target"]["metric"].startswith("win_rate.") or (f is not None and f.kind == "rate")
+    show = (lambda x: percent(x, points(lo, hi))) if rate else (lambda x: number(x, places))
+    got = f"{show(m['value'])} [{show(lo)}, {show(hi)}] on {m['games']:,} fresh games"
+    if s["status"] == "out of reach":
+        out = [
+            f"No {option} from {s['vary']['range'][0]} to {s['vary']['range'][1]} brings {words} to {show(goal)}; "
+            f"the nearest is {s['best']}: it gives {got}, {_meets(s, show, matters)}."
+        ]
+    else:
+        out = [f"For {words} of {show(goal)}, play {option} = {s['best']}: it gives {got}, {_meets(s, show, matters)}."]
+    if s.get("estimate") is not None and s["status"] != "out of reach":
+        out.append(f"Between whole values the target lies at {option} = {s['estimate']:.2f}.")
+    return out
+
+
+def _meets(s: dict, show, matters: Mapping | None) -> str:
+    """Whether a tune's answer meets its target: its interval on the fresh games within what
+    matters of the target (the target figure's margin; a share of the target for a relative
+    one, a percentage point for a seat's win rate, any --matters given), beyond it, or neither."""
+    goal, (lo, hi) = s["target"]["value"], s["metric"]["ci"]
+    m = _target_margin(s, matters)
+    if m is None:
+        return "which holds the target" if lo <= goal <= hi else "close to the target but not on it"
+    said = verdict(lo - goal, hi - goal, m)
+    within = f"within {show(m) if s['target']['metric'].startswith('win_rate.') else plain(m)} of it"
+    if said == NEGLIGIBLE and lo <= goal <= hi:
+        return f"which meets the target: what it gives lies {within}, closer than anyone would notice"
+    if said == NEGLIGIBLE:  # (sure it is off the target, and sure it is off by less than matters)
+        return f"not exactly the target (it lies outside the interval) but {within}, closer than anyone would notice"
+    if said == MATTERS:
+        return f"which misses the target by more than matters ({within.replace('within', 'more than')})"
+    return f"close to the target; these games cannot tell whether it lies {within}"
+
+
+def _target_margin(s: dict, matters: Mapping | None) -> float | None:
+    """The smallest difference that matters around a tune's target (None: the figure has none)."""
+    from snakesim.analysis.verdicts import margin_for
+
+    metric = s["target"]["metric"]
+    f = target_figure(metric)
+    row = "win_rate" if metric.startswith("win_rate.") else f.id if f is not None else None
+    if row is None:
+        return None
+    m = margin_for(row, matters)
+    return None if m is None else m.of(s["target"]["value"])

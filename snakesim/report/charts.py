@@ -66,7 +66,7 @@ def win_rate_chart(table: pd.DataFrame, players: int) -> dict:
     """Each arm's win rate by seat with its interval (``compare_tables``'s rows). Where every
     arm seats the same players and they differ from seat to seat, each seat is named with its
     player (``seat 1 (random)``), so the chart answers "how often does the child win?"."""
-    from snakesim.analysis.findings import lineups, mixed
+    from snakesim.questions.compare import lineups, mixed
 
     seats = set(lineups(table).values())
     names = next(iter(seats)) if len(seats) == 1 else ()

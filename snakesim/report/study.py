@@ -7,7 +7,7 @@ documents every key with an example (the ``*_TYPES`` tables below are what is ch
 :func:`run_study` checks the whole file before playing anything, runs it, and writes
 ``report.md``, a self-contained ``report.html`` (the Markdown rendered, figures embedded), the
 PNG figures and ``summary.csv`` (every number of the report, tidy) into one folder. Each
-section's numbers are said in words too (``snakesim.analysis.findings``). Each comparison
+section's numbers are said in words too (each kind's findings, ``snakesim.questions``). Each comparison
 draws the win rate by seat, the survival curves of game length (when it varies), the
 distribution of scores and the game feel (when recorded); each sweep draws its metrics
 against the swept value; each balance section its win rates before and after on fresh games,
@@ -30,15 +30,10 @@ from typing import TYPE_CHECKING
 from snakesim import __version__
 from snakesim.analysis.design import DESIGN
 from snakesim.analysis.design_space import Target
-from snakesim.analysis.findings import (
-    hidden_metrics,
-    listed,
-    p_text,
-    row_text,
-)
 from snakesim.analysis.skill import NOVICE
 from snakesim.analysis.sweep import parse_axes, parse_players
 from snakesim.analysis.verdicts import margins_allowed, parse_matters
+from snakesim.analysis.words import listed, p_text
 from snakesim.core.arms import Arm, Budget, RuleSource, resolve_run
 from snakesim.core.backends import ThreadsBackend
 from snakesim.core.errors import InputError
@@ -55,6 +50,7 @@ from snakesim.questions import design as design_question
 from snakesim.questions import skill as skill_question
 from snakesim.questions import sweep as sweep_question
 from snakesim.questions import tune as tune_question
+from snakesim.questions.compare import hidden_metrics, row_text
 from snakesim.questions.rows import summary_table, tidy
 from snakesim.report.charts import comparison_charts as comparison_charts_data
 from snakesim.report.figures import (

@@ -27,7 +27,7 @@
   }
 
   /* Decimals that show an interval this wide, as the text answers print it: one significant
-     digit of the width, two when it starts with 1 or 2 (snakesim.analysis.findings.decimals). */
+     digit of the width, two when it starts with 1 or 2 (snakesim.analysis.words.decimals). */
   function places(width) {
     if (!(width > 0) || !isFinite(width)) return 0;
     var e = Math.floor(Math.log10(width));

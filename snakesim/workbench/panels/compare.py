@@ -91,8 +91,9 @@ def describe(request: dict) -> str:
 def play(plan: RunPlan, backend) -> dict:
     """Play the comparison; the findings, every figure a row, the charts and the note on the
     details."""
-    from snakesim.analysis.findings import ALPHA, hidden_metrics, row_text
+    from snakesim.analysis.words import ALPHA
     from snakesim.questions import compare as question
+    from snakesim.questions.compare import hidden_metrics, row_text
     from snakesim.report.charts import comparison_charts
 
     answer = question.play(plan.question, backend=backend)
