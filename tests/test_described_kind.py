@@ -102,6 +102,21 @@ def test_a_kind_registered_alone_is_answered_by_every_door(tally, tmp_path):
         assert [row["value"] for row in job["result"]["rows"]] == list(answer.wins)
         status, _, error = call(server, "POST", "/api/runs", {**request, "seat": 3})
         assert status == 400 and error["error"] == "seat: expected an integer from 0 to 2, got 3"
+        # the page's list of panels carries its description, from which the page draws its section
+        _, _, games = call(server, "GET", "/api/games")
+        assert games["panels"][-1] == {"kind": "tally", "noun": "how often one seat wins", "title": tally.TITLE,
+                                       "script": "panel-described.js", "games": 1000,
+                                       "fields": [{"name": "seat", "type": "int", "default": 0}]}  # fmt: skip
+        # kept: the report names its findings, and the study file it gives asks the same question again
+        status, _, html = call(server, "GET", f"/api/report?tally={started['id']}")
+        assert status == 200 and answer.findings[0] in html
+        status, _, text = call(server, "POST", "/api/download/study", {"tally": {**request, "feel": False}})
+        assert status == 200 and "[[tally]]" in text and "seat = 1" in text
+        kept = tmp_path / "kept.toml"
+        kept.write_text(text)
+        r = CliRunner().invoke(cli, ["study", str(kept), "--out", str(tmp_path / "kept")])
+        assert r.exit_code == 0, r.output
+        assert answer.findings[0] in (tmp_path / "kept" / "report.md").read_text()
     finally:
         server.stop()
 

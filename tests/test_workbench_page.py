@@ -728,3 +728,48 @@ def test_a_table_wider_than_a_phone_says_it_slides(open_page):
     assert box.evaluate("b => b.scrollWidth > b.clientWidth")  # (the case: wider than the phone)
     page.wait_for_selector("#table-hint", state="visible")
     assert "slide it sideways" in page.inner_text("#table-hint")
+
+
+# ---------------------------------------------------------------------------- a kind drawn from its description
+
+
+def test_a_kind_that_describes_itself_gets_its_section_drawn_and_answered(open_page, monkeypatch):
+    """A kind of question registered alone (tests/test_described_kind.py's tally) gets a section
+    drawn from its description, on a phone's screen: its field typed at a person's speed, a bad
+    value refused in the server's one line, Play from the keyboard, the same findings as
+    snakesim.ask, its rows, and after a reload the same answer, marked once a field changes."""
+    import snakesim
+    from snakesim.questions import QUESTIONS
+    from tests.test_described_kind import tally_question
+
+    monkeypatch.setitem(QUESTIONS, "tally", tally_question())
+    page = open_page(width=390, height=844)
+    assert page.inner_text("#tally-section h2") == "How often one seat wins"
+    choose(page, "fortune", 3)
+    page.fill("#tally-games", "")
+    page.type("#tally-games", "400", delay=60)
+    page.fill("#tally-field-seat", "")
+    page.type("#tally-field-seat", "3", delay=60)
+    page.click("#tally-play")
+    page.wait_for_selector("#tally-error:not([hidden])")
+    assert page.inner_text("#tally-error") == "seat: expected an integer from 0 to 2, got 3"
+    page.fill("#tally-field-seat", "")
+    page.type("#tally-field-seat", "1", delay=60)
+    page.focus("#tally-play")
+    with page.expect_response(lambda r: r.url.endswith("/api/runs") and r.request.method == "POST") as answer:
+        page.keyboard.press("Enter")
+    run = answer.value.json()["id"]
+    page.wait_for_selector(f"body[data-tally='{run}']", timeout=RUN)
+    asked = snakesim.ask("tally", "fortune", 3, games=400, seed=1, seat=1)
+    assert findings(page, "#tally-results") == asked.findings
+    cells = page.locator("#tally-results td").all_inner_texts()
+    assert [str(w) for w in asked.wins] == [cells[k] for k in range(1, len(cells), 4)]  # (label, value, unit, games)
+    width = page.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= 390, f"the page is {width} px wide on a 390 px screen"
+    page.reload()
+    page.wait_for_selector(f"body[data-tally='{run}']", timeout=30_000)
+    assert findings(page, "#tally-results") == asked.findings and page.input_value("#tally-field-seat") == "1"
+    page.fill("#tally-field-seat", "")
+    page.type("#tally-field-seat", "0", delay=60)
+    page.wait_for_selector("#tally-stale:not([hidden])")
+    assert "seat changed since" in page.inner_text("#tally-stale")

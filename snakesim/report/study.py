@@ -750,15 +750,16 @@ def plan_section(spec, kind: str, section: dict, *, seed: int = 1, scale: float 
 
 def _described_kind(module) -> SectionKind:
     """The section of a kind of question that describes itself (``snakesim.questions``): its
-    keys are the rule set's (``variant``, ``set``, ``policy``), ``players``, ``games`` and the
-    kind's own ``FIELDS``; it is asked through the kind's ``ask`` and shows its findings and its
-    rows."""
+    keys are the rule set's (``variant``, ``set``, ``policy`` or ``policies``), ``players``,
+    ``games`` and the kind's own ``FIELDS``; it is asked through the kind's ``ask`` and shows
+    its findings and its rows."""
     types = {"title": str, "players": int, "games": int, "variant": str, "set": list, "policy": str,
-             **{name: kind for name, (kind, _) in module.FIELDS.items()}}  # fmt: skip
+             "policies": (str, list), **{name: kind for name, (kind, _) in module.FIELDS.items()}}  # fmt: skip
 
     def plan(spec, section, *, seed, scale, k, folder, matters):
         budget = Budget(max(1, round(section.get("games", DESCRIBED_GAMES) * scale)), seed)
-        source = RuleSource(section.get("variant"), settings=section.get("set", ()), policy=section.get("policy"))
+        source = RuleSource(section.get("variant"), settings=section.get("set", ()), policy=section.get("policy"),
+                            policies=section.get("policies"))  # fmt: skip
         fields = {name: section.get(name, default) for name, (_, default) in module.FIELDS.items()}
         try:
             return module.ask(spec, section["players"], budget, source=source, **fields)

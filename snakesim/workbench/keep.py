@@ -12,11 +12,11 @@ from snakesim.core.errors import InputError
 from snakesim.core.rules import inline
 from snakesim.report.page import charts_html, page
 from snakesim.workbench.jobs import Job
-from snakesim.workbench.panels import PANELS
+from snakesim.workbench.panels import every
 
 
 def _asked() -> str:
-    kinds = [p.NOUN for p in PANELS.values()]
+    kinds = [p.NOUN for p in every().values()]
     return "give " + ", ".join(f"a {k}" for k in kinds[:-1]) + f" or a {kinds[-1]}, or several"
 
 
@@ -24,7 +24,7 @@ def study_toml(plans: dict[str, dict]) -> str:
     """A study file (``docs/studies.md``) that plays the page's requests again: each kind's
     plan (``runs.check_request``'s) with the same game, players, seed and games, each rule set
     as the option settings that make it."""
-    shown = [(PANELS[k], plans[k]) for k in PANELS if plans.get(k) is not None]
+    shown = [(p, plans[k]) for k, p in every().items() if plans.get(k) is not None]
     if not shown:
         raise InputError("study", _asked())
     games = {plan.spec.name for _, plan in shown}
@@ -56,7 +56,7 @@ def report_html(jobs: dict[str, Job]) -> str:
     the same figures."""
     from markdown_it import MarkdownIt
 
-    shown = [(PANELS[k], jobs[k]) for k in PANELS if jobs.get(k) is not None]
+    shown = [(p, jobs[k]) for k, p in every().items() if jobs.get(k) is not None]
     request = shown[0][1].request
     title = f"{request['game'].title()}, {request.get('players')} players: what the rules do"
     md = MarkdownIt("commonmark").enable("table")

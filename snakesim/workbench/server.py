@@ -36,14 +36,14 @@ import tornado.web
 from snakesim.core.errors import InputError
 from snakesim.core.jsontext import to_json
 from snakesim.workbench.jobs import Busy, Jobs, Limits
-from snakesim.workbench.panels import DEFAULT, PANELS
+from snakesim.workbench.panels import DEFAULT, PANELS, every, listed
 
 MAX_BODY = 64 * 1024  # a request's JSON: a few rule sets' TOML fits many times over
 # What /static/ serves: the package's own files, by name. The page is ES modules, one a part
 # (app.js imports the others, and each panel's module that /api/games names), loaded as they
 # are: no build step.
 MODULES = ("app", "address", "editor", "keep", "results", "rulesets", "runs", "util")
-SCRIPTS = [f"{m}.js" for m in MODULES] + [p.SCRIPT for p in PANELS.values()]
+SCRIPTS = [f"{m}.js" for m in MODULES] + [p.SCRIPT for p in PANELS.values()] + ["panel-described.js"]
 STATIC = {
     **{name: ("snakesim.workbench", f"static/{name}", "text/javascript") for name in SCRIPTS},
     "app.css": ("snakesim.workbench", "static/app.css", "text/css"),
@@ -155,7 +155,7 @@ class Games(Base):
 
         limits = self.jobs.limits
         self.send({"games": [game_form(spec) for spec in GAMES.values()],
-                   "panels": [{"kind": p.KIND, "noun": p.NOUN, "script": p.SCRIPT} for p in PANELS.values()],
+                   "panels": listed(),
                    "limits": {"max_games": limits.max_games, "max_arms": limits.max_arms, "max_name": MAX_NAME,
                               "max_toml": MAX_TOML_CHARS}})  # fmt: skip
 
@@ -231,7 +231,7 @@ class Report(Base):
         from snakesim.workbench.keep import report_html
 
         found = {}
-        for kind in PANELS:
+        for kind in every():
             job_id = self.get_query_argument(kind, None)
             if job_id is None:
                 continue
@@ -241,7 +241,7 @@ class Report(Base):
                 return
             found[kind] = job
         if not found:
-            asked = ", ".join(f"?{kind}=ID" for kind in PANELS)
+            asked = ", ".join(f"?{kind}=ID" for kind in every())
             self.fail(400, "report", f"name a finished run: {asked}, or several")
             return
         _attachment(self, "snakesim-report.html", "text/html; charset=utf-8")
@@ -280,7 +280,7 @@ class DownloadStudy(Base):
 
             data = _object(self.body())
             plans = {}
-            for kind in PANELS:
+            for kind in every():
                 if data.get(kind) is not None:
                     request = _object(data[kind])
                     if request.get("kind", DEFAULT) != kind:

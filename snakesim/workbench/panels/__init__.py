@@ -56,14 +56,32 @@ PANELS: dict[str, ModuleType] = {m.KIND: m for m in (compare, balance, design)}
 DEFAULT = compare.KIND  # (a request that names no kind: the page's first versions sent none)
 
 
+def described_panels() -> dict[str, Panel]:
+    """A panel for each kind of question that describes itself and has no panel of its own."""
+    from snakesim.questions import described
+    from snakesim.workbench.panels.described import DescribedPanel
+
+    return {k: DescribedPanel(m) for k, m in described().items() if k not in PANELS}  # type: ignore[misc]
+
+
+def every() -> dict[str, Panel]:
+    """Every panel by kind, in the order the page, a study and a report show them: ``PANELS``,
+    then those of the kinds that describe themselves."""
+    return {**PANELS, **described_panels()}  # type: ignore[dict-item]
+
+
+def listed() -> list[dict]:
+    """Every panel as the page loads it, in the order it shows them: its kind, its noun and its
+    script; a described kind's title and fields besides (``DescribedPanel.description``)."""
+    out = [{"kind": p.KIND, "noun": p.NOUN, "script": p.SCRIPT} for p in PANELS.values()]
+    return out + [p.description() for p in described_panels().values()]  # type: ignore[attr-defined]
+
+
 def panel(kind: Any) -> Panel:
     """The panel of ``kind``: one of ``PANELS``, or one made from a kind of question that
     describes itself (``snakesim.questions.described``); InputError naming ``kind`` and the
     kinds there are otherwise."""
-    from snakesim.questions import described
-    from snakesim.workbench.panels.described import DescribedPanel
-
-    others = {k: m for k, m in described().items() if k not in PANELS}
+    others = described_panels()
     if not isinstance(kind, str) or (kind not in PANELS and kind not in others):
         raise InputError("kind", f"expected one of {', '.join([*PANELS, *others])}, got {kind!r}")
-    return PANELS[kind] if kind in PANELS else DescribedPanel(others[kind])  # type: ignore[return-value]
+    return PANELS[kind] if kind in PANELS else others[kind]  # type: ignore[return-value]

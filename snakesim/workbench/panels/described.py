@@ -1,8 +1,8 @@
 """The workbench's panel for a kind of question that describes itself (``snakesim.questions``):
 its request is the common one (game, players, games, seed, one rule set as ``arm``) and the
 kind's own fields; it plays through the kind's ``ask`` and ``play`` and answers with its
-findings and its rows. The server answers it through its HTTP API; the page does not draw it
-yet (it draws the panels of ``PANELS``)."""
+findings and its rows. The page draws its section from the same description
+(``static/panel-described.js``: a box a field, its findings and its rows)."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from snakesim.core.arms import Budget
 from snakesim.core.errors import InputError
 from snakesim.core.rules import Int, inline
 from snakesim.questions import DESCRIBED_GAMES
+from snakesim.questions.rows import tidy
 
 if TYPE_CHECKING:
     from snakesim.workbench.jobs import Job, Limits
@@ -23,13 +24,21 @@ class DescribedPanel:
     """A panel made from a question module's description (``KIND``, ``TITLE``, ``FIELDS``,
     ``ask``, ``play``, ``rows``), with what ``panels.Panel`` asks of a panel."""
 
-    SCRIPT = ""  # (no page module yet)
+    SCRIPT = "panel-described.js"  # (one module for every such kind: it draws the section from the description)
     COUNTS_WORK = True  # (one rule set, its games known ahead)
     COMMAND = False  # (no command of its own: a study file asks it on the command line)
 
     def __init__(self, question: ModuleType):
         self.q = question
         self.KIND, self.NOUN = question.KIND, question.TITLE
+
+    def description(self) -> dict:
+        """What the page draws its section from: the kind, its title and each field's name, type
+        (``int``, ``float``, ``bool`` or ``str``) and default."""
+        fields = [{"name": name, "type": kind.__name__, "default": default}
+                  for name, (kind, default) in self.q.FIELDS.items()]  # fmt: skip
+        return {"kind": self.KIND, "noun": self.NOUN.lower(), "script": self.SCRIPT, "title": self.q.TITLE,
+                "games": DESCRIBED_GAMES, "fields": fields}  # fmt: skip
 
     def rule_sets(self, request: dict, limits: Limits) -> tuple[list[Any], int]:
         """The one rule set it plays (the request's ``arm``) and its games."""
@@ -54,8 +63,9 @@ class DescribedPanel:
     def play(self, plan: RunPlan, backend: Any) -> dict:
         """Play it; its findings and its rows."""
         answer = self.q.play(plan.question, backend=backend)
+        rows = tidy(self.KIND, self.q.rows(answer)).dropna(axis=1, how="all")  # (the columns it fills)
         return {"findings": [{"arm": None, "text": t} for t in answer.findings],
-                "rows": self.q.rows(answer).to_dict(orient="records"), "charts": []}  # fmt: skip
+                "rows": rows.to_dict(orient="records"), "charts": []}  # fmt: skip
 
     def command_args(self, plan: RunPlan) -> list[str]:
         """None: the kind has no command of its own (a study file asks it on the command line)."""
@@ -66,8 +76,17 @@ class DescribedPanel:
         return f"{self.q.TITLE}: {plan.players} players of {plan.spec.name.title()}?"
 
     def study(self, plan: RunPlan) -> list[str]:
-        """Its section of a study file: the players, the games and its own fields."""
-        lines = [f"[[{self.KIND}]]", f"players = {plan.players}", f"games = {plan.games}"]
+        """Its section of a study file: the players, the games, the rule set as its settings and
+        its players, and the kind's own fields."""
+        arm = plan.tables[0]
+        feel = [] if plan.shared.options.get("feel", True) else ["feel=false"]
+        title = f"{self.q.TITLE}: {arm['name']}"
+        lines = [f"[[{self.KIND}]]", f"title = {inline(title)}",
+                 f"players = {plan.players}", f"games = {plan.games}"]  # fmt: skip
+        if arm["set"] or feel:
+            lines.append(f"set = {inline(arm['set'] + feel)}")
+        if arm.get("policies"):
+            lines.append(f"policies = {inline(arm['policies'])}")
         return lines + [f"{name} = {inline(plan.request.get(name, default))}"
                         for name, (_, default) in self.q.FIELDS.items()]  # fmt: skip
 

@@ -1,6 +1,7 @@
 /* The snakesim workbench page: a game and who plays it, rule sets side by side (one of them in
    the editor), and the panels that play them (panel-*.js, as the server lists them: compare,
-   balance, then design). Play plays exactly the rule sets the page lists, with the players it shows
+   balance, design, then each kind of question that describes itself, whose panel
+   panel-described.js makes from its description). Play plays exactly the rule sets the page lists, with the players it shows
    (or says plainly which it leaves out); every result is marked the moment the settings it
    answers change; the address holds the whole page, results included, so a link or a reload
    brings it all back.
@@ -320,8 +321,12 @@ async function start() {
   let data;
   try {
     data = await api("GET", "/api/games");
-    // Each panel's module, as the server lists them (snakesim.workbench.panels.PANELS).
-    page.panels = await Promise.all(data.panels.map((p) => import(`./${p.script}`)));
+    // Each panel's module, as the server lists them (snakesim.workbench.panels.listed): a kind that
+    // describes itself gets its panel from its description (panel-described.js's make).
+    page.panels = await Promise.all(data.panels.map(async (p) => {
+      const module = await import(`./${p.script}`);
+      return module.make ? module.make(p) : module;
+    }));
   } catch (err) {
     showError("run-error", err.message);
     return;
