@@ -219,6 +219,14 @@ def no_games(monkeypatch) -> None:
             HEAD + COMPARE + '[[tune]]\nplayers = 3\ntarget = "pace=9"\nvary = "start_coins=1:5"\n',
             "tune[0]: target: unknown metric 'pace'",
         ),
+        # (a design search whose budget cannot play its rule sets once: it was found only once the
+        # sections before it had played)
+        (
+            HEAD + COMPARE + '[[design]]\nplayers = 3\nvary = ["start_coins=3:6"]\ntargets = ["length.median=20"]\n'
+            "games = 300\nbudget = 3000\n",
+            "design[0]: budget: 4 rule sets x 300 games in the first round (and their confirmation) need at least "
+            "7,200 games; got 3,000",
+        ),
     ],
 )
 def test_bad_study_is_one_line_before_any_game(tmp_path, monkeypatch, text, message):

@@ -195,16 +195,8 @@ def design(
     started, compiled = time.perf_counter(), compiling.spent()
     feel = any(t.feel for t in targets) or (prefer is not None and prefer.target.feel)
     space = Space(spec, source, players, dims, feel=feel, base=base)
-    check_size(space, MAX_SPACE if racing else MAX_CANDIDATES)
+    sampled, trials, reserve = search_size(space, budget, racing=racing, confirm=confirm)
     first_round, total = budget.games, budget.most
-    sampled = space.size > MAX_CANDIDATES
-    reserve = 0 if not confirm else min(space.size, MAX_CONFIRM) * 5 * first_round
-    trials = min(MAX_CANDIDATES, (total - reserve) // (2 * first_round)) if sampled else space.size
-    if (sampled and trials < MIN_TRIALS) or (not sampled and space.size * first_round + reserve > total):
-        need = (MIN_TRIALS * 2 if sampled else space.size) * first_round + reserve
-        raise InputError("--budget", f"{trials if sampled else space.size} rule sets x {first_round:,} games in the "
-                         f"first round{' (and their confirmation)' if confirm else ''} need at least {need:,} games; "
-                         f"got {total:,}")  # fmt: skip
     looks = len(targets) + (prefer is not None)
     alpha = (1.0 - level) / (trials * looks)
     rounds = 0
@@ -265,6 +257,24 @@ def design(
         seats=seats,
     )  # fmt: skip
     return DesignResult(summary, pd.DataFrame(_rows(entries, dims, targets)), dims, cands)
+
+
+def search_size(space: Space, budget: Budget, *, racing: bool = True, confirm: bool = True) -> tuple[bool, int, int]:
+    """How a search of ``space`` within ``budget`` goes, checked before any game is played:
+    whether it samples the space (too large to play whole), how many rule sets it tries, and
+    the games it keeps for the confirmation. InputError naming ``--vary`` (a space too large)
+    or ``--budget`` (too few games for every rule set's first round and its confirmation)."""
+    check_size(space, MAX_SPACE if racing else MAX_CANDIDATES)
+    first_round, total = budget.games, budget.most
+    sampled = space.size > MAX_CANDIDATES
+    reserve = 0 if not confirm else min(space.size, MAX_CONFIRM) * 5 * first_round
+    trials = min(MAX_CANDIDATES, (total - reserve) // (2 * first_round)) if sampled else space.size
+    if (sampled and trials < MIN_TRIALS) or (not sampled and space.size * first_round + reserve > total):
+        need = (MIN_TRIALS * 2 if sampled else space.size) * first_round + reserve
+        raise InputError("--budget", f"{trials if sampled else space.size} rule sets x {first_round:,} games in the "
+                         f"first round{' (and their confirmation)' if confirm else ''} need at least {need:,} games; "
+                         f"got {total:,}")  # fmt: skip
+    return sampled, trials, reserve
 
 
 def sample(space: Space, distance, trials: int, seed: int) -> tuple[list[Candidate], list[tuple[str, str]]]:

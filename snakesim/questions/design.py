@@ -13,8 +13,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from snakesim.analysis.design import design
-from snakesim.analysis.design_space import Dimension, Prefer, Target, is_share, parse_question
+from snakesim.analysis.design import design, search_size
+from snakesim.analysis.design_space import Dimension, Prefer, Space, Target, is_share, parse_question
 from snakesim.analysis.verdicts import Margin
 from snakesim.analysis.words import decimals, fixed, metric_words, number, points, rate_ci
 from snakesim.core.arms import Arm, Budget, RuleSource, resolve_rules
@@ -108,6 +108,7 @@ def ask(
     base, start = (rules, RuleSource()) if isinstance(source, Arm) else (None, source)
     dims, goals, ranked = parse_question(spec, rules, players, vary=vary, targets=targets, prefer=prefer,
                                          matters=dict(margins(matters)))  # fmt: skip
+    search_size(Space(spec, start, players, dims, base=base), budget)  # (its games, before any is played)
     return Plan(
         spec.name,
         players,
