@@ -21,7 +21,8 @@ COLUMNS = {
     "question": "the kind of question the section asks (`compare`, `sweep`, `balance`, `tune`, `design`, `skill`, ...)",
     "rules": "the rule set the row is about: a comparison's rule set by its name, a sweep's point, a search's "
     "candidate or answer as `OPTION=VALUE`",
-    "rules_hash": "the hash of that rule set's complete rules (empty where a row is about several)",
+    "rules_hash": "the hash of that rule set's complete rules (empty where the section does not record it: a "
+    "tune's values and a design's rule sets on the search's games)",
     "players": "the number of players at the table",
     "lineup": "who sits at the table when the question chooses it: a skill line-up (`expert among greedy`), or "
     "`novices` for a balance's check with novice players; empty: the rule set's own players",
@@ -35,8 +36,9 @@ COLUMNS = {
     "games": "the games the value was taken on",
     "fresh": "true when those are fresh games that did not choose the rule set (a search's confirmation), false "
     "for the games a search chose on; empty outside searches",
-    "status": "what the question concluded about the row: a design's `meets` or `misses`, a search's `candidate` "
-    "or `answer`, a balance's `as written` or `recommended`, a skill verdict in words",
+    "status": "what the question concluded about the row: a design's `meets`, `near`, `edge`, `misses`, `beaten` or "
+    "`undecided`; a tune's `candidate` or `answer`; a balance's `as written`, `recommended` or `candidate`; a "
+    "skill share's verdict in words",
     "diff": "a comparison's difference from the first rule set, game by game on the same games",
     "diff_low": "the lower end of the difference's interval (at `diff_level`)",
     "diff_high": "the upper end of the difference's interval",
@@ -48,8 +50,9 @@ COLUMNS = {
     "pairing_ratio": "the paired interval's width over the unpaired one",
     "games_saved": "the games the pairing saved for that width",
     "margin": "the smallest difference that matters for the figure, in `unit`",
-    "verdict": "a comparison's verdict on the difference against `margin` (`baseline`, `same`, `different`, "
-    "`undecided`, ...)",
+    "verdict": "a comparison's verdict on the difference against `margin`: `matters`, `negligible` or "
+    "`undecided`; `baseline` for the first rule set's rows, `not compared` for a row that describes each rule set "
+    "on its own",
     "settle_games": "the games each rule set needs to settle an undecided verdict",
 }
 
