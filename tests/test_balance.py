@@ -277,9 +277,10 @@ def test_feel_metrics_count_the_games_their_definitions_count():
     assert metric_value(columns, "decided.mean")[0] == pytest.approx(0.625, abs=1e-12)  # the 4 won games
     assert metric_value(columns, "comeback.share")[0] == pytest.approx(0.5, abs=1e-12)  # 2 of 4 won games
     assert metric_value(columns, "comeback_rate") == metric_value(columns, "comeback.share")  # (0.1's spelling)
-    # A sole leader at half time in games 0, 1, 2, 4; it wins games 0 and 4: 2 of 4.
+    # A sole leader at half time in games 0, 1, 2, 4, of which game 2 is a draw: the leader
+    # wins games 0 and 4 of the 3 won games with a leader (a draw has no winner to be the leader).
     share, low, high = metric_value(columns, "leader_wins_q2.share")
-    assert share == pytest.approx(0.5, abs=1e-12) and low < 0.5 < high
+    assert share == pytest.approx(2 / 3, abs=1e-12) and low < 2 / 3 < high
 
 
 @pytest.mark.parametrize(

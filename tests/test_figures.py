@@ -13,6 +13,7 @@ from snakesim.analysis.search import check_metric, metric_value
 from snakesim.analysis.stats import summarize
 from snakesim.analysis.sweep import sweep
 from snakesim.core.arms import Budget, RuleSource
+from snakesim.core.columns import winners
 from snakesim.core.figures import COMPARED, FIGURES, SUMMARISED, targets
 from snakesim.games import get_game
 from snakesim.questions.compare import compare_findings
@@ -48,14 +49,14 @@ def compared():
 
 def last_tenth(df) -> np.ndarray:
     """The figure by hand, off a results table: won, and decided at 0.9 or later."""
-    return ((df["winner"] >= 0) & (df["decided"].fillna(0.0) >= 0.9)).to_numpy(dtype=bool)
+    return (df["winner"].notna() & (df["decided"].fillna(0.0) >= 0.9)).to_numpy(dtype=bool)
 
 
 def test_last_tenth_is_in_the_run_summary_and_its_json(compared):
     _, tables = compared
     df = tables["standard"]
     f = summarize(df, spec=HISSS)["feel"]["last_tenth"]
-    won = (df["winner"] >= 0).to_numpy()
+    won = df["winner"].notna().to_numpy()
     assert f["games"] == won.sum() and f["rate"] == pytest.approx(last_tenth(df)[won].mean(), abs=1e-12)
     assert f["ci"][0] < f["rate"] < f["ci"][1]
     from click.testing import CliRunner
@@ -84,7 +85,7 @@ def test_last_tenth_is_swept_and_tuned():
     assert set(table[table["metric"] == "last_tenth"]["points_per_snake"]) == {0, 2}
     assert "last_tenth.share" in targets(HISSS) and check_metric(HISSS, 3, "last_tenth.share") == "last_tenth.share"
     df = snakesim.simulate("hisss", 3, 800, seed=3, feel=True)
-    columns = {"winner": df["winner"].to_numpy(), "decided": df["decided"].to_numpy(dtype=float, na_value=np.nan)}
+    columns = {"winner": winners(df), "decided": df["decided"].to_numpy(dtype=float, na_value=np.nan)}
     share, low, high = metric_value(columns, "last_tenth.share")
     won = columns["winner"] >= 0
     assert share == pytest.approx(last_tenth(df)[won].mean(), abs=1e-12) and low < share < high

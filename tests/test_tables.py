@@ -45,9 +45,11 @@ def test_duckdb_means_are_the_summarys_figures(game, tmp_path):
     assert t.one("avg(comeback)") == pytest.approx(f["comeback"]["rate"], abs=1e-12)
     assert t.one("avg(deficit)") == pytest.approx(f["deficit"]["mean"], abs=1e-12)
     assert t.one("avg(decided)") == pytest.approx(f["decided"]["mean"], abs=1e-4)  # (the tally's 1/65536ths)
-    assert t.one("count(decided)") == t.one("count(*) filter (where winner >= 0)")  # (won games only)
-    for k in (1, 2, 3):
-        held = t.one(f"avg(case when leader_q{k} = winner then 1 else 0 end) filter (where leader_q{k} is not null)")
+    assert t.one("count(decided)") == t.one("count(winner)")  # (won games only: a draw's winner is null)
+    assert t.one("count(*) filter (where winner is null)") == s["games"] - round(sum(s["win_rate"]) * s["games"])
+    for k in (1, 2, 3):  # (the leader wins: a question of won games, as every winner's figure is)
+        held = t.one(f"avg(case when leader_q{k} = winner then 1 else 0 end) filter (where leader_q{k} is not null "
+                     "and winner is not null)")  # fmt: skip
         assert held == pytest.approx(f[f"leader_wins_q{k}"]["rate"], abs=1e-12)
     if spec.tie_break:
         assert t.one("avg(tie_break)") == pytest.approx(f["tie_break"]["rate"], abs=1e-12)
@@ -55,7 +57,8 @@ def test_duckdb_means_are_the_summarys_figures(game, tmp_path):
         assert t.one("avg(out_share)") == pytest.approx(f["out_share"]["mean"], abs=1e-4)
         assert t.one("min(out_at_0)") >= 1  # (never out: null, not -1)
     # No placeholder anywhere: every figure's smallest value is a real one.
-    for name in ("comeback", "deficit", "leader_q1", "leader_q2", "leader_q3", *(["tie_break"] * spec.tie_break)):
+    for name in ("winner", "comeback", "deficit", "leader_q1", "leader_q2", "leader_q3",
+                 *(["tie_break"] * spec.tie_break)):  # fmt: skip
         assert t.one(f"min({name})") >= 0, name
     assert t.one("avg(length)") == pytest.approx(s["length"]["mean"], abs=1e-9)
 

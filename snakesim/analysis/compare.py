@@ -42,6 +42,7 @@ from snakesim.analysis.stats import (
 from snakesim.analysis.verdicts import Margin, add_verdicts
 from snakesim.core.arms import Budget, RuleSource, build_arms
 from snakesim.core.backends import ThreadsBackend
+from snakesim.core.columns import winners
 from snakesim.core.defaults import PRECISE
 from snakesim.core.errors import InputError
 from snakesim.core.figures import COMPARED, figure, games_of, recorded_in
@@ -209,7 +210,8 @@ def compare_tables(
         for row, q in (("length_median", 0.5), ("length_p95", 0.95)):
             value, low, high = km_quantile(lengths, unfinished, q, level)
             rows.append([name, row, "quantile", value, low, high, *_NO_DIFF])
-        wins = np.bincount(df["winner"].to_numpy()[df["winner"].to_numpy() >= 0], minlength=players)
+        winner = winners(df)
+        wins = np.bincount(winner[winner >= 0], minlength=players)
         rows.append([name, "seat_balance", "test", seat_balance(wins), np.nan, np.nan, *_NO_DIFF])
         rows.append([name, "seat_gap", "rate", *seat_gap(wins, len(df), level), *_NO_DIFF])
     out = pd.DataFrame(rows, columns=COLUMNS)

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from snakesim.core.columns import winners
 from snakesim.core.tally import (
     Tally,
     censored_histogram,
@@ -118,7 +119,7 @@ def summarize(df: pd.DataFrame, level: float = LEVEL, spec: GameSpec | None = No
     With the game's ``spec`` its own columns are summed too (score means); the caller, which
     knows the game, passes it: the analysis never looks a game up."""
     players = players_of(df)
-    winner = df["winner"].to_numpy()
+    winner = winners(df)
     outcome = df["outcome"]
     if spec is not None:
         # Tallied a slice at a time: the sums need 64-bit copies of the columns, which for a

@@ -17,6 +17,7 @@ from snakesim.analysis.compare import estimate, per_game_metrics
 from snakesim.analysis.stats import LEVEL, seat_balance
 from snakesim.core.arms import Budget, RuleSource, build_arm, parse_arm
 from snakesim.core.backends import ThreadsBackend
+from snakesim.core.columns import winners
 from snakesim.core.errors import InputError
 from snakesim.core.figures import COMPARED, figure
 from snakesim.core.registry import GameSpec
@@ -171,6 +172,6 @@ def _point_metrics(spec: GameSpec, df: pd.DataFrame, players: int, level: float)
         row = f.row(0)  # (a figure by seat: seat 0's)
         if f.swept and row in metrics:  # (the feel figures where the games recorded them)
             yield (row, *estimate(*metrics[row], level))
-    winner = df["winner"].to_numpy()
+    winner = winners(df)
     wins = np.bincount(winner[winner >= 0], minlength=players)
     yield ("seat_balance", seat_balance(wins), np.nan, np.nan)

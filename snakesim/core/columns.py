@@ -31,11 +31,17 @@ def row_bytes(columns, players: int) -> int:
 
 def table_nulls(spec) -> dict:
     """Each of a game's columns whose value may mean "does not apply" (shown as null in a
-    results table), with that value: the feel figures', and the seat's step out where players
-    go out (-1: never)."""
+    results table), with that value: the winner (-1: nobody won, a draw or an unfinished
+    game), the feel figures', and the seat's step out where players go out (-1: never)."""
     from snakesim.core.feel import NULLS
 
-    return {**NULLS, **({spec.out_column: -1} if spec.out_column else {})}
+    return {"winner": -1, **NULLS, **({spec.out_column: -1} if spec.out_column else {})}
+
+
+def winners(df) -> np.ndarray:
+    """A results table's ``winner`` column as the kernel gives it: each game's winning seat, -1
+    where nobody won (null in the table; a table written before 0.3 holds -1 itself)."""
+    return df["winner"].to_numpy(dtype=np.int64, na_value=-1)
 
 
 def nullable(values: np.ndarray, sentinel):

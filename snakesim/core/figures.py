@@ -131,7 +131,9 @@ def _leader_wins(g: Games, k: int) -> np.ndarray:
 
 
 def _led(g: Games, k: int) -> np.ndarray:
-    return g[f"leader_q{k}"] >= 0
+    # (won games only: a draw has no winner, so "the leader wins" is a question of won games, as
+    # the winner's other figures are)
+    return g.won & (g[f"leader_q{k}"] >= 0)
 
 
 def _tie_break(g: Games) -> np.ndarray:
@@ -211,7 +213,8 @@ FIGURES: tuple[Figure, ...] = (
       for k, when, said in zip(QUARTERS, QUARTER_NAMES, ("a quarter of the way in", "half-way",
                                                           "three quarters of the way in"), strict=True)),
     *(Figure(f"leader_wins_q{k}", f"the leader {when} of the way in wins", "rate",
-             f"games with one seat alone in front {when} of the way in that this seat goes on to win", feel=True,
+             f"won games with one seat alone in front {when} of the way in that this seat goes on to win",
+             feel=True,
              counted=partial(_led, k=k), compared=False, summarised=True, values=partial(_leader_wins, k=k),
              matters=0.03, noun=f"how often the leader {where} wins")
       for k, when, where in zip(QUARTERS, QUARTER_NAMES, ("a quarter of the way in", "half-way",

@@ -60,13 +60,13 @@ def build_table(spec: GameSpec, columns: dict[str, np.ndarray], seed: int, first
     import pandas as pd
 
     count = len(columns["outcome"])
+    nulls = table_nulls(spec)
     data = {  # (the seed is the same in every row: it is in the metadata, not a column)
         "game": np.arange(first, first + count, dtype=np.int64),
         "outcome": pd.Categorical.from_codes(columns["outcome"], categories=list(spec.outcomes)),
-        "winner": columns["winner"],
+        "winner": _shown(columns["winner"], nulls["winner"]),
         "length": columns["length"],
     }
-    nulls = table_nulls(spec)
     for name in spec.seat_columns:
         for seat in range(columns[name].shape[1]):
             data[f"{name}_{seat}"] = _shown(columns[name][:, seat], nulls.get(name))

@@ -134,7 +134,7 @@ def table_columns(spec: GameSpec, df, players: int) -> dict[str, np.ndarray]:
     nulls = table_nulls(spec)
     columns = {
         "outcome": df["outcome"].cat.codes.to_numpy(),
-        "winner": df["winner"].to_numpy(),
+        "winner": kernel_values(df["winner"], dtypes["winner"], nulls["winner"]),
         "length": df["length"].to_numpy(),
     }
     for name in spec.seat_columns:

@@ -6,6 +6,8 @@ from __future__ import annotations
 import textwrap
 from typing import TYPE_CHECKING
 
+from snakesim.core.columns import winners
+
 if TYPE_CHECKING:
     from pathlib import Path
 
@@ -177,7 +179,7 @@ def winner_settled(df: pd.DataFrame, x):
     alone for good (the feel column ``decided``), and how many games were won."""
     import numpy as np
 
-    winner = df["winner"].to_numpy()
+    winner = winners(df)
     decided = np.sort(df["decided"].to_numpy(dtype=float, na_value=np.nan)[winner >= 0])
     return np.searchsorted(decided, x, side="right"), len(decided)
 
@@ -256,7 +258,7 @@ def feel_figure(tables: dict[str, pd.DataFrame], title: str = "") -> Figure:
     counts = np.arange(top + 1)
     for k, (name, df) in enumerate(tables.items()):
         colour = f"C{k}"
-        winner = df["winner"].to_numpy()
+        winner = winners(df)
         settled, n = winner_settled(df, x)
         if n:
             band = np.array([wilson(int(h), n) for h in settled])
