@@ -793,19 +793,26 @@ def test_balance_with_novices_in_words():
 CONSTANT = [  # (figure, its one value, players, rule sets compared, its words) -> the sentence, by hand
     ("length", 42.0, 3, 1, "", "Every 3-player Fortune game lasts 42 cards drawn."),
     ("length", 42.0, 3, 2, "", "Every 3-player Fortune game lasts 42 cards drawn under every rule set compared."),
-    ("draw", 0.0, 4, 1, "", "No 4-player Fortune game ends in a draw."),
-    ("draw", 0.0, 4, 2, "", "No 4-player Fortune game ends in a draw under any rule set compared."),
-    ("draw", 1.0, 4, 2, "", "Every game ends in a draw under every rule set compared."),
+    # (a rate seen never or always: said of these games, with how far its interval reaches)
+    ("draw", 0.0, 4, 1, "", "None of these 20,000 4-player Fortune games ended in a draw: draws are at most 0.018% "
+     "of games, 95% sure."),
+    ("draw", 0.0, 4, 2, "", "None of these 20,000 4-player Fortune games of every rule set ended in a draw: draws "
+     "are at most 0.018% of games, 95% sure."),
+    ("draw", 1.0, 4, 2, "", "Every one of these 20,000 4-player Fortune games of every rule set ended in a draw: "
+     "draws are at least 99.982% of games, 95% sure."),
     ("unfinished", 0.0, 4, 1, "", ""),
-    ("tie_break", 0.0, 3, 1, "the tie-break decides", "The tie-break never decides a game."),
-    ("tie_break", 0.0, 3, 2, "the tie-break decides",
-     "The tie-break never decides a game under any rule set compared."),
+    ("tie_break", 0.0, 3, 1, "the tie-break decides", "The tie-break decided none of these 20,000 3-player Fortune "
+     "games: it decides at most 0.018% of won games, 95% sure."),
+    ("tie_break", 0.0, 3, 2, "the tie-break decides", "The tie-break decided none of these 20,000 3-player Fortune "
+     "games of every rule set: it decides at most 0.018% of won games, 95% sure."),
     ("tie_break", 0.25, 3, 1, "the tie-break decides", "The tie-break decides: 25.0%."),
     ("margin", 3.0, 3, 1, "margin", "The winner always ends 3 coins ahead of the next seat."),
     ("margin", 3.0, 3, 2, "margin",
      "The winner always ends 3 coins ahead of the next seat under every rule set compared."),
-    ("comeback", 1.0, 3, 1, "a comeback", "A comeback: always."),
-    ("comeback", 0.0, 3, 1, "a comeback", "A comeback: never."),
+    ("comeback", 1.0, 3, 1, "a comeback", "A comeback: always in these 20,000 3-player Fortune games, at least "
+     "99.982% of won games, 95% sure."),
+    ("comeback", 0.0, 3, 1, "a comeback", "A comeback: never in these 20,000 3-player Fortune games, at most 0.018% "
+     "of won games, 95% sure."),
     ("comeback", 0.1234, 3, 2, "a comeback", "A comeback: 12.3% under every rule set compared."),
     ("lead_changes", 2.0, 3, 1, "lead changes per game", "Lead changes per game is 2.00 in every game."),
     ("lead_changes", 2.345, 3, 2, "lead changes per game",
@@ -816,4 +823,23 @@ CONSTANT = [  # (figure, its one value, players, rule sets compared, its words) 
 @pytest.mark.parametrize(("row", "value", "players", "arms", "label", "sentence"), CONSTANT)
 def test_a_figure_that_never_varies_is_said_once(row, value, players, arms, label, sentence):
     # (the margin's unit is the row's, what the rules score: never read out of its label)
-    assert constant_sentence(row, value, get_game("fortune"), players, arms, label=label, unit="coins") == sentence
+    bound = 0.00018 if value == 0 else 0.99982  # (the furthest the rows' 95% intervals reach)
+    said = constant_sentence(row, value, get_game("fortune"), players, arms, label=label, unit="coins", games=20_000,
+                             bound=bound)  # fmt: skip
+    assert said == sentence
+
+
+def test_a_rate_never_seen_is_said_of_the_games_played_with_how_far_its_interval_reaches():
+    """Zero draws in 5,000 games are no rule that no game ends in a draw (a longer run has one):
+    the sentence says what these games show and the interval's upper end, the rows' own."""
+    from snakesim.analysis.words import percent, points
+    from snakesim.questions import compare as question
+
+    answer = question.play(question.ask("fortune", 4, ["standard", "crosses-to-cup"], Budget(5_000, 11)))
+    draws = answer.table[answer.table["metric"] == "draw"]
+    assert (draws["value"] == 0).all()
+    high = draws["high"].max()
+    said = [f["text"] for f in answer.findings if "in a draw" in f["text"]]
+    assert said == [f"None of these 5,000 4-player Fortune games of every rule set ended in a draw: draws are at most "
+                    f"{percent(high, points(0.0, high))} of games, 95% sure."]  # fmt: skip
+    assert not any("No 4-player" in f["text"] or "never" in f["text"] for f in answer.findings)

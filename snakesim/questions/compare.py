@@ -294,30 +294,34 @@ def row_text(r, alpha: float = ALPHA) -> tuple[str, str]:
 
 
 def constant_sentence(row: str, value: float, spec: GameSpec, players: int, arms: int, label: str = "",
-                      unit: str = "") -> str:  # fmt: skip
+                      unit: str = "", games: int = 0, bound: float = float("nan")) -> str:  # fmt: skip
     """A figure that never varies (row ``row``, words ``label``, counted in ``unit``: the row's
-    unit, what the rules score for the margin), said once."""
+    unit, what the rules score for the margin), said once. A rate seen never (or always) in
+    ``games`` games a rule set is said of these games, with ``bound``, the furthest its 95%
+    interval reaches: zero events are no rule ("no game ends in a draw" from 100,000 games
+    that had none, while a longer run has one)."""
     every = " under every rule set compared" if arms > 1 else ""
-    any_ = " under any rule set compared" if arms > 1 else ""
     game = spec.name.capitalize()
     f = figure(row)
     if f.unit == "length":
         return f"Every {players}-player {game} game lasts {number(value, 0)} {spec.length_unit}{every}."
-    if f.id == "draw":
-        return (
-            f"No {players}-player {game} game ends in a draw{any_}."
-            if value == 0
-            else f"Every game ends in a draw{every}."
-        )
     if f.id == "unfinished":
         return ""  # (no game reaching the turn cap is the usual case, not worth a sentence)
-    if f.id == "tie_break" and value == 0:
-        return f"The tie-break never decides a game{any_}."
     if f.id == "margin":
         return f"The winner always ends {number(value, 0)} {unit} ahead of the next seat{every}."
+    if f.kind == "rate" and value in (0, 1):
+        seen = f"these {games:,} {players}-player {game} games" + (" of every rule set" if arms > 1 else "")
+        of = "won games" if f.counted is not None else "games"
+        sure = f"{'at most' if value == 0 else 'at least'} {percent(bound, max(1, points(0.0, min(bound, 1 - bound))))}"
+        if f.id == "draw":
+            what = "None of" if value == 0 else "Every one of"
+            return f"{what} {seen} ended in a draw: draws are {sure} of games, 95% sure."
+        if f.id == "tie_break" and value == 0:
+            return f"The tie-break decided none of {seen}: it decides {sure} of won games, 95% sure."
+        how = "never" if value == 0 else "always"
+        return f"{label.capitalize()}: {how} in {seen}, {sure} of {of}, 95% sure."
     if f.kind == "rate":
-        how = "always" if value == 1 else "never" if value == 0 else percent(value, 1)
-        return f"{label.capitalize()}: {how}{every}."
+        return f"{label.capitalize()}: {percent(value, 1)}{every}."
     return f"{label.capitalize()} is {number(value, 2)} in every game{every}."
 
 
@@ -371,10 +375,14 @@ def compare_findings(
     constant = constant_metrics(table)
     labels = dict(zip(table["metric"], table["label"], strict=True))
     units = dict(zip(table["metric"], table["unit"], strict=True))
+    # (the furthest any rule set's interval reaches from a rate seen never, or always)
+    bounds = {m: rows["high"].max() if v == 0 else rows["low"].min() for m, v in constant.items()
+              for rows in [table[table["metric"] == m]]}  # fmt: skip
     out += [
         {"arm": None, "text": t}
         for m, v in constant.items()
-        if (t := constant_sentence(m, v, spec, players, len(arms), label=labels[m], unit=units[m]))
+        if (t := constant_sentence(m, v, spec, players, len(arms), label=labels[m], unit=units[m], games=games,
+                                   bound=bounds[m]))
     ]
     lengths = constant_lengths(table)
     if lengths and len(set(lengths.values())) > 1:  # (each arm's games all alike, the arms not)
