@@ -114,10 +114,16 @@ def test_a_change_in_one_seat_only_names_that_seat_and_keeps_the_others():
 def test_a_constant_metric_is_said_once_for_every_arm():
     t = table((49.0, 0.0, 0.0, 0.0, 1.0), [(0.5, 0.0, -0.01, 0.01, 1.0)] * 2, length_unit="turns")
     t.loc[t["metric"] == "length", ["value", "low", "high"]] = 49.0
+    t.loc[t["metric"] == "draw", "high"] = [0.00077, 0.00076]  # (no draw in 5,000 games: Wilson's upper end)
     findings = compare_findings(t, HISSS, 2, 5_000)
     once = texts(findings, None)
     assert once == ["Every 2-player Hisss game lasts 49 turns under every rule set compared.",
-                    "No 2-player Hisss game ends in a draw under any rule set compared."]  # fmt: skip
+                    "None of these 5,000 2-player Hisss games of every rule set ended in a draw: draws are at most "
+                    "0.08% of games, 95% sure."]  # fmt: skip
+    t.loc[t["metric"] == "draw", "high"] = 0.0  # (an interval that reaches nowhere: the games alone are said)
+    assert texts(compare_findings(t, HISSS, 2, 5_000), None)[1] == (
+        "None of these 5,000 2-player Hisss games of every rule set ended in a draw."
+    )
     assert not any("length" in s.lower() for s in texts(findings))
 
 

@@ -56,7 +56,7 @@ def test_skill_share_and_its_interval_on_made_up_games():
         ("greedy", "expert:8"): expert | np.r_[np.zeros(900, bool), np.ones(100, bool)],
         ("greedy", "oracle:8"): oracle | np.r_[np.zeros(900, bool), np.ones(100, bool)],
     }
-    row = _share(wins, 4, 8, 0.95)
+    row = _share(wins, 4, 8, 0.95, 0.01)
     assert row["skill_share"] == pytest.approx(0.2, abs=1e-12)
     assert row["low"] < 0.2 < row["high"] and row["high"] - row["low"] < 0.1
     assert row["expert_edge"] == pytest.approx(0.1, abs=1e-12) and row["oracle_edge"] == pytest.approx(0.5, abs=1e-12)
@@ -223,3 +223,38 @@ def test_skill_over_two_arms_on_the_command_line():
     assert diffs and all(d["diff"] == 0 and d["p_value"] == 1 for d in diffs)
     r = invoke("skill", "hisss", "-v", "standard", "-v", "standard")
     assert r.exit_code == 2 and "--variant: 'standard' is given twice" in r.output
+
+
+@pytest.mark.parametrize(
+    ("relative", "low", "high", "words"),
+    [
+        # an edge of +2.8 [+1.5, +4.0] points, a twelfth of a fair third: small, but wholly beyond 1 point
+        (0.084, 0.015, 0.040, "mostly luck among careful players, though thinking ahead gives a small edge that "
+                              "matters"),
+        (-0.05, -0.030, -0.012, "mostly luck among careful players, and thinking ahead does worse than careful play "
+                                "here"),
+        (0.02, -0.004, 0.009, "mostly luck among careful players: thinking ahead changes little"),  # within 1 point
+        (0.02, -0.004, 0.015, "mostly luck among careful players: thinking ahead changes little"),  # undecided
+        (0.30, 0.08, 0.12, "luck and skill both matter: thinking ahead pays"),
+        (0.30, 0.005, 0.19, "luck and skill both matter: thinking ahead pays, by estimate: these games cannot tell "
+                            "whether the edge is as large as matters"),
+        (0.30, float("nan"), float("nan"), "luck and skill both matter: thinking ahead pays"),  # (no interval given)
+    ],
+)  # fmt: skip
+def test_the_verdict_in_words_holds_to_the_experts_edge(relative, low, high, words):
+    """No headline stronger or softer than the expert's edge against the 1-point margin."""
+    assert verdict(relative, low, high, margin=0.01) == words
+
+
+@pytest.mark.slow
+def test_hisss_three_players_is_not_called_a_game_where_thinking_ahead_changes_little():
+    """The issue's case: 3,000 games of seed 7 give the expert +2.8 [+1.5, +4.0] points."""
+    from snakesim.core.arms import RuleSource
+    from snakesim.questions import skill as question
+
+    answer = question.play(question.ask("hisss", [3], Budget(3000, 7), [RuleSource()], playouts=64, novice=0.3))
+    (result,) = answer.results.values()
+    expert = result.table[result.table["player"].str.startswith("expert")].iloc[0]
+    assert expert.edge_low > 0.01
+    assert "changes little" not in result.shares["verdict"].iloc[0]
+    assert "changes little" not in " ".join(answer.findings["standard"])

@@ -25,6 +25,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from snakesim.analysis.stats import LEVEL, paired_difference, wilson
+from snakesim.analysis.verdicts import MATTERS
+from snakesim.analysis.verdicts import verdict as judged
 from snakesim.core import compiling
 from snakesim.core.arms import Budget
 from snakesim.core.defaults import NOVICE
@@ -60,6 +62,12 @@ VERDICTS = (
     (0.50, "luck and skill both matter: thinking ahead pays"),
     (float("inf"), "a game of skill: thinking ahead pays a lot"),
 )
+# The first band's words where the expert's edge is small but its interval lies wholly beyond what
+# matters (a headline "changes little" beside an edge of +2.8 [+1.5, +4.0] points read as false).
+SMALL_EDGE = "mostly luck among careful players, though thinking ahead gives a small edge that matters"
+SMALL_LOSS = "mostly luck among careful players, and thinking ahead does worse than careful play here"
+# Added to a stronger band's words where the edge's interval does not settle that it matters.
+UNSETTLED = ", by estimate: these games cannot tell whether the edge is as large as matters"
 
 
 @dataclass
@@ -117,6 +125,7 @@ def skill(
     playouts: int = DEFAULT_PLAYOUTS,
     novice: float = NOVICE,
     level: float = LEVEL,
+    margin: float = 0.01,
     backend=None,
     progress: bool = False,
 ) -> SkillResult:
@@ -135,6 +144,10 @@ def skill(
         The expert's and the oracle's K.
     novice : float
         The novice's mistake rate (0: no novice line-up).
+    margin : float
+        The smallest edge in a seat's chance that matters (the win rate's): the verdict in
+        words never calls an edge whose interval lies beyond it small, nor one it does not
+        settle large.
 
     Returns
     -------
@@ -174,7 +187,7 @@ def skill(
                      "fair_share": float(base.mean()), "edge": edge[0], "edge_low": edge[1], "edge_high": edge[2],
                      "edge_p": edge[3]}
                 )  # fmt: skip
-            shares.append(_share(wins, n, playouts, level) if pairs else {"players": n, "verdict": PURE_LUCK})
+            shares.append(_share(wins, n, playouts, level, margin) if pairs else {"players": n, "verdict": PURE_LUCK})
     table, shares = pd.DataFrame(rows, columns=TABLE_COLUMNS), pd.DataFrame(shares, columns=SHARE_COLUMNS)
     summary = {
         "game": spec.name,
@@ -260,8 +273,9 @@ def _odd_seat_wins(spec, rules, n, pair, budget, *, backend, bar, cost) -> np.nd
     return np.concatenate(out)
 
 
-def _share(wins: dict, n: int, playouts: int, level: float) -> dict:
-    """The skill share at ``n`` players and the verdict in words."""
+def _share(wins: dict, n: int, playouts: int, level: float, margin: float) -> dict:
+    """The skill share at ``n`` players and the verdict in words (``margin``: the smallest
+    edge that matters)."""
     from scipy import stats
 
     base = wins[("greedy", "greedy")].astype(np.float64)
@@ -270,7 +284,9 @@ def _share(wins: dict, n: int, playouts: int, level: float) -> dict:
     oracle = wins.get(("greedy", f"oracle:{playouts}"))
     row = {"players": n, "expert_edge": np.nan, "oracle_edge": np.nan, "skill_share": np.nan, "low": np.nan,
            "high": np.nan}  # fmt: skip
+    edge = (np.nan, np.nan)
     if expert is not None:
+        edge = paired_difference(expert, base, level)[1:3]  # (the line-up's own interval, as the table gives it)
         x, y = expert - base, oracle - base
         row["expert_edge"], row["oracle_edge"] = float(x.mean()), float(y.mean())
         if y.mean() > 0:
@@ -283,19 +299,25 @@ def _share(wins: dict, n: int, playouts: int, level: float) -> dict:
         float((wins[("random", "greedy")].mean() - random_fair) / random_fair) if random_fair else np.nan
     )
     row["relative_edge"] = float(row["expert_edge"] / fair) if fair > 0 else np.nan
-    row["verdict"] = verdict(row["relative_edge"])
+    row["verdict"] = verdict(row["relative_edge"], *edge, margin=margin)
     return row
 
 
-def verdict(relative_edge: float) -> str:
+def verdict(relative_edge: float, low: float = np.nan, high: float = np.nan, margin: float = 0.01) -> str:
     """Luck or skill, in words, from how far above its fair share an expert among careful
-    (greedy) players wins, relative to that share (NaN: not measured)."""
+    (greedy) players wins, relative to that share (NaN: not measured), held to the expert's
+    edge and its interval (``low``, ``high``) against the smallest edge that ``margin`` says
+    matters: never "changes little" of an edge wholly beyond it, never "pays" of one it does
+    not settle."""
     if np.isnan(relative_edge):
         return "not measured: this game has no look-ahead player"
-    for bound, words in VERDICTS:
-        if relative_edge < bound:
-            return words
-    return VERDICTS[-1][1]
+    words = next(w for bound, w in VERDICTS if relative_edge < bound)
+    if np.isnan(low):
+        return words
+    matters = judged(low, high, margin) == MATTERS
+    if words == VERDICTS[0][1]:
+        return (SMALL_EDGE if low > 0 else SMALL_LOSS) if matters else words
+    return words if matters and low > 0 else words + UNSETTLED
 
 
 def novice_seats(spec: GameSpec, seats: tuple[str, ...], players: int, rate: float = NOVICE) -> tuple[str, ...]:

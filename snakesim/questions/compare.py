@@ -312,14 +312,17 @@ def constant_sentence(row: str, value: float, spec: GameSpec, players: int, arms
     if f.kind == "rate" and value in (0, 1):
         seen = f"these {games:,} {players}-player {game} games" + (" of every rule set" if arms > 1 else "")
         of = "won games" if f.counted is not None else "games"
-        sure = f"{'at most' if value == 0 else 'at least'} {percent(bound, max(1, points(0.0, min(bound, 1 - bound))))}"
+        gap = min(bound, 1 - bound)  # (how far the interval reaches from never, or from always)
+        sure = f"{'at most' if value == 0 else 'at least'} {percent(bound, max(1, points(0.0, gap)))}"
         if f.id == "draw":
             what = "None of" if value == 0 else "Every one of"
-            return f"{what} {seen} ended in a draw: draws are {sure} of games, 95% sure."
+            return f"{what} {seen} ended in a draw" + (f": draws are {sure} of games, 95% sure." if gap > 0 else ".")
         if f.id == "tie_break" and value == 0:
-            return f"The tie-break decided none of {seen}: it decides {sure} of won games, 95% sure."
+            return f"The tie-break decided none of {seen}" + (
+                f": it decides {sure} of won games, 95% sure." if gap > 0 else "."
+            )
         how = "never" if value == 0 else "always"
-        return f"{label.capitalize()}: {how} in {seen}, {sure} of {of}, 95% sure."
+        return f"{label.capitalize()}: {how} in {seen}" + (f", {sure} of {of}, 95% sure." if gap > 0 else ".")
     if f.kind == "rate":
         return f"{label.capitalize()}: {percent(value, 1)}{every}."
     return f"{label.capitalize()} is {number(value, 2)} in every game{every}."
@@ -381,8 +384,11 @@ def compare_findings(
     out += [
         {"arm": None, "text": t}
         for m, v in constant.items()
-        if (t := constant_sentence(m, v, spec, players, len(arms), label=labels[m], unit=units[m], games=games,
-                                   bound=bounds[m]))
+        if (
+            t := constant_sentence(
+                m, v, spec, players, len(arms), label=labels[m], unit=units[m], games=games, bound=bounds[m]
+            )
+        )
     ]
     lengths = constant_lengths(table)
     if lengths and len(set(lengths.values())) > 1:  # (each arm's games all alike, the arms not)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from snakesim.analysis.skill import check_skill, skill, skill_differences
-from snakesim.analysis.verdicts import MATTERS, NEGLIGIBLE, Margin, verdict
+from snakesim.analysis.verdicts import MATTERS, NEGLIGIBLE, Margin, margin_for, verdict
 from snakesim.analysis.words import ALPHA, fixed, p_text, percent, points, signed
 from snakesim.core.arms import Budget, RuleSource, resolve_run
 from snakesim.core.errors import InputError
@@ -101,8 +101,10 @@ class Answer:
 def play(plan: Plan, *, backend=None, progress: bool = False) -> Answer:
     """Play every line-up of every rule set on the same games."""
     spec, by_figure = plan.spec, dict(plan.matters)
+    margin = margin_for("win_rate", by_figure).amount
     results = {label: skill(spec, rules, list(plan.counts), plan.budget, playouts=plan.playouts, novice=plan.novice,
-                            backend=backend, progress=progress) for label, rules in plan.arms}  # fmt: skip
+                            margin=margin, backend=backend, progress=progress)
+               for label, rules in plan.arms}  # fmt: skip
     differences = skill_differences(results) if len(results) > 1 else None
     findings = {label: skill_findings(r.table, r.shares, matters=by_figure) for label, r in results.items()}
     if differences is not None:
