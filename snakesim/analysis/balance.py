@@ -313,6 +313,7 @@ def balance(
         search.close()
         step = _step_effects(path, current, players)
         status, message = _verdict(now, tolerance, handicap, low, high, step=step, settled=settled)
+        searched = {"status": status, "message": message}  # (the search's own verdict, on its games)
 
         confirm = confirm_games or max(count, 100_000)
         fresh = SameGames(spec, players, seed, first + count, seats, backend=backend, progress=progress)
@@ -326,18 +327,7 @@ def balance(
         fresh.close()
         on_fresh = seat_rates(current, win_matrix(after_games, players), level)
         fresh_worst = float(np.abs(on_fresh.deviation).max())
-        if on_fresh.within(tolerance):  # the verdict that counts: games the search never saw
-            status = "balanced"
-            message = (
-                f"{handicap} = {list(current)} puts every seat within {points(tolerance)} of the mean seat on "
-                f"{confirm:,} fresh games (simultaneous {level:.0%} intervals; largest deviation {points(fresh_worst)})"
-            )
-        else:
-            message += f"; on {confirm:,} fresh games this answer leaves a seat {points(fresh_worst)} off"
-            if fresh_worst <= tolerance:
-                message += f", which they cannot show inside {points(tolerance)}"
-            elif on_fresh.beyond(tolerance):
-                message += f", surely more than {points(tolerance)}"
+        status, message = _answer(status, message, on_fresh, tolerance, handicap, confirm, level)
         novice = None
         if novices is not None and spec.policies:
             with_mistakes = novice_seats(spec, seats, players, novices)
@@ -367,7 +357,7 @@ def balance(
         "message": message,
         "step_effect": step,
         "search": {"games_per_candidate": count, "candidates": len(path), "games_played": search.played, "seed": seed,
-                   "first": first},
+                   "first": first, **searched},
         "confirm": {"first": first + count, "games": confirm, "games_played": fresh.played},
         "novices": novice,
         "as_good": [{"values": list(ev.values), "imbalance": ev.imbalance,
@@ -403,6 +393,41 @@ def points(x: float) -> str:
     """A win-rate distance in percentage points, in words: ``1 percentage point``, ``0.25
     percentage points`` (never bare points: a handicap may count game points)."""
     return f"{x * 100:.2g} percentage point" + ("" if f"{x * 100:.2g}" == "1" else "s")
+
+
+def _answer(searched: str, said: str, fresh: SeatRates, tolerance: float, handicap: str, games: int,
+            level: float) -> tuple[str, str]:  # fmt: skip
+    """The answer's status and message, decided on the fresh games (the verdict that counts: games
+    the search never saw), from the search's own (``searched``, ``said``): **balanced** where they
+    show every seat within the tolerance; where some seat is surely beyond it, **not balanced**,
+    whatever the search could not tell about other values (its words follow, said as its own),
+    or **cannot balance** where the search found that already; otherwise the search's status,
+    but never "balanced" (its games chose the answer): **within tolerance by estimate**."""
+    worst = float(np.abs(fresh.deviation).max())
+    values = list(fresh.values)
+    if fresh.within(tolerance):
+        return "balanced", (
+            f"{handicap} = {values} puts every seat within {points(tolerance)} of the mean seat on {games:,} fresh "
+            f"games (simultaneous {level:.0%} intervals; largest deviation {points(worst)})"
+        )
+    if fresh.beyond(tolerance):
+        off = f"on {games:,} fresh games this answer leaves a seat {points(worst)} off, surely more than " + points(
+            tolerance
+        )
+        if searched == "cannot balance":  # (the fresh games bear the search out)
+            return searched, f"{said}; {off}"
+        return "not balanced", (
+            f"{handicap} = {values} leaves a seat {points(worst)} off the mean seat on {games:,} fresh games, surely "
+            f"more than {points(tolerance)}; the search, on its own games: {said}"
+        )
+    shown = f"; on {games:,} fresh games this answer leaves a seat {points(worst)} off"
+    shown += f", which they cannot show inside {points(tolerance)}" if worst <= tolerance else ""
+    if searched == "balanced":
+        return "within tolerance by estimate", (
+            f"{handicap} = {values} puts every seat within {points(tolerance)} of the mean seat on the search's games, "
+            "which chose it" + shown
+        )
+    return searched, said + shown
 
 
 def _verdict(

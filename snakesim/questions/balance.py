@@ -177,6 +177,14 @@ def balance_findings(s: dict) -> list[str]:
     )
     if after[1] > before[2]:
         out.append(fresh + ": the handicap makes the seats less even there, so keep the rules as they are.")
+    elif s["status"] == "not balanced":  # (settled on the fresh games: more games would not change it)
+        off = (f"a seat stays surely more than {tolerance} off the average seat's chance "
+               f"({100 * s['fresh_max_deviation']:.1f} percentage points by estimate): not fair as asked")  # fmt: skip
+        closer = ": the handicap brings the seats closer, but " if after[2] < before[1] else ": "
+        out.append(fresh + closer + off + ".")
+    elif s["status"] == "within tolerance by estimate" and (s.get("search") or {}).get("status") == "balanced":
+        out.append(fresh + f": the search's games show every seat within {tolerance}, but {unshown}; more fresh games "
+                   "(--confirm-games) would tell.")  # fmt: skip
     elif s["status"] == "balanced":
         out.append(fresh + f": every seat is within {tolerance} of the average seat's chance, fair as asked.")
     elif after[2] < before[1]:
@@ -186,6 +194,10 @@ def balance_findings(s: dict) -> list[str]:
                    f"{unshown}.")  # fmt: skip
     else:
         out.append(fresh + f"; {unshown}.")
+    search = s.get("search") or {}
+    if s["status"] != "balanced" and search.get("status") == "undecided":  # (the search's own open question)
+        out.append(f"Whether other values of {option} could meet the tolerance, {search['games_per_candidate']:,} "
+                   "games per candidate could not tell (raise --max-games).")  # fmt: skip
     if s.get("novices") is not None:
         n = s["novices"]
         word = "holds" if n["holds"] else "does not hold"
