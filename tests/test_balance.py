@@ -351,7 +351,8 @@ SEARCH_UNDECIDED = "the closest found ... cannot tell whether the tolerance can 
 def test_the_answers_status_is_the_fresh_games_and_the_search_speaks_for_itself(searched, deviation, half, status,
                                                                                   words):  # fmt: skip
     said = SEARCH_UNDECIDED if searched == "undecided" else "no values found" if searched == "cannot balance" else ""
-    got = balance_module._answer(searched, said, _fresh(deviation, half), 0.01, "hand_size", 100_000, 0.95)
+    got = balance_module._answer(searched, said, _fresh(deviation, half), tolerance=0.01, handicap="hand_size",
+                                 games=100_000, level=0.95)  # fmt: skip
     assert got == (status, words)
 
 

@@ -19,7 +19,12 @@ def test_identical_variants_differ_by_exactly_zero():
     table = snakesim.compare("fortune", 3, 4000, ["standard", "one-snake"], seed=5, snakes=2)
     diffs = table.dropna(subset=["diff"])
     assert len(diffs) > 5
-    assert (diffs["diff"] == 0).all() and (diffs["diff_low"] == 0).all() and (diffs["p_value"] == 1).all()
+    assert (diffs["diff"] == 0).all() and (diffs["p_value"] == 1).all()
+    # (a rate's interval does not shrink to [0, 0] on no discordant game: the games agree, which
+    # 4,000 of them cannot show of every game; a mean's every paired difference is 0 there)
+    assert (diffs["diff_low"] <= 0).all() and (diffs["diff_high"] >= 0).all()
+    assert (diffs.loc[diffs["kind"] == "mean", ["diff_low", "diff_high"]] == 0).all().all()
+    assert (diffs.loc[diffs["kind"] == "rate", "diff_high"] > 0).all()
 
 
 def test_a_real_effect_is_found():
@@ -352,3 +357,36 @@ def test_the_tie_break_share_needs_no_feel():
     won_so = (df["tie_break"] == 1).fillna(False).mean()  # (over every game: a drawn game has no tie-break, null)
     assert plain.loc["tie_break", "value"] == pytest.approx(won_so, abs=1e-12)
     assert 0.2 < plain.loc["tie_break", "value"] < 0.5
+
+
+def test_a_rare_events_difference_keeps_an_interval_around_zero():
+    """The exact conditional interval alone holds the discordant games' number fixed: with 3 games
+    one way it ended on its estimate (+0.00015 in [-0.000102, +0.00015]), with none it was [0, 0].
+    Joined with Tango's score interval it holds 0 strictly inside, and the p-value stays exact."""
+    from snakesim.analysis.stats import paired_binary_difference, tango_interval
+
+    z2 = 1.959963984540054**2
+    a, b = np.zeros(20_000, bool), np.zeros(20_000, bool)
+    diff, low, high, p, test = paired_binary_difference(a, b)
+    assert (diff, p, test) == (0.0, 1.0, "exact McNemar")
+    assert low == pytest.approx(-z2 / (20_000 + z2), rel=1e-6) and high == pytest.approx(z2 / (20_000 + z2), rel=1e-6)
+    a[[5, 50, 500]] = True  # three games drawn in one arm alone
+    diff, low, high, p, _ = paired_binary_difference(a, b)
+    assert diff == pytest.approx(0.00015) and low < 0 < diff < high and p == pytest.approx(0.25, abs=1e-12)
+    tango = tango_interval(3, 0, 20_000)
+    assert high == pytest.approx(tango[1], rel=1e-9) and low <= tango[0]  # (the two joined: the wider end each side)
+
+
+def test_tango_interval_covers_the_true_difference_at_rare_rates():
+    """Coverage by simulation: the discordant games drawn at rates from 1e-5 to 1e-2 of 20,000
+    games, with no true difference and with one arm's twice the other's."""
+    from snakesim.analysis.stats import tango_interval
+
+    rng = np.random.default_rng(7)
+    n, reps = 20_000, 400
+    for rate in (1e-5, 1e-4, 1e-3, 1e-2):
+        for ratio in (1.0, 2.0):
+            up, down = rate * ratio / (1 + ratio), rate / (1 + ratio)
+            draws = rng.multinomial(n, [up, down, 1 - up - down], size=reps)
+            covered = [lo <= up - down <= hi for lo, hi in (tango_interval(u, d, n) for u, d, _ in draws)]
+            assert np.mean(covered) >= 0.92, (rate, ratio, np.mean(covered))

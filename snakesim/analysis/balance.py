@@ -327,7 +327,8 @@ def balance(
         fresh.close()
         on_fresh = seat_rates(current, win_matrix(after_games, players), level)
         fresh_worst = float(np.abs(on_fresh.deviation).max())
-        status, message = _answer(status, message, on_fresh, tolerance, handicap, confirm, level)
+        status, message = _answer(status, message, on_fresh, tolerance=tolerance, handicap=handicap, games=confirm,
+                                  level=level)  # fmt: skip
         novice = None
         if novices is not None and spec.policies:
             with_mistakes = novice_seats(spec, seats, players, novices)
@@ -395,7 +396,7 @@ def points(x: float) -> str:
     return f"{x * 100:.2g} percentage point" + ("" if f"{x * 100:.2g}" == "1" else "s")
 
 
-def _answer(searched: str, said: str, fresh: SeatRates, tolerance: float, handicap: str, games: int,
+def _answer(searched: str, said: str, fresh: SeatRates, *, tolerance: float, handicap: str, games: int,
             level: float) -> tuple[str, str]:  # fmt: skip
     """The answer's status and message, decided on the fresh games (the verdict that counts: games
     the search never saw), from the search's own (``searched``, ``said``): **balanced** where they

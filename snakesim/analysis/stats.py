@@ -12,6 +12,7 @@ would cost every run 30 ms.
 
 from __future__ import annotations
 
+import math
 import warnings
 from statistics import NormalDist
 from typing import TYPE_CHECKING
@@ -267,9 +268,12 @@ def paired_binary_difference(
 
     With fewer than :data:`EXACT_BELOW` discordant games (a 1 where b is 0, or the reverse)
     the test is McNemar's exact test: the discordant games split as a fair coin would under no
-    difference; its p-value is the central two-sided binomial one and the interval maps the
-    Clopper-Pearson interval of the split onto the difference, so the interval excludes 0
-    exactly when p < 1 - level. With more, the paired t of :func:`paired_difference`.
+    difference; its p-value is the central two-sided binomial one. Its interval is the
+    Clopper-Pearson interval of the split mapped onto the difference, joined with Tango's score
+    interval (:func:`tango_interval`): the first holds the number of discordant games fixed, so
+    alone it shrinks to the estimate on rare events (and to [0, 0] with none), where the second
+    keeps its coverage. The joined interval excludes 0 exactly when p < 1 - level (Tango's
+    excludes 0 wherever the exact one does). With more, the paired t of :func:`paired_difference`.
 
     Returns ``(difference, low, high, p_value, test)``, test ``"exact McNemar"`` or ``"paired t"``.
     """
@@ -281,12 +285,39 @@ def paired_binary_difference(
     discordant = up + down
     if discordant >= EXACT_BELOW:
         return (*paired_difference(a, b, level), "paired t")
+    low, high = tango_interval(up, down, n, level)
     if discordant == 0:
-        return 0.0, 0.0, 0.0, 1.0, "exact McNemar"
+        return 0.0, low, high, 1.0, "exact McNemar"
     p = min(1.0, 2 * min(stats.binom.cdf(up, discordant, 0.5), stats.binom.sf(up - 1, discordant, 0.5)))
     ci = stats.binomtest(up, discordant).proportion_ci(level, method="exact")
     scale = discordant / n
-    return (up - down) / n, scale * (2 * ci.low - 1), scale * (2 * ci.high - 1), float(p), "exact McNemar"
+    low, high = min(low, scale * (2 * ci.low - 1)), max(high, scale * (2 * ci.high - 1))
+    return (up - down) / n, low, high, float(p), "exact McNemar"
+
+
+def tango_interval(up: int, down: int, n: int, level: float = LEVEL) -> tuple[float, float]:
+    """Tango's score interval (1998) for a paired difference of two rates: ``up`` games where
+    only the first is 1, ``down`` where only the second is, of ``n``; every difference whose
+    score test ``|T(d)| <= z`` keeps it. The number of discordant games is random in it, so it
+    keeps its coverage when they are few or none ([-z^2 / (n + z^2), +z^2 / (n + z^2)] with
+    none): 95-100% of simulated cases at rates from 1e-5 to 1e-2 (tests/test_compare.py)."""
+    from scipy import optimize, stats
+
+    z = float(stats.norm.ppf(0.5 + level / 2))
+
+    def score(d: float) -> float:
+        num = up - down - n * d
+        if num == 0:
+            return 0.0
+        w = -up - down + (2 * n - up + down) * d
+        q = (math.sqrt(max(w * w + 8 * n * down * d * (1 - d), 0.0)) - w) / (4 * n)
+        v = n * (2 * q + d * (1 - d))
+        return num / math.sqrt(v) if v > 0 else math.copysign(math.inf, num)
+
+    est, edge = (up - down) / n, 1 - 1e-12
+    low = -edge if score(-edge) <= z else optimize.brentq(lambda d: score(d) - z, -edge, est)
+    high = edge if score(edge) >= -z else optimize.brentq(lambda d: score(d) + z, est, edge)
+    return float(low), float(high)
 
 
 def paired_difference(a: np.ndarray, b: np.ndarray, level: float = LEVEL) -> tuple[float, float, float, float]:

@@ -177,7 +177,8 @@ def format_comparison(table, title: str, header: str, alpha: float = 0.05, level
         f"baseline: {variants[0]}; values with their {level_text(level)} intervals; * marks a difference "
         f"significant at {alpha:g} after Holm's adjustment over every difference tested; each difference's interval "
         "is drawn at its Holm step's level (printed after it), so it excludes 0 exactly when starred; (exact): "
-        "McNemar's exact test, for few discordant games; pairing xR: the paired interval is R times as wide as "
+        "McNemar's exact test, for few discordant games (its interval joined with Tango's score interval, which "
+        "does not shrink on rare events); pairing xR: the paired interval is R times as wide as "
         "independent runs' would be",
         "",
     ]
