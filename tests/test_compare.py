@@ -390,3 +390,19 @@ def test_tango_interval_covers_the_true_difference_at_rare_rates():
             draws = rng.multinomial(n, [up, down, 1 - up - down], size=reps)
             covered = [lo <= up - down <= hi for lo, hi in (tango_interval(u, d, n) for u, d, _ in draws)]
             assert np.mean(covered) >= 0.92, (rate, ratio, np.mean(covered))
+
+
+@pytest.mark.parametrize("level", [0.95, 0.995])
+def test_the_joined_interval_excludes_zero_exactly_when_the_exact_test_rejects(level):
+    """Every split of fewer than 100 discordant games of 20,000 (the exact test's range), at the
+    ordinary level and a Holm step's: the joined interval excludes 0 iff p < 1 - level."""
+    from scipy import stats
+
+    from snakesim.analysis.stats import EXACT_BELOW, tango_interval
+
+    for discordant in range(1, EXACT_BELOW):
+        for up in range(discordant + 1):
+            p = min(1.0, 2 * min(stats.binom.cdf(up, discordant, 0.5), stats.binom.sf(up - 1, discordant, 0.5)))
+            if p < 1 - level:  # (the exact interval excludes 0: Tango's must too, on the same side)
+                low, high = tango_interval(up, discordant - up, 20_000, level)
+                assert (low > 0) if up * 2 > discordant else (high < 0), (discordant, up, p, low, high)
