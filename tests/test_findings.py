@@ -13,6 +13,7 @@ from snakesim.core.arms import Budget, RuleSource
 from snakesim.core.figures import BY_ID
 from snakesim.games import get_game
 from snakesim.questions.balance import balance_findings
+from snakesim.questions.claims import check
 from snakesim.questions.compare import compare_findings, constant_sentence
 from snakesim.questions.design import design_findings
 from snakesim.questions.run import findings as run_findings
@@ -182,7 +183,11 @@ def test_real_comparisons_get_findings_in_json_and_on_screen(game):
     import json
 
     s = json.loads(CliRunner().invoke(cli, [*args, "--json"]).output)
-    assert s["findings"] and all(set(f) == {"arm", "text"} for f in s["findings"])
+    assert s["findings"] and all(set(f) == {"arm", "text", "claims"} for f in s["findings"])
+    rows = pd.DataFrame(s["rows"]).astype({"diff_low": float, "diff_high": float})
+    assert (
+        check([c for f in s["findings"] for c in f["claims"]], rows) == []
+    )  # (each sentence's claims hold, as printed)
     assert any(f["arm"] == variants[1] for f in s["findings"])
     # Every row has a margin and a verdict; a difference's verdict is one of three.
     assert all("margin" in r and "verdict" in r for r in s["rows"])
@@ -409,7 +414,7 @@ def test_rule_sets_with_different_players_say_so_first():
     first = compare_findings(table, spec, 3, 1000)[0]
     assert first == {"arm": None, "text": "These rule sets differ in who plays as well as in the rules (standard: "
                      "greedy, random, greedy; ws: greedy, greedy, greedy), so each difference below mixes the rules "
-                     "with the change of players."}  # fmt: skip
+                     "with the change of players.", "claims": []}  # fmt: skip
     # The same rules with other players: a comparison of the players, said so.
     table, _ = compare_variants(spec, 3, ["standard", "child=standard,policies=greedy/random/greedy"], Budget(1000, 4))
     assert compare_findings(table, spec, 3, 1000)[0]["text"] == (
@@ -429,7 +434,7 @@ def test_each_rule_sets_own_constant_length_is_said_once_and_never_charted():
     table, tables = compare_variants(HISSS, 3, arms, Budget(600, 2))
     said = compare_findings(table, HISSS, 3, 600)
     assert {"arm": None, "text": "Every 3-player Hisss game lasts 49 turns under standard and more, and 50 turns "
-            "under r2."} in said  # fmt: skip
+            "under r2.", "claims": []} in said  # fmt: skip
     assert not any("->" in f["text"] and "turns" in f["text"] for f in said)
     assert {m for m in table["metric"] if m.startswith("length")} <= hidden_metrics(table)
     assert "length" not in [c["id"] for c in comparison_charts(HISSS, 3, table, tables)]

@@ -38,6 +38,7 @@ from snakesim.core.arms import Arm, Budget, RuleSource, build_arms
 from snakesim.core.figures import figure
 from snakesim.core.registry import GameSpec
 from snakesim.questions.base import Matters, Question, budget_json, identity, margins, margins_json, spec_of
+from snakesim.questions.claims import claim
 from snakesim.questions.rows import tidy
 
 if TYPE_CHECKING:
@@ -353,7 +354,8 @@ def compare_findings(
     Returns
     -------
     list of dict
-        ``{"arm": name or None, "text": sentence}``: first a warning where the arms differ in
+        ``{"arm": name or None, "text": sentence, "claims": [...]}`` (each sentence's claims,
+        :mod:`snakesim.questions.claims`, held to the rows by its ``check``): first a warning where the arms differ in
         players as well as rules, then the metrics that never vary (arm None); then who wins
         from which seat under the baseline (its players' chances where the seats hold different
         players); then for each arm after the first its players' chances where they differ,
@@ -374,7 +376,7 @@ def compare_findings(
         else:
             text = (f"These rule sets differ in who plays as well as in the rules ({who}), so each difference below "
                     "mixes the rules with the change of players.")  # fmt: skip
-        out.append({"arm": None, "text": text})
+        out.append({"arm": None, "text": text, "claims": []})
     constant = constant_metrics(table)
     labels = dict(zip(table["metric"], table["label"], strict=True))
     units = dict(zip(table["metric"], table["unit"], strict=True))
@@ -382,7 +384,7 @@ def compare_findings(
     bounds = {m: rows["high"].max() if v == 0 else rows["low"].min() for m, v in constant.items()
               for rows in [table[table["metric"] == m]]}  # fmt: skip
     out += [
-        {"arm": None, "text": t}
+        {"arm": None, "text": t, "claims": _seen(m, v, bounds[m])}
         for m, v in constant.items()
         if (
             t := constant_sentence(
@@ -392,22 +394,31 @@ def compare_findings(
     ]
     lengths = constant_lengths(table)
     if lengths and len(set(lengths.values())) > 1:  # (each arm's games all alike, the arms not)
-        out.append({"arm": None, "text": _lengths_sentence(lengths, spec, players)})
+        out.append({"arm": None, "text": _lengths_sentence(lengths, spec, players), "claims": []})
     rows = table.set_index(["variant", "metric"])
     if len(arms) == 1:
-        return out + [{"arm": None, "text": t} for t in _alone(rows, base, seats[base], spec, players, games=games)]
-    out.append({"arm": base, "text": _who_wins(rows, base, seats[base], players, games)})
+        alone = _alone(rows, base, seats[base], spec, players, games=games)
+        return out + [{"arm": None, "text": t, "claims": []} for t in alone]
+    out.append({"arm": base, "text": _who_wins(rows, base, seats[base], players, games), "claims": []})
     skip = set(constant) | hidden_metrics(table, seats) | ({"length"} if lengths else set())
     for arm in arms[1:]:
         covered = _minority(seats[arm]) if mixed(seats[arm]) else ()
         said = _arm_findings(
             rows, base, arm, spec, games, players=players, seats=seats[arm], skip=skip, covered=covered
         )
-        out.append({"arm": arm, "text": said[0]})
+        out.append({"arm": arm, "text": said[0][0], "claims": said[0][1]})
         if covered:
-            out.append({"arm": arm, "text": _players_sentence(rows, arm, base, seats[arm], players)})
-        out += [{"arm": arm, "text": text} for text in said[1:]]
+            out.append({"arm": arm, "text": _players_sentence(rows, arm, base, seats[arm], players), "claims": []})
+        out += [{"arm": arm, "text": text, "claims": claims} for text, claims in said[1:]]
     return out
+
+
+def _seen(metric: str, value: float, bound: float) -> list[dict]:
+    """A figure that never varies, as a claim: a rate seen never or always, with how far its
+    intervals reach; a mean's one value claims nothing more than its rows say."""
+    if figure(metric).kind != "rate" or value not in (0, 1):
+        return []
+    return [claim("not seen" if value == 0 else "always seen", metric, bound=float(bound))]
 
 
 def _lengths_sentence(lengths: dict[str, float], spec: GameSpec, players: int) -> str:
@@ -613,7 +624,8 @@ def _arm_findings(rows, base: str, arm: str, spec: GameSpec, games: int, *, play
     largest first), one gathering the changes too small to notice with what would matter, and
     one for the figures these games leave undecided, with the games that would settle them.
     The seats in ``covered`` have a sentence of their own (their players'): the headline counts
-    them, the other sentences leave them out."""
+    them, the other sentences leave them out. Each sentence comes with its claims
+    (:mod:`snakesim.questions.claims`): ``(text, claims)``."""
     by = {MATTERS: [], NEGLIGIBLE: [], UNDECIDED: []}
     aside = {MATTERS: [], NEGLIGIBLE: [], UNDECIDED: []}
     for (a, metric), r in rows.iterrows():
@@ -645,18 +657,24 @@ def _arm_findings(rows, base: str, arm: str, spec: GameSpec, games: int, *, play
         if len(phrases) > 4:  # (the largest three, the rest below)
             phrases = [*phrases[:3], f"{len(phrases) - 3} more changes said below"]
         head = f"This rule set changes what you would notice at the table: {listed(phrases)}; {tail}."
-    out = [head]
+    # (the headline claims every change that matters, every one not settled and, where it says
+    # nothing changes, every one too small to notice)
+    said = [_claim(MATTERS, m, arm, r) for m, _, r in heads]
+    said += [_claim(UNDECIDED, m, arm, r) for m, _, r in undecided + aside[UNDECIDED]]
+    said += [_claim(NEGLIGIBLE, m, arm, r) for m, _, r in by[NEGLIGIBLE] + aside[NEGLIGIBLE]] if not heads else []
+    out = [(head, said)]
     if len(seat_moves) >= 3:
         places = max(points(r["diff_low"], r["diff_high"]) for _, _, r in seat_moves)
         parts = [f"{seat_name(_seat_of(m), seats)} {percent(b['value'], places)} -> {percent(r['value'], places)} "
                  f"({_points_diff(r, places)})" for m, b, r in seat_moves]  # fmt: skip
-        out.append(f"{len(seat_moves)} seats' chances move: " + ", ".join(parts) + " percentage points.")
+        out.append((f"{len(seat_moves)} seats' chances move: " + ", ".join(parts) + " percentage points.",
+                    [_claim(MATTERS, m, arm, r) for m, _, r in seat_moves]))  # fmt: skip
         matters = [item for item in matters if item not in seat_moves]
-    out += [_sentence(m, b, r, spec, seats) for m, b, r in matters]
+    out += [(_sentence(m, b, r, spec, seats), [_claim(MATTERS, m, arm, r)]) for m, b, r in matters]
     if by[NEGLIGIBLE]:
         gathered = _grouped(_gathered(by[NEGLIGIBLE], spec, players), "by less than")
-        out.append(f"Too small to notice: {gathered}. Changes this small may be there, but no player would feel "
-                   "them.")  # fmt: skip
+        out.append((f"Too small to notice: {gathered}. Changes this small may be there, but no player would feel "
+                    "them.", [_claim(NEGLIGIBLE, m, arm, r) for m, _, r in by[NEGLIGIBLE]]))  # fmt: skip
     if undecided:
         gathered = _grouped(_gathered(undecided, spec, players), "what matters:")
         need = [r["settle_games"] for _, _, r in undecided]
@@ -673,8 +691,17 @@ def _arm_findings(rows, base: str, arm: str, spec: GameSpec, games: int, *, play
             settle = (f"about {max(known):,} games per rule set would settle {some}; "
                       f"{'the other lies' if one else 'the others lie'} so close to what matters that no practical "
                       f"number of games would settle {'it' if one else 'them'}")  # fmt: skip
-        out.append(f"Not settled by {games:,} games: {gathered}. {settle[0].upper()}{settle[1:]}.")
+        out.append((f"Not settled by {games:,} games: {gathered}. {settle[0].upper()}{settle[1:]}.",
+                    [_claim(UNDECIDED, m, arm, r) for m, _, r in undecided]))  # fmt: skip
     return out
+
+
+def _claim(says: str, metric: str, arm: str, r) -> dict:
+    """A sentence's claim about one row (:func:`snakesim.questions.claims.claim`), with the
+    numbers it rests on."""
+    return claim(says, metric, arm, direction=int(np.sign(r["diff"])) if says == MATTERS else 0,
+                 diff=float(r["diff"]), low=float(r["diff_low"]), high=float(r["diff_high"]),
+                 margin=float(r["margin"]))  # fmt: skip
 
 
 def _missing(x) -> bool:

@@ -1,0 +1,116 @@
+"""Every sentence checked against its numbers: a comparison's findings carry their claims, and no
+claim says more, or less, than its row's interval and margin (snakesim.questions.claims).
+
+A property test builds many comparisons (hypothesis): two or three rule sets, any of the compared
+figures, few games or many, each true difference at zero, inside, at and beyond what matters, its
+interval narrow or wide; and holds every sentence's claims to the rows.
+"""
+
+import math
+
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from snakesim.analysis.compare import COLUMNS
+from snakesim.analysis.verdicts import MATTERS, NEGLIGIBLE, UNDECIDED, add_verdicts, margin_for
+from snakesim.core.figures import COMPARED
+from snakesim.games import get_game
+from snakesim.questions.claims import check, claim
+from snakesim.questions.compare import compare_findings
+
+FORTUNE = get_game("fortune")
+# Every compared figure of Fortune but the seats' chances, which every comparison has (2 seats).
+ROWS = [f.row() for f in COMPARED if f.exists(FORTUNE) and not f.per_seat]
+SEATS = ["win_rate.0", "win_rate.1"]
+BASE = {"rate": 0.3, "mean": 40.0}
+
+
+def row(arm: str, metric: str, value: float, half: float, diff=math.nan, width=math.nan) -> dict:
+    """A comparison row as compare_tables gives it (its verdict added later)."""
+    f = COMPARED_BY[metric.partition(".")[0]]
+    kind = "rate" if f.kind == "rate" else "mean"
+    out = dict(zip(COLUMNS, [arm, metric, kind, value, value - half, value + half, diff, diff - width, diff + width,
+                             0.5 if diff == diff else math.nan, 0.5 if diff == diff else math.nan, "paired t", 0.99,
+                             math.nan, math.nan, math.nan], strict=True))  # fmt: skip
+    out["label"] = f.label.format(seat=metric.partition(".")[2], length="cards drawn", score="coins")
+    out["unit"] = "fraction" if f.percent else "coins" if metric == "margin" else "cards drawn"
+    return out
+
+
+COMPARED_BY = {f.id: f for f in COMPARED}
+
+
+@st.composite
+def comparisons(draw):
+    """A comparison's table: its figures, rule sets, games, and each difference's true size (in
+    margins: 0, inside, at, beyond) and its interval's half-width (in margins)."""
+    metrics = SEATS + draw(st.lists(st.sampled_from(ROWS), max_size=6, unique=True))
+    arms = ["a", "b", "c"][: draw(st.integers(2, 3))]
+    games = draw(st.sampled_from([200, 2_000, 200_000]))
+    rows = []
+    for metric in metrics:
+        kind = COMPARED_BY[metric.partition(".")[0]].kind
+        base = BASE["rate" if kind == "rate" else "mean"]
+        margin = margin_for(metric).of(base)
+        rows.append(row(arms[0], metric, base, margin))
+        for arm in arms[1:]:
+            size = draw(st.sampled_from([0.0, 0.5, 1.0, 1.5, 2.0, 3.0])) * draw(st.sampled_from([1, -1]))
+            half = draw(st.sampled_from([0.05, 0.4, 1.0, 2.5]))
+            diff = size * margin
+            rows.append(row(arm, metric, base + diff, margin, diff, half * margin))
+    table = pd.DataFrame(rows, columns=[*COLUMNS, "label", "unit"])
+    add_verdicts(table, games)
+    return table, games
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(comparisons())
+def test_no_sentence_says_more_or_less_than_its_numbers(comparison):
+    table, games = comparison
+    findings = compare_findings(table, FORTUNE, 2, games)
+    claims = [c for f in findings for c in f["claims"]]
+    assert check(claims, table) == []
+    # every difference judged is claimed by the sentences of its rule set, as its verdict says
+    judged = table[table["verdict"].isin([MATTERS, NEGLIGIBLE, UNDECIDED])]
+    said = {(c["arm"], c["metric"], c["says"]) for c in claims}
+    for r in judged.itertuples():
+        assert (r.variant, r.metric, r.verdict) in said, (r.variant, r.metric, r.verdict)
+    # the headline claims every change that matters, and says nothing changes only when none does
+    for arm in table["variant"].unique()[1:]:
+        head = next(f for f in findings if f["arm"] == arm)
+        moved = set(judged[(judged["variant"] == arm) & (judged["verdict"] == MATTERS)]["metric"])
+        assert {c["metric"] for c in head["claims"] if c["says"] == MATTERS} == moved
+        if "changes nothing you would notice at the table." in head["text"]:
+            assert not moved and not (judged[judged["variant"] == arm]["verdict"] == UNDECIDED).any()
+
+
+def test_the_checker_finds_a_claim_its_numbers_do_not_bear_out():
+    table = pd.DataFrame(
+        [
+            row("a", "length", 40.0, 1.0),
+            row("b", "length", 44.0, 1.0, 4.0, 1.0),
+            row("a", "draw", 0.0, 0.0),
+            row("b", "draw", 0.0, 0.0),
+        ],
+        columns=[*COLUMNS, "label", "unit"],
+    )
+    table.loc[table["metric"] == "draw", "high"] = 0.0004
+    add_verdicts(table, 2_000)  # (length: +4 [+3, +5] against 5% of 40 = 2: it matters, upwards)
+    assert check([claim(MATTERS, "length", "b", direction=1)], table) == []
+    assert check([claim(NEGLIGIBLE, "length", "b")], table) == [
+        "b: length: said negligible, but its interval [3, 5] against 2 is matters"
+    ]
+    assert check([claim(MATTERS, "length", "b", direction=-1)], table) == [
+        "b: length: said to move down, but its interval is [3, 5]"
+    ]
+    assert check([claim("not seen", "draw", bound=0.0004)], table) == []
+    assert check([claim("not seen", "draw", bound=0.0)], table) == [
+        "draw: said not seen with a bound of 0.0, but the intervals reach 0.0004"
+    ]
+    assert check([claim("not seen", "length", bound=0.0004)], table)[0] == (
+        "length: said not seen, but a rule set's value is not 0"
+    )
+    with pytest.raises(ValueError, match="a claim says one of"):
+        claim("never", "draw")
