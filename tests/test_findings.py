@@ -854,3 +854,14 @@ def test_a_rate_never_seen_is_said_of_the_games_played_with_how_far_its_interval
     assert said == [f"None of these 5,000 4-player Fortune games of every rule set ended in a draw: draws are at most "
                     f"{percent(high, points(0.0, high))} of games, 95% sure."]  # fmt: skip
     assert not any("No 4-player" in f["text"] or "never" in f["text"] for f in answer.findings)
+
+
+def test_a_seats_player_is_named_by_its_kind_not_its_settings():
+    """A family read "The expert:64 player in seat 1 wins ..."."""
+    from snakesim.questions.compare import seat_name
+
+    lineup = ("greedy", "expert:64", "greedy:0.3", "random")
+    assert [seat_name(k, lineup) for k in range(4)] == [
+        "the greedy player in seat 0", "the expert player in seat 1", "the novice player in seat 2",
+        "the random player in seat 3"]  # fmt: skip
+    assert seat_name(1, ("greedy", "greedy")) == "seat 1"

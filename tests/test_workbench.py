@@ -637,3 +637,14 @@ def test_bad_design_requests_get_one_line_and_play_nothing(server, change, error
                "targets": ["length.median=45+-6"], **change}  # fmt: skip
     status, _, body = call(server, "POST", "/api/runs", request)
     assert status == 400 and error in body["error"], body
+
+
+@pytest.mark.parametrize(("game", "table"), [("fortune", "deck"), ("rainbow", "deck"), ("hisss", "heads"),
+                                             ("sssnake", "deck")])  # fmt: skip
+def test_the_design_hint_names_a_table_the_game_has(game, table):
+    """Hisss's hint named deck.NAME, which Hisss does not have; its tables are heads, tails and middles."""
+    from snakesim.games import get_game
+    from snakesim.workbench.forms import _design_words
+
+    words = _design_words(get_game(game))
+    assert f"(a table by its entries: {table}.NAME)" in words and words.count(".NAME") == 1

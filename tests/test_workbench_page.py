@@ -586,7 +586,7 @@ def test_a_house_rule_from_the_page_equals_the_command_line(open_page, tmp_path)
     half = 0.5 * 10**-places + 1e-9
     assert abs(100 * run["win_rate"][0] - value) <= half
     assert abs(100 * run["win_ci"][0][0] - low) <= half and abs(100 * run["win_ci"][0][1] - high) <= half
-    mean = re.search(r"-> ([\d.]+) cards drawn", finding)
+    mean = re.search(r"\u2011>\u00a0([\d.]+) cards drawn", finding)  # (the page's arrow does not break)
     assert mean and abs(run["length"]["mean"] - float(mean.group(1))) <= 0.05 + 1e-9, finding
     # A rule set hidden in the legend leaves the chart; its button says so.
     bars = page.locator("[data-chart=win-rates] .snakesim-bar")
@@ -773,3 +773,37 @@ def test_a_kind_that_describes_itself_gets_its_section_drawn_and_answered(open_p
     page.type("#tally-field-seat", "0", delay=60)
     page.wait_for_selector("#tally-stale:not([hidden])")
     assert "seat changed since" in page.inner_text("#tally-stale")
+
+
+# ---------------------------------------------------------------------------- a Play pressed too soon
+
+
+def test_a_play_pressed_before_the_page_is_ready_is_played_not_lost(open_page, monkeypatch):
+    """Play was on before the page could play: pressed while the rule sets loaded (here each check
+    of a rule set takes 0.5 s), it was lost. It now waits, disabled, and says so; pressed at once
+    after choosing another game, it plays that game's rule sets."""
+    import time
+
+    from snakesim.workbench import forms
+
+    slow = forms.rules_view
+
+    def slow_view(rules):
+        time.sleep(0.5)
+        return slow(rules)
+
+    monkeypatch.setattr(forms, "rules_view", slow_view)
+    page = open_page(wait=False)
+    page.wait_for_selector("#run")
+    assert page.get_attribute("#run", "disabled") is not None and page.get_attribute("body", "data-ready") is None
+    assert page.inner_text("#status") == "Loading the games and their rules..."
+    run = started(page)  # (the click waits until Play is on)
+    page.wait_for_selector(f"body[data-compare='{run}']", timeout=RUN)
+    page.fill("#games", "2000")
+    page.select_option("#game", "hisss")
+    run = started(page)  # (pressed while Hisss's rule sets load: played once they are)
+    page.wait_for_selector(f"body[data-compare='{run}']", timeout=RUN)
+    assert page.request.get(f"{page.url.split('#')[0]}api/runs/{run}").json()["request"]["game"] == "hisss"
+    said = findings(page)
+    arrows = [f for f in said if "\u2011>" in f]
+    assert not any(" -> " in f for f in said) and all("\u00a0\u2011>\u00a0" in f for f in arrows)

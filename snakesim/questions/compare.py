@@ -242,8 +242,17 @@ def mixed(seats: Sequence[str] | None) -> bool:
 
 
 def seat_name(seat: int, seats: Sequence[str] | None) -> str:
-    """``seat 1``, or ``the random player in seat 1`` where the seats hold different players."""
-    return f"the {seats[seat]} player in seat {seat}" if mixed(seats) else f"seat {seat}"
+    """``seat 1``, or ``the random player in seat 1`` where the seats hold different players
+    (a player by its kind: ``the expert player``, not ``the expert:64 player``; a greedy player
+    who errs, ``the novice player``)."""
+    return f"the {player_word(seats[seat])} player in seat {seat}" if mixed(seats) else f"seat {seat}"
+
+
+def player_word(policy: str) -> str:
+    """A seat's player as a sentence names it: its kind without its settings (``expert:64`` ->
+    ``expert``), a greedy player with a mistake rate a ``novice``."""
+    name, _, setting = policy.partition(":")
+    return "novice" if name == "greedy" and setting else name
 
 
 def lineup_text(seats: Sequence[str]) -> str:

@@ -86,9 +86,15 @@ def game_form(spec: GameSpec) -> dict[str, Any]:
 def _design_words(spec: GameSpec) -> str:
     """What the design panel may vary and aim at for this game, in a sentence."""
     from snakesim.core.figures import targets
+    from snakesim.core.rules import Counts, NamedCounts
 
-    options = [n for n in spec.rules.specs() if n not in SWITCHES]
-    return (f"{spec.name.capitalize()}: vary {', '.join(options)} (a table by its entries: deck.NAME), or "
+    specs = spec.rules.specs()
+    options = [n for n in specs if n not in SWITCHES]
+    # (a table of counts is varied by its entries: named as this game's first such table, the
+    # deck in Fortune, heads in Hisss, never a table the game does not have)
+    table = next((n for n, f in specs.items() if isinstance(f.metadata["spec"], Counts | NamedCounts)), None)
+    entries = f" (a table by its entries: {table}.NAME)" if table else ""
+    return (f"{spec.name.capitalize()}: vary {', '.join(options)}{entries}, or "
             f"variant ({', '.join(spec.rules.VARIANTS)}); aim at {', '.join(targets(spec))}, win_rate.SEAT or "
             "seat_gap.")  # fmt: skip
 

@@ -21,6 +21,7 @@ import { reattach, start as startRun } from "./runs.js";
 import { $, api, listed, showError, wholeNumber } from "./util.js";
 
 const state = { games: {}, limits: null, game: null, lineup: [], arms: [], editing: null, nextId: 1, shown: {} };
+let loading = Promise.resolve();  // the game being drawn (its rule sets checked by the server), if any
 // Each game's page as it was left, so that going to another game and back loses nothing.
 const leftBehind = {};
 const MAX_SEED = Number.MAX_SAFE_INTEGER;
@@ -207,6 +208,7 @@ async function run(kind, extra) {
   const panel = panelOf(kind);
   showError(panel.ids.error, "");
   try {
+    await loading;  // (a game chosen a moment ago: its rule sets first, then the run)
     await settle();
     await startRun(panel, { ...panel.request(page), ...(extra || {}) }, (job) => done(panel, job));
   } catch (err) {
@@ -349,8 +351,12 @@ async function start() {
   }
   await chooseGame(saved ? saved.g : data.games[0].name, saved);
   if (saved) await restoreResults(saved);
-  await reattach(page.panels, done);
   wire();
+  // (the buttons wait, disabled, until the page can play: a Play pressed sooner was lost; a run
+  // of this tab still under way disables its own again, below)
+  ["run", "run-again", ...page.panels.map((panel) => panel.ids.button)].forEach((id) => { $(id).disabled = false; });
+  if ($("status").textContent.startsWith("Loading")) $("status").textContent = "";
+  await reattach(page.panels, done);
   document.body.dataset.ready = "true";
 }
 
@@ -366,7 +372,8 @@ function wire() {
     // and all (it left the page: a family lost an answer so), and the page says where it went.
     saveAddress();
     history.pushState(null, "", location.href);
-    await chooseGame($("game").value, null, leftBehind[$("game").value]);
+    loading = chooseGame($("game").value, null, leftBehind[$("game").value]);
+    await loading;
     const note = $("game-left");
     note.textContent = `${left}'s rule sets and answers are kept: choose ${left} again, or press Back.`;
     note.hidden = false;

@@ -97,7 +97,7 @@ export function make(description) {
   description.fields.forEach((f) => fieldBox(fields, fieldId(f), f));
   const actions = node("div", "row", null, section);
   const play = node("button", null, description.title, actions);
-  Object.assign(play, { id: panel.ids.button, type: "button" });
+  Object.assign(play, { id: panel.ids.button, type: "button", disabled: true });  // (until the page is ready)
   const cancel = node("button", null, "Cancel", actions);
   Object.assign(cancel, { id: panel.ids.cancel, type: "button", hidden: true });
   const bar = node("progress", null, null, actions);

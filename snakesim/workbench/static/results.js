@@ -8,7 +8,8 @@ export function findingsList(list, findings) {
   findings.forEach((f) => {
     const li = node("li", null, null, list);
     if (f.arm) node("strong", null, `${f.arm}: `, li);
-    li.appendChild(document.createTextNode(f.text));
+    // (an arrow keeps its two numbers on one line: on a phone "->" broke between them)
+    li.appendChild(document.createTextNode(f.text.replace(/ -> /g, "\u00a0\u2011>\u00a0")));
   });
 }
 
