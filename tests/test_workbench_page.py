@@ -807,3 +807,17 @@ def test_a_play_pressed_before_the_page_is_ready_is_played_not_lost(open_page, m
     said = findings(page)
     arrows = [f for f in said if "\u2011>" in f]
     assert not any(" -> " in f for f in said) and all("\u00a0\u2011>\u00a0" in f for f in arrows)
+
+
+def test_no_button_without_a_name_among_the_results(open_page):
+    """A blank, nameless button sat first among the results' tab stops (Fortune and Hisss): the
+    settle row, hidden, was shown by its display rule although nothing was left to settle."""
+    page = open_page()
+    page.fill("#games", "2000")
+    play(page)  # (standard alone: nothing to settle)
+    assert page.locator("#settle-box").is_hidden()
+    nameless = page.evaluate(
+        "() => [...document.querySelectorAll('#results button')].filter(b => b.offsetParent !== null"
+        " && !(b.innerText.trim() || b.getAttribute('aria-label') || b.title)).map(b => b.id || b.className)"
+    )
+    assert nameless == []
