@@ -311,7 +311,7 @@ def verdict(relative_edge: float, low: float = np.nan, high: float = np.nan, mar
     not settle."""
     if np.isnan(relative_edge):
         return "not measured: this game has no look-ahead player"
-    words = next(w for bound, w in VERDICTS if relative_edge < bound)
+    words = next((w for bound, w in VERDICTS if relative_edge < bound), VERDICTS[-1][1])
     if np.isnan(low):
         return words
     matters = judged(low, high, margin) == MATTERS
