@@ -114,3 +114,48 @@ def test_the_checker_finds_a_claim_its_numbers_do_not_bear_out():
     )
     with pytest.raises(ValueError, match="a claim says one of"):
         claim("never", "draw")
+
+
+# ---------------------------------------------------------------------------- balance and skill, in words
+
+GAP = st.tuples(st.floats(0.0, 0.1), st.floats(0.0, 0.05)).map(lambda t: (t[0], max(0.0, t[0] - t[1]), t[0] + t[1]))
+
+
+@settings(max_examples=150, deadline=None)
+@given(status=st.sampled_from(["balanced", "not balanced", "cannot balance", "within tolerance by estimate",
+                               "undecided"]),
+       searched=st.sampled_from(["balanced", "cannot balance", "within tolerance by estimate", "undecided"]),
+       before=GAP, after=GAP, same=st.booleans())  # fmt: skip
+def test_a_balance_answer_is_said_as_its_status_and_its_gaps_allow(status, searched, before, after, same):
+    """Fair as asked only when balanced; not fair as asked only when surely not; more games would
+    tell only of an answer the fresh games leave open; the search's own question apart."""
+    from snakesim.questions.balance import balance_findings
+
+    s = {"handicap": "hand_size", "values": [7, 7, 7] if same else [8, 7, 7], "base": [7, 7, 7], "tolerance": 0.01,
+         "status": status, "fresh_max_deviation": 0.012, "confirm": {"games": 10_000}, "before": {"gap": before},
+         "after": {"gap": after}, "search": {"status": searched, "games_per_candidate": 20_000},
+         "novices": None}  # fmt: skip
+    text = " ".join(balance_findings(s))
+    worse = after[1] > before[2]
+    assert ("fair as asked" in text.replace("not fair as asked", "")) == (status == "balanced" and not worse)
+    assert ("not fair as asked" in text) == (status == "not balanced" and not worse)
+    if "more games would tell" in text or "more fresh games" in text:
+        assert status in ("within tolerance by estimate", "undecided", "cannot balance") and not worse
+    assert ("Whether other values" in text) == (status != "balanced" and searched == "undecided")
+    assert ("less even" in text) == worse
+
+
+@settings(max_examples=200, deadline=None)
+@given(relative=st.floats(-0.3, 1.0), edge=st.floats(-0.05, 0.2), half=st.floats(0.0005, 0.05))
+def test_a_skill_verdict_is_never_stronger_or_softer_than_the_experts_edge(relative, edge, half):
+    from snakesim.analysis.skill import verdict
+
+    low, high = edge - half, edge + half
+    said = verdict(relative, low, high, margin=0.01)
+    matters = low >= 0.01 or high <= -0.01
+    if "changes little" in said:
+        assert not matters
+    if said.endswith(("thinking ahead pays", "thinking ahead pays a lot")):
+        assert matters and low > 0
+    if "a small edge that matters" in said:
+        assert low >= 0.01

@@ -401,9 +401,9 @@ def _answer(searched: str, said: str, fresh: SeatRates, *, tolerance: float, han
     """The answer's status and message, decided on the fresh games (the verdict that counts: games
     the search never saw), from the search's own (``searched``, ``said``): **balanced** where they
     show every seat within the tolerance; where some seat is surely beyond it, **not balanced**,
-    whatever the search could not tell about other values (its words follow, said as its own),
-    or **cannot balance** where the search found that already; otherwise the search's status,
-    but never "balanced" (its games chose the answer): **within tolerance by estimate**."""
+    whatever the search found or could not tell about other values (its words follow, said as
+    its own); otherwise the search's status, but never "balanced" (its games chose the answer):
+    **within tolerance by estimate**."""
     worst = float(np.abs(fresh.deviation).max())
     values = list(fresh.values)
     if fresh.within(tolerance):
@@ -411,12 +411,7 @@ def _answer(searched: str, said: str, fresh: SeatRates, *, tolerance: float, han
             f"{handicap} = {values} puts every seat within {points(tolerance)} of the mean seat on {games:,} fresh "
             f"games (simultaneous {level:.0%} intervals; largest deviation {points(worst)})"
         )
-    if fresh.beyond(tolerance):
-        off = f"on {games:,} fresh games this answer leaves a seat {points(worst)} off, surely more than " + points(
-            tolerance
-        )
-        if searched == "cannot balance":  # (the fresh games bear the search out)
-            return searched, f"{said}; {off}"
+    if fresh.beyond(tolerance):  # (settled: more games would not change it, whatever the search found)
         return "not balanced", (
             f"{handicap} = {values} leaves a seat {points(worst)} off the mean seat on {games:,} fresh games, surely "
             f"more than {points(tolerance)}; the search, on its own games: {said}"
