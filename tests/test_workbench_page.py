@@ -436,6 +436,14 @@ def test_the_handicap_is_called_fair_only_when_the_fresh_games_show_it(open_page
     text = " ".join(findings(page, "#balance-findings"))
     assert ("fair as asked." in text) == (status == "balanced")
     assert "evens the seats" not in text and " points" not in text.replace("percentage points", "")
+    # The recommended handicap becomes a rule set to compare in one click (it was only in words).
+    result = page.request.get(f"{server.url}api/runs/{run}").json()["result"]
+    values, listed = " ".join(map(str, result["values"])), ", ".join(map(str, result["values"]))
+    assert page.inner_text("#balance-add") == f"Add start_points = [{listed}] as a rule set"
+    page.click("#balance-add")
+    page.wait_for_selector(f"#arms li[data-arm='start_points ({values})']")
+    assert page.inner_text("#balance-add") == f"Added as start_points ({values}) (section 2)"
+    assert f"start_points = [{listed}]" in page.input_value("#toml")
 
 
 # ---------------------------------------------------------------------------- 8. a phone and a keyboard

@@ -84,6 +84,9 @@ def play(plan: RunPlan, backend) -> dict:
         "handicap": asked.handicap,
         "tolerance": asked.tolerance,
         "charts": [balance_chart(result, asked.handicap)],
+        # (the recommended values as a rule set the page can add and compare, whatever the status:
+        # a family may want to play it even where it is not fair as asked)
+        "toml": asked.rules.updated({asked.handicap: list(result.values)}).to_toml(),
     }
 
 

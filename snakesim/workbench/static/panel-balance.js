@@ -41,11 +41,24 @@ export function changes(then, now) {
 
 export function changed() {}
 
-export function show(shown) {
+export function show(shown, page) {
+  const result = shown.result;
   $("balance-results").hidden = false;
-  findingsList($("balance-findings"), shown.result.findings);
-  window.SnakesimCharts.render($("balance-charts"), shown.result.charts, 3);
-  $("balance-command").textContent = shown.result.command;
+  findingsList($("balance-findings"), result.findings);
+  // The recommended values as a rule set to compare (it was nowhere but in the words).
+  const add = $("balance-add");
+  const values = `[${result.values.join(", ")}]`;
+  add.hidden = !result.toml || JSON.stringify(result.values) === JSON.stringify(result.base);
+  add.disabled = false;
+  add.textContent = `Add ${result.handicap} = ${values} as a rule set`;
+  add.onclick = async () => {
+    add.disabled = true;
+    // (a name the command line's LABEL= takes: no brackets or commas)
+    const name = await page.addRules(`${result.handicap} (${result.values.join(" ")})`, result.toml);
+    add.textContent = name ? `Added as ${name} (section 2)` : "The list of rule sets is full";
+  };
+  window.SnakesimCharts.render($("balance-charts"), result.charts, 3);
+  $("balance-command").textContent = result.command;
 }
 
 export function clear() {
