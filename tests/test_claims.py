@@ -10,7 +10,7 @@ import math
 
 import pandas as pd
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from snakesim.analysis.compare import COLUMNS
@@ -159,3 +159,50 @@ def test_a_skill_verdict_is_never_stronger_or_softer_than_the_experts_edge(relat
         assert matters and low > 0
     if "a small edge that matters" in said:
         assert low >= 0.01
+
+
+@settings(max_examples=150, deadline=None)
+@given(first=st.floats(20.0, 200.0), change=st.floats(-0.3, 0.3), half=st.floats(0.001, 0.2))
+def test_a_sweeps_ends_are_said_as_their_intervals_allow(first, change, half):
+    """A sweep's length from its first point to its last: "goes from" only where the two ends'
+    difference (its interval from theirs) lies beyond what matters (5% of the first), "too little
+    to notice" only inside it, "cannot tell" otherwise."""
+    from snakesim.analysis.verdicts import verdict
+    from snakesim.questions.sweep import sweep_findings
+
+    assume(abs(change) > 1e-9)  # (one value at every point is said as that, not as a change)
+    last = first * (1 + change)
+    h1, h2 = first * half, last * half
+    table = pd.DataFrame({"players": 3, "start_coins": [10, 20], "metric": "length", "value": [first, last],
+                          "low": [first - h1, last - h2], "high": [first + h1, last + h2]})  # fmt: skip
+    (said,) = sweep_findings(table, "start_coins", "cards drawn")
+    d, spread = last - first, math.hypot(h1, h2)
+    judged = verdict(d - spread, d + spread, 0.05 * first)
+    assert ("too little to notice" in said) == (judged == NEGLIGIBLE)
+    assert ("cannot tell" in said) == (judged == UNDECIDED)
+    moves = "(cards drawn) goes from" in said
+    assert (moves and "cannot tell" not in said) == (judged == MATTERS)
+
+
+@settings(max_examples=150, deadline=None)
+@given(goal=st.floats(30.0, 100.0), off=st.floats(-0.2, 0.2), half=st.floats(0.001, 0.1))
+def test_a_tunes_answer_meets_its_target_only_as_its_interval_allows(goal, off, half):
+    """A tune's answer on fresh games against its target (length.mean, 5% of the target matters):
+    "meets the target" only when its interval lies within what matters, "misses ... by more than
+    matters" only beyond it."""
+    from snakesim.analysis.verdicts import verdict
+    from snakesim.questions.tune import tune_findings
+
+    value = goal * (1 + off)
+    low, high = value - goal * half, value + goal * half
+    s = {"vary": {"option": "start_coins", "seat": None, "range": [5, 40]}, "status": "met", "best": 20,
+         "estimate": None, "target": {"metric": "length.mean", "value": goal},
+         "metric": {"value": value, "ci": [low, high], "games": 10_000}}  # fmt: skip
+    said = " ".join(tune_findings(s))
+    judged = verdict(low - goal, high - goal, 0.05 * goal)
+    if "which meets the target" in said or "closer than anyone would notice" in said:
+        assert judged == NEGLIGIBLE
+    if "misses the target by more than matters" in said:
+        assert judged == MATTERS
+    if judged == MATTERS:
+        assert "misses the target by more than matters" in said
