@@ -206,3 +206,23 @@ def test_a_tunes_answer_meets_its_target_only_as_its_interval_allows(goal, off, 
         assert judged == MATTERS
     if judged == MATTERS:
         assert "misses the target by more than matters" in said
+
+
+def test_a_target_no_option_moves_is_said_so_first():
+    """Hisss's length under ring_reach is 49 in every rule set: the nearest miss "about 9 off"
+    beside equal bars read as if some value could reach it."""
+    from snakesim.questions.design import design_findings
+
+    target = {"metric": "length.mean", "op": "<=", "value": 40.0, "tolerance": 0.0, "margin": 2.0, "scale": 1,
+              "text": "length.mean <= 40"}  # fmt: skip
+    s = {"targets": [target], "answers": [], "nearest": [], "pareto": [], "prefer": None,
+         "counts": {"near": 0, "edge": 0, "undecided": 0, "meets": 0},
+         "search": {"rule_sets": 3, "most_games_a_rule_set": 200, "games_in_all": 600, "games_played": 600,
+                    "racing": True}}  # fmt: skip
+    table = pd.DataFrame({"label": ["ring_reach=0", "ring_reach=1", "ring_reach=2"], "games": 200,
+                          "length.mean": 49.0})  # fmt: skip
+    said = design_findings(s, FORTUNE, table)
+    assert said[0] == ("None of the options varied moves the average game length: it is 49 in every rule set played "
+                       "(3), so no value of them reaches length.mean <= 40.")  # fmt: skip
+    table["length.mean"] = [49.0, 48.0, 47.0]
+    assert not any("moves" in line for line in design_findings(s, FORTUNE, table))

@@ -657,3 +657,27 @@ def test_the_pages_game_title_leaves_out_the_rule_texts_seed():
 
     titles = [game_form(spec)["title"] for spec in GAMES.values()]
     assert titles[0] == "Fortune: the coin-and-cup game" and not any("seed" in t for t in titles)
+
+
+def test_the_design_chart_shows_the_nearest_miss_the_words_name():
+    """With no rule set on every target the findings name the nearest miss; the chart of the eight
+    nearest one target once left it out."""
+    import pandas as pd
+
+    from snakesim.analysis.design_space import Dimension
+    from snakesim.workbench.panels.design import _chart
+
+    values = list(range(1, 13))  # twelve rule sets; the findings' nearest miss, 1, is far on the first target
+    table = pd.DataFrame({"label": [f"start_coins={v}" for v in values], "start_coins": values, "status": "misses",
+                          "games": 100, "length.median": [10.0 * v for v in values],
+                          "length.median_low": [10.0 * v - 1 for v in values],
+                          "length.median_high": [10.0 * v + 1 for v in values],
+                          "draw.share": [0.5 - 0.01 * v for v in values], "draw.share_low": 0.0,
+                          "draw.share_high": 1.0})  # fmt: skip
+    targets = [{"metric": "length.median", "op": ">=", "value": 200.0, "tolerance": 0.0, "margin": 5.0, "scale": 1,
+                "text": "length.median>=200"},
+               {"metric": "draw.share", "op": "<=", "value": 0.01, "tolerance": 0.0, "margin": 0.01, "scale": 100,
+                "text": "draw.share<=0.01"}]  # fmt: skip
+    s = {"targets": targets, "answers": [], "nearest": [{"label": "start_coins=1"}]}
+    chart = _chart(s, table, (Dimension("start_coins", tuple(values)),))
+    assert "1: 1 (nearest)" in chart["summary"] and len(chart["series"][0]["points"]) == 8

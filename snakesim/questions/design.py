@@ -13,10 +13,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from snakesim.analysis.design import design, search_size
 from snakesim.analysis.design_space import Dimension, Prefer, Space, Target, is_share, parse_question
 from snakesim.analysis.verdicts import Margin
-from snakesim.analysis.words import decimals, fixed, metric_words, number, points, rate_ci
+from snakesim.analysis.words import SAME, decimals, fixed, metric_words, number, points, rate_ci
 from snakesim.core.arms import Arm, Budget, RuleSource, resolve_rules
 from snakesim.core.figures import target_figure
 from snakesim.core.registry import GameSpec
@@ -140,7 +142,7 @@ def play(plan: Plan, *, backend=None, progress: bool = False) -> Answer:
     spec = plan.spec
     result = design(spec, plan.source, plan.players, plan.dims, plan.targets, seats=plan.seats, prefer=plan.prefer,
                     budget=plan.budget, backend=backend, progress=progress, base=plan.base)  # fmt: skip
-    return Answer(plan, result, design_findings(result.summary, spec))
+    return Answer(plan, result, design_findings(result.summary, spec, result.table))
 
 
 def summary(answer: Answer) -> dict:
@@ -176,12 +178,21 @@ def rows(answer: Answer) -> pd.DataFrame:
 
 
 # ---------------------------------------------------------------------------- in words
-def design_findings(s: dict, spec) -> list[str]:
+def design_findings(s: dict, spec, table: pd.DataFrame | None = None) -> list[str]:
     """A design search (``DesignResult.summary``) in words: the rule sets that meet every
     target and what fresh games show for the best, or the nearest miss and by how much; the
-    near misses, the undecided, and the games the racing saved."""
+    near misses, the undecided, and the games the racing saved. With the rule sets played
+    (``table``), a target no option varied moves at all is said first (Hisss's length under
+    ``ring_reach``: a miss "about 9 off" beside equal bars read as if closer values could
+    reach it)."""
     targets = s["targets"]
     out = []
+    played = table[table["games"] > 0] if table is not None else None
+    for t in targets if played is not None and len(played) > 1 else []:
+        values = played[t["metric"]].to_numpy(dtype=float)
+        if np.isfinite(values).all() and np.ptp(values) < SAME:
+            out.append(f"None of the options varied moves {_target_words(t)}: it is {values[0]:g} in every rule set "
+                       f"played ({len(played)}), so no value of them reaches {t['text']}.")  # fmt: skip
     answers, c, search = s["answers"], s["counts"], s["search"]
     if answers:
         names = "; ".join(a["label"] for a in answers[:3]) + (

@@ -144,7 +144,10 @@ def _chart(s: dict, table, dims) -> dict:
     k = off.index(max(off))  # (ties: the first)
     t, target = s["targets"][k], targets[k]
     answers = {a["label"] for a in s["answers"]}
-    played["order"] = [(label not in answers, target.shortfall(v)) for label, v in
+    # (the answers first, or with none the nearest misses the findings name: a chart once left
+    # out the rule set the words recommended)
+    first = answers or {a["label"] for a in s["nearest"]}
+    played["order"] = [(label not in first, target.shortfall(v)) for label, v in
                        zip(played["label"], played[t["metric"]], strict=True)]  # fmt: skip
     shown = played.sort_values("order").head(MOST_BARS).sort_index()  # (the space's order)
     scale = t["scale"]
@@ -153,7 +156,7 @@ def _chart(s: dict, table, dims) -> dict:
 
     def short(r) -> str:
         values = ", ".join(str(r[n]).lower() if str(r[n]) in ("True", "False") else str(r[n]) for n in names)
-        return values + (" (meets)" if r["label"] in answers else "")
+        return values + (" (meets)" if r["label"] in answers else " (nearest)" if r["label"] in first else "")
 
     # Numbered bars, each number's rule set in the summary and the tooltip: even values alone
     # fitted only two labels of eight on a phone.
