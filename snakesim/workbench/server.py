@@ -37,13 +37,14 @@ from snakesim.core.errors import InputError
 from snakesim.core.jsontext import to_json
 from snakesim.workbench.jobs import Busy, Jobs, Limits
 from snakesim.workbench.panels import DEFAULT, PANELS, every, listed
+from snakesim.workbench.panels.described import DescribedPanel
 
 MAX_BODY = 64 * 1024  # a request's JSON: a few rule sets' TOML fits many times over
 # What /static/ serves: the package's own files, by name. The page is ES modules, one a part
 # (app.js imports the others, and each panel's module that /api/games names), loaded as they
 # are: no build step.
 MODULES = ("app", "address", "editor", "keep", "results", "rulesets", "runs", "util")
-SCRIPTS = [f"{m}.js" for m in MODULES] + [p.SCRIPT for p in PANELS.values()] + ["panel-described.js"]
+SCRIPTS = [f"{m}.js" for m in MODULES] + [p.SCRIPT for p in PANELS.values()] + [DescribedPanel.SCRIPT]
 STATIC = {
     **{name: ("snakesim.workbench", f"static/{name}", "text/javascript") for name in SCRIPTS},
     "app.css": ("snakesim.workbench", "static/app.css", "text/css"),
