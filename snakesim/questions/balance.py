@@ -17,7 +17,7 @@ from snakesim.core.arms import Arm, Budget, RuleSource
 from snakesim.core.registry import GameSpec
 from snakesim.core.rules import Rules
 from snakesim.questions.base import Question, budget_json, identity, rule_set, spec_of
-from snakesim.questions.rows import tidy
+from snakesim.questions.rows import seat_rows, tidy
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -115,7 +115,7 @@ def rows(answer: Answer) -> pd.DataFrame:
     from snakesim.core.rules import inline
 
     s, plan = answer.result.summary, answer.plan
-    wins, balanced, gap = (BY_ID[k] for k in ("win_rate", "seat_balance", "seat_gap"))
+    balanced, gap = BY_ID["seat_balance"], BY_ID["seat_gap"]
 
     def rules(values) -> dict:
         return {"rules": f"{plan.handicap}={inline(list(values))}",
@@ -126,9 +126,7 @@ def rows(answer: Answer) -> pd.DataFrame:
         for status, values, c in (("as written", s["base"], checked["before"]), ("recommended", s["values"],
                                                                                    checked["after"])):  # fmt: skip
             row = {**rules(values), "lineup": lineup, "games": c["games"], "fresh": True, "status": status}
-            out += [{**row, "metric": wins.row(k), "label": wins.label.format(seat=k), "value": rate, "low": low,
-                     "high": high, "unit": "fraction"} for k, (rate, (low, high)) in
-                    enumerate(zip(c["win_rate"], c["win_ci"], strict=True))]  # fmt: skip
+            out += [{**row, **seat} for seat in seat_rows(c["win_rate"], c["win_ci"])]
             out.append({**row, "metric": balanced.id, "label": balanced.label, "value": c["balance_p"],
                         "unit": "p-value"})  # fmt: skip
             out.append({**row, "metric": gap.id, "label": gap.label, "value": c["gap"][0], "low": c["gap"][1],
@@ -137,9 +135,8 @@ def rows(answer: Answer) -> pd.DataFrame:
 
     found = fresh(s, "") + (fresh(s["novices"], "novices") if s["novices"] is not None else [])
     for step in answer.result.path.itertuples():
-        found += [{**rules(step.values), "games": step.games, "fresh": False, "status": "candidate",
-                   "metric": wins.row(k), "label": wins.label.format(seat=k), "value": getattr(step, f"win_{k}"),
-                   "unit": "fraction"} for k in range(plan.players)]  # fmt: skip
+        row = {**rules(step.values), "games": step.games, "fresh": False, "status": "candidate"}
+        found += [{**row, **seat} for seat in seat_rows([getattr(step, f"win_{k}") for k in range(plan.players)])]
     return tidy(KIND, pd.DataFrame(found).assign(players=plan.players))
 
 

@@ -78,6 +78,17 @@ def summary_table(parts: list[pd.DataFrame]) -> pd.DataFrame:
     return out.astype({"players": "Int64", "games": "Int64", "settle_games": "Int64", "fresh": "boolean"})
 
 
+def seat_rows(rates, cis=None) -> list[dict]:
+    """Each seat's win rate as rows of the shared shape (``metric``, ``label``, ``value``, its
+    interval from ``cis`` where given, ``unit``)."""
+    from snakesim.core.figures import BY_ID
+
+    wins = BY_ID["win_rate"]
+    return [{"metric": wins.row(k), "label": wins.label.format(seat=k), "value": rate,
+             **({"low": cis[k][0], "high": cis[k][1]} if cis is not None else {}), "unit": "fraction"}
+            for k, rate in enumerate(rates)]  # fmt: skip
+
+
 def target_words(spec: GameSpec, metric: str) -> tuple[str, str]:
     """A search's target (``length.median``, ``draw.share``, ``win_rate.2``, ``seat_gap``,
     ``means.COLUMN``) in words and its unit, from the figure registry: ``("length median

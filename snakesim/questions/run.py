@@ -17,7 +17,7 @@ from snakesim.core.registry import GameSpec
 from snakesim.core.rules import Rules
 from snakesim.core.runner import run_metadata, simulate_spec, tally_spec
 from snakesim.questions.base import Question, budget_json, identity, rule_set, spec_of
-from snakesim.questions.rows import tidy
+from snakesim.questions.rows import seat_rows, tidy
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -114,10 +114,8 @@ def rows(answer: Answer) -> pd.DataFrame:
     from snakesim.core.figures import BY_ID
 
     s, plan = answer.summary, answer.plan
-    wins, length = BY_ID["win_rate"], BY_ID["length"]
-    seats = enumerate(zip(s["win_rate"], s["win_ci"], strict=True))
-    found = [{"metric": wins.row(k), "label": wins.label.format(seat=k), "value": rate, "low": low, "high": high,
-              "unit": "fraction"} for k, (rate, (low, high)) in seats]  # fmt: skip
+    length = BY_ID["length"]
+    found = seat_rows(s["win_rate"], s["win_ci"])
     for name in ("draw", "unfinished"):
         low, high = s[f"{name}_ci"]
         found.append({"metric": name, "label": BY_ID[name].label, "value": s[f"{name}_rate"], "low": low, "high": high,

@@ -354,7 +354,7 @@ async function start() {
   wire();
   // (the buttons wait, disabled, until the page can play: a Play pressed sooner was lost; a run
   // of this tab still under way disables its own again, below)
-  ["run", "run-again", ...page.panels.map((panel) => panel.ids.button)].forEach((id) => { $(id).disabled = false; });
+  ["run-again", ...page.panels.map((panel) => panel.ids.button)].forEach((id) => { $(id).disabled = false; });
   if ($("status").textContent.startsWith("Loading")) $("status").textContent = "";
   await reattach(page.panels, done);
   document.body.dataset.ready = "true";
