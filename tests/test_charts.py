@@ -25,9 +25,9 @@ def test_win_rates_are_the_comparisons_rows(fortune):
     table, _, charts = fortune
     rows = table.set_index(["variant", "metric"])
     for series in charts["win-rates"]["series"]:
-        assert [p[0] for p in series["points"]] == ["seat 0", "seat 1", "seat 2", "seat 3"]
-        for seat, value, low, high in series["points"]:
-            row = f"win_rate.{seat.removeprefix('seat ')}"
+        assert [p[0] for p in series["points"]] == ["first player", "second player", "third player", "fourth player"]
+        for seat, (_, value, low, high) in enumerate(series["points"]):
+            row = f"win_rate.{seat}"
             assert [value, low, high] == list(rows.loc[(series["name"], row), ["value", "low", "high"]])
 
 

@@ -226,3 +226,70 @@ def test_a_target_no_option_moves_is_said_so_first():
                        "(3), so no value of them reaches length.mean <= 40.")  # fmt: skip
     table["length.mean"] = [49.0, 48.0, 47.0]
     assert not any("moves" in line for line in design_findings(s, FORTUNE, table))
+
+
+# ---------------------------------------------------------------------------- design
+
+
+DESIGN_TARGETS = [
+    {"metric": "length.mean", "op": "=", "value": 50.0, "tolerance": 5.0, "margin": 2.5, "scale": 1,
+     "text": "length.mean = 50 +- 5"},
+    {"metric": "seat_gap", "op": "<=", "value": 0.02, "tolerance": 0.0, "margin": 0.01, "scale": 100,
+     "text": "seat_gap <= 2 points"},
+]  # fmt: skip
+
+
+def _design_summary(figures: dict, nearest: dict | None) -> dict:
+    """A design search's summary with one answer confirmed on fresh games (``figures``, each
+    target's value and interval; its calls by the search's own rule), or with none, the nearest
+    miss (``nearest``, each target's value on the search's games)."""
+    from snakesim.analysis.design import MEETS, call
+    from snakesim.analysis.design_space import Target
+
+    calls = {t["metric"]: call(Target.of(t), f["value"], *f["ci"]) for t, f in zip(DESIGN_TARGETS, figures.values(),
+                                                                                    strict=True)}  # fmt: skip
+    s = {"targets": DESIGN_TARGETS, "answers": [], "nearest": [], "pareto": [], "prefer": None,
+         "counts": {"near": 0, "edge": 0, "undecided": 0, "meets": 0},
+         "search": {"rule_sets": 9, "most_games_a_rule_set": 400, "games_in_all": 3600, "games_played": 3600,
+                    "racing": False}}  # fmt: skip
+    if nearest is None:
+        holds = all(c == MEETS for c in calls.values())
+        s["answers"] = [{"label": "answer", "confirmed": {"games": 4000, "figures": figures, "calls": calls,
+                                                         "holds": holds}}]  # fmt: skip
+        return s
+    misses = [{"metric": t["metric"], "by": Target.of(t).shortfall(nearest[t["metric"]]["value"])}
+              for t in DESIGN_TARGETS if Target.of(t).shortfall(nearest[t["metric"]]["value"]) > 0]  # fmt: skip
+    s["nearest"] = [{"label": "nearest", "figures": nearest, "misses": misses, "status": "misses"}]
+    return s
+
+
+@settings(max_examples=200, deadline=None)
+@given(length=st.floats(35.0, 65.0), length_half=st.floats(0.1, 6.0), gap=st.floats(0.0, 0.05),
+       gap_half=st.floats(0.001, 0.02), answer=st.booleans())  # fmt: skip
+def test_a_design_answer_is_said_as_its_fresh_intervals_allow(length, length_half, gap, gap_half, answer):
+    """Whether every target holds on fresh games, and which do not, follow each target's interval
+    against the target widened by what matters; a nearest miss is off by what its value says."""
+    from snakesim.analysis.design import MEETS, call
+    from snakesim.analysis.design_space import Target
+    from snakesim.questions.design import _target_words, design_findings, shortfall_words
+
+    figures = {"length.mean": {"value": length, "ci": [length - length_half, length + length_half]},
+               "seat_gap": {"value": gap, "ci": [max(0.0, gap - gap_half), gap + gap_half]}}  # fmt: skip
+    said = " ".join(design_findings(_design_summary(figures, None if answer else figures), FORTUNE))
+    targets = [Target.of(t) for t in DESIGN_TARGETS]
+    if answer:
+        off = [_target_words(d) for d, t in zip(DESIGN_TARGETS, targets, strict=True)
+               if call(t, figures[d["metric"]]["value"], *figures[d["metric"]]["ci"]) != MEETS]  # fmt: skip
+        assert ("; every target holds there" in said) == (not off)
+        if off:
+            assert f"but not every target holds there: {', '.join(off)}." in said
+        crosses = any(f["ci"][0] < t.region[0] or f["ci"][1] > t.region[1] for t, f in zip(targets, figures.values(),
+                                                                                            strict=True))  # fmt: skip
+        assert ("each interval within what matters of it" in said) == (crosses and not off)
+    else:
+        for d, t in zip(DESIGN_TARGETS, targets, strict=True):
+            by = t.shortfall(figures[d["metric"]]["value"])
+            assert (f"about {shortfall_words(d, by)} off {d['text']}" in said) == (by > 0)
+        assert ("within what matters of every target" in said) == all(t.shortfall(f["value"]) == 0
+                                                                       for t, f in zip(targets, figures.values(),
+                                                                                       strict=True))  # fmt: skip

@@ -195,7 +195,7 @@ def test_figures_of_a_comparison(tmp_path):
     fig = win_rates_figure(table)
     ax = fig.axes[0]
     assert len(ax.containers) == 2  # one error-bar set per variant
-    assert [t.get_text() for t in ax.get_xticklabels()] == ["seat 0", "seat 1", "seat 2"]
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["first player", "second player", "third player"]
     fig = survival_figure(tables)
     assert len(fig.axes[0].lines) == 2
     # Each curve starts at 1 and falls to 0: every game ended.

@@ -104,12 +104,14 @@ def test_a_change_in_one_seat_only_names_that_seat_and_keeps_the_others():
     t = table((100.0, 0.0, -1.0, 1.0, 1.0), [(0.53, 0.03, 0.015, 0.05, 1e-4), (0.47, -0.004, -0.008, 0.0, 0.3)])
     said = texts(compare_findings(t, FORTUNE, 2, 20_000))
     assert said[0] == (
-        "This rule set changes what you would notice at the table: seat 0 wins more often; nothing else changes by as "
-        "much as matters."
+        "This rule set changes what you would notice at the table: the first player wins more often; nothing else "
+        "changes by as much as matters."
     )
-    assert "Seat 0 wins 3 percentage points more often: 50% -> 53% (+3 [+2, +5] percentage points)." in said
-    assert said[2].startswith("Too small to notice: seat 1's chance of winning (by less than 1 percentage point); ")
-    assert not any(s.startswith("Seat 1 wins") for s in said)
+    assert "The first player wins 3 percentage points more often: 50% -> 53% (+3 [+2, +5] percentage points)." in said
+    assert said[2].startswith(
+        "Too small to notice: the second player's chance of winning (by less than 1 percentage point); "
+    )
+    assert not any(s.startswith("The second player wins") for s in said)
 
 
 def test_a_constant_metric_is_said_once_for_every_arm():
@@ -157,11 +159,13 @@ def test_a_run_says_whether_a_seat_is_favoured_only_when_it_is():
     assert few[0].startswith("No seat is measurably favoured: every seat wins between 24.0% and 27.0%")
     # A gap the games detect but nobody would notice is said so, never "not equal".
     small = run_findings(summary([0.254, 0.247, 0.249, 0.25], games=500_000), FORTUNE)
-    assert small[0].startswith("The seats differ a little: seat 0 wins most often, 25.40% [25.28%, 25.52%]")
+    assert small[0].startswith("The seats differ a little: the first player wins most often, 25.40% [25.28%, 25.52%]")
     assert small[0].endswith("every seat is within 1 percentage point of an equal share, too little to notice.")
     uneven = run_findings(summary([0.29, 0.22, 0.24, 0.25]), FORTUNE)
-    assert uneven[0].startswith("The seats are not equal: seat 0 wins most often, 29.0% [28.4%, 29.6%] of games")
-    assert "seat 1 least, 22.0%" in uneven[0]
+    assert uneven[0].startswith(
+        "The seats are not equal: the first player wins most often, 29.0% [28.4%, 29.6%] of games"
+    )
+    assert "the second player least, 22.0%" in uneven[0]
     assert uneven[1] == (
         "A game lasts 50.0 cards drawn on average [49.0, 51.0]; half are over by 45 and one in twenty lasts 95 or more."
     )
@@ -253,9 +257,11 @@ def test_tune_findings_say_the_value_and_whether_fresh_games_hold_the_target():
     assert tune_findings(s)[0].endswith("close to the target; these games cannot tell whether it lies within 3 of it.")
     s.update(status="out of reach", best=5, estimate=None, target={"metric": "win_rate.1", "value": 0.9})
     s["metric"] = {"value": 0.52, "ci": [0.51, 0.53], "games": 100_000}
-    assert tune_findings(s) == ["No start_coins from 5 to 40 brings seat 1's win rate to 90.0%; the nearest is 5: it "
-                                "gives 52.0% [51.0%, 53.0%] on 100,000 fresh games, which misses the target by more "
-                                "than matters (more than 1.0% of it)."]  # fmt: skip
+    assert tune_findings(s) == [
+        "No value of start_coins from 5 to 40 brings the second player's win rate to 90.0%; the nearest is 5: it gives "
+        "52.0% [51.0%, 53.0%] on 100,000 fresh games, which misses the target by more than matters (more than 1.0% of "
+        "it)."
+    ]
 
 
 def test_tune_findings_never_say_a_target_is_met_where_fresh_games_put_it_outside_the_interval():
@@ -286,14 +292,14 @@ def test_sweep_findings_say_a_trend_only_beyond_the_noise():
         "goes from 5 to 15."
     )
     # Ends 2 points wide each: their difference could reach the point that matters, or not.
-    assert said[1] == ("4 players: seat 0's chance of winning goes from 25.2% [24.0%, 26.0%] to 25.2% [24.0%, 26.0%] "
-                       "as start_coins goes from 5 to 15; these games cannot tell whether by as much as matters (1 "
-                       "percentage point).")  # fmt: skip
+    assert said[1] == ("4 players: the first player's chance of winning goes from 25.2% [24.0%, 26.0%] to 25.2% "
+                       "[24.0%, 26.0%] as start_coins goes from 5 to 15; these games cannot tell whether by as much "
+                       "as matters (1 percentage point).")  # fmt: skip
     narrow = pd.DataFrame(rows).assign(low=lambda d: d["value"] - 0.002, high=lambda d: d["value"] + 0.002)
     narrow.loc[narrow["metric"] == "length", ["low", "high"]] = [[16.5, 17.5], [43.0, 45.0], [89.0, 91.0]]
     assert sweep_findings(narrow, "start_coins", "cards drawn")[1] == (
-        "4 players: seat 0's chance of winning stays between 25.0% and 25.2% as start_coins goes from 5 to 15: the two "
-        "ends differ by less than 1 percentage point, too little to notice."
+        "4 players: the first player's chance of winning stays between 25.0% and 25.2% as start_coins goes from 5 to "
+        "15: the two ends differ by less than 1 percentage point, too little to notice."
     )
 
 
@@ -347,9 +353,10 @@ def test_many_seats_that_move_are_said_in_one_sentence():
     assert said[0].startswith(
         "This rule set changes what you would notice at the table: the seats' chances of winning move;"
     )
-    seats = [s for s in said[1:] if "seat" in s.lower() and not s.startswith("Too small")]
-    assert len(seats) == 1 and seats[0].startswith("3 seats' chances move: seat 1 50.0% -> 45.0% (-5.0 [-7.0, -3.0])")
-    assert "seat 0 50.0% -> 53.0% (+3.0 [+1.5, +5.0])" in seats[0] and seats[0].endswith("percentage points.")
+    seats = [s for s in said[1:] if "player" in s.lower() and not s.startswith("Too small")]
+    assert len(seats) == 1
+    assert seats[0].startswith("3 players' chances move: the second player 50.0% -> 45.0% (-5.0 [-7.0, -3.0])")
+    assert "the first player 50.0% -> 53.0% (+3.0 [+1.5, +5.0])" in seats[0] and seats[0].endswith("percentage points.")
 
 
 # ---------------------------------------------------------------------------- who plays
@@ -380,29 +387,29 @@ def test_a_mixed_lineup_names_its_players_and_answers_for_the_child(child_among_
     # The baseline's sentence gives the child's chance with its interval and a fair share.
     base = texts(said, "standard")[0]
     assert base.startswith(
-        f"The random player in seat 1 wins {percent(child['value'], places)} [{percent(child['low'], places)}, "
+        f"The second player (random) wins {percent(child['value'], places)} [{percent(child['low'], places)}, "
         f"{percent(child['high'], places)}] of games"
     )
     wins = sum(rows.loc[("standard", f"win_rate.{s}")]["value"] for s in range(3))
-    assert f"a fair share being {percent(wins / 3, places)}" in base and "the greedy players in seats 0 and 2" in base
+    assert f"a fair share being {percent(wins / 3, places)}" in base and "the first and third players (greedy)" in base
     # The other rule set's sentence says the child's chance there and its change.
     head, other = texts(said, "wild-snake")[:2]
     assert head.startswith("This rule set changes")
-    assert other.startswith("The random player in seat 1 wins") and "with standard" in other
+    assert other.startswith("The second player (random) wins") and "with standard" in other
     verdict = rows.loc[("wild-snake", "win_rate.1"), "verdict"]
     words = {"matters": "a change that matters", "negligible": "too small to notice", "undecided": "not settled"}
-    assert other.endswith(f": {words[verdict]})" + other[other.rindex(")") + 1 :])
+    assert f"percentage points: {words[verdict]}), a fair share" in other
     assert not any(f["text"].startswith("These rule sets differ") for f in said)
     assert not any(s.startswith("Seat ") for s in texts(said, "wild-snake"))  # (seats are named by their players)
     # A first-player advantage would mix the seat with the child's play: left out.
     assert "first_player_advantage" in hidden_metrics(table)
     wins_chart = comparison_charts(spec, 3, table, tables)[0]
     assert [p[0] for p in wins_chart["series"][0]["points"]] == [
-        "seat 0 (greedy)",
-        "seat 1 (random)",
-        "seat 2 (greedy)",
+        "first player (greedy)",
+        "second player (random)",
+        "third player (greedy)",
     ]
-    assert "seat 1 (random)" in wins_chart["summary"]
+    assert "second player (random)" in wins_chart["summary"]
 
 
 def test_rule_sets_with_different_players_say_so_first():
@@ -455,7 +462,7 @@ def test_a_fair_share_with_draws_says_what_it_is_a_share_of():
     table, _ = compare_variants(HISSS, 3, ["standard"], Budget(2000, 5), RuleSource(policies="greedy,greedy,random"))
     said = compare_findings(table, HISSS, 3, 2000)[-1]["text"]  # (after the draws' sentence)
     drawn = table[(table["variant"] == "standard") & (table["metric"] == "draw")]["value"].iloc[0]
-    assert drawn > 0 and said.startswith("The random player in seat 2 wins ")
+    assert drawn > 0 and said.startswith("The third player (random) wins ")
     assert "(a third of the games somebody won)" in said
 
 
@@ -518,11 +525,11 @@ def test_a_change_for_the_child_that_matters_is_in_the_headline():
     lineup = ("greedy", "random")
     said = texts(compare_findings(t, FORTUNE, 2, 20_000, seats={"a": lineup, "b": lineup}))
     assert said[0] == (
-        "This rule set changes what you would notice at the table: the random player in seat 1 wins less often; "
+        "This rule set changes what you would notice at the table: the second player (random) wins less often; "
         "nothing else changes by as much as matters."
     )
-    assert "the random player in seat 1 wins 47.0% [46.0%, 48.0%]" in said[1] and "a change that matters" in said[1]
-    assert not any(s.startswith("Too small") and "seat 1" in s for s in said)
+    assert "the second player (random) wins 47.0% [46.0%, 48.0%]" in said[1] and "a change that matters" in said[1]
+    assert not any(s.startswith("Too small") and "second player" in s for s in said)
 
 
 def test_skill_findings_name_the_field_players_own_share_not_an_equal_one():
@@ -701,7 +708,7 @@ def test_values_inline_and_a_targets_words():
     from snakesim.questions.balance import _inline
 
     assert (_inline([9, 8, 8]), _inline((1, 2)), _inline(5)) == ("[9, 8, 8]", "[1, 2]", "5")
-    assert metric_words("win_rate.2") == "seat 2's win rate"
+    assert metric_words("win_rate.2") == "the third player's win rate"
     assert metric_words("means.max_cup") == "the average max_cup"
     assert metric_words("length.median") == "the median game length"
     assert metric_words("draw_rate") == "the share of drawn games"  # (an old spelling)
@@ -862,6 +869,62 @@ def test_a_seats_player_is_named_by_its_kind_not_its_settings():
 
     lineup = ("greedy", "expert:64", "greedy:0.3", "random")
     assert [seat_name(k, lineup) for k in range(4)] == [
-        "the greedy player in seat 0", "the expert player in seat 1", "the novice player in seat 2",
-        "the random player in seat 3"]  # fmt: skip
-    assert seat_name(1, ("greedy", "greedy")) == "seat 1"
+        "the first player (greedy)", "the second player (expert)", "the third player (novice)",
+        "the fourth player (random)"]  # fmt: skip
+    assert seat_name(1, ("greedy", "greedy")) == "the second player"
+
+
+# ---------------------------------------------------------------------------- seats as players say them
+
+
+def test_seats_are_named_as_players_count_them():
+    from snakesim.analysis.words import ordinal, seat_players, seat_whose
+
+    assert [ordinal(s) for s in (0, 1, 2, 9, 10)] == ["first", "second", "third", "tenth", "11th"]
+    assert seat_players([0, 2]) == "the first and third players" and seat_whose([3]) == "the fourth player's"
+    assert seat_whose([0, 1, 3]) == "the first, second and fourth players'"
+
+
+def test_a_handicap_sets_its_seats_apart_in_words():
+    from snakesim.analysis.words import handicaps
+
+    assert handicaps({"start_coins": [20, 20, 24, 20]}, FORTUNE) == {2: "start_coins 24, the others 20"}
+    # No value the most common: every seat with its own; one value for all (a list or not): none.
+    assert handicaps({"start_coins": [20, 22, 24]}, FORTUNE) == {
+        0: "start_coins 20", 1: "start_coins 22", 2: "start_coins 24"}  # fmt: skip
+    assert handicaps({"start_coins": [20, 20, 20]}, FORTUNE) == {} == handicaps({"start_coins": 20}, FORTUNE)
+    assert handicaps({"snakes": [1, 2]}, FORTUNE) == {}  # (not a per-seat option)
+
+
+@pytest.fixture(scope="module")
+def child_with_extra_coins():
+    """Fortune, 4 players, the third with 4 coins more than the others (the workbench's case:
+    the summary spoke only of the first player's edge)."""
+    from snakesim.analysis.compare import compare_variants
+
+    return compare_variants(FORTUNE, 4, ["standard", "child=standard,start_coins=[20,20,24,20]"], Budget(4000, 1),
+                            RuleSource())  # fmt: skip
+
+
+def test_a_handicapped_seat_is_named_with_its_handicap_and_a_fair_share(child_with_extra_coins):
+    table = child_with_extra_coins[0]
+    said = compare_findings(table, FORTUNE, 4, 4000)
+    child = [f for f in said if f["arm"] == "child" and f["text"].startswith("The third player (start_coins 24")]
+    assert len(child) == 1, [f["text"] for f in said]
+    text, r = child[0]["text"], table.set_index(["variant", "metric"]).loc[("child", "win_rate.2")]
+    assert text.startswith("The third player (start_coins 24, the others 20) wins ")
+    assert ", a fair share being 25.0%; the first, second and fourth players win " in text
+    assert f"{100 * r['value']:.1f}%" in text and "with standard" in text
+    assert [c["metric"] for c in child[0]["claims"]] == ["win_rate.2"] and child[0]["claims"][0]["says"] == r["verdict"]
+    assert check([c for f in said for c in f["claims"]], table) == []
+    # The other sentences leave the third player to that one.
+    assert not any("the third player" in f["text"] for f in said if f is not child[0] and f["arm"] == "child"
+                   and not f["text"].startswith("This rule set"))  # fmt: skip
+
+
+def test_a_run_names_the_handicapped_seat():
+    from snakesim.questions import run as question
+
+    plan = question.ask("fortune", 4, Budget(4000, 1), RuleSource(settings=("start_coins=[20,20,24,20]",)))
+    said = question.play(plan).findings[0]
+    assert "the third player (start_coins 24, the others 20) wins most often" in said

@@ -153,8 +153,8 @@ def test_html_draws_each_comparisons_charts_from_its_numbers(report):
         wins = next(c for c in charts if c["id"] == "win-rates")
         rows = summary[summary["section"] == f"compare-{k + 1}"].set_index(["rules", "metric"])
         for series in wins["series"]:
-            for seat, value, low, high in series["points"]:
-                row = rows.loc[(series["name"], f"win_rate.{seat.removeprefix('seat ')}")]
+            for seat, (_, value, low, high) in enumerate(series["points"]):
+                row = rows.loc[(series["name"], f"win_rate.{seat}")]
                 assert (value, low, high) == pytest.approx((row["value"], row["low"], row["high"]), rel=1e-9)
 
 

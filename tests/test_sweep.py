@@ -102,7 +102,7 @@ def test_a_sweep_with_feel_reports_and_draws_the_feel_figures(tmp_path):
     # Shares are drawn in percent, as they are printed; counts are not.
     from matplotlib.ticker import PercentFormatter
 
-    assert isinstance(axes["seat 0 wins"].yaxis.get_major_formatter(), PercentFormatter)
+    assert isinstance(axes["the first player wins"].yaxis.get_major_formatter(), PercentFormatter)
     assert isinstance(axes["comeback"].yaxis.get_major_formatter(), PercentFormatter)
     assert not isinstance(axes["lead changes"].yaxis.get_major_formatter(), PercentFormatter)
 
@@ -112,7 +112,7 @@ def test_the_sweep_figure_leaves_out_a_metric_that_never_moves():
     table = sweep(get_game("hisss"), [2], ["claim_joined=false,true"], Budget(300, 2))
     assert (abs(table[table["metric"] == "length"]["value"] - 49) < 1e-9).all()
     titles = [ax.get_title() for ax in sweep_figure(table, "claim_joined").axes if ax.get_visible()]
-    assert "length" not in titles and "seat 0 wins" in titles
+    assert "length" not in titles and "the first player wins" in titles
     from snakesim.questions.sweep import sweep_findings
 
     assert sweep_findings(table, "claim_joined")[0] == "2 players: every game lasts 49 turns at every point."

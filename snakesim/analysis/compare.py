@@ -180,8 +180,9 @@ def compare_tables(
         Rows ``length median`` and ``length 95th percentile`` (Kaplan-Meier, unfinished games
         censored), ``seat balance p`` (chi-square test of equal seat shares) and ``largest
         seat gap`` describe each variant on its own. ``attrs["seats"]`` holds each variant's
-        policy by seat and ``attrs["rules_hash"]`` its rules' hash, from its table's metadata
-        (empty or None where unknown; seats are empty for a game without choices).
+        policy by seat, ``attrs["rules_hash"]`` its rules' hash and ``attrs["options"]`` its
+        options, from its table's metadata (empty or None where unknown; seats are empty for a
+        game without choices).
         ``margin``, ``verdict`` and ``settle_games`` say whether each difference matters at
         the table (``snakesim.analysis.verdicts.add_verdicts``).
     """
@@ -221,6 +222,7 @@ def compare_tables(
     add_verdicts(out, len(tables[names[0]]), matters)
     out.attrs["seats"] = {name: tuple(df.attrs.get("policies") or ()) for name, df in tables.items()}
     out.attrs["rules_hash"] = {name: df.attrs.get("rules_hash") for name, df in tables.items()}
+    out.attrs["options"] = {name: df.attrs.get("options") for name, df in tables.items()}
     return out
 
 

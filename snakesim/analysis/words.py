@@ -3,18 +3,24 @@
 Each kind's findings live with its question (``snakesim.questions.KIND``); what they have in
 common is here: numbers with as many decimals as their interval needs, rates in percent and
 their differences in percentage points (never plain "points", which a game may score), a
-p-value as people read it, a target in words, and who wins from which seat.
+p-value as people read it, a target in words, and who wins from which seat. A seat is named
+as players say it, "the first player" for seat 0: tables, JSON and options keep the seat numbers.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from snakesim.analysis.stats import LEVEL, wilson
 from snakesim.core.figures import target_figure
+
+if TYPE_CHECKING:
+    from snakesim.core.registry import GameSpec
 
 ALPHA = 0.05
 
@@ -86,24 +92,72 @@ def plain(x: float) -> str:
     return f"{x:.3g}"
 
 
+ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
+
+
+def ordinal(seat: int) -> str:
+    """A seat counted from 0 as players count it: 0 -> ``first``, 2 -> ``third``."""
+    return ORDINALS[seat] if 0 <= seat < len(ORDINALS) else f"{seat + 1}th"
+
+
+def seat_player(seat: int) -> str:
+    """The player in ``seat`` (counted from 0) as a family says it: ``the first player``."""
+    return f"the {ordinal(seat)} player"
+
+
+def seat_players(seats: Sequence[int]) -> str:
+    """Seats (counted from 0) as a family says them: ``the first player``, ``the first and
+    third players``."""
+    if len(seats) == 1:
+        return seat_player(seats[0])
+    return f"the {listed([ordinal(s) for s in seats])} players"
+
+
+def seat_whose(seats: Sequence[int]) -> str:
+    """:func:`seat_players` as an owner: ``the first player's``, ``the first and third players'``."""
+    return seat_players(seats) + ("'s" if len(seats) == 1 else "'")
+
+
+def handicaps(options: Mapping | None, spec: GameSpec) -> dict[int, str]:
+    """The seats a rule set's per-seat options (its handicaps) set apart, each with what it
+    gets: ``{2: "start_coins 14, the others 10"}`` for ``start_coins = [10, 10, 14, 10]``;
+    where no value is the most common, every seat with its own (``{0: "start_points 1", ...}``).
+    An option with one value for every seat sets no seat apart."""
+    out: dict[int, list[str]] = {}
+    for name in spec.rules.per_seat_options():
+        values = (options or {}).get(name)
+        if not isinstance(values, list | tuple) or len(set(values)) < 2:
+            continue
+        counts = Counter(values).most_common()
+        common = counts[0][0] if counts[0][1] > counts[1][1] else None
+        for seat, v in enumerate(values):
+            if v != common:
+                others = f", the others {common}" if common is not None else ""
+                out.setdefault(seat, []).append(f"{name} {v}{others}")
+    return {seat: "; ".join(said) for seat, said in sorted(out.items())}
+
+
 def metric_words(metric: str) -> str:
-    """A tune target in words (``win_rate.2`` -> seat 2's win rate; a figure's: its registry noun)."""
+    """A tune target in words (``win_rate.2`` -> the third player's win rate; a figure's: its
+    registry noun)."""
     name, _, part = metric.partition(".")
     if name == "win_rate":
-        return f"seat {part}'s win rate"
+        return f"{seat_whose([int(part)])} win rate"
     if name == "means":
         return f"the average {part}"
     f = target_figure(metric)
     return f.noun if f is not None and f.noun else metric
 
 
-def seat_sentence(rates, cis, games: int, players: int, level: float = LEVEL) -> str:
+def seat_sentence(rates, cis, games: int, players: int, level: float = LEVEL,
+                  apart: Mapping[int, str] | None = None) -> str:  # fmt: skip
     """Who wins from which seat, against the smallest difference in a seat's chance that
     matters (1 percentage point): each seat's win rate has its interval at the level that holds
     for every seat at once (Bonferroni). The seats are not equal when some seat's interval lies
     beyond an equal share of the games somebody won by more than that; they differ by too little
     to notice when every seat's lies within it; and no seat is measurably favoured when every
-    interval holds an equal share."""
+    interval holds an equal share. A seat a handicap sets apart (``apart``, :func:`handicaps`)
+    is named with it, and its chance said."""
     from snakesim.analysis.verdicts import margin_for
 
     wins = [round(r * games) for r in rates]
@@ -114,18 +168,25 @@ def seat_sentence(rates, cis, games: int, players: int, level: float = LEVEL) ->
     places = max(1, points(*cis[0]))
     best, worst = int(np.argmax(rates)), int(np.argmin(rates))
     most, least = (rate_ci(rates[i], cis[i], places) for i in (best, worst))
-    uneven = (f"seat {best} wins most often, {most} of games, and seat {worst} least, {least}, where an equal "
-              f"share would be {percent(fair, places)}")  # fmt: skip
+    apart = apart or {}
+    name = lambda s: seat_player(s) + (f" ({apart[s]})" if s in apart else "")  # noqa: E731
+    uneven = (f"{name(best)} wins most often, {most} of games, and {name(worst)} least, {least}, "
+              f"where an equal share would be {percent(fair, places)}")  # fmt: skip
+    unnamed = [s for s in apart if s not in (best, worst)]
+    aside = (" " + "; ".join(f"{name(s)} wins {rate_ci(rates[s], cis[s], places)}" for s in unnamed) + " of games."
+             if unnamed else "")  # fmt: skip
+    aside = aside[:2].upper() + aside[2:]
     size = f"{100 * m:g} percentage point{'' if m == 0.01 else 's'}"
     if any(lo >= fair + m for lo, _ in bounds) or any(hi <= fair - m for _, hi in bounds):
-        return f"The seats are not equal: {uneven}."
+        return f"The seats are not equal: {uneven}.{aside}"
     within = all(fair - m < lo and hi < fair + m for lo, hi in bounds)
     if any(lo > fair for lo, _ in bounds) or any(hi < fair for _, hi in bounds):
         tail = (f"every seat is within {size} of an equal share, too little to notice" if within
                 else f"these games cannot tell whether by as much as matters ({size})")  # fmt: skip
-        return f"The seats differ a little: {uneven}; {tail}."
+        return f"The seats differ a little: {uneven}; {tail}.{aside}"
     lead = "No seat is favoured by as much as matters" if within else "No seat is measurably favoured"
+    named = " " + "; ".join(f"{name(s)} wins {rate_ci(rates[s], cis[s], places)}" for s in apart) + " of games."
     return (
         f"{lead}: every seat wins between {percent(min(rates), places)} and {percent(max(rates), places)} of games, "
-        f"an equal share being {percent(fair, places)}."
+        f"an equal share being {percent(fair, places)}." + (named[:2].upper() + named[2:] if apart else "")
     )

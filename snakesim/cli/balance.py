@@ -143,7 +143,7 @@ def balance_command(
 
 def format_balance(result: BalanceResult, title: str, who: str) -> str:
     """The ``balance`` command's report."""
-    from snakesim.analysis.words import p_text
+    from snakesim.analysis.words import p_text, seat_player, seat_players
 
     s = result.summary
     search, confirm = s["search"], s["confirm"]
@@ -193,11 +193,11 @@ def format_balance(result: BalanceResult, title: str, who: str) -> str:
         n = s["novices"]
         lines += ["", f"{n['message']} (95% intervals: {_gap(n['after'])} with it, {_gap(n['before'])} without)"]
     if any(e is not None for e in s["step_effect"]):
-        effects = ", ".join(f"seat {k} {e * 100:+.1f}" for k, e in enumerate(s["step_effect"]) if e is not None)
-        untried = [str(k) for k, e in enumerate(s["step_effect"]) if e is None]
-        why = (f" (seat{'s' if len(untried) > 1 else ''} {', '.join(untried)}: that step was not played, at the top "
-               "of the range or not near the answer)" if untried else "")  # fmt: skip
-        lines += ["", f"one step up of {name} moves a seat's own win rate (percentage points): {effects}{why}"]
+        effects = ", ".join(f"{seat_player(k)} {e * 100:+.1f}" for k, e in enumerate(s["step_effect"]) if e is not None)
+        untried = [k for k, e in enumerate(s["step_effect"]) if e is None]
+        why = (f" ({seat_players(untried)}: that step was not played, at the top of the range or not near the "
+               "answer)" if untried else "")  # fmt: skip
+        lines += ["", f"one step up of {name} moves a player's own win rate (percentage points): {effects}{why}"]
     return "\n".join(lines)
 
 

@@ -25,13 +25,17 @@ from snakesim.analysis.words import (
     SAME,
     decimals,
     fixed,
+    handicaps,
     listed,
     number,
     p_text,
     percent,
     points,
     rate_ci,
+    seat_player,
+    seat_players,
     seat_sentence,
+    seat_whose,
     signed,
 )
 from snakesim.core.arms import Arm, Budget, RuleSource, build_arms
@@ -241,11 +245,14 @@ def mixed(seats: Sequence[str] | None) -> bool:
     return bool(seats) and len(set(seats)) > 1
 
 
-def seat_name(seat: int, seats: Sequence[str] | None) -> str:
-    """``seat 1``, or ``the random player in seat 1`` where the seats hold different players
-    (a player by its kind: ``the expert player``, not ``the expert:64 player``; a greedy player
-    who errs, ``the novice player``)."""
-    return f"the {player_word(seats[seat])} player in seat {seat}" if mixed(seats) else f"seat {seat}"
+def seat_name(seat: int, seats: Sequence[str] | None, apart: Mapping[int, str] | None = None) -> str:
+    """Seat 1 as a family says it: ``the second player``, or ``the second player (random)``
+    where the seats hold different players (a player by its kind: ``expert``, not
+    ``expert:64``; a greedy player who errs, ``novice``), with what a handicap gives it
+    (``apart``, :func:`handicaps`): ``the third player (start_coins 14, the others 10)``."""
+    said = [player_word(seats[seat])] if mixed(seats) else []
+    said += [apart[seat]] if apart and seat in apart else []
+    return seat_player(seat) + (f" ({'; '.join(said)})" if said else "")
 
 
 def player_word(policy: str) -> str:
@@ -405,19 +412,23 @@ def compare_findings(
     if lengths and len(set(lengths.values())) > 1:  # (each arm's games all alike, the arms not)
         out.append({"arm": None, "text": _lengths_sentence(lengths, spec, players), "claims": []})
     rows = table.set_index(["variant", "metric"])
+    options = table.attrs.get("options") or {}
+    apart = {a: handicaps(options.get(a), spec) for a in arms}
     if len(arms) == 1:
-        alone = _alone(rows, base, seats[base], spec, players, games=games)
+        alone = _alone(rows, base, seats[base], spec, players, games=games, apart=apart[base])
         return out + [{"arm": None, "text": t, "claims": []} for t in alone]
-    out.append({"arm": base, "text": _who_wins(rows, base, seats[base], players, games), "claims": []})
+    who = _who_wins(rows, base, seats[base], players, games, apart=apart[base])
+    out.append({"arm": base, "text": who, "claims": []})
     skip = set(constant) | hidden_metrics(table, seats) | ({"length"} if lengths else set())
     for arm in arms[1:]:
-        covered = _minority(seats[arm]) if mixed(seats[arm]) else ()
+        covered = _set_apart(seats[arm], apart[arm])
         said = _arm_findings(
             rows, base, arm, spec, games, players=players, seats=seats[arm], skip=skip, covered=covered
         )
         out.append({"arm": arm, "text": said[0][0], "claims": said[0][1]})
         if covered:
-            out.append({"arm": arm, "text": _players_sentence(rows, arm, base, seats[arm], players), "claims": []})
+            text, claims = _players_sentence(rows, arm, base, seats[arm], players, odd=covered, apart=apart[arm])
+            out.append({"arm": arm, "text": text, "claims": claims})
         out += [{"arm": arm, "text": text, "claims": claims} for text, claims in said[1:]]
     return out
 
@@ -449,18 +460,19 @@ def _minority(seats: Sequence[str]) -> tuple[int, ...]:
     return tuple(s for s, p in enumerate(seats) if len(field) > 1 or p != field[0])
 
 
-def _players_sentence(rows, arm: str, base: str | None, seats: Sequence[str], players: int) -> str:
-    """The chances of an arm's players where its seats hold different players: each odd
-    player's win rate with its interval (and its change from ``base``), the others' rates,
-    and a fair share."""
+def _players_sentence(rows, arm: str, base: str | None, seats: Sequence[str], players: int, odd: Sequence[int],
+                      apart: Mapping[int, str] | None = None) -> tuple[str, list[dict]]:  # fmt: skip
+    """The chances of the seats set apart in an arm (``odd``: by their players, or by a
+    handicap, ``apart``): each one's win rate with its interval (and its change from
+    ``base``, with its verdict), the others' rates, and a fair share; with the sentence's
+    claims (each change's verdict)."""
     rates = {s: rows.loc[arm, f"win_rate.{s}"] for s in range(players)}
     fair = sum(float(r["value"]) for r in rates.values()) / players
-    odd = _minority(seats)
     places = max(1, max(points(rates[s]["low"], rates[s]["high"]) for s in odd))
-    parts = []
+    parts, claims = [], []
     for s in odd:
         r = rates[s]
-        text = f"{seat_name(s, seats)} wins {rate_ci(r['value'], (r['low'], r['high']), places)} of games"
+        text = f"{seat_name(s, seats, apart)} wins {rate_ci(r['value'], (r['low'], r['high']), places)} of games"
         if base is not None and r["diff"] == r["diff"]:
             change = VERDICT_WORDS.get(r["verdict"], r["verdict"])
             dp = points(r["diff_low"], r["diff_high"])
@@ -468,24 +480,40 @@ def _players_sentence(rows, arm: str, base: str | None, seats: Sequence[str], pl
                 f" ({percent(rows.loc[base, f'win_rate.{s}']['value'], places)} with {base}; "
                 f"{_points_diff(r, dp)} percentage points: {change})"
             )
+            if r["verdict"] in VERDICT_WORDS:
+                claims.append(_claim(r["verdict"], f"win_rate.{s}", arm, r))
         parts.append(text)
     sentence = "; ".join(parts) + f", a fair share being {percent(fair, places)}"
     if fair * players < 1 - SAME:  # (some games are drawn or unfinished: a share of the games somebody won)
         sentence += f" ({SHARE_WORDS.get(players, f'1/{players}')} of the games somebody won)"
     rest = [s for s in range(players) if s not in odd]
     if rest:
-        kinds = sorted({seats[s] for s in rest})
-        who = f"the {kinds[0]} players" if len(kinds) == 1 else "the other players"
-        where = f"seat{'s' if len(rest) > 1 else ''} {listed([str(s) for s in rest])}"
+        kinds = sorted({seats[s] for s in rest}) if mixed(seats) else []
+        who = seat_players(rest) + (f" ({player_word(kinds[0])})" if len(kinds) == 1 else "")
         values = listed([percent(rates[s]["value"], places) for s in rest])
-        sentence += f"; {who} in {where} win {values}"
-    return sentence[0].upper() + sentence[1:] + "."
+        sentence += f"; {who} win{'s' if len(rest) == 1 else ''} {values}"
+    return sentence[0].upper() + sentence[1:] + ".", claims
 
 
-def _alone(rows, arm: str, seats: Sequence[str], spec: GameSpec, players: int, games: int) -> list[str]:
-    """One rule set on its own: who wins from which seat (the players' chances where the seats
-    hold different players) and how long a game lasts, as ``snakesim run`` says them."""
-    out = [_who_wins(rows, arm, seats, players, games)]
+def _set_apart(seats: Sequence[str], apart: Mapping[int, str]) -> tuple[int, ...]:
+    """The seats a sentence of their own speaks of: those whose player is not of the most
+    common kind (:func:`_minority`) and those a handicap sets apart."""
+    return tuple(sorted(set(_minority(seats) if mixed(seats) else ()) | set(apart)))
+
+
+def set_apart(seats: Sequence[str], apart: Mapping[int, str]) -> dict[int, str]:
+    """What sets each seat apart in words, for a sentence that names seats without their
+    players (:func:`~snakesim.analysis.words.seat_sentence`): the handicap (``apart``,
+    :func:`~snakesim.analysis.words.handicaps`) and, where the seats hold different players,
+    the player: ``{0: "random", 2: "start_coins 14, the others 10"}``."""
+    return {s: seat_name(s, seats, apart).partition(" (")[2].removesuffix(")") for s in _set_apart(seats, apart)}
+
+
+def _alone(rows, arm: str, seats: Sequence[str], spec: GameSpec, players: int, games: int,
+           apart: Mapping[int, str]) -> list[str]:  # fmt: skip
+    """One rule set on its own: who wins from which seat (the chances of the seats its players
+    or a handicap, ``apart``, set apart) and how long a game lasts, as ``snakesim run`` says them."""
+    out = [_who_wins(rows, arm, seats, players, games, apart=apart)]
     if (arm, "length") not in rows.index or rows.loc[arm, "length"]["high"] - rows.loc[arm, "length"]["low"] < SAME:
         return out  # (a length every game shares is said once already)
     r = rows.loc[arm, "length"]
@@ -499,11 +527,12 @@ def _alone(rows, arm: str, seats: Sequence[str], spec: GameSpec, players: int, g
     return [*out, text + "."]
 
 
-def _who_wins(rows, arm: str, seats: Sequence[str], players: int, games: int) -> str:
-    """Who wins from which seat under one rule set: its players' chances where the seats hold
-    different players, else whether any seat is favoured."""
-    if mixed(seats):
-        return _players_sentence(rows, arm, None, seats, players)
+def _who_wins(rows, arm: str, seats: Sequence[str], players: int, games: int,
+              apart: Mapping[int, str] | None = None) -> str:  # fmt: skip
+    """Who wins from which seat under one rule set: the chances of the seats its players or a
+    handicap (``apart``) set apart, else whether any seat is favoured."""
+    if mixed(seats) or apart:
+        return _players_sentence(rows, arm, None, seats, players, odd=_set_apart(seats, apart or {}), apart=apart)[0]
     seat = [rows.loc[arm, f"win_rate.{s}"] for s in range(players)]
     rates = [float(r["value"]) for r in seat]
     return seat_sentence(rates, [(float(r["low"]), float(r["high"])) for r in seat], games, players)
@@ -601,13 +630,11 @@ def _gathered(rows: list, spec: GameSpec, players: int) -> list[tuple[str, str]]
     of one margin side by side."""
     out, wins = [], [r for m, _, r in rows if figure(m).id == "win_rate"]
     if wins:
-        seats = [str(_seat_of(r.name[1])) for r in wins]
+        seats = [_seat_of(r.name[1]) for r in wins]
         which = (
             "every seat's chance of winning"
             if len(wins) == players
-            else f"seat {seats[0]}'s chance of winning"
-            if len(seats) == 1
-            else f"seats {listed(seats)}'s chances of winning"
+            else f"{seat_whose(seats)} chance{'' if len(seats) == 1 else 's'} of winning"
         )
         out.append((which, margin_words("win_rate.0", wins[0]["margin"], spec)))
     for metric, b, r in rows:
@@ -676,7 +703,7 @@ def _arm_findings(rows, base: str, arm: str, spec: GameSpec, games: int, *, play
         places = max(points(r["diff_low"], r["diff_high"]) for _, _, r in seat_moves)
         parts = [f"{seat_name(_seat_of(m), seats)} {percent(b['value'], places)} -> {percent(r['value'], places)} "
                  f"({_points_diff(r, places)})" for m, b, r in seat_moves]  # fmt: skip
-        out.append((f"{len(seat_moves)} seats' chances move: " + ", ".join(parts) + " percentage points.",
+        out.append((f"{len(seat_moves)} players' chances move: " + ", ".join(parts) + " percentage points.",
                     [_claim(MATTERS, m, arm, r) for m, _, r in seat_moves]))  # fmt: skip
         matters = [item for item in matters if item not in seat_moves]
     out += [(_sentence(m, b, r, spec, seats), [_claim(MATTERS, m, arm, r)]) for m, b, r in matters]

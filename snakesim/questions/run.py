@@ -11,15 +11,18 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from snakesim.analysis.stats import SUMMARY_META, summarize, summary_of
-from snakesim.analysis.words import SAME, decimals, number, percent, points, seat_sentence
+from snakesim.analysis.words import SAME, decimals, handicaps, number, percent, points, seat_sentence
 from snakesim.core.arms import Arm, Budget, RuleSource, check_run
 from snakesim.core.registry import GameSpec
 from snakesim.core.rules import Rules
 from snakesim.core.runner import run_metadata, simulate_spec, tally_spec
 from snakesim.questions.base import Question, budget_json, identity, rule_set, spec_of
+from snakesim.questions.compare import set_apart
 from snakesim.questions.rows import seat_rows, tidy
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     import pandas as pd
 
     from snakesim.core.store import RunStore
@@ -90,7 +93,8 @@ def play(plan: Plan, *, backend=None, threads: int | None = None, progress: bool
         meta = plan.metadata()
         summary = summary_of(tally, list(spec.outcomes), {k: meta[k] for k in SUMMARY_META})
     resumed = store.resumed_games if store is not None else 0
-    return Answer(plan, summary, df, findings(summary, spec), resumed=resumed)
+    apart = set_apart(plan.seats, handicaps(plan.rules.to_dict(), spec))
+    return Answer(plan, summary, df, findings(summary, spec, apart), resumed=resumed)
 
 
 def games(plan: Plan, *, backend=None, threads: int | None = None, progress: bool = False,
@@ -129,17 +133,18 @@ def rows(answer: Answer) -> pd.DataFrame:
 
 
 # ---------------------------------------------------------------------------- in words
-def findings(s: dict, spec: GameSpec) -> list[str]:
+def findings(s: dict, spec: GameSpec, apart: Mapping[int, str] | None = None) -> list[str]:
     """The findings of one run's summary (``snakesim.analysis.stats.summary_of``), in words.
 
     Who wins from which seat (a seat is said to be favoured or behind only when its win rate's
     interval, at the level that holds for every seat at once (Bonferroni), leaves out an equal
     share of the games somebody won), how long a game lasts, draws, and the game-feel figures
-    where they were recorded.
+    where they were recorded. A seat a handicap or its player sets apart (``apart``,
+    :func:`~snakesim.questions.compare.set_apart`) is named with it.
     """
     games, players = s["games"], s["players"]
     game = f"{players}-player {spec.name.capitalize()}"
-    out = [seat_sentence(s["win_rate"], s["win_ci"], games, players, s["level"])]
+    out = [seat_sentence(s["win_rate"], s["win_ci"], games, players, s["level"], apart=apart)]
     n = s["length"]
     unit = spec.length_unit
     if n["mean_ci"][1] - n["mean_ci"][0] < SAME and n["median"] == n["max"]:

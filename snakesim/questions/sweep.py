@@ -127,7 +127,7 @@ def rows(answer: Answer) -> pd.DataFrame:
 # ---------------------------------------------------------------------------- in words
 def sweep_findings(table: pd.DataFrame, axis: str, unit: str = "turns", matters: Mapping | None = None) -> list[str]:
     """A sweep (``snakesim.analysis.sweep.sweep``) in words, for each player count: how the
-    average length (in ``unit``), seat 0's chance and the lead changes move from the first value
+    average length (in ``unit``), the first player's chance and the lead changes move from the first value
     of ``axis`` to the last, against the smallest difference that matters: a move that matters
     (the two ends' difference, its interval from theirs, lies beyond the margin), one too small
     to notice (it lies inside), or one these games cannot tell."""
@@ -139,7 +139,7 @@ def sweep_findings(table: pd.DataFrame, axis: str, unit: str = "turns", matters:
         span = f"as {axis} goes from {first} to {last}"
         for metric, what in (
             ("length", f"the average game ({unit})"),
-            ("win_rate.0", "seat 0's chance of winning"),
+            ("win_rate.0", "the first player's chance of winning"),
             ("lead_changes", "the lead changes a game"),
         ):
             line = rows[rows["metric"] == metric]

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from snakesim.analysis.tune import check_tune, tune
 from snakesim.analysis.verdicts import MATTERS, NEGLIGIBLE, Margin, verdict
-from snakesim.analysis.words import decimals, metric_words, number, percent, plain, points
+from snakesim.analysis.words import decimals, metric_words, number, percent, plain, points, seat_player
 from snakesim.core.arms import Budget, RuleSource
 from snakesim.core.figures import target_figure
 from snakesim.core.registry import GameSpec
@@ -130,7 +130,8 @@ def tune_findings(s: dict, matters: Mapping | None = None) -> list[str]:
     """A tune search (``TuneResult.summary``) in words: the value to play and what fresh games
     show, and whether that meets the target within what matters (``matters``: the margins by
     figure, the registry's where it says nothing)."""
-    option = s["vary"]["option"] + (f" (seat {s['vary']['seat']})" if s["vary"]["seat"] is not None else "")
+    seat, option = s["vary"]["seat"], s["vary"]["option"]
+    whom = f" for {seat_player(seat)}" if seat is not None else ""  # (a per-seat option: one seat's value)
     words, goal = metric_words(s["target"]["metric"]), s["target"]["value"]
     m = s["metric"]
     lo, hi = m["ci"]
@@ -141,13 +142,14 @@ def tune_findings(s: dict, matters: Mapping | None = None) -> list[str]:
     got = f"{show(m['value'])} [{show(lo)}, {show(hi)}] on {m['games']:,} fresh games"
     if s["status"] == "out of reach":
         out = [
-            f"No {option} from {s['vary']['range'][0]} to {s['vary']['range'][1]} brings {words} to {show(goal)}; "
-            f"the nearest is {s['best']}: it gives {got}, {_meets(s, show, matters)}."
+            f"No value of {option}{whom} from {s['vary']['range'][0]} to {s['vary']['range'][1]} brings {words} "
+            f"to {show(goal)}; the nearest is {s['best']}: it gives {got}, {_meets(s, show, matters)}."
         ]
     else:
-        out = [f"For {words} of {show(goal)}, play {option} = {s['best']}: it gives {got}, {_meets(s, show, matters)}."]
+        out = [f"For {words} of {show(goal)}, play {option} = {s['best']}{whom}: it gives {got}, "
+               f"{_meets(s, show, matters)}."]  # fmt: skip
     if s.get("estimate") is not None and s["status"] != "out of reach":
-        out.append(f"Between whole values the target lies at {option} = {s['estimate']:.2f}.")
+        out.append(f"Between whole values the target lies at {option} = {s['estimate']:.2f}{whom}.")
     return out
 
 

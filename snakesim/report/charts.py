@@ -20,6 +20,7 @@ import numpy as np
 
 from snakesim.analysis.compare import OWN_SCORE, winning_margin
 from snakesim.analysis.stats import LEVEL, wilson
+from snakesim.analysis.words import ordinal
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -65,12 +66,12 @@ def comparison_charts(spec: GameSpec, players: int, table: pd.DataFrame, tables:
 def win_rate_chart(table: pd.DataFrame, players: int) -> dict:
     """Each arm's win rate by seat with its interval (``compare_tables``'s rows). Where every
     arm seats the same players and they differ from seat to seat, each seat is named with its
-    player (``seat 1 (random)``), so the chart answers "how often does the child win?"."""
+    player (``second player (random)``), so the chart answers "how often does the child win?"."""
     from snakesim.questions.compare import lineups, mixed
 
     seats = set(lineups(table).values())
     names = next(iter(seats)) if len(seats) == 1 else ()
-    label = [f"seat {s} ({names[s]})" if mixed(names) else f"seat {s}" for s in range(players)]
+    label = [f"{ordinal(s)} player" + (f" ({names[s]})" if mixed(names) else "") for s in range(players)]
     series = []
     for name, rows in table.groupby("variant", sort=False):
         by = rows.set_index("metric")
@@ -84,8 +85,8 @@ def _seat_chart(key: str, title: str, series: list[dict]) -> dict:
     summary = "; ".join(
         f"{s['name']}: " + ", ".join(f"{x} {100 * v:.1f}%" for x, v, _, _ in s["points"]) for s in series
     )
-    return chart(key, title, "bars", "seat (0 plays first)", "wins", percent=True, series=series,
-                  summary=f"The share of games each seat wins. {summary}.")  # fmt: skip
+    return chart(key, title, "bars", "player, in the order they play", "wins", percent=True, series=series,
+                  summary=f"The share of games each player wins. {summary}.")  # fmt: skip
 
 
 def spread_chart(
@@ -193,7 +194,8 @@ def balance_chart(result, handicap: str) -> dict:
     series = []
     for when, rows in result.confirmed.groupby("rules", sort=False):
         values = result.base if when == "before" else result.values
-        points = [[f"seat {int(r.seat)}", float(r.win_rate), float(r.low), float(r.high)] for r in rows.itertuples()]
+        points = [[f"{ordinal(int(r.seat))} player", float(r.win_rate), float(r.low), float(r.high)]
+                  for r in rows.itertuples()]  # fmt: skip
         series.append({"name": f"{when}: {handicap} = {values}", "points": points})
     chart = _seat_chart("balance", "Who wins from which seat, before and after, on fresh games", series)
     chart["level"] = result.summary["level"]

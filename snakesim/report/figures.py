@@ -6,6 +6,8 @@ from __future__ import annotations
 import textwrap
 from typing import TYPE_CHECKING
 
+from snakesim.analysis.words import ordinal as seat_ordinal
+from snakesim.analysis.words import seat_player
 from snakesim.core.columns import winners
 
 if TYPE_CHECKING:
@@ -48,7 +50,8 @@ def sweep_figure(table: pd.DataFrame, x: str, metrics=None, title: str = "") -> 
             line = line.sort_values(x)
             ax.plot(line[x], line["value"], marker="o", label=f"{players} players")
             ax.fill_between(line[x], line["low"], line["high"], alpha=0.25)
-        ax.set_title(figure(metric).heading.format(seat=0))
+        per_seat = figure(metric).id == "win_rate"  # (a chart's words name a seat as players do)
+        ax.set_title(f"{seat_player(int(metric.partition('.')[2]))} wins" if per_seat else figure(metric).heading)
         ax.set_xlabel(x)
         ax.grid(alpha=0.3)
         if figure(metric).percent:  # (drawn in percent, as printed)
@@ -89,7 +92,7 @@ def win_rates_figure(table: pd.DataFrame, title: str = "") -> Figure:
         ax.errorbar(x, rows["value"], yerr=errors, fmt="o", capsize=3, label=variant)
     fair = (1 - table[(table["metric"] == "draw")]["value"].mean()) / len(seats)
     ax.axhline(fair, color="grey", linewidth=0.8, linestyle="--", label="equal shares")
-    ax.set_xticks(range(len(seats)), [f"seat {s.partition('.')[2]}" for s in seats])
+    ax.set_xticks(range(len(seats)), [f"{seat_ordinal(int(s.partition('.')[2]))} player" for s in seats])
     ax.set_ylabel("win rate")
     in_percent(ax)
     ax.grid(alpha=0.3, axis="y")

@@ -74,10 +74,10 @@ def arms_text(arms: list[dict]) -> list[str]:
     out = []
     for k, a in enumerate(arms):
         changes = f"`{a['summary']}`" if a["changes"] else "the standard rules, unchanged"
-        who = ", ".join(f"seat {s} {p}" for s, p in enumerate(a["policies"]))
+        who = ", ".join(a["policies"])
         line = f"- **{a['name']}**{' (the baseline)' if k == 0 else ''}: {changes}"
         if who:
-            line += f"; players: {who}" + (" (its own)" if a.get("own_players") else "")
+            line += f"; players, in the order they play: {who}" + (" (its own)" if a.get("own_players") else "")
         out.append(line)
     kinds = sorted({p for a in arms for p in a["policies"]})
     if kinds:

@@ -2,7 +2,7 @@
    rule set keeps unless it is given its own), and the list of rule sets side by side, one of
    them in the editor. */
 
-import { $, button, listed, node } from "./util.js";
+import { $, button, listed, node, ordinal } from "./util.js";
 
 /* The kinds of player a seat may hold: the game's policies, and greedy's novice after greedy. */
 export function playerChoices(game) {
@@ -14,12 +14,13 @@ export function playerChoices(game) {
   return out;
 }
 
-/* A select of the players a seat may hold, calling change(value) when it changes. */
-function seatSelect(game, label, value, parent, change) {
+/* A select of the players seat s may hold, named as players say it ("second player"), calling
+   change(value) when it changes. */
+function seatSelect(game, s, value, parent, change) {
   const wrap = node("label", "seat", null, parent);
-  node("span", null, label, wrap);
+  node("span", null, `${ordinal(s)} player`, wrap);
   const sel = node("select", null, null, wrap);
-  sel.dataset.role = label;
+  sel.dataset.role = `seat ${s}`;
   playerChoices(game).forEach((c) => { node("option", null, c, sel).value = c; });
   if (playerChoices(game).indexOf(value) < 0) node("option", null, value, sel).value = value;
   sel.value = value;
@@ -38,7 +39,7 @@ export function drawLineup(page) {
   $("no-choices").textContent = `Nobody makes a choice in ${game.title.split(":")[0]}: the cards decide every move, `
     + "so there are no players to choose.";
   state.lineup.forEach((p, s) => {
-    seatSelect(game, `seat ${s}`, p, box, (v) => {
+    seatSelect(game, s, p, box, (v) => {
       state.lineup[s] = v;
       page.changed();
     });
@@ -125,7 +126,7 @@ function drawArmPlayers(page, arm, i, item) {
   }
   node("span", null, "Players of its own: ", box);
   arm.policies.forEach((p, s) => {
-    seatSelect(state.game, `seat ${s}`, p, box, (v) => {
+    seatSelect(state.game, s, p, box, (v) => {
       arm.policies[s] = v;
       page.changed();
     });
@@ -148,13 +149,14 @@ function named(control, role, arm) {
   return control;
 }
 
-/* Seats in words: "greedy in every seat", "random in seat 1, greedy in seats 0 and 2". */
+/* Seats in words: "greedy in every seat", "random as the second player, greedy as the first
+   and third". */
 export function describeSeats(seats) {
   const kinds = [...new Set(seats)];
   if (kinds.length === 1) return `${kinds[0]} in every seat`;
   return kinds.map((k) => {
     const where = seats.map((p, s) => (p === k ? s : -1)).filter((s) => s >= 0);
-    return `${k} in seat${where.length > 1 ? "s" : ""} ${listed(where.map(String))}`;
+    return `${k} as the ${listed(where.map(ordinal))}${where.length > 1 ? "" : " player"}`;
   }).join(", ");
 }
 

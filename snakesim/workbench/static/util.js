@@ -68,6 +68,10 @@ export function wholeNumber(id, name, low, high, why = "") {
   return value;
 }
 
+/* A seat counted from 0 as players count it (snakesim.analysis.words.ordinal): 0 -> "first". */
+const ORDINALS = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth"];
+export const ordinal = (seat) => ORDINALS[seat] || `${seat + 1}th`;
+
 /* "a", "a and b", "a, b and c". */
 export function listed(items) {
   if (items.length < 2) return items.join("");
