@@ -87,7 +87,7 @@ def test_balance_undoes_a_handicap_given_on_purpose():
     assert max(fix.values) - min(fix.values) <= 1 and fix.values[2] >= 19, fix.values
     # (within a point on the search's games, which chose it; the fresh games cannot show it: not "balanced")
     assert fix.status == "within tolerance by estimate" and "search's games, which chose it" in fix.message
-    assert "fresh games this answer leaves a seat 1.2 percentage points off" in fix.message, fix.message
+    assert "fresh games this answer leaves the fourth player 1.2 percentage points off" in fix.message, fix.message
     assert fix.summary["runner_up"]["values"] != fix.values and len(fix.summary["runner_up"]["win_rate"]) == 4
     before, after = fix.summary["before"], fix.summary["after"]
     assert before["win_rate"][2] < 0.21 and before["balance_p"] < 1e-10
@@ -334,21 +334,21 @@ SEARCH_UNDECIDED = "the closest found ... cannot tell whether the tolerance can 
         # the issue's Rainbow: a seat 1.6 points off, its interval [1.3, 1.9] wholly beyond 1 point, on fresh
         # games; the search could not tell whether other values can do it: that is said as the search's own
         ("undecided", [0.016, -0.006, -0.005, -0.005], 0.003, "not balanced",
-         "hand_size = [9, 8, 8, 8] leaves a seat 1.6 percentage points off the mean seat on 100,000 fresh games, "
-         "surely more than 1 percentage point; the search, on its own games: " + SEARCH_UNDECIDED),
+         "hand_size = [9, 8, 8, 8] leaves the first player 1.6 percentage points off the mean seat on 100,000 fresh "
+         "games, surely more than 1 percentage point; the search, on its own games: " + SEARCH_UNDECIDED),
         ("cannot balance", [0.016, -0.006, -0.005, -0.005], 0.003, "not balanced",
-         "hand_size = [9, 8, 8, 8] leaves a seat 1.6 percentage points off the mean seat on 100,000 fresh games, "
-         "surely more than 1 percentage point; the search, on its own games: no values found"),
+         "hand_size = [9, 8, 8, 8] leaves the first player 1.6 percentage points off the mean seat on 100,000 fresh "
+         "games, surely more than 1 percentage point; the search, on its own games: no values found"),
         # the issue's Hisss: balanced on the search's games, which chose it; 4,000 fresh games cannot show it
         ("balanced", [0.0008, -0.0004, -0.0004, 0.0], 0.02, "within tolerance by estimate",
          "hand_size = [9, 8, 8, 8] puts every seat within 1 percentage point of the mean seat on the search's games, "
-         "which chose it; on 100,000 fresh games this answer leaves a seat 0.08 percentage points off, which they "
-         "cannot show inside 1 percentage point"),
+         "which chose it; on 100,000 fresh games this answer leaves the first player 0.08 percentage points off by "
+         "estimate, too few games to show every seat within 1 percentage point"),
         ("undecided", [0.004, -0.002, -0.001, -0.001], 0.002, "balanced",
          "hand_size = [9, 8, 8, 8] puts every seat within 1 percentage point of the mean seat on 100,000 fresh games "
          "(simultaneous 95% intervals; largest deviation 0.4 percentage points)"),
         ("undecided", [0.012, -0.004, -0.004, -0.004], 0.004, "undecided",
-         SEARCH_UNDECIDED + "; on 100,000 fresh games this answer leaves a seat 1.2 percentage points off"),
+         SEARCH_UNDECIDED + "; on 100,000 fresh games this answer leaves the first player 1.2 percentage points off"),
     ],
 )  # fmt: skip
 def test_the_answers_status_is_the_fresh_games_and_the_search_speaks_for_itself(searched, deviation, half, status,
@@ -373,7 +373,7 @@ def test_a_settled_failure_is_not_said_to_need_more_games():
         "On 100,000 fresh games the largest gap between two seats' chances of winning goes from 7.5 [6.9, 8.1] "
         "percentage points to 2.9 [2.3, 3.5] percentage points: the handicap brings the seats closer, but a seat "
         "stays surely more than 1 percentage point off the average seat's chance (1.6 percentage points by "
-        "estimate): not fair as asked."
+        "estimate): not fair within that tolerance."
     )
     assert said[2] == ("Whether other values of hand_size could meet the tolerance, 40,000 games per candidate could "
                        "not tell (raise --max-games).")  # fmt: skip

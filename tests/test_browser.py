@@ -77,7 +77,7 @@ def test_every_figure_loads_and_every_chart_is_drawn(page_of_report):
     assert data and drawn.count() == sum(data)
     for k in range(drawn.count()):
         assert drawn.nth(k).locator(".snakesim-bar, .snakesim-line").count() > 0
-    page.hover("[data-chart=win-rates] [data-x='first player'] >> nth=0")
+    page.hover("[data-chart=win-rates] [data-x='first'] >> nth=0")
     assert "[" in page.locator(".snakesim-tip >> visible=true").inner_text()
 
 

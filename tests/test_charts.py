@@ -25,7 +25,7 @@ def test_win_rates_are_the_comparisons_rows(fortune):
     table, _, charts = fortune
     rows = table.set_index(["variant", "metric"])
     for series in charts["win-rates"]["series"]:
-        assert [p[0] for p in series["points"]] == ["first player", "second player", "third player", "fourth player"]
+        assert [p[0] for p in series["points"]] == ["first", "second", "third", "fourth"]
         for seat, (_, value, low, high) in enumerate(series["points"]):
             row = f"win_rate.{seat}"
             assert [value, low, high] == list(rows.loc[(series["name"], row), ["value", "low", "high"]])

@@ -922,4 +922,4 @@ def test_a_balance_search_moves_two_steps_at_once_when_no_single_step_is_clearly
     assert path == [(200, (1, 40, 40), True), (400, (1, 40, 40), True), (400, (20, 20, 20), True),
                     (400, (1, 40, 39), False)]  # fmt: skip
     assert found.values == [20, 20, 20] and found.status == "undecided"
-    assert found.message.startswith("the closest found, start_coins = [20, 20, 20], leaves a seat")
+    assert found.message.startswith("the closest found, start_coins = [20, 20, 20], leaves the ")

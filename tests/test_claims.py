@@ -127,7 +127,7 @@ GAP = st.tuples(st.floats(0.0, 0.1), st.floats(0.0, 0.05)).map(lambda t: (t[0], 
        searched=st.sampled_from(["balanced", "cannot balance", "within tolerance by estimate", "undecided"]),
        before=GAP, after=GAP, same=st.booleans())  # fmt: skip
 def test_a_balance_answer_is_said_as_its_status_and_its_gaps_allow(status, searched, before, after, same):
-    """Fair as asked only when balanced; not fair as asked only when surely not; more games would
+    """Fair as asked only when balanced; not fair within that tolerance only when surely not; more games would
     tell only of an answer the fresh games leave open; the search's own question apart."""
     from snakesim.questions.balance import balance_findings
 
@@ -137,8 +137,9 @@ def test_a_balance_answer_is_said_as_its_status_and_its_gaps_allow(status, searc
          "novices": None}  # fmt: skip
     text = " ".join(balance_findings(s))
     worse = after[1] > before[2]
-    assert ("fair as asked" in text.replace("not fair as asked", "")) == (status == "balanced" and not worse)
-    assert ("not fair as asked" in text) == (status == "not balanced" and not worse)
+    fair = "fair within that tolerance" in text.replace("not fair within that tolerance", "")
+    assert fair == (status == "balanced" and not worse)
+    assert ("not fair within that tolerance" in text) == (status == "not balanced" and not worse)
     if "more games would tell" in text or "more fresh games" in text:
         assert status in ("within tolerance by estimate", "undecided", "cannot balance") and not worse
     assert ("Whether other values" in text) == (status != "balanced" and searched == "undecided")

@@ -121,11 +121,11 @@ def test_a_constant_metric_is_said_once_for_every_arm():
     findings = compare_findings(t, HISSS, 2, 5_000)
     once = texts(findings, None)
     assert once == ["Every 2-player Hisss game lasts 49 turns under every rule set compared.",
-                    "None of these 5,000 2-player Hisss games of every rule set ended in a draw: draws are at most "
+                    "None of the 5,000 2-player Hisss games each rule set played ended in a draw: draws are at most "
                     "0.08% of games, 95% sure."]  # fmt: skip
     t.loc[t["metric"] == "draw", "high"] = 0.0  # (an interval that reaches nowhere: the games alone are said)
     assert texts(compare_findings(t, HISSS, 2, 5_000), None)[1] == (
-        "None of these 5,000 2-player Hisss games of every rule set ended in a draw."
+        "None of the 5,000 2-player Hisss games each rule set played ended in a draw."
     )
     assert not any("length" in s.lower() for s in texts(findings))
 
@@ -212,7 +212,9 @@ def test_balance_findings_say_whether_fresh_games_bear_the_handicap_out():
     assert worse[1].endswith("from 0.6 [0.0, 1.1] percentage points to 1.8 [1.2, 2.4] percentage points: the "
                              "handicap makes the seats less even there, so keep the rules as they are.")  # fmt: skip
     fair = balance_findings(balance_summary((0.08, 0.07, 0.09), (0.01, 0.0, 0.02), status="balanced", worst=0.004))
-    assert fair[1].endswith(": every seat is within 1 percentage point of the average seat's chance, fair as asked.")
+    assert fair[1].endswith(
+        ": every seat is within 1 percentage point of the average seat's chance, fair within that tolerance."
+    )
     unclear = balance_findings(balance_summary((0.02, 0.01, 0.03), (0.015, 0.005, 0.025)))
     assert unclear[1].endswith(
         ": a difference these games cannot tell from noise, so keep the rules as they are; "
@@ -237,7 +239,7 @@ def test_a_handicap_is_called_fair_only_when_the_fresh_games_show_it():
         ": the handicap brings the seats closer, but these games do not show every seat within 1 percentage point of "
         "the average seat's chance (the furthest is 0.9 percentage points off by estimate); more games would tell."
     )
-    assert not any("evens" in s or "fair as asked." in s for s in closer)
+    assert not any("evens" in s or "fair within that tolerance." in s for s in closer)
     # Chances are always "percentage points", never bare "points" (a handicap may count game points).
     assert all(" points" not in s.replace("percentage points", "") for s in closer)
 
@@ -259,8 +261,8 @@ def test_tune_findings_say_the_value_and_whether_fresh_games_hold_the_target():
     s["metric"] = {"value": 0.52, "ci": [0.51, 0.53], "games": 100_000}
     assert tune_findings(s) == [
         "No value of start_coins from 5 to 40 brings the second player's win rate to 90.0%; the nearest is 5: it gives "
-        "52.0% [51.0%, 53.0%] on 100,000 fresh games, which misses the target by more than matters (more than 1.0% of "
-        "it)."
+        "52.0% [51.0%, 53.0%] on 100,000 fresh games, which misses the target by more than matters (more than 1 "
+        "percentage point of it)."
     ]
 
 
@@ -405,11 +407,11 @@ def test_a_mixed_lineup_names_its_players_and_answers_for_the_child(child_among_
     assert "first_player_advantage" in hidden_metrics(table)
     wins_chart = comparison_charts(spec, 3, table, tables)[0]
     assert [p[0] for p in wins_chart["series"][0]["points"]] == [
-        "first player (greedy)",
-        "second player (random)",
-        "third player (greedy)",
+        "first (greedy)",
+        "second (random)",
+        "third (greedy)",
     ]
-    assert "second player (random)" in wins_chart["summary"]
+    assert "second (random)" in wins_chart["summary"]
 
 
 def test_rule_sets_with_different_players_say_so_first():
@@ -757,7 +759,7 @@ def test_whether_a_tunes_answer_meets_its_target_in_words(metric, goal, ci, said
     from snakesim.questions.tune import _meets
 
     s = {"target": {"metric": metric, "value": goal}, "metric": {"ci": list(ci)}}
-    assert _meets(s, str, None) == said
+    assert _meets(s, None) == said
 
 
 def _balanced(values, base, before, after, status="undecided", tolerance=0.01, novices=None):
@@ -779,7 +781,9 @@ def test_balance_in_words_each_way_its_fresh_games_can_go():
     ]
     # (an interval starting exactly where the other ends is not surely apart: not less even)
     said = _balanced([1, 0, 0], [0, 0, 0], gap, (0.08, 0.07, 0.09), status="balanced", tolerance=0.02)[1]
-    assert said.endswith(": every seat is within 2 percentage points of the average seat's chance, fair as asked.")
+    assert said.endswith(
+        ": every seat is within 2 percentage points of the average seat's chance, fair within that tolerance."
+    )
     said = _balanced([1, 0, 0], [0, 0, 0], gap, (0.08, 0.07 + 1e-9, 0.09), status="balanced")[1]
     assert said.endswith("less even there, so keep the rules as they are.")
     said = _balanced([1, 0, 0], [0, 0, 0], gap, (0.01, 0.0, 0.02))[1]
@@ -814,15 +818,15 @@ CONSTANT = [  # (figure, its one value, players, rule sets compared, its words) 
     # (a rate seen never or always: said of these games, with how far its interval reaches)
     ("draw", 0.0, 4, 1, "", "None of these 20,000 4-player Fortune games ended in a draw: draws are at most 0.018% "
      "of games, 95% sure."),
-    ("draw", 0.0, 4, 2, "", "None of these 20,000 4-player Fortune games of every rule set ended in a draw: draws "
+    ("draw", 0.0, 4, 2, "", "None of the 20,000 4-player Fortune games each rule set played ended in a draw: draws "
      "are at most 0.018% of games, 95% sure."),
-    ("draw", 1.0, 4, 2, "", "Every one of these 20,000 4-player Fortune games of every rule set ended in a draw: "
+    ("draw", 1.0, 4, 2, "", "Every one of the 20,000 4-player Fortune games each rule set played ended in a draw: "
      "draws are at least 99.982% of games, 95% sure."),
     ("unfinished", 0.0, 4, 1, "", ""),
     ("tie_break", 0.0, 3, 1, "the tie-break decides", "The tie-break decided none of these 20,000 3-player Fortune "
      "games: it decides at most 0.018% of won games, 95% sure."),
-    ("tie_break", 0.0, 3, 2, "the tie-break decides", "The tie-break decided none of these 20,000 3-player Fortune "
-     "games of every rule set: it decides at most 0.018% of won games, 95% sure."),
+    ("tie_break", 0.0, 3, 2, "the tie-break decides", "The tie-break decided none of the 20,000 3-player Fortune "
+     "games each rule set played: it decides at most 0.018% of won games, 95% sure."),
     ("tie_break", 0.25, 3, 1, "the tie-break decides", "The tie-break decides: 25.0%."),
     ("margin", 3.0, 3, 1, "margin", "The winner always ends 3 coins ahead of the next seat."),
     ("margin", 3.0, 3, 2, "margin",
@@ -858,7 +862,7 @@ def test_a_rate_never_seen_is_said_of_the_games_played_with_how_far_its_interval
     assert (draws["value"] == 0).all()
     high = draws["high"].max()
     said = [f["text"] for f in answer.findings if "in a draw" in f["text"]]
-    assert said == [f"None of these 5,000 4-player Fortune games of every rule set ended in a draw: draws are at most "
+    assert said == [f"None of the 5,000 4-player Fortune games each rule set played ended in a draw: draws are at most "
                     f"{percent(high, points(0.0, high))} of games, 95% sure."]  # fmt: skip
     assert not any("No 4-player" in f["text"] or "never" in f["text"] for f in answer.findings)
 

@@ -34,6 +34,7 @@ import numpy as np
 from snakesim.analysis.search import SEARCH, SameGames, check_budget, check_range, held, win_matrix
 from snakesim.analysis.skill import novice_seats
 from snakesim.analysis.stats import LEVEL, seat_balance, seat_gap, wilson
+from snakesim.analysis.words import seat_player
 from snakesim.core import compiling
 from snakesim.core.arms import Budget
 from snakesim.core.errors import InputError
@@ -405,6 +406,7 @@ def _answer(searched: str, said: str, fresh: SeatRates, *, tolerance: float, han
     its own); otherwise the search's status, but never "balanced" (its games chose the answer):
     **within tolerance by estimate**."""
     worst = float(np.abs(fresh.deviation).max())
+    furthest = seat_player(int(np.argmax(np.abs(fresh.deviation))))  # (named: "a seat" hid which)
     values = list(fresh.values)
     if fresh.within(tolerance):
         return "balanced", (
@@ -413,11 +415,12 @@ def _answer(searched: str, said: str, fresh: SeatRates, *, tolerance: float, han
         )
     if fresh.beyond(tolerance):  # (settled: more games would not change it, whatever the search found)
         return "not balanced", (
-            f"{handicap} = {values} leaves a seat {points(worst)} off the mean seat on {games:,} fresh games, surely "
-            f"more than {points(tolerance)}; the search, on its own games: {said}"
+            f"{handicap} = {values} leaves {furthest} {points(worst)} off the mean seat on {games:,} fresh games, "
+            f"surely more than {points(tolerance)}; the search, on its own games: {said}"
         )
-    shown = f"; on {games:,} fresh games this answer leaves a seat {points(worst)} off"
-    shown += f", which they cannot show inside {points(tolerance)}" if worst <= tolerance else ""
+    shown = f"; on {games:,} fresh games this answer leaves {furthest} {points(worst)} off"
+    # (within the tolerance by estimate, yet "0.08 off, which they cannot show inside 1 point" read as a contradiction)
+    shown += f" by estimate, too few games to show every seat within {points(tolerance)}" if worst <= tolerance else ""
     if searched == "balanced":
         return "within tolerance by estimate", (
             f"{handicap} = {values} puts every seat within {points(tolerance)} of the mean seat on the search's games, "
@@ -432,6 +435,7 @@ def _verdict(
     """The search's status and its message, from the answer's figures and whether every move
     from it was surely worse (``settled``)."""
     worst = float(np.abs(now.deviation).max())
+    furthest = seat_player(int(np.argmax(np.abs(now.deviation))))
     where = f"every seat within {points(tolerance)} of the mean seat"
     if now.within(tolerance):
         return "balanced", f"{handicap} = {list(now.values)} puts {where} ({now.games:,} games per candidate)"
@@ -443,13 +447,13 @@ def _verdict(
     )  # fmt: skip
     if settled and not now.beyond(tolerance):
         return "cannot balance", (
-            f"every step of {handicap} from {list(now.values)} is surely worse, and it leaves a seat "
+            f"every step of {handicap} from {list(now.values)} is surely worse, and it leaves {furthest} "
             f"{points(worst)} off (within {points(tolerance)} or not: {now.games:,} games cannot tell){coarse}"
         )
     if now.beyond(tolerance):
         return "cannot balance", (
             f"no values of {handicap} from {low} to {high} found by the search put {where}: the closest, "
-            f"{list(now.values)}, leaves a seat {points(worst)} off{coarse}"
+            f"{list(now.values)}, leaves {furthest} {points(worst)} off{coarse}"
         )
     if worst <= tolerance:
         return "within tolerance by estimate", (
@@ -457,7 +461,7 @@ def _verdict(
             f"but {now.games:,} games per candidate cannot show it; raise --max-games to be sure"
         )
     return "undecided", (
-        f"the closest found, {handicap} = {list(now.values)}, leaves a seat {points(worst)} off; "
+        f"the closest found, {handicap} = {list(now.values)}, leaves {furthest} {points(worst)} off; "
         f"{now.games:,} games per candidate cannot tell whether the tolerance can be met (raise --max-games){coarse}"
     )
 

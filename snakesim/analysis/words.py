@@ -150,14 +150,15 @@ def metric_words(metric: str) -> str:
 
 
 def seat_sentence(rates, cis, games: int, players: int, level: float = LEVEL,
-                  apart: Mapping[int, str] | None = None) -> str:  # fmt: skip
+                  apart: Mapping[int, str] | None = None, lineup: bool = False) -> str:  # fmt: skip
     """Who wins from which seat, against the smallest difference in a seat's chance that
     matters (1 percentage point): each seat's win rate has its interval at the level that holds
     for every seat at once (Bonferroni). The seats are not equal when some seat's interval lies
     beyond an equal share of the games somebody won by more than that; they differ by too little
     to notice when every seat's lies within it; and no seat is measurably favoured when every
     interval holds an equal share. A seat a handicap sets apart (``apart``, :func:`handicaps`)
-    is named with it, and its chance said."""
+    is named with it, and its chance said. Where the seats hold different kinds of player
+    (``lineup``) the players' chances differ, not the seats': it is said so."""
     from snakesim.analysis.verdicts import margin_for
 
     wins = [round(r * games) for r in rates]
@@ -178,13 +179,16 @@ def seat_sentence(rates, cis, games: int, players: int, level: float = LEVEL,
     aside = aside[:2].upper() + aside[2:]
     size = f"{100 * m:g} percentage point{'' if m == 0.01 else 's'}"
     if any(lo >= fair + m for lo, _ in bounds) or any(hi <= fair - m for _, hi in bounds):
-        return f"The seats are not equal: {uneven}.{aside}"
+        lead = "The players' chances are not equal" if lineup else "The seats are not equal"
+        return f"{lead}: {uneven}.{aside}"
     within = all(fair - m < lo and hi < fair + m for lo, hi in bounds)
     if any(lo > fair for lo, _ in bounds) or any(hi < fair for _, hi in bounds):
         tail = (f"every seat is within {size} of an equal share, too little to notice" if within
                 else f"these games cannot tell whether by as much as matters ({size})")  # fmt: skip
-        return f"The seats differ a little: {uneven}; {tail}.{aside}"
-    lead = "No seat is favoured by as much as matters" if within else "No seat is measurably favoured"
+        lead = "The players' chances differ a little" if lineup else "The seats differ a little"
+        return f"{lead}: {uneven}; {tail}.{aside}"
+    who = "player" if lineup else "seat"
+    lead = f"No {who} is favoured by as much as matters" if within else f"No {who} is measurably favoured"
     named = " " + "; ".join(f"{name(s)} wins {rate_ci(rates[s], cis[s], places)}" for s in apart) + " of games."
     return (
         f"{lead}: every seat wins between {percent(min(rates), places)} and {percent(max(rates), places)} of games, "

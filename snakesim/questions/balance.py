@@ -176,14 +176,16 @@ def balance_findings(s: dict) -> list[str]:
         out.append(fresh + ": the handicap makes the seats less even there, so keep the rules as they are.")
     elif s["status"] == "not balanced":  # (settled on the fresh games: more games would not change it)
         off = (f"a seat stays surely more than {tolerance} off the average seat's chance "
-               f"({100 * s['fresh_max_deviation']:.1f} percentage points by estimate): not fair as asked")  # fmt: skip
+               f"({100 * s['fresh_max_deviation']:.1f} percentage points by estimate): not fair within that "
+               "tolerance")  # fmt: skip
         closer = ": the handicap brings the seats closer, but " if after[2] < before[1] else ": "
         out.append(fresh + closer + off + ".")
     elif s["status"] == "within tolerance by estimate" and (s.get("search") or {}).get("status") == "balanced":
         out.append(fresh + f": the search's games show every seat within {tolerance}, but {unshown}; more fresh games "
                    "(--confirm-games) would tell.")  # fmt: skip
     elif s["status"] == "balanced":
-        out.append(fresh + f": every seat is within {tolerance} of the average seat's chance, fair as asked.")
+        out.append(fresh + f": every seat is within {tolerance} of the average seat's chance, fair within that "
+                   "tolerance.")  # fmt: skip
     elif after[2] < before[1]:
         out.append(fresh + f": the handicap brings the seats closer, but {unshown}; more games would tell.")
     elif list(values) != list(base):

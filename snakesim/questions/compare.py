@@ -327,7 +327,8 @@ def constant_sentence(row: str, value: float, spec: GameSpec, players: int, arms
     if f.id == "margin":
         return f"The winner always ends {number(value, 0)} {unit} ahead of the next seat{every}."
     if f.kind == "rate" and value in (0, 1):
-        seen = f"these {games:,} {players}-player {game} games" + (" of every rule set" if arms > 1 else "")
+        seen = (f"the {games:,} {players}-player {game} games each rule set played" if arms > 1
+                else f"these {games:,} {players}-player {game} games")  # fmt: skip
         of = "won games" if f.counted is not None else "games"
         gap = min(bound, 1 - bound)  # (how far the interval reaches from never, or from always)
         sure = f"{'at most' if value == 0 else 'at least'} {percent(bound, max(1, points(0.0, gap)))}"
@@ -598,10 +599,12 @@ def _sentence(metric: str, b, r, spec: GameSpec, seats: Sequence[str]) -> str:
             return (f"{who[0].upper()}{who[1:]} wins {100 * abs(r['diff']):.{places}f} percentage points "
                     f"{'more' if up else 'less'} often: {percent(b['value'], places)} -> {percent(r['value'], places)} "
                     f"({diff}).")  # fmt: skip
-        what = {"draw": "of games", "unfinished": "of games", "first_player_advantage": "above a fair share"}.get(
-            f.id, f.words[0] if f.words else ""
-        )
         lead = _phrase(metric, b, r, seats)
+        if f.id == "first_player_advantage":  # (points above a fair share: "0.1% -> -1.4% above" read as a share)
+            values = (f"{fixed(100 * b['value'], places, True)} -> {fixed(100 * r['value'], places, True)} "
+                      "percentage points from a fair share")  # fmt: skip
+            return f"{lead[0].upper()}{lead[1:]}: {values} ({diff})."
+        what = {"draw": "of games", "unfinished": "of games"}.get(f.id, f.words[0] if f.words else "")
         values = f"{percent(b['value'], places)} -> {percent(r['value'], places)} {what}".rstrip()
         return f"{lead[0].upper()}{lead[1:]}: {values} ({diff})."
     places = decimals(r["diff_high"] - r["diff_low"])

@@ -17,7 +17,7 @@ from snakesim.core.registry import GameSpec
 from snakesim.core.rules import Rules
 from snakesim.core.runner import run_metadata, simulate_spec, tally_spec
 from snakesim.questions.base import Question, budget_json, identity, rule_set, spec_of
-from snakesim.questions.compare import set_apart
+from snakesim.questions.compare import mixed, set_apart
 from snakesim.questions.rows import seat_rows, tidy
 
 if TYPE_CHECKING:
@@ -94,7 +94,7 @@ def play(plan: Plan, *, backend=None, threads: int | None = None, progress: bool
         summary = summary_of(tally, list(spec.outcomes), {k: meta[k] for k in SUMMARY_META})
     resumed = store.resumed_games if store is not None else 0
     apart = set_apart(plan.seats, handicaps(plan.rules.to_dict(), spec))
-    return Answer(plan, summary, df, findings(summary, spec, apart), resumed=resumed)
+    return Answer(plan, summary, df, findings(summary, spec, apart, lineup=mixed(plan.seats)), resumed=resumed)
 
 
 def games(plan: Plan, *, backend=None, threads: int | None = None, progress: bool = False,
@@ -133,18 +133,19 @@ def rows(answer: Answer) -> pd.DataFrame:
 
 
 # ---------------------------------------------------------------------------- in words
-def findings(s: dict, spec: GameSpec, apart: Mapping[int, str] | None = None) -> list[str]:
+def findings(s: dict, spec: GameSpec, apart: Mapping[int, str] | None = None, lineup: bool = False) -> list[str]:
     """The findings of one run's summary (``snakesim.analysis.stats.summary_of``), in words.
 
     Who wins from which seat (a seat is said to be favoured or behind only when its win rate's
     interval, at the level that holds for every seat at once (Bonferroni), leaves out an equal
     share of the games somebody won), how long a game lasts, draws, and the game-feel figures
     where they were recorded. A seat a handicap or its player sets apart (``apart``,
-    :func:`~snakesim.questions.compare.set_apart`) is named with it.
+    :func:`~snakesim.questions.compare.set_apart`) is named with it; with different kinds of player
+    (``lineup``) the players' chances are said to differ, not the seats'.
     """
     games, players = s["games"], s["players"]
     game = f"{players}-player {spec.name.capitalize()}"
-    out = [seat_sentence(s["win_rate"], s["win_ci"], games, players, s["level"], apart=apart)]
+    out = [seat_sentence(s["win_rate"], s["win_ci"], games, players, s["level"], apart=apart, lineup=lineup)]
     n = s["length"]
     unit = spec.length_unit
     if n["mean_ci"][1] - n["mean_ci"][0] < SAME and n["median"] == n["max"]:

@@ -143,17 +143,17 @@ def tune_findings(s: dict, matters: Mapping | None = None) -> list[str]:
     if s["status"] == "out of reach":
         out = [
             f"No value of {option}{whom} from {s['vary']['range'][0]} to {s['vary']['range'][1]} brings {words} "
-            f"to {show(goal)}; the nearest is {s['best']}: it gives {got}, {_meets(s, show, matters)}."
+            f"to {show(goal)}; the nearest is {s['best']}: it gives {got}, {_meets(s, matters)}."
         ]
     else:
         out = [f"For {words} of {show(goal)}, play {option} = {s['best']}{whom}: it gives {got}, "
-               f"{_meets(s, show, matters)}."]  # fmt: skip
+               f"{_meets(s, matters)}."]  # fmt: skip
     if s.get("estimate") is not None and s["status"] != "out of reach":
         out.append(f"Between whole values the target lies at {option} = {s['estimate']:.2f}{whom}.")
     return out
 
 
-def _meets(s: dict, show, matters: Mapping | None) -> str:
+def _meets(s: dict, matters: Mapping | None) -> str:
     """Whether a tune's answer meets its target: its interval on the fresh games within what
     matters of the target (the target figure's margin; a share of the target for a relative
     one, a percentage point for a seat's win rate, any --matters given), beyond it, or neither."""
@@ -162,7 +162,12 @@ def _meets(s: dict, show, matters: Mapping | None) -> str:
     if m is None:
         return "which holds the target" if lo <= goal <= hi else "close to the target but not on it"
     said = verdict(lo - goal, hi - goal, m)
-    within = f"within {show(m) if s['target']['metric'].startswith('win_rate.') else plain(m)} of it"
+    f = target_figure(s["target"]["metric"])
+    if s["target"]["metric"].startswith("win_rate.") or (f is not None and f.kind == "rate"):  # (shown in percent)
+        size = f"{100 * m:.3g} percentage point{'' if f'{100 * m:.3g}' == '1' else 's'}"  # (not "1.0%" of it)
+    else:
+        size = plain(m)
+    within = f"within {size} of it"
     if said == NEGLIGIBLE and lo <= goal <= hi:
         return f"which meets the target: what it gives lies {within}, closer than anyone would notice"
     if said == NEGLIGIBLE:  # (sure it is off the target, and sure it is off by less than matters)

@@ -66,12 +66,13 @@ def comparison_charts(spec: GameSpec, players: int, table: pd.DataFrame, tables:
 def win_rate_chart(table: pd.DataFrame, players: int) -> dict:
     """Each arm's win rate by seat with its interval (``compare_tables``'s rows). Where every
     arm seats the same players and they differ from seat to seat, each seat is named with its
-    player (``second player (random)``), so the chart answers "how often does the child win?"."""
+    player (``second (random)``), so the chart answers "how often does the child win?"."""
     from snakesim.questions.compare import lineups, mixed
 
     seats = set(lineups(table).values())
     names = next(iter(seats)) if len(seats) == 1 else ()
-    label = [f"{ordinal(s)} player" + (f" ({names[s]})" if mixed(names) else "") for s in range(players)]
+    # (short: "first player" fitted every other label on a phone; the axis says "player")
+    label = [ordinal(s) + (f" ({names[s]})" if mixed(names) else "") for s in range(players)]
     series = []
     for name, rows in table.groupby("variant", sort=False):
         by = rows.set_index("metric")
@@ -194,7 +195,7 @@ def balance_chart(result, handicap: str) -> dict:
     series = []
     for when, rows in result.confirmed.groupby("rules", sort=False):
         values = result.base if when == "before" else result.values
-        points = [[f"{ordinal(int(r.seat))} player", float(r.win_rate), float(r.low), float(r.high)]
+        points = [[ordinal(int(r.seat)), float(r.win_rate), float(r.low), float(r.high)]
                   for r in rows.itertuples()]  # fmt: skip
         series.append({"name": f"{when}: {handicap} = {values}", "points": points})
     chart = _seat_chart("balance", "Who wins from which seat, before and after, on fresh games", series)

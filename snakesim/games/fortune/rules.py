@@ -224,7 +224,7 @@ class FortuneRules(Rules):
 
     DECK_FIELDS = ("deck", "snakes")
     VARIANTS: ClassVar[dict[str, Variant]] = {
-        "standard": Variant("the seed's original game: 20 coins, two SNAKE cards"),
+        "standard": Variant("the original rules, as written: 20 coins, two SNAKE cards"),
         "one-snake": Variant("one SNAKE card removed, 'for a greater challenge'", {"snakes": 1}),
         "rejoin": Variant(
             "players who are out come back when CROSSES or RIVER gives them coins",

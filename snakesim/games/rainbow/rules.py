@@ -161,7 +161,7 @@ class RainbowRules(Rules):
 
     DECK_FIELDS = ("deck", "colours")
     VARIANTS: ClassVar[dict[str, Variant]] = {
-        "standard": Variant("the seed's game: same colour and another symbol, or the next colour"),
+        "standard": Variant("the original rules, as written: same colour and another symbol, or the next colour"),
         "wild-snake": Variant(
             "house rule: the SNAKE is wild; LEAVES or a BLUE card must follow it",
             {"wild": {"SNAKE": ["LEAVES", "BLUE"]}},

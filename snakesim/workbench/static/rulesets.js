@@ -37,7 +37,7 @@ export function drawLineup(page) {
   $("lineup-box").hidden = !game.policies.length;
   $("no-choices").hidden = game.policies.length > 0;
   $("no-choices").textContent = `Nobody makes a choice in ${game.title.split(":")[0]}: the cards decide every move, `
-    + "so there are no players to choose.";
+    + "so there are no playing styles to choose.";
   state.lineup.forEach((p, s) => {
     seatSelect(game, s, p, box, (v) => {
       state.lineup[s] = v;
