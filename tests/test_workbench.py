@@ -291,7 +291,7 @@ def test_the_pages_figures_are_the_command_lines(server, tmp_path, monkeypatch):
     assert result["findings"] == compare_findings(table, FORTUNE, 4, 3000)
     wins = next(c for c in result["charts"] if c["id"] == "win-rates")
     seat0 = table[(table["variant"] == "ten coins") & (table["metric"] == "win_rate.0")].iloc[0]
-    assert wins["series"][1]["points"][0] == ["seat 0", seat0["value"], seat0["low"], seat0["high"]]
+    assert wins["series"][1]["points"][0] == ["first", seat0["value"], seat0["low"], seat0["high"]]
     assert [c["id"] for c in result["charts"]] == ["win-rates", "length", "out", "known", "lead-changes"]
     # The command line, with each arm's rules downloaded as its file.
     monkeypatch.chdir(tmp_path)
@@ -590,19 +590,18 @@ def test_design_finds_the_rule_sets_the_command_finds(server, tmp_path, monkeypa
     result = job["result"]
     assert result["met"] and result["answers"] and all(a["holds"] for a in result["answers"])
     chart = result["charts"][0]
-    bars = chart["series"][0]["points"]
-    # The bars numbered (a phone fitted two or three of twelve full names), each number's rule
-    # set by its values in the tooltip's names and the summary, the answers starred, in the
-    # order of the options varied.
-    full = [n.split(": ", 1)[1] for n in chart["names"]]
-    named = {", ".join(str(v) for v in a["options"].values()) + " (meets)" for a in result["answers"]}
-    assert {n for n in full if n.endswith("(meets)")} == named and len(bars) <= 8
-    assert [p[0] for p in bars] == [f"{j}" + ("*" if n.endswith("(meets)") else "") for j, n in enumerate(full, 1)]
-    assert all(f"{j}: {n}" in chart["summary"] for j, n in enumerate(full, 1))
-    space = [(int(n.split(", ")[0]), ["standard", "rejoin"].index(n.split(", ")[1].split(" ")[0])) for n in full]
-    assert space == sorted(space)
-    # (the target most rule sets are off, its edges dashed)
-    assert [(g["value"], g["label"]) for g in chart["guides"]] == [(39.0, "target edge 39"), (51.0, "target edge 51")]
+    # Two targets: their plane, every rule set played (7 x 2) a point, the answers first and
+    # numbered as the page lists them, the region that meets both (out_share open below).
+    assert chart["kind"] == "plane" and len(chart["points"]) == 14
+    answers = [a["label"] for a in result["answers"]]
+    first = chart["points"][: len(answers)]
+    assert [(p["label"], p["class"], p["number"]) for p in first] == [
+        (a, "answer", k) for k, a in enumerate(answers, 1)
+    ]
+    assert {p["class"] for p in chart["points"][len(answers) :]} <= {"other", "trade-off"}
+    assert chart["region"] == {"x": [39.0, 51.0], "y": [None, 0.22]}
+    assert all(p["x_low"] <= p["x"] <= p["x_high"] and p["y_low"] <= p["y"] <= p["y_high"] for p in chart["points"])
+    assert all(f"{k}: {a} (length.median " in chart["summary"] for k, a in enumerate(answers[:3], 1))
     # Each answer's rules read back to a rule set the page can add.
     for a in result["answers"]:
         _, _, view = call(server, "POST", "/api/rules", {"game": "fortune", "toml": a["toml"], "set": []})
@@ -678,6 +677,131 @@ def test_the_design_chart_shows_the_nearest_miss_the_words_name():
                 "text": "length.median>=200"},
                {"metric": "draw.share", "op": "<=", "value": 0.01, "tolerance": 0.0, "margin": 0.01, "scale": 100,
                 "text": "draw.share<=0.01"}]  # fmt: skip
-    s = {"targets": targets, "answers": [], "nearest": [{"label": "start_coins=1"}]}
+    s = {"targets": targets[:1], "answers": [], "nearest": [{"label": "start_coins=1"}]}
     chart = _chart(s, table, (Dimension("start_coins", tuple(values)),))
+    assert chart["kind"] == "bars"
     assert "1: 1 (nearest)" in chart["summary"] and len(chart["series"][0]["points"]) == 8
+    # Two targets: the plane shows every rule set, the nearest miss first, marked and numbered.
+    chart = _chart({**s, "targets": targets}, table, (Dimension("start_coins", tuple(values)),))
+    assert chart["kind"] == "plane" and len(chart["points"]) == 12
+    assert chart["points"][0] == {"label": "start_coins=1", "class": "nearest", "number": 1, "x": 10.0,
+                                  "x_low": 9.0, "x_high": 11.0, "y": pytest.approx(49.0), "y_low": 0.0,
+                                  "y_high": 100.0}  # fmt: skip
+    said = "the nearest miss (a triangle, numbered): 1: start_coins=1 (length.median 10.0 [9.0, 11.0]"
+    assert said in chart["summary"]
+
+
+def _design_table(rows: list[tuple]) -> "pd.DataFrame":  # noqa: F821
+    """A search's table: (label's start_coins, games, length.median [low, high], seat_gap [low, high])."""
+    import pandas as pd
+
+    return pd.DataFrame([{"label": f"start_coins={v}", "start_coins": v, "status": "misses", "games": games,
+                          "length.median": length, "length.median_low": length_low,
+                          "length.median_high": length_high, "seat_gap": gap, "seat_gap_low": gap_low,
+                          "seat_gap_high": gap_high}
+                         for v, games, (length, length_low, length_high), (gap, gap_low, gap_high)
+                         in rows])  # fmt: skip
+
+
+DESIGN_TARGETS = [{"metric": "length.median", "op": "=", "value": 50.0, "tolerance": 5.0, "margin": 2.0, "scale": 1.0,
+                   "unit": "", "text": "length.median = 50 +- 5"},
+                  {"metric": "seat_gap", "op": "<=", "value": 0.02, "tolerance": 0.0, "margin": 0.01, "scale": 100.0,
+                   "unit": " points", "text": "seat_gap <= 2 points"}]  # fmt: skip
+
+
+def test_the_design_chart_is_the_two_targets_plane():
+    """The design panel drew bars of one target, at most eight rule sets: a family could not see
+    where the targets were, nor that an answer met both. Now each rule set played is a point on
+    the first two targets with its intervals both ways, scaled as the targets are written (the
+    seat gap in points), the region that meets both given (an open side: None), the answers
+    first, numbered as the page lists them (surest first), then the rest by how far they lie
+    from the region."""
+    from snakesim.analysis.design_space import Dimension
+    from snakesim.workbench.panels.design import _chart
+
+    table = _design_table([
+        (1, 1000, (30.0, 28.0, 32.0), (0.010, 0.0, 0.030)),
+        (2, 2000, (48.0, 45.0, 51.0), (0.012, 0.002, 0.022)),
+        (3, 4000, (51.0, 50.0, 52.0), (0.008, 0.004, 0.012)),
+        (4, 1000, (70.0, 66.0, 74.0), (0.005, 0.0, 0.015)),
+        (5, 1000, (57.0, 55.0, 59.0), (0.030, 0.020, 0.040)),
+        (6, 0, (float("nan"),) * 3, (float("nan"),) * 3),  # (never played: a sampled space's)
+    ])  # fmt: skip
+    s = {"targets": DESIGN_TARGETS, "answers": [{"label": "start_coins=3"}, {"label": "start_coins=2"}],
+         "nearest": [], "pareto": []}  # fmt: skip
+    chart = _chart(s, table, (Dimension("start_coins", (1, 2, 3, 4, 5, 6)),))
+    assert chart["kind"] == "plane" and chart["id"] == "design"
+    points = chart["points"]
+    # (5 is 2 off on length and 1 point on the gap: 1 + 1 in what matters; 4 is 15 off: 7.5; 1 is 15 off)
+    assert [(p["label"], p["class"], p.get("number")) for p in points] == [
+        ("start_coins=3", "answer", 1), ("start_coins=2", "answer", 2), ("start_coins=5", "other", None),
+        ("start_coins=1", "other", None), ("start_coins=4", "other", None)]  # fmt: skip
+    two = points[1]
+    assert (two["x"], two["x_low"], two["x_high"]) == (48.0, 45.0, 51.0)
+    assert (two["y"], two["y_low"], two["y_high"]) == pytest.approx((1.2, 0.2, 2.2))  # (in points, as written)
+    assert chart["region"] == {"x": [45.0, 55.0], "y": [None, 2.0]}
+    assert (chart["x_name"], chart["y_name"], chart["x_unit"], chart["y_unit"]) == (
+        "length.median", "seat_gap", "", " points")  # fmt: skip
+    assert chart["x_label"] == "length.median (target: 45 to 55)"
+    assert chart["y_label"] == "seat_gap (target: at most 2 points)"
+    summary = chart["summary"]
+    assert "length.median across, seat_gap up" in summary
+    assert "(length.median = 50 +- 5; seat_gap <= 2 points)" in summary
+    assert ("every target (large circles, numbered as listed): 1: start_coins=3 (length.median 51.0 [50.0, 52.0], "
+            "seat_gap 0.8 points [0.4, 1.2]); 2: start_coins=2 (length.median 48 [45, 51], seat_gap 1.2 points "
+            "[0.2, 2.2]).") in summary  # fmt: skip
+    assert "shown" not in summary and "moves" not in summary and "notes" not in chart
+    # No answer: a trade-off marked as such, and its words.
+    s = {**s, "answers": [], "nearest": [{"label": "start_coins=5"}], "pareto": ["start_coins=5", "start_coins=1"]}
+    chart = _chart(s, table, (Dimension("start_coins", (1, 2, 3, 4, 5, 6)),))
+    assert [(p["label"], p["class"]) for p in chart["points"][:2]] == [("start_coins=5", "nearest"),
+                                                                       ("start_coins=1", "trade-off")]  # fmt: skip
+    assert (
+        "Diamonds: 1 more rule set on the trade-off (no rule set is nearer both targets than it is)."
+        in (chart["summary"])
+    )
+
+
+def test_a_design_chart_of_many_rule_sets_keeps_the_answers_and_those_nearest_the_targets():
+    from snakesim.analysis.design_space import Dimension
+    from snakesim.workbench.panels.design import MOST_POINTS, _chart
+
+    values = range(300)  # (length.median 0 to 299: those 45 to 55 meet it; the gap always does)
+    table = _design_table([(v, 500, (float(v), v - 1.0, v + 1.0), (0.01, 0.0, 0.02)) for v in values])
+    s = {
+        "targets": DESIGN_TARGETS,
+        "answers": [{"label": "start_coins=50"}, {"label": "start_coins=299"}],
+        "nearest": [],
+        "pareto": [],
+    }  # (299: as a search could call it, on other games)
+    chart = _chart(s, table, (Dimension("start_coins", tuple(values)),))
+    labels = [p["label"] for p in chart["points"]]
+    assert len(labels) == MOST_POINTS == 200 and labels[:2] == ["start_coins=50", "start_coins=299"]
+    kept = sorted(int(x.split("=")[1]) for x in labels[2:])
+    assert kept == sorted(sorted((v for v in values if v not in (50, 299)), key=lambda v: (max(45 - v, v - 55, 0), v))
+                          [:198])  # fmt: skip
+    assert (
+        "200 of the 300 rule sets played are shown: the answers and those nearest the shaded region."
+        in (chart["summary"])
+    )
+
+
+def test_the_design_chart_says_when_no_option_moves_a_target():
+    """Hisss's length is 49 in every rule set under ring_reach: its points stand in one column,
+    its bars are all alike; the chart says so in words, over it and in its summary."""
+    from snakesim.analysis.design_space import Dimension
+    from snakesim.workbench.panels.design import _chart
+
+    table = _design_table([(v, 500, (49.0, 49.0, 49.0), (0.01 * v, 0.0, 0.02 + 0.01 * v)) for v in range(3)])
+    targets = [{**DESIGN_TARGETS[0], "metric": "length.mean"}, DESIGN_TARGETS[1]]
+    table = table.rename(columns=lambda c: c.replace("length.median", "length.mean"))
+    said = "length.mean is 49 in every rule set played (3): no option varied moves it."
+    dims = (Dimension("start_coins", (0, 1, 2)),)
+    for chosen, kind in ((targets, "plane"), (targets[:1], "bars")):
+        chart = _chart({"targets": chosen, "answers": [], "nearest": [{"label": "start_coins=0"}], "pareto": []},
+                       table, dims)  # fmt: skip
+        assert chart["kind"] == kind and chart["summary"].startswith(said) and chart["notes"] == [said]
+    # The seat gap, which the options move, is not said to be still; nor is a lone rule set's value.
+    assert "seat_gap is" not in chart["summary"]
+    chart = _chart({"targets": targets, "answers": [], "nearest": [], "pareto": []}, table.head(1), dims)
+    assert "moves" not in chart["summary"]

@@ -1,8 +1,10 @@
 /* snakesim's charts: bars or lines with their 95% intervals, drawn as SVG from the data
-   that snakesim.report.charts computes. Each chart is one Tab stop: the arrow keys (or a
-   pointer, or a tap) pick a column and show every shown rule set's value with its interval;
-   a legend button shows or hides a rule set; a sentence under the chart says what it shows.
-   No library, nothing fetched: the workbench serves this file and a report inlines it. */
+   that snakesim.report.charts computes, or a plane of two targets (a design search: each rule
+   set a point with its intervals both ways, the region that meets both shaded). Each chart is
+   one Tab stop: the arrow keys (or a pointer, or a tap) pick a column and show every shown
+   rule set's value with its interval, or on a plane step through the rule sets, the answers
+   first; a legend button shows or hides a rule set; a sentence under the chart says what it
+   shows. No library, nothing fetched: the workbench serves this file and a report inlines it. */
 (function () {
   "use strict";
   var COLOURS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f"];
@@ -90,11 +92,13 @@
   }
 
   function draw(box, chart, hidden, heading, keep) {
+    if (chart.kind === "plane") return drawPlane(box, chart, heading);
     var W = chartWidth(box);
     box.dataset.width = W;
     box.innerHTML = "";
     var title = html("h" + heading, "snakesim-chart-title", chart.title, box);
     title.id = box.id + "-title";
+    (chart.notes || []).forEach(function (note) { html("p", "snakesim-chart-said", note, box); });
     var series = chart.series.map(function (s, i) { return { s: s, colour: COLOURS[i % COLOURS.length], i: i }; });
     var shown = series.filter(function (d) { return !hidden[d.s.name]; });
     var xs = chart.series.length ? chart.series[0].points.map(function (p) { return p[0]; }) : [];
@@ -236,6 +240,254 @@
     var where = chart.kind === "bars" ? "Point at or tap a column" : "Point at or tap the chart where you want to read it";
     var how = html("p", "snakesim-chart-note", where + ", or Tab to the chart and use the arrow keys, for " +
       "each rule set's value and its " + Math.round(100 * (chart.level || 0.95)) + "% interval; a rule set's button shows or hides it.", box);
+    how.id = box.id + "-how";
+  }
+
+  /* A plane's marks, by a point's class: told apart by shape and size as well as colour (a
+     grey print, a reader who cannot tell green from orange), the answers drawn last, on top. */
+  var MARKS = {
+    answer: { colour: "#1b7a1b", shape: "circle", size: 7, words: "meets every target" },
+    nearest: { colour: "#1f5fa8", shape: "triangle", size: 8, words: "the nearest miss" },
+    "trade-off": { colour: "#c25e00", shape: "diamond", size: 6, words: "a trade-off: no rule set is nearer both targets" },
+    other: { colour: "#8c8c8c", shape: "ring", size: 3.5, words: "another rule set played" }
+  };
+  var CLASSES = ["answer", "nearest", "trade-off", "other"];
+
+  function shape(parent, kind, x, y, r, cls) {
+    var m = MARKS[kind], attrs = { "class": cls, fill: m.colour, stroke: "#fff", "stroke-width": 1.2 };
+    if (m.shape === "circle" || m.shape === "ring") {
+      attrs.cx = x; attrs.cy = y; attrs.r = r;
+      if (m.shape === "ring") { attrs.fill = "#fff"; attrs.stroke = m.colour; attrs["stroke-width"] = 1.5; }
+      return el("circle", attrs, parent);
+    }
+    attrs.points = m.shape === "triangle"
+      ? [x, y - r * 1.15, x + r, y + r * 0.7, x - r, y + r * 0.7].join(" ")
+      : [x, y - r * 1.25, x + r * 1.05, y, x, y + r * 1.25, x - r * 1.05, y].join(" ");
+    return el("polygon", attrs, parent);
+  }
+
+  /* A value as the text answers write it: to the decimals its interval's width shows, the
+     unit once ("3.6 points [0, 18.4]"); a value with no width as it is (49, 0.2). */
+  function figure(v, low, high, unit) {
+    if (v === null || v === undefined) return "-";
+    if (low === null || low === undefined || high === null || high === undefined) return String(+v.toPrecision(4)) + unit;
+    if (!(high - low > 0)) return String(+v.toPrecision(4)) + unit + " [" + (+low.toPrecision(4)) + ", " + (+high.toPrecision(4)) + "]";
+    var p = places(high - low), text = v.toFixed(p);
+    if (unit === " points" && text === "1") unit = " point";
+    return text + unit + " [" + low.toFixed(p) + ", " + high.toFixed(p) + "]";
+  }
+
+  /* An axis: from the points' intervals and the target's edges (the shaded region is what the
+     reader looks for), unless an edge lies so far off that the points would shrink to a
+     corner: that edge is said in words instead. Ends on whole ticks. */
+  function axis(points, key, edges) {
+    var lo = Infinity, hi = -Infinity, beyond = [];
+    points.forEach(function (p) {
+      [p[key], p[key + "_low"], p[key + "_high"]].forEach(function (v) {
+        if (v !== null && v !== undefined && isFinite(v)) { lo = Math.min(lo, v); hi = Math.max(hi, v); }
+      });
+    });
+    if (!isFinite(lo)) { lo = 0; hi = 1; }
+    var span = hi - lo;
+    edges.forEach(function (e) {
+      if (e === null || !isFinite(e)) return;
+      if (span > 0 && Math.max(hi, e) - Math.min(lo, e) > 4 * span) beyond.push(e);
+      else { lo = Math.min(lo, e); hi = Math.max(hi, e); }
+    });
+    var pad = hi > lo ? (hi - lo) * 0.06 : Math.abs(lo) * 0.1 || 1, positive = lo >= 0;
+    lo -= pad; hi += pad;
+    var step = niceStep(hi - lo);
+    lo = Math.floor(lo / step + 1e-9) * step; hi = Math.ceil(hi / step - 1e-9) * step;
+    if (positive) lo = Math.max(0, lo);  // (a length, a share, a gap: no axis below 0)
+    return { lo: lo, hi: hi, step: step, beyond: beyond, places: Math.max(0, -Math.floor(Math.log10(step) + 1e-9)) };
+  }
+
+  function tickText(v, places) {
+    var text = v.toFixed(places);
+    return /^-0(\.0*)?$/.test(text) ? text.slice(1) : text;
+  }
+
+  /* The plane of a design search's first two targets (snakesim.workbench.panels.design). */
+  function drawPlane(box, chart, heading) {
+    var W = chartWidth(box);
+    box.dataset.width = W;
+    box.innerHTML = "";
+    var title = html("h" + heading, "snakesim-chart-title", chart.title, box);
+    title.id = box.id + "-title";
+    (chart.notes || []).forEach(function (note) { html("p", "snakesim-chart-said", note, box); });
+    var points = chart.points || [], region = chart.region || { x: [null, null], y: [null, null] };
+    var plotW = W - LEFT - RIGHT;
+    var caption = wrap(chart.x_label, plotW);
+    var extra = 14 * (caption.length - 1);
+    var BOTTOM = 46 + extra, H = Math.round(HEIGHT + (W > 480 ? 40 : 0)) + extra;
+    var plotH = H - TOP - BOTTOM;
+    var ax = axis(points, "x", region.x), ay = axis(points, "y", region.y);
+    function x(v) { return LEFT + plotW * (v - ax.lo) / (ax.hi - ax.lo); }
+    function y(v) { return TOP + plotH * (1 - (v - ay.lo) / (ay.hi - ay.lo)); }
+    var plot = html("div", "snakesim-plot", null, box);
+    plot.tabIndex = 0;
+    plot.setAttribute("role", "group");
+    plot.setAttribute("aria-labelledby", title.id);
+    plot.setAttribute("aria-describedby", box.id + "-summary " + box.id + "-how");
+    var svg = el("svg", { viewBox: "0 0 " + W + " " + H, "aria-hidden": "true", focusable: "false", "class": "snakesim-svg" }, plot);
+    // The grid and ticks: across, labels only every so many where they would run together.
+    var xTicks = [], yTicks = [];
+    for (var v = ax.lo; v <= ax.hi + ax.step * 1e-6; v += ax.step) xTicks.push(v);
+    for (var u = ay.lo; u <= ay.hi + ay.step * 1e-6; u += ay.step) yTicks.push(u);
+    var widest = 0;
+    xTicks.forEach(function (t) { widest = Math.max(widest, tickText(t, ax.places).length); });
+    var everyX = Math.max(1, Math.ceil((widest * CHAR + 8) / (plotW / Math.max(1, xTicks.length - 1))));
+    xTicks.forEach(function (t, i) {
+      el("line", { x1: x(t), x2: x(t), y1: TOP, y2: TOP + plotH, "class": "snakesim-grid" }, svg);
+      if (i % everyX === 0) {
+        el("text", { x: x(t), y: TOP + plotH + 16, "text-anchor": "middle", "class": "snakesim-tick" }, svg).textContent = tickText(t, ax.places);
+      }
+    });
+    yTicks.forEach(function (t) {
+      el("line", { x1: LEFT, x2: LEFT + plotW, y1: y(t), y2: y(t), "class": "snakesim-grid" }, svg);
+      el("text", { x: LEFT - 6, y: y(t) + 4, "text-anchor": "end", "class": "snakesim-tick" }, svg).textContent = tickText(t, ay.places);
+    });
+    lines(svg, { x: LEFT + plotW / 2, y: H - BOTTOM + 32, "text-anchor": "middle", "class": "snakesim-axis" }, caption, 14);
+    el("text", { x: 14, y: TOP + plotH / 2, "text-anchor": "middle", transform: "rotate(-90 14 " + (TOP + plotH / 2) + ")", "class": "snakesim-axis" }, svg).textContent = chart.y_label;
+    el("rect", { x: LEFT, y: TOP, width: plotW, height: plotH, "class": "snakesim-hit" }, svg);
+    // The region that meets both targets: shaded, its edges dashed; an open side runs to the
+    // chart's edge; a region off the chart is said in words where it lies.
+    function side(lo, hi, a) {
+      return [lo === null ? a.lo : Math.max(a.lo, lo), hi === null ? a.hi : Math.min(a.hi, hi)];
+    }
+    var rx = side(region.x[0], region.x[1], ax), ry = side(region.y[0], region.y[1], ay);
+    var off = [];
+    if (rx[0] >= rx[1]) off.push(chart.x_label);
+    if (ry[0] >= ry[1]) off.push(chart.y_label);
+    if (!off.length) {
+      var rect = el("rect", { x: x(rx[0]), y: y(ry[1]), width: x(rx[1]) - x(rx[0]), height: y(ry[0]) - y(ry[1]), "class": "snakesim-region" }, svg);
+      [[region.x[0], "x"], [region.x[1], "x"], [region.y[0], "y"], [region.y[1], "y"]].forEach(function (e) {
+        if (e[0] === null || e[0] < (e[1] === "x" ? ax : ay).lo || e[0] > (e[1] === "x" ? ax : ay).hi) return;
+        var attrs = e[1] === "x"
+          ? { x1: x(e[0]), x2: x(e[0]), y1: y(ry[0]), y2: y(ry[1]) }
+          : { x1: x(rx[0]), x2: x(rx[1]), y1: y(e[0]), y2: y(e[0]) };
+        attrs["class"] = "snakesim-region-edge";
+        el("line", attrs, svg);
+      });
+      // Named inside where it fits, else over its top edge (a narrow band on a phone).
+      var rw = +rect.getAttribute("width"), rh = +rect.getAttribute("height"), words = "meets both targets";
+      var wide = words.length * CHAR * 0.95 + 10;
+      if (rw >= wide && rh >= 20) {
+        el("text", { x: x(rx[0]) + 5, y: y(ry[1]) + 14, "class": "snakesim-region-label" }, svg).textContent = words;
+      } else if (y(ry[1]) - TOP >= 16) {
+        var start = Math.max(LEFT + 2, Math.min(x(rx[0]), LEFT + plotW - wide));
+        el("text", { x: start, y: y(ry[1]) - 5, "class": "snakesim-region-label" }, svg).textContent = words;
+      }
+    } else {
+      lines(svg, { x: LEFT + 6, y: TOP + 14, "class": "snakesim-region-label" },
+        wrap("The targets' region lies off the chart: no rule set is near it (" + off.join("; ") + ")", plotW - 12), 13);
+    }
+    if (ax.beyond.length || ay.beyond.length) {
+      el("text", { x: LEFT + 6, y: TOP + plotH - 8, "class": "snakesim-region-label" }, svg).textContent =
+        "A target's edge lies beyond the chart";
+    }
+    // Intervals both ways, then the marks: the others first, the answers last (on top).
+    var layered = points.map(function (p, i) { return { p: p, i: i, rank: CLASSES.indexOf(p["class"]) }; });
+    layered.sort(function (a, b) { return b.rank - a.rank || b.i - a.i; });
+    var where = [];
+    layered.forEach(function (d) {
+      var p = d.p, kind = MARKS[p["class"]] ? p["class"] : "other", m = MARKS[kind];
+      if (p.x === null || p.y === null) return;
+      var cx = x(p.x), cy = y(p.y), cap = kind === "other" ? 2 : 3.5;
+      var g = el("g", { "class": "snakesim-point snakesim-" + kind, "data-label": p.label, "data-index": d.i }, svg);
+      if (p.x_low !== null && p.x_high !== null) {
+        el("line", { x1: x(p.x_low), x2: x(p.x_high), y1: cy, y2: cy, stroke: m.colour, "class": "snakesim-error" }, g);
+        [p.x_low, p.x_high].forEach(function (e) { el("line", { x1: x(e), x2: x(e), y1: cy - cap, y2: cy + cap, stroke: m.colour, "class": "snakesim-error" }, g); });
+      }
+      if (p.y_low !== null && p.y_high !== null) {
+        el("line", { x1: cx, x2: cx, y1: y(p.y_low), y2: y(p.y_high), stroke: m.colour, "class": "snakesim-error" }, g);
+        [p.y_low, p.y_high].forEach(function (e) { el("line", { x1: cx - cap, x2: cx + cap, y1: y(e), y2: y(e), stroke: m.colour, "class": "snakesim-error" }, g); });
+      }
+      shape(g, kind, cx, cy, m.size, "snakesim-mark-" + m.shape);
+      if (p.number && p.number <= 9) {
+        var n = el("text", { x: cx + m.size + 2, y: cy - m.size + 1, "class": "snakesim-number" }, g);
+        n.textContent = String(p.number);
+      }
+      where[d.i] = [cx, cy];
+    });
+    var ring = el("circle", { r: 12, "class": "snakesim-ring" }, svg);
+    ring.style.display = "none";
+    var tip = html("div", "snakesim-tip", null, plot);
+    tip.setAttribute("aria-live", "polite");
+    tip.hidden = true;
+    var order = [];  // (the points the keys step through, in the data's order: the answers first)
+    points.forEach(function (p, i) { if (where[i]) order.push(i); });
+    var current = -1;
+    function pick(k) {
+      current = k;
+      var i = order[k], p = points[i], kind = MARKS[p["class"]] ? p["class"] : "other";
+      tip.innerHTML = "";
+      html("strong", null, (p.number ? p.number + ". " : "") + p.label, tip);
+      var said = html("div", "snakesim-tip-row", null, tip);
+      var key = el("svg", { viewBox: "0 0 16 16", width: 13, height: 13, "class": "snakesim-key", "aria-hidden": "true" }, said);
+      shape(key, kind, 8, 8, kind === "other" ? 4 : 5.5, "snakesim-keymark");
+      html("span", null, MARKS[kind].words, said);
+      html("div", "snakesim-tip-row", chart.x_name + ": " + figure(p.x, p.x_low, p.x_high, chart.x_unit || ""), tip);
+      html("div", "snakesim-tip-row", chart.y_name + ": " + figure(p.y, p.y_low, p.y_high, chart.y_unit || ""), tip);
+      tip.hidden = false;
+      ring.setAttribute("cx", where[i][0]);
+      ring.setAttribute("cy", where[i][1]);
+      ring.style.display = "";
+      if (plot.clientWidth < 480) {  // (a phone: under the plot, not over the points it tells about)
+        tip.style.top = plot.clientHeight + "px";
+        tip.style.left = "0px";
+        return;
+      }
+      var k2 = plot.clientWidth / W, px = where[i][0] * k2, py = where[i][1] * k2;
+      var left = px + 16 + tip.offsetWidth <= plot.clientWidth ? px + 16 : px - 16 - tip.offsetWidth;
+      tip.style.left = Math.max(0, left) + "px";
+      tip.style.top = Math.max(0, Math.min(py - tip.offsetHeight / 2, plot.clientHeight - tip.offsetHeight)) + "px";
+    }
+    function drop() { tip.hidden = true; ring.style.display = "none"; current = -1; }
+    // A pointer or a tap picks the point nearest it (within a fingertip), whatever lies on top.
+    function near(e) {
+      var b = svg.getBoundingClientRect(), k = W / (b.width || W);
+      var px = (e.clientX - b.left) * k, py = (e.clientY - b.top) * k, best = -1, most = 24 * Math.max(1, k);
+      order.forEach(function (i, j) {
+        var d = Math.sqrt(Math.pow(where[i][0] - px, 2) + Math.pow(where[i][1] - py, 2));
+        if (d < most) { most = d; best = j; }
+      });
+      return best;
+    }
+    svg.addEventListener("mousemove", function (e) { var j = near(e); if (j >= 0 && j !== current) pick(j); });
+    svg.addEventListener("click", function (e) { var j = near(e); if (j >= 0) pick(j); else drop(); });
+    svg.addEventListener("mouseleave", drop);
+    plot.addEventListener("keydown", function (e) {
+      var keys = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 };
+      if (!order.length) return;
+      if (e.key in keys) {
+        pick(current < 0 ? 0 : Math.min(order.length - 1, Math.max(0, current + keys[e.key])));
+        e.preventDefault();
+      } else if (e.key === "Home" || e.key === "End") {
+        pick(e.key === "Home" ? 0 : order.length - 1);
+        e.preventDefault();
+      } else if (e.key === "Escape") { drop(); }
+    });
+    plot.addEventListener("blur", drop);
+    box.redraw = function () { draw(box, chart, {}, heading); };
+    // The legend: each kind of mark shown, and the shaded region (not buttons: nothing to hide).
+    var legend = html("div", "snakesim-legend", null, box);
+    CLASSES.forEach(function (kind) {
+      var count = points.filter(function (p) { return p["class"] === kind; }).length;
+      if (!count) return;
+      var item = html("span", "snakesim-legend-key", null, legend);
+      var key = el("svg", { viewBox: "0 0 16 16", width: 14, height: 14, "class": "snakesim-key", "aria-hidden": "true" }, item);
+      shape(key, kind, 8, 8, kind === "other" ? 4 : 6, "snakesim-keymark");
+      html("span", null, MARKS[kind].words + (kind === "answer" || kind === "nearest" ? " (numbered as listed)" : "") + ": " + count, item);
+    });
+    var shaded = html("span", "snakesim-legend-key", null, legend);
+    el("rect", { x: 1, y: 3, width: 14, height: 10, "class": "snakesim-region" },
+      el("svg", { viewBox: "0 0 16 16", width: 14, height: 14, "class": "snakesim-key", "aria-hidden": "true" }, shaded));
+    html("span", null, "shaded: meets both targets", shaded);
+    var summary = html("p", "snakesim-chart-summary", chart.summary || "", box);
+    summary.id = box.id + "-summary";
+    var how = html("p", "snakesim-chart-note", "Point at or tap a rule set, or Tab to the chart and use the arrow keys " +
+      "(the answers first), for its two values and their intervals.", box);
     how.id = box.id + "-how";
   }
 

@@ -31,7 +31,9 @@ NOUN = "design search"
 SCRIPT = "panel-design.js"
 COUNTS_WORK = False  # (a search: its games are not known ahead)
 MOST_LINES = 6  # options to vary, and targets, a request may give
-MOST_BARS = 8  # rule sets its chart shows (a phone has room for about that many)
+MOST_BARS = 8  # rule sets a one-target chart shows (a phone has room for about that many)
+MOST_POINTS = 200  # rule sets a two-target chart draws (past them, a phone's plane is a blot)
+MOST_NAMED = 3  # answers its summary names with their figures
 
 
 def rule_sets(request: dict, limits) -> tuple[list[Any], int]:
@@ -128,17 +130,163 @@ def _name(a: dict, k: int) -> str:
 
 
 def _chart(s: dict, table, dims) -> dict:
-    """The answers and the rule sets nearest them on the target fewest rule sets are on (the
-    one that decides), eight at most, as bars in the order of the options varied, numbered
-    (answers starred), each number's values in the summary and the tooltip, with the target's
-    edges dashed.
+    """The search's chart: with two targets or more, the plane of the first two (every rule set
+    played a point with its intervals both ways, the region that meets both shaded, the answers
+    or the nearest miss marked and numbered as the page lists them); with one, bars. Either way
+    the summary says of a target no option varied moves that it is the same in every rule set
+    (Hisss's length under ring_reach: 49 in every one, which a picture alone leaves to guess)."""
+    played = table[table["games"] > 0].copy()
+    unmoved = _unmoved(s["targets"], played)
+    out = _plane(s, played) if len(s["targets"]) > 1 else _bars(s, played, dims)
+    if unmoved:  # (said over the chart as well: a column of points at one value reads as chance)
+        out["summary"] = " ".join(unmoved) + " " + out["summary"]
+        out["notes"] = unmoved
+    return out
+
+
+def _unmoved(targets: list[dict], played) -> list[str]:
+    """A sentence for each target whose value is the same in every rule set played (as the
+    findings' "None of the options varied moves ..." finds it)."""
+    import numpy as np
+
+    from snakesim.analysis.design_space import Target
+    from snakesim.analysis.words import SAME
+
+    out = []
+    for t in targets if len(played) > 1 else []:
+        values = played[t["metric"]].to_numpy(dtype=float)
+        if np.isfinite(values).all() and np.ptp(values) < SAME:
+            out.append(f"{t['metric']} is {Target.of(t).show(values[0])} in every rule set played ({len(played)}): "
+                       f"no option varied moves it.")  # fmt: skip
+    return out
+
+
+def _plane(s: dict, played) -> dict:
+    """The first two targets' plane (as :func:`~snakesim.report.figures.design_figure` draws it):
+    each rule set played a point at its two figures on the search's games, each with its
+    interval, scaled as the targets are written; the region that meets both (``None``: a side
+    open to the chart's edge); each point's class: ``answer`` (numbered in the order the page
+    lists them), ``nearest`` (the nearest miss the words name, numbered, when nothing meets
+    every target), ``trade-off`` (no other rule set nearer both targets), ``other``. The points
+    come in the order the arrow keys step through them: the answers first, then by how far each
+    lies from the region. Past :data:`MOST_POINTS` rule sets, the answers, the nearest miss, the
+    trade-off and those nearest the region are kept, and the summary says how many of how many."""
+    import math
+
+    from snakesim.analysis.design_space import Target
+    from snakesim.report.charts import chart
+
+    tx, ty = s["targets"][:2]
+    targets = [Target.of(tx), Target.of(ty)]
+    answers = [a["label"] for a in s["answers"]]
+    nearest = [] if answers else [a["label"] for a in s["nearest"]]
+    numbered = {label: k for k, label in enumerate(answers or nearest, start=1)}
+    front = set(s.get("pareto") or []) - set(answers) - set(nearest)  # (the diamonds)
+    kind = {
+        **dict.fromkeys(front, "trade-off"),
+        **dict.fromkeys(nearest, "nearest"),
+        **dict.fromkeys(answers, "answer"),
+    }
+    rank = {"answer": 0, "nearest": 1, "trade-off": 2, "other": 3}
+
+    def far(r) -> float:  # (from the region, in units of each target's difference that matters)
+        return sum(t.shortfall(r[t.metric]) / (t.margin or 1.0) for t in targets)
+
+    drawable = [r for _, r in played.iterrows() if all(math.isfinite(r[t.metric]) for t in targets)]
+    rows = sorted(drawable, key=lambda r: (rank[kind.get(r["label"], "other")],
+                                           numbered.get(r["label"], 0), far(r)))  # fmt: skip
+    kept = [r for r in rows if r["label"] in kind]
+    rows = kept + [r for r in rows if r["label"] not in kind][: max(0, MOST_POINTS - len(kept))]
+
+    def scaled(t: Target, v) -> float | None:
+        return t.scale * float(v) if math.isfinite(v) else None
+
+    points = []
+    for r in rows:
+        label, point = r["label"], {"label": r["label"], "class": kind.get(r["label"], "other")}
+        if label in numbered:
+            point["number"] = numbered[label]
+        for axis, t in zip("xy", targets, strict=True):
+            point |= {axis: scaled(t, r[t.metric]), f"{axis}_low": scaled(t, r[f"{t.metric}_low"]),
+                      f"{axis}_high": scaled(t, r[f"{t.metric}_high"])}  # fmt: skip
+        points.append(point)
+    region = {axis: [t.scale * x if math.isfinite(x) else None for x in t.region]
+              for axis, t in zip("xy", targets, strict=True)}  # fmt: skip
+
+    def named(label: str) -> str:
+        r = played.loc[played["label"] == label].iloc[0]
+        figures = ", ".join(f"{t.metric} {_figure(t, r[t.metric], r[f'{t.metric}_low'], r[f'{t.metric}_high'])}"
+                            for t in targets)  # fmt: skip
+        return f"{numbered[label]}: {label} ({figures})"
+
+    marked = answers or nearest
+    listed = "; ".join(named(label) for label in marked[:MOST_NAMED])
+    listed += f"; and {len(marked) - MOST_NAMED} more" if len(marked) > MOST_NAMED else ""
+    words = [
+        f"Each rule set played is a point: {tx['metric']} across, {ty['metric']} up, with its intervals on the "
+        f"search's games both ways; shaded, the region that meets both targets ({tx['text']}; {ty['text']})."
+    ]
+    if answers:
+        words.append(f"The rule set{'s' if len(answers) > 1 else ''} that meet{'' if len(answers) > 1 else 's'} "
+                     f"every target (large circles, numbered as listed): {listed}.")  # fmt: skip
+    elif nearest:
+        words.append(f"No rule set meets every target; the nearest miss (a triangle, numbered): {listed}.")
+    else:
+        words.append("No rule set meets every target.")
+    if front:
+        many = len(front) > 1
+        words.append(f"Diamonds: {len(front)} {'more rule sets' if many else 'more rule set'} on the trade-off (no "
+                     f"rule set is nearer both targets than {'they are' if many else 'it is'}).")  # fmt: skip
+    if len(points) < len(played):
+        left = len(played) - len(drawable)
+        words.append(f"{len(points):,} of the {len(played):,} rule sets played are shown: "
+                     + ("the answers and " if answers else "") + "those nearest the shaded region"
+                     + (f" ({left} with no value to draw)" if left else "") + ".")  # fmt: skip
+    if len(s["targets"]) > 2:
+        rest = "; ".join(t["text"] for t in s["targets"][2:])
+        words.append(f"Not drawn: {rest} (an answer meets it too).")
+
+    def axis(t: Target) -> str:
+        low, high = t.region
+        said = {"<=": f"at most {t.show(high)}", ">=": f"at least {t.show(low)}"}.get(
+            t.op, f"{t.show(low)} to {t.show(high)}"
+        )
+        return f"{t.metric} (target: {said})"
+
+    out = chart("design", f"Each rule set on the two targets: {tx['metric']} and {ty['metric']}", "plane",
+                axis(targets[0]), axis(targets[1]), percent=False, series=[], summary=" ".join(words))  # fmt: skip
+    out |= {"points": points, "region": region, "x_name": tx["metric"], "y_name": ty["metric"],
+            "x_unit": tx.get("unit", ""), "y_unit": ty.get("unit", "")}  # fmt: skip
+    return out
+
+
+def _figure(t, value: float, low: float, high: float) -> str:
+    """A figure and its interval as the chart's readout shows it: to the decimals the interval's
+    width shows (``0.209 [0.201, 0.217]``, ``4 points [0, 18]``), the unit once."""
+    import math
+
+    from snakesim.analysis.words import decimals, fixed
+
+    k = t.scale
+    if not (math.isfinite(low) and math.isfinite(high)) or not high > low:
+        shown = t.show(value)
+        return shown + (f" [{t.show(low, False)}, {t.show(high, False)}]" if math.isfinite(low + high) else "")
+    p = decimals(k * (high - low))
+    text = fixed(k * value, p)
+    unit = " point" if t.unit == " points" and text == "1" else t.unit
+    return f"{text}{unit} [{fixed(k * low, p)}, {fixed(k * high, p)}]"
+
+
+def _bars(s: dict, played, dims) -> dict:
+    """The answers and the rule sets nearest them on the target (the search's one target),
+    eight at most, as bars in the order of the options varied, numbered (answers starred), each
+    number's values in the summary and the tooltip, with the target's edges dashed.
 
     A family could not read it when it showed twelve rule sets' full names (two or three
     labels fitted), in no order, and always the first target."""
     from snakesim.analysis.design_space import Target
     from snakesim.report.charts import chart
 
-    played = table[table["games"] > 0].copy()
     targets = [Target.of(t) for t in s["targets"]]
     off = [sum(t.shortfall(v) > 0 for v in played[t.metric]) for t in targets]
     k = off.index(max(off))  # (ties: the first)
@@ -228,7 +376,9 @@ def report(job, arms_shown: bool) -> tuple[list[str], list[dict]]:
     checked = {None: "on the search's games; not checked on fresh games", True: "on fresh games: holds",
                False: "on fresh games: does not hold"}  # fmt: skip
     parts += [f"{said.capitalize()}, {result['players']} players:", ""]
-    parts += [f"- {a['label']}: {', '.join(a['figures'])} ({a['games']:,} games {checked[a['holds']]})"
-              for a in result["answers"]]  # fmt: skip
+    parts += [
+        f"{k}. {a['label']}: {', '.join(a['figures'])} ({a['games']:,} games {checked[a['holds']]})"
+        for k, a in enumerate(result["answers"], start=1)
+    ]  # (numbered as the chart numbers them)
     parts += ["", *findings_text(result["findings"]), "", f"CHARTS-{KIND}", ""]
     return parts, result["charts"]
