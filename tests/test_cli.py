@@ -273,7 +273,8 @@ def test_rainbow_variants_list_policies():
 def test_rainbow_text_summary_lists_its_outcomes():
     r = invoke("run", "rainbow", "-p", 4, "-n", 2000, "--variant", "wild-snake")
     assert r.exit_code == 0
-    for words in ("policies by seat: greedy, greedy, greedy, greedy", "seat 3 wins", "length (turns)"):
+    for words in ("players in turn order, seat 0 first: greedy, greedy, greedy, greedy", "seat 3 wins",
+                  "length (turns)"):  # fmt: skip
         assert words in r.stdout
 
 

@@ -140,12 +140,12 @@ def test_cli_compare_text_and_json():
     assert r.exit_code == 0, r.output
     assert "baseline: standard" in r.stdout and "length (cards drawn)" in r.stdout and "p(Holm)" in r.stdout
     # Every assumption is printed: the values' level, and each difference's own (Holm) level.
-    assert "values with their 95% intervals" in r.stdout and "policies by seat" not in r.stdout  # (no choices)
+    assert "values with their 95% intervals" in r.stdout and "players in turn order" not in r.stdout  # (no choices)
     levels = re.findall(r"\] at (\d+(?:\.\d+)?)%  p\(Holm\)", r.stdout)
     assert len(levels) >= 5 and all(95 <= float(x) < 100 for x in levels), levels
     mix = ["-v", "standard", "-v", "mix=standard,policy=random"]
     r = runner.invoke(cli, ["compare", "rainbow", "-p", "2", "-n", "500", *mix])
-    assert "policies by seat: standard: greedy, greedy; mix: random, random" in r.stdout, r.stdout
+    assert "players in turn order, seat 0 first: standard: greedy, greedy; mix: random, random" in r.stdout, r.stdout
     r = runner.invoke(
         cli, ["compare", "hisss", "-p", "3", "-n", "2000", "-v", "standard", "-v", "claim-joined", "--json"]
     )
@@ -337,7 +337,7 @@ def test_compare_over_several_player_counts_in_one_command(monkeypatch):
     args = ["compare", "hisss", "-p", "2,3", "-n", "400", "-v", "standard", "-v", "most-snakes"]
     r = CliRunner().invoke(cli, args)
     assert r.exit_code == 0, r.output
-    assert "\n2 players, 400 games per arm" in r.output and "\n3 players, 400 games per arm" in r.output
+    assert "\n2 players, 400 games per rule set" in r.output and "\n3 players, 400 games per rule set" in r.output
     assert "Every 2-player Hisss game lasts 49 turns" in r.output and "Every 3-player Hisss game" in r.output
     s = json.loads(CliRunner().invoke(cli, [*args, "--json"]).output)
     assert s["players"] == [2, 3] and {r["players"] for r in s["rows"]} == {2, 3}

@@ -67,7 +67,7 @@ def test_cli_sweep_plot_and_json(tmp_path):
     assert s["axes"] == ["claim_joined"] and len(s["rows"]) == 2 * 6
     assert s["level"] == 0.95 and s["policies"] == {"3": ["greedy"] * 3}
     assert (
-        "policies by seat: greedy, greedy | greedy, greedy, greedy"
+        "players in turn order, seat 0 first: greedy, greedy | greedy, greedy, greedy"
         in runner.invoke(cli, ["sweep", "rainbow", "-p", "2..3", "--set", "hand_size=4,7", "-n", "300"]).stdout
     )
 

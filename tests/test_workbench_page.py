@@ -254,6 +254,13 @@ def test_a_reload_reattaches_to_its_run_and_another_page_can_cancel_it(open_page
     page.wait_for_selector("body[data-ready=true]")
     page.wait_for_selector("#cancel:not([hidden])", timeout=10_000)  # its own run, reattached
     assert page.is_visible("#progress")
+    # The bar is the share of the time, the words the games: they say so ("100,000 of 200,000 games
+    # played" beside a bar a tenth full read as a broken bar).
+    page.wait_for_function(
+        "() => / of 200,000 games played, about \\d+% of the time$/"
+        ".test(document.getElementById('status').textContent)",
+        timeout=RUN,
+    )
     # A second tab (its own storage) sees the run, says whose it is, and can cancel it.
     other = open_page()
     busy = other.locator("#busy")
@@ -815,9 +822,9 @@ def test_back_after_choosing_another_game_brings_the_answer_back(open_page):
 
 def test_a_table_wider_than_a_phone_says_it_slides(open_page):
     """With three rule sets the details' table ran past a phone's edge, its third column cut off
-    with nothing to show the table slides sideways."""
+    with nothing to show the table slides sideways (four here: the rows' names now wrap)."""
     page = open_page(360, 800)
-    for variant in ("one-snake", "rejoin"):
+    for variant in ("one-snake", "rejoin", "crosses-to-cup"):
         page.select_option("#variant-pick", variant)
         page.click("#add-variant")
         page.wait_for_selector(f"#arms li[data-arm={variant}]")
@@ -829,6 +836,10 @@ def test_a_table_wider_than_a_phone_says_it_slides(open_page):
     assert box.evaluate("b => b.scrollWidth > b.clientWidth")  # (the case: wider than the phone)
     page.wait_for_selector("#table-hint", state="visible")
     assert "slide it sideways" in page.inner_text("#table-hint")
+    # Each row named as the command line's table names it, not by its id (a family read "lead_changes",
+    # "out_share", "leads_alone_q1").
+    heads = page.eval_on_selector_all("#table-box tbody th", "t => t.map(x => x.textContent)")
+    assert "lead changes" in heads and "seat 0 wins" in heads and not any("_" in h for h in heads), heads
 
 
 # ---------------------------------------------------------------------------- a kind drawn from its description

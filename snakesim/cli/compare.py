@@ -157,14 +157,14 @@ def _shown(answer, *, folder, again) -> tuple[dict, str]:
     meta = summary(answer, again)
     settle, runs = meta["settle"], table.attrs["runs"]
     header = (
-        f"{players} players, {played:,} games per arm, seed {plan.budget.seed}: game i is dealt from the same keyed "
-        "shuffle in every arm (paired)"
+        f"{players} players, {played:,} games per rule set, seed {plan.budget.seed}: game i is dealt from the same "
+        "keyed shuffle under every rule set (paired)"
     )
     seats = {name: ", ".join(run["policies"]) for name, run in runs.items() if run["policies"]}
     if len(set(seats.values())) == 1:
-        header += f"\npolicies by seat: {next(iter(seats.values()))} (every arm)"
+        header += f"\nplayers in turn order, seat 0 first: {next(iter(seats.values()))} (every rule set)"
     elif seats:
-        header += "\npolicies by seat: " + "; ".join(f"{name}: {who}" for name, who in seats.items())
+        header += "\nplayers in turn order, seat 0 first: " + "; ".join(f"{name}: {who}" for name, who in seats.items())
     lines = [format_comparison(table, spec.title, header), format_findings(answer.findings, LEVEL)]
     if settle is not None:
         how = (

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from snakesim.analysis.words import seat_player
 from snakesim.core.errors import InputError
 from snakesim.core.figures import BY_ID
 from snakesim.core.jsontext import to_json
@@ -63,7 +64,7 @@ def format_summary(
         f"{title}",
         f"{s['players']} players, variant {s.get('variant', '?')} ({describe_changes(changes)}), "
         f"{games:,} games, seed {s.get('seed', '?')}",
-        *([f"policies by seat: {', '.join(policies)}"] if policies else []),
+        *([f"players in turn order, seat 0 first: {', '.join(policies)}"] if policies else []),
         "",
         f"{'':12}{'games':>11}  {'rate':>9}   {level}% interval",
     ]
@@ -190,7 +191,9 @@ def format_comparison(table, title: str, header: str, alpha: float = 0.05, level
                         "and no lead taken for good; `run` counts only the games someone won"]  # fmt: skip
     width = max(len(m) for m in shown["label"]) + 2
     for _, rows in shown.groupby("metric", sort=False):
-        lines.append(rows["label"].iloc[0])
+        metric = rows["metric"].iloc[0]
+        seat = f" ({seat_player(int(metric.partition('.')[2]))})" if metric.startswith("win_rate.") else ""
+        lines.append(rows["label"].iloc[0] + seat)  # ("seat 2 wins (the third player)": the words' name)
         for _, r in rows.iterrows():
             lines.append(f"  {r['variant']:<{width}}{_comparison_row(r, alpha)}")
     return "\n".join(lines)

@@ -103,7 +103,7 @@ def sweep_command(
     ).reset_index()
     wide.columns.name = None
     seats = {", ".join(p) for p in table.attrs["policies"].values() if p}
-    who = f"; policies by seat: {' | '.join(sorted(seats))}" if seats else ""
+    who = f"; players in turn order, seat 0 first: {' | '.join(sorted(seats))}" if seats else ""
     click.echo(
         f"{spec.title}\n{n_games:,} games per point, seed {seed}{who}\n"
         f"values in their units (rates in percent); each comes with its {level_text(table.attrs['level'])} "

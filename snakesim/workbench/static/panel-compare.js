@@ -69,12 +69,14 @@ export function changed(page) {
   $("plan").textContent = text;
 }
 
-/* Every figure of a comparison as a table: one row a figure, one column a rule set. */
+/* Every figure of a comparison as a table: one row a figure, named by its label as the command
+   line's table names it ("lead changes", not lead_changes), one column a rule set. */
 function figuresTable(rows) {
-  const arms = [], cells = {};
+  const arms = [], cells = {}, labels = {};
   rows.forEach((r) => {
     if (arms.indexOf(r.arm) < 0) arms.push(r.arm);
     (cells[r.metric] = cells[r.metric] || {})[r.arm] = r;
+    labels[r.metric] = r.label || r.metric;
   });
   const table = node("table", "figures");
   const head = node("tr", null, null, node("thead", null, null, table));
@@ -83,7 +85,9 @@ function figuresTable(rows) {
   const body = node("tbody", null, null, table);
   Object.keys(cells).forEach((metric) => {
     const tr = node("tr", null, null, body);
-    node("th", null, metric, tr).scope = "row";
+    const th = node("th", null, labels[metric], tr);
+    th.scope = "row";
+    th.title = metric;
     arms.forEach((a) => {
       const r = cells[metric][a], td = node("td", r && r.verdict === "matters" ? "changed" : null, null, tr);
       if (!r) return;

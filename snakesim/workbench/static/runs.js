@@ -38,7 +38,10 @@ function progress(panel, job) {
   } else if (job.share !== null && job.share !== undefined) {  // (work, not games: rule sets may cost differently)
     bar.max = 1;
     bar.value = job.share;
-    status.textContent = `${count(job.done)} of ${count(job.total)} games played`;
+    // (the bar is the time's share, so the words say so: "100,000 of 200,000 games" beside a bar
+    // a tenth full read as a broken bar, where the second rule set's games cost more)
+    status.textContent = `${count(job.done)} of ${count(job.total)} games played, `
+      + `about ${Math.round(100 * job.share)}% of the time`;
   } else if (job.total) {
     bar.max = job.total;
     bar.value = job.done;
