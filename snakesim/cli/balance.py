@@ -274,7 +274,8 @@ def tune_command(
 def format_tune(result: TuneResult, title: str, who: str) -> str:
     """The ``tune`` command's report."""
     s = result.summary
-    option = s["vary"]["option"] + ("" if s["vary"]["seat"] is None else f"[{s['vary']['seat']}]")
+    # (the option as --vary takes it: start_coins.3, where it printed start_coins[3])
+    option = s["vary"]["option"] + ("" if s["vary"]["seat"] is None else f".{s['vary']['seat']}")
     metric, goal = s["target"]["metric"], s["target"]["value"]
     search = s["search"]
     lines = [
