@@ -173,10 +173,12 @@ def seat_sentence(rates, cis, games: int, players: int, level: float = LEVEL,
     name = lambda s: seat_player(s) + (f" ({apart[s]})" if s in apart else "")  # noqa: E731
     uneven = (f"{name(best)} wins most often, {most} of games, and {name(worst)} least, {least}, "
               f"where an equal share would be {percent(fair, places)}")  # fmt: skip
-    unnamed = [s for s in apart if s not in (best, worst)]
-    aside = (" " + "; ".join(f"{name(s)} wins {rate_ci(rates[s], cis[s], places)}" for s in unnamed) + " of games."
-             if unnamed else "")  # fmt: skip
-    aside = aside[:2].upper() + aside[2:]
+
+    def told(seats: list[int]) -> str:  # (the handicapped seats' own chances, in a sentence after)
+        text = "; ".join(f"{name(s)} wins {rate_ci(rates[s], cis[s], places)}" for s in seats) + " of games."
+        return f" {text[0].upper()}{text[1:]}" if seats else ""
+
+    aside = told([s for s in apart if s not in (best, worst)])  # (best and worst are named already)
     size = f"{100 * m:g} percentage point{'' if m == 0.01 else 's'}"
     if any(lo >= fair + m for lo, _ in bounds) or any(hi <= fair - m for _, hi in bounds):
         lead = "The players' chances are not equal" if lineup else "The seats are not equal"
@@ -189,8 +191,7 @@ def seat_sentence(rates, cis, games: int, players: int, level: float = LEVEL,
         return f"{lead}: {uneven}; {tail}.{aside}"
     who = "player" if lineup else "seat"
     lead = f"No {who} is favoured by as much as matters" if within else f"No {who} is measurably favoured"
-    named = " " + "; ".join(f"{name(s)} wins {rate_ci(rates[s], cis[s], places)}" for s in apart) + " of games."
     return (
         f"{lead}: every seat wins between {percent(min(rates), places)} and {percent(max(rates), places)} of games, "
-        f"an equal share being {percent(fair, places)}." + (named[:2].upper() + named[2:] if apart else "")
+        f"an equal share being {percent(fair, places)}." + told(list(apart))
     )

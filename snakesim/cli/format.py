@@ -175,7 +175,9 @@ def format_comparison(table, title: str, header: str, alpha: float = 0.05, level
     lines = [
         title,
         header,
-        f"baseline: {variants[0]}; values with their {level_text(level)} intervals; * marks a difference "
+        f"baseline: {variants[0]}; values with their {level_text(level)} intervals; pp: percentage points; "
+        "p(Holm): the chance of a difference at least this large if the rules changed nothing, adjusted for the many "
+        "figures compared; * marks a difference "
         f"significant at {alpha:g} after Holm's adjustment over every difference tested; each difference's interval "
         "is drawn at its Holm step's level (printed after it), so it excludes 0 exactly when starred; (exact): "
         "McNemar's exact test, for few discordant games (its interval joined with Tango's score interval, which "

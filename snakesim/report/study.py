@@ -365,7 +365,7 @@ def _compare_section(plan: compare_question.Plan, section, *, seed, engine, prog
         print(f"snakesim study: {name}: the study's claims do not hold: {'; '.join(broken)}", file=sys.stderr)
     figures = comparison_figures(spec, players, table, tables, out_dir, prefix=f"{name}-",
                                  win_title=section.get("title", ""), dpi=100)  # fmt: skip
-    note = f"{players} players, {games:,} games per arm, seed {seed}; " + "; ".join(
+    note = f"{players} players, {games:,} games per rule set, seed {seed}; " + "; ".join(
         f"**{arm.label}**: {_describe(arm.rules, arm.seats)}" for arm in plan.arms
     )
     if section.get("claims"):

@@ -6,7 +6,7 @@ Its request::
 
     {"kind": "compare", "game": "rainbow", "players": 3, "games": 100000, "seed": 1,
      "feel": true, "lineup": ["greedy", "random", "greedy"], "matters": "length=3%",
-     "arms": [{"name": "seed's game", "toml": "...", "policies": null}, ...]}
+     "arms": [{"name": "original rules", "toml": "...", "policies": null}, ...]}
 
 ``matters`` (optional) is the smallest differences that matter, as ``--matters`` takes them.
 With ``precision`` (and ``max_games``), the run settles what an earlier one left undecided: it
