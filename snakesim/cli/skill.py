@@ -10,6 +10,7 @@ import click
 from snakesim.cli import cli, options
 from snakesim.cli.format import check_plot, format_findings, level_text, pct, save_plot, to_json
 from snakesim.core.defaults import DEFAULT_PLAYOUTS, NOVICE
+from snakesim.core.policies import player_words
 
 if TYPE_CHECKING:
     from snakesim.analysis.skill import SkillResult
@@ -114,7 +115,7 @@ def format_skill(result: SkillResult, title: str) -> str:
         f"{s['elapsed_s']:.1f} s",
         "",
         f"{'players':>7}  {'field':<8}{'player':<14}{'wins':>7}  "
-        f"{'edge over a field player (points, ' + level_text(s['level']) + ' interval)':<36}",
+        f"{'edge over a field player (percentage points, ' + level_text(s['level']) + ' interval)':<36}",
     ]
     for row in result.table.itertuples():
         edge = (
@@ -134,12 +135,15 @@ def format_skill(result: SkillResult, title: str) -> str:
         if not basic.empty:
             b = basic.iloc[0]
             lines.append(
-                f"           careful play among random players: {100 * b['edge']:+.1f} points "
+                f"           careful play among random players: {100 * b['edge']:+.1f} percentage points "
                 f"[{100 * b['edge_low']:+.1f}, {100 * b['edge_high']:+.1f}] ({pct(b['win_rate'])} of games "
                 f"against {pct(b['fair_share'])})"
             )
+    spellings = dict.fromkeys([*result.table["field"], *result.table["player"]])
     lines += [
         "",
+        "field: the players at every other seat; player: the one odd player, who sits at each seat in turn:",
+        *(f"  {p}: {player_words(p)}" for p in spellings),
         "skill share: the expert's edge over the oracle's (how much of what seeing every card is worth thinking",
         "ahead captures), with its " + level_text(s["level"]) + " interval; the verdict reads the expert's edge",
         "relative to a careful player's fair share.",
