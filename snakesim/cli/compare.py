@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import sqlite3
 import sys
+import time
 from pathlib import Path
 
 import click
@@ -60,9 +62,10 @@ from snakesim.core.errors import InputError
     help="Write win-rates.png (by seat, with intervals), length.png (Kaplan-Meier) and scores.png to this folder.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the comparison as JSON records.")
+@options.catalogue_options
 def compare(
     game, players_text, seed, variants, settings, rules_file, deck_file, policy, policies, matters, n_games, threads,
-    backend, scheduler, workers, precision, max_games, precise, plot, as_json,
+    backend, scheduler, workers, precision, max_games, precise, plot, as_json, fresh, catalogue_path,
 ):  # fmt: skip
     """Compare rule sets of GAME on the same games (common random numbers).
 
@@ -103,6 +106,7 @@ def compare(
     from snakesim.core.files import check_writable
     from snakesim.games import get_game
     from snakesim.questions import compare as question
+    from snakesim.questions.catalogue import Catalogue
 
     spec = get_game(game)
     counts = parse_players(players_text)
@@ -117,6 +121,7 @@ def compare(
     shared = RuleSource(rules_file=rules_file, deck_file=deck_file, settings=settings, policy=policy, policies=policies)
     # every player count's question checked before any game is played
     plans = [question.ask(spec, n, arms, budget, shared, matters=margins, precise=precise) for n in counts]
+    catalogue = Catalogue(catalogue_path)
     parts = []
     for plan in plans:
         n = plan.players
@@ -127,8 +132,15 @@ def compare(
         for flag, value in (("--rules", rules_file), ("--deck", deck_file), ("--policy", policy),
                             ("--policies", policies)):  # fmt: skip
             again += [flag, value] if value is not None else []
+        kept = None if fresh or folder is not None else catalogue.find(plan.key())  # (figures need the games)
+        if kept is not None:
+            parts.append(_from_catalogue(kept))
+            continue
+        started = time.perf_counter()
         answer = question.play(plan, threads=threads, progress=sys.stderr.isatty(), backend=engine)
-        parts.append(_shown(answer, folder=folder, again=again))
+        meta, text = _shown(answer, folder=folder, again=again)
+        _keep(catalogue, plan, meta, text, seconds=time.perf_counter() - started)
+        parts.append((meta, text))
     if as_json:
         if len(parts) == 1:
             click.echo(to_json(parts[0][0]))
@@ -188,6 +200,32 @@ def _shown(answer, *, folder, again) -> tuple[dict, str]:
         for r in stopping["sequences"]:
             lines.append(f"  {r['variant']:<16} {r['label']:<40} {r['value']:.4g}  [{r['low']:.4g}, {r['high']:.4g}]")
     return meta, "\n".join(lines)
+
+
+def _from_catalogue(kept) -> tuple[dict, str]:
+    """A kept comparison as the command shows it, saying where it came from."""
+    meta = {**kept.answer, "catalogue": {"id": kept.id, "played": kept.when(), "seconds": round(kept.seconds, 3)}}
+    said = (f"From the catalogue (answer {kept.id}): played on {kept.when()}, {kept.games:,} games per rule set in "
+            f"{kept.seconds:.1f} s; --fresh plays them again.")  # fmt: skip
+    return meta, f"{kept.words}\n\n{said}"
+
+
+def _keep(catalogue, plan, meta: dict, text: str, seconds: float) -> None:
+    """Keep a played comparison (``meta``: its --json object, ``text``: its words) in the
+    catalogue; a catalogue that cannot take it (a full disk) costs the answer nothing but a
+    warning."""
+    try:
+        catalogue.keep(key=plan.key(), kind="compare", game=plan.game, players=plan.players, seed=plan.budget.seed,
+                       games=meta.get("games", plan.budget.games), rules=[a.label for a in plan.arms],
+                       seconds=seconds, answer=meta, words=text)  # fmt: skip
+    except (OSError, sqlite3.Error) as err:
+        click.echo(f"snakesim: warning: the answer was not kept in {catalogue.path}: {err}", err=True)
+        return
+    if catalogue.pruned:
+        from snakesim.questions.catalogue import removed_words
+
+        click.echo(f"snakesim: the catalogue is at its cap ({catalogue.cap / 1e6:g} MB; `snakesim results cap` "
+                   f"changes it): {removed_words(catalogue.pruned)}", err=True)  # fmt: skip
 
 
 def _figures(spec, players, table, tables, folder: Path) -> list[str]:

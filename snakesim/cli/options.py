@@ -109,3 +109,15 @@ def backend_options(fn):
     ):
         fn = option(fn)
     return fn
+
+
+def catalogue_options(fn):
+    """``--catalogue PATH`` and ``--fresh``: where answers are kept, and playing a kept one again."""
+    fn = click.option(
+        "--fresh", is_flag=True,
+        help="Play the games again even where the catalogue keeps this answer (and keep the new one).",
+    )(fn)  # fmt: skip
+    return click.option(
+        "--catalogue", "catalogue_path", type=click.Path(dir_okay=False), default=None, metavar="PATH",
+        help="The catalogue of kept answers [default: $SNAKESIM_HOME/catalogue.sqlite, else the user's data folder].",
+    )(fn)  # fmt: skip

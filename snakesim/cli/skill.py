@@ -10,7 +10,6 @@ import click
 from snakesim.cli import cli, options
 from snakesim.cli.format import check_plot, format_findings, level_text, pct, save_plot, to_json
 from snakesim.core.defaults import DEFAULT_PLAYOUTS, NOVICE
-from snakesim.core.policies import player_words
 
 if TYPE_CHECKING:
     from snakesim.analysis.skill import SkillResult
@@ -139,6 +138,8 @@ def format_skill(result: SkillResult, title: str) -> str:
                 f"[{100 * b['edge_low']:+.1f}, {100 * b['edge_high']:+.1f}] ({pct(b['win_rate'])} of games "
                 f"against {pct(b['fair_share'])})"
             )
+    from snakesim.core.policies import player_words  # (it holds kernels: numba only when a command needs it)
+
     spellings = dict.fromkeys([*result.table["field"], *result.table["player"]])
     lines += [
         "",

@@ -1,0 +1,344 @@
+"""The catalogue: every answered question kept, by the identity of its plan.
+
+An answer is kept under its plan's key (``Plan.key()``: the same question from any door and on
+any machine has the same key) with what lists it (kind, game, players, seed, games, the rule
+sets' names), when it was played and how long it took, the version of the code that decides
+its numbers, and the answer itself: what ``--json`` prints and the words the command line
+printed. Asked again, the question is answered from here at once; an answer kept by another
+version of the games' code or of the figures' definitions is listed, marked, and never served
+as current.
+
+The file is SQLite, which the standard library holds: nothing to install or start. It is
+written in WAL mode, so a workbench and a terminal read and write at once, each write one
+transaction: a process killed while storing leaves every earlier answer readable and the new
+one whole or absent. A file that is not SQLite, or is SQLite but not a catalogue, is named in
+one line and never written. The catalogue has a cap (:data:`DEFAULT_CAP` bytes of answers);
+storing past it prunes the oldest answers first and says how many.
+
+Where it lives: ``$SNAKESIM_HOME/catalogue.sqlite`` when ``SNAKESIM_HOME`` is set, else the
+user's data folder (``platformdirs``), or a path a command is given (``--catalogue``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sqlite3
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from snakesim.core.errors import InputError
+
+NAME = "catalogue.sqlite"
+APPLICATION = "snakesim catalogue"
+FORMAT = 1
+DEFAULT_CAP = 500_000_000  # bytes of answers kept (about 15,000 comparisons); the oldest go first beyond it
+# What decides an answer's numbers: the games, the engines, the figures and their statistics,
+# and how each kind of question asks them. An edit to any of these files makes earlier answers
+# stale (listed, marked, played again when asked), never served as current.
+DECIDING = ("core", "games", "analysis", "questions")
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS about (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS answers (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    key TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    game TEXT NOT NULL,
+    players INTEGER NOT NULL,
+    seed INTEGER NOT NULL,
+    games INTEGER NOT NULL,
+    rules TEXT NOT NULL,
+    version TEXT NOT NULL,
+    played REAL NOT NULL,
+    seconds REAL NOT NULL,
+    answer TEXT NOT NULL,
+    words TEXT NOT NULL,
+    size INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS answers_key ON answers (key, version);
+CREATE INDEX IF NOT EXISTS answers_played ON answers (played);
+"""
+
+
+def default_path() -> Path:
+    """Where the catalogue lives: ``$SNAKESIM_HOME/catalogue.sqlite``, else the user's data
+    folder (``platformdirs.user_data_path("snakesim")``)."""
+    home = os.environ.get("SNAKESIM_HOME")
+    if home:
+        return Path(home).expanduser() / NAME
+    import platformdirs
+
+    return platformdirs.user_data_path("snakesim") / NAME
+
+
+_VERSION: str | None = None
+
+
+def code_version() -> str:
+    """The version of the code that decides an answer's numbers: 16 hex digits of SHA-256 of
+    the sources of :data:`DECIDING` (read once a process)."""
+    global _VERSION
+    if _VERSION is None:
+        root = Path(__file__).resolve().parent.parent
+        digest = hashlib.sha256()
+        for part in DECIDING:
+            for path in sorted((root / part).rglob("*.py")):
+                digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+        _VERSION = digest.hexdigest()[:16]
+    return _VERSION
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One kept answer: its ``id``, the plan's ``key``, what lists it, the ``version`` of the
+    code that played it (``current``: this code's), when it was ``played`` (seconds since the
+    epoch) and how many ``seconds`` it took, the ``answer`` (the ``--json`` object) and the
+    ``words`` the command line printed."""
+
+    id: int
+    key: str
+    kind: str
+    game: str
+    players: int
+    seed: int
+    games: int
+    rules: tuple[str, ...]
+    version: str
+    played: float
+    seconds: float
+    answer: dict
+    words: str
+
+    @property
+    def current(self) -> bool:
+        return self.version == code_version()
+
+    def when(self) -> str:
+        """When it was played, as people read it: ``2026-11-27 at 10:14``."""
+        return time.strftime("%Y-%m-%d at %H:%M", time.localtime(self.played))
+
+    def listed(self) -> dict:
+        """Its line in a list (``snakesim results --json``): everything but the answer."""
+        return {"id": self.id, "kind": self.kind, "game": self.game, "players": self.players, "seed": self.seed,
+                "games": self.games, "rules": list(self.rules), "played": self.when(),
+                "seconds": round(self.seconds, 3), "current": self.current, "key": self.key}  # fmt: skip
+
+
+LISTED = "id, key, kind, game, players, seed, games, rules, version, played, seconds"
+COLUMNS = LISTED + ", answer, words"
+
+
+def _entry(row) -> Entry:
+    """An entry from a row of :data:`COLUMNS`, or of :data:`LISTED` (a list's line: its answer
+    left unread, ``{}``, so that 10,000 answers list in well under a second)."""
+    fields = dict(zip(LISTED.split(", "), row, strict=False))
+    answer, words = (json.loads(row[11]), row[12]) if len(row) > 11 else ({}, "")
+    return Entry(**{**fields, "rules": tuple(json.loads(fields["rules"]))}, answer=answer, words=words)
+
+
+class Catalogue:
+    """The answers kept in one SQLite file (see the module docstring).
+
+    Parameters
+    ----------
+    path : path, optional
+        The file; by default :func:`default_path`. Its folder is made when needed.
+    cap : int, optional
+        Bytes of answers kept at most; storing past it prunes the oldest first. By default the
+        catalogue's own (:meth:`set_cap`), else :data:`DEFAULT_CAP`.
+    field : str
+        The option that named the file, for the one line an unusable file gets.
+    """
+
+    def __init__(self, path: str | os.PathLike | None = None, cap: int | None = None, field: str = "--catalogue"):
+        self.path = Path(path) if path is not None else default_path()
+        self._cap, self.field = cap, field
+        self.pruned = 0  # (answers the last keep() removed to stay within the cap)
+        self._db: sqlite3.Connection | None = None
+
+    # ------------------------------------------------------------------ opening
+    def _refuse(self, why: str) -> InputError:
+        return InputError(self.field, f"{str(self.path)!r} {why}; it is left as it is (give another with "
+                                      "--catalogue, or move it away)")  # fmt: skip
+
+    def _open(self, write: bool) -> sqlite3.Connection | None:
+        """The connection, opened once; None where there is nothing to read yet."""
+        if self._db is not None:
+            return self._db
+        if not self.path.exists():
+            if not write:
+                return None
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        elif self.path.is_dir():
+            raise self._refuse("is a folder, not a catalogue file")
+        elif self.path.stat().st_size:
+            with open(self.path, "rb") as f:
+                if f.read(16) != b"SQLite format 3\x00":
+                    raise self._refuse("is not a snakesim catalogue (not an SQLite file)")
+        try:  # (read what the file is before any write: a foreign file is left exactly as it was)
+            db = sqlite3.connect(self.path, timeout=60, isolation_level=None)
+            db.execute("PRAGMA busy_timeout = 60000")
+            tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        except sqlite3.DatabaseError as err:
+            raise self._refuse(f"cannot be read as a catalogue ({err})") from None
+        if tables and "about" not in tables:
+            db.close()
+            raise self._refuse("is an SQLite file but not a snakesim catalogue")
+        if tables:
+            about = dict(db.execute("SELECT name, value FROM about"))
+            if about.get("application") != APPLICATION:
+                db.close()
+                raise self._refuse("is an SQLite file but not a snakesim catalogue")
+            if int(about.get("format", 0)) > FORMAT:
+                db.close()
+                raise self._refuse(f"was written by a newer snakesim (format {about['format']}; this one reads "
+                                   f"{FORMAT})")  # fmt: skip
+        # WAL: readers and one writer at once (a file system without shared memory keeps its rollback
+        # journal: still safe, one at a time); FULL: a committed answer survives a power cut.
+        db.execute("PRAGMA journal_mode = WAL")
+        db.execute("PRAGMA synchronous = FULL")
+        if not tables:  # (a new file: every statement idempotent, so two processes making it at once agree)
+            db.executescript(SCHEMA)
+            with _transaction(db):
+                db.execute("INSERT OR IGNORE INTO about VALUES ('application', ?), ('format', ?)",
+                           (APPLICATION, str(FORMAT)))  # fmt: skip
+        self._db = db
+        return db
+
+    @property
+    def cap(self) -> int:
+        """Bytes of answers kept at most: the one given, else the catalogue's own, else the default."""
+        if self._cap is not None:
+            return self._cap
+        db = self._open(write=False)
+        row = None if db is None else db.execute("SELECT value FROM about WHERE name = 'cap'").fetchone()
+        return int(row[0]) if row else DEFAULT_CAP
+
+    def set_cap(self, size: int) -> int:
+        """Keep at most ``size`` bytes of answers from now on (kept in the file); the oldest
+        answers past it are removed at once: how many."""
+        db = self._open(write=True)
+        with _transaction(db):
+            db.execute("INSERT OR REPLACE INTO about VALUES ('cap', ?)", (str(int(size)),))
+            self._cap = int(size)
+            return self._prune(db, keep=-1)
+
+    def size(self) -> int:
+        """Bytes of answers kept."""
+        db = self._open(write=False)
+        return 0 if db is None else db.execute("SELECT COALESCE(SUM(size), 0) FROM answers").fetchone()[0]
+
+    def close(self) -> None:
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+
+    # ------------------------------------------------------------------ reading
+    def find(self, key: str) -> Entry | None:
+        """The newest answer to the question ``key`` played by this code, if any."""
+        db = self._open(write=False)
+        if db is None:
+            return None
+        row = db.execute(f"SELECT {COLUMNS} FROM answers WHERE key = ? AND version = ? ORDER BY id DESC LIMIT 1",
+                         (key, code_version())).fetchone()  # fmt: skip
+        return None if row is None else _entry(row)
+
+    def get(self, id_: int) -> Entry:
+        """The answer ``id_``; InputError naming ``ID`` where there is none."""
+        db = self._open(write=False)
+        row = None if db is None else db.execute(f"SELECT {COLUMNS} FROM answers WHERE id = ?", (id_,)).fetchone()
+        if row is None:
+            raise InputError("ID", f"no answer {id_} in {str(self.path)!r}; `snakesim results` lists them")
+        return _entry(row)
+
+    def entries(self, game: str | None = None, kind: str | None = None, since: float | None = None,
+                whole: bool = False) -> list[Entry]:  # fmt: skip
+        """Every kept answer, oldest first, of ``game`` and ``kind`` played since ``since``
+        (seconds since the epoch) where given; each one's answer and words read only when
+        ``whole``."""
+        db = self._open(write=False)
+        if db is None:
+            return []
+        where, args = [], []
+        for column, value in (("game", game), ("kind", kind)):
+            if value is not None:
+                where.append(f"{column} = ?")
+                args.append(value)
+        if since is not None:
+            where.append("played >= ?")
+            args.append(since)
+        where_sql = f" WHERE {' AND '.join(where)}" if where else ""
+        sql = f"SELECT {COLUMNS if whole else LISTED} FROM answers{where_sql} ORDER BY id"
+        return [_entry(row) for row in db.execute(sql, args)]
+
+    # ------------------------------------------------------------------ writing
+    def keep(self, *, key: str, kind: str, game: str, players: int, seed: int, games: int, rules, seconds: float,
+             answer: dict, words: str) -> int:  # fmt: skip
+        """Store one answer in one transaction (whole or absent), then prune the oldest answers
+        past the cap (:attr:`pruned` says how many); its id."""
+        db = self._open(write=True)
+        text = json.dumps(answer, sort_keys=True, allow_nan=True)
+        size = len(text.encode()) + len(words.encode())
+        with _transaction(db):
+            cursor = db.execute(
+                "INSERT INTO answers (key, kind, game, players, seed, games, rules, version, played, seconds, answer, "
+                "words, size) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (key, kind, game, int(players), int(seed), int(games), json.dumps(list(rules)), code_version(),
+                 time.time(), float(seconds), text, words, size),
+            )  # fmt: skip
+            new = int(cursor.lastrowid)
+            self.pruned = self._prune(db, keep=new)
+        return new
+
+    def _prune(self, db: sqlite3.Connection, keep: int) -> int:
+        """Remove the oldest answers (never ``keep``) until the kept ones fit the cap."""
+        total = db.execute("SELECT COALESCE(SUM(size), 0) FROM answers").fetchone()[0]
+        removed = 0
+        for id_, size in db.execute("SELECT id, size FROM answers WHERE id != ? ORDER BY id", (keep,)).fetchall():
+            if total <= self.cap:
+                break
+            db.execute("DELETE FROM answers WHERE id = ?", (id_,))
+            total -= size
+            removed += 1
+        return removed
+
+    def forget(self, ids=(), before: float | None = None, everything: bool = False) -> int:
+        """Remove the answers ``ids``, those played before ``before`` (seconds since the
+        epoch), or all of them; how many were removed."""
+        db = self._open(write=False)
+        if db is None:
+            return 0
+        with _transaction(db):
+            if everything:
+                return db.execute("DELETE FROM answers").rowcount
+            removed = 0
+            if ids:
+                removed += db.execute(f"DELETE FROM answers WHERE id IN ({', '.join('?' * len(ids))})",
+                                      [int(i) for i in ids]).rowcount  # fmt: skip
+            if before is not None:
+                removed += db.execute("DELETE FROM answers WHERE played < ?", (before,)).rowcount
+            return removed
+
+
+class _transaction:
+    """``BEGIN IMMEDIATE`` ... ``COMMIT`` (``ROLLBACK`` on any error): one writer at a time, each
+    write whole or absent."""
+
+    def __init__(self, db: sqlite3.Connection):
+        self.db = db
+
+    def __enter__(self):
+        self.db.execute("BEGIN IMMEDIATE")
+        return self.db
+
+    def __exit__(self, kind, value, tb):
+        self.db.execute("COMMIT" if kind is None else "ROLLBACK")
+        return False
+
+
+def removed_words(count: int) -> str:
+    """``the oldest answer was removed`` or ``the 3 oldest answers were removed``."""
+    return "the oldest answer was removed" if count == 1 else f"the {count} oldest answers were removed"
