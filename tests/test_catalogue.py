@@ -117,6 +117,22 @@ def test_results_lists_filters_shows_and_forgets(tmp_path):
     assert run("results", *where).output == "No answers kept yet.\n"
 
 
+def test_the_newest_answers_by_the_start_of_their_key_list_without_their_answers(tmp_path):
+    """What the workbench lists: its own answers (keys that start "workbench:"), newest first,
+    at most so many, and how many there are."""
+    cat = Catalogue(tmp_path / "c.sqlite")
+    assert cat.newest(5, "workbench:") == [] and cat.count("workbench:") == 0  # (no file yet: none, and none made)
+    assert not (tmp_path / "c.sqlite").exists()
+    ids = [keep(cat, n, key=f"workbench:k{n}" if n % 2 else f"k{n}") for n in range(7)]
+    newest = cat.newest(2, "workbench:")
+    assert [e.id for e in newest] == [ids[5], ids[3]] and [e.key for e in newest] == ["workbench:k5", "workbench:k3"]
+    assert all(e.answer == {} and e.words == "" for e in newest)  # (a list's lines: the answers left unread)
+    assert [e.id for e in cat.newest(10, "workbench:")] == [ids[5], ids[3], ids[1]]
+    assert [e.id for e in cat.newest(3)] == ids[:-4:-1] and cat.newest(0) == []
+    assert cat.count("workbench:") == 3 and cat.count() == 7 and cat.count("work%") == 0  # (a prefix, not a pattern)
+    assert cat.newest(5, "k_") == [] and cat.count("k") == 4
+
+
 @pytest.mark.parametrize(
     ("args", "field"),
     [(["results", "show", "7"], "ID"), (["results", "forget"], "forget"), (["results", "forget", "7"], "ID"),
@@ -241,3 +257,29 @@ def test_the_cap_is_the_catalogues_own_and_results_cap_sets_it(tmp_path):
     assert again.pruned == 1 and [e.answer["n"] for e in again.entries(whole=True)] == [2, 3]
     r = run("results", "cap", "0", home=tmp_path)
     assert r.exit_code == 2 and "MEGABYTES" in r.output and r.output.count("\n") == 1
+
+
+# ---------------------------------------------------------------------------- more games than kept
+
+
+def test_more_games_play_only_the_games_they_lack_and_equal_a_fresh_run(tmp_path):
+    """The issue's case, small: -n 2000 kept, then -n 4000 plays games 2000 to 3999 only and
+    gives what a fresh 4000-game run gives in another catalogue, number for number."""
+    more = [*ASK[:5], "4000", *ASK[6:], "--json"]
+    assert run(*ASK, home=tmp_path / "a").exit_code == 0
+    extended = run(*more, home=tmp_path / "a")
+    assert extended.exit_code == 0, extended.output
+    said = json.loads(extended.output)
+    assert said.pop("catalogue") == {"extends": 1, "games_kept": 2000}
+    fresh = json.loads(run(*more, home=tmp_path / "b").output)
+    assert "catalogue" not in fresh and said == fresh
+    words = run(*more[:-1], "--fresh", home=tmp_path / "a").output
+    assert "came from the catalogue" not in words
+    extended_words = run(*[*ASK[:5], "6000", *ASK[6:]], home=tmp_path / "a").output
+    assert "Games 0 to 3,999 came from the catalogue (answer " in extended_words
+    assert "games 4,000 to 5,999 were played now" in extended_words
+    # Fewer games than kept: played (a tally cannot give its first games back).
+    fewer = run(*[*ASK[:5], "1000", *ASK[6:], "--json"], home=tmp_path / "a")
+    assert "catalogue" not in json.loads(fewer.output)
+    listed = json.loads(run("results", "--json", home=tmp_path / "a").output)
+    assert [e["games"] for e in listed] == [2000, 4000, 4000, 6000, 1000]

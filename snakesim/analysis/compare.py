@@ -28,21 +28,14 @@ from snakesim.analysis.stats import (
     LEVEL,
     betting_pieces,
     betting_sequence,
-    holm,
-    km_quantile,
     mean_interval,
     normal_mixture_half_width,
-    paired_binary_difference,
-    paired_difference,
     players_of,
-    seat_balance,
-    seat_gap,
     wilson,
 )
 from snakesim.analysis.verdicts import Margin, add_verdicts
 from snakesim.core.arms import Budget, RuleSource, build_arms
 from snakesim.core.backends import ThreadsBackend
-from snakesim.core.columns import winners
 from snakesim.core.defaults import PRECISE
 from snakesim.core.errors import InputError
 from snakesim.core.figures import COMPARED, figure, games_of, recorded_in
@@ -59,30 +52,6 @@ COLUMNS = [
     "variant", "metric", "kind", "value", "low", "high", "diff", "diff_low", "diff_high", "p_value", "p_holm",
     "test", "diff_level", "unpaired_width", "pairing_ratio", "games_saved",
 ]  # fmt: skip
-
-
-def pairing_gain(a: np.ndarray, b: np.ndarray, level: float = LEVEL) -> tuple[float, float, float]:
-    """What pairing the games bought for the difference of ``a`` and ``b`` (per-game values).
-
-    Returns ``(unpaired_width, ratio, games_saved)``: the width the difference's interval would
-    have had from independent runs of the same size, the paired width divided by it (below 1:
-    the pairing helped), and how many more games per arm independent runs would need for the
-    paired width, ``n (1 / ratio**2 - 1)`` (0 where the difference is exactly zero).
-    """
-    from scipy import stats
-
-    a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
-    n = a.size
-    if n < 2:
-        return np.nan, np.nan, np.nan
-    t = float(stats.t.ppf(0.5 + level / 2, 2 * n - 2))
-    unpaired = 2 * t * float(np.sqrt((a.var(ddof=1) + b.var(ddof=1)) / n))
-    paired_sd = float((a - b).std(ddof=1))
-    if unpaired == 0.0:
-        return 0.0, np.nan, 0.0
-    paired = 2 * float(stats.t.ppf(0.5 + level / 2, n - 1)) * paired_sd / np.sqrt(n)
-    ratio = paired / unpaired
-    return unpaired, ratio, float(n * (1 / ratio**2 - 1)) if ratio > 0 else float("inf")
 
 
 def per_game_metrics(
@@ -186,43 +155,30 @@ def compare_tables(
         ``margin``, ``verdict`` and ``settle_games`` say whether each difference matters at
         the table (``snakesim.analysis.verdicts.add_verdicts``).
     """
+    from snakesim.analysis.tallies import tally_tables
+
+    return compare_tally(spec, tally_tables(spec, tables), level, matters)
+
+
+def compare_tally(
+    spec: GameSpec, tally: dict, level: float = LEVEL, matters: Mapping[str, Margin] | None = None
+) -> pd.DataFrame:
+    """:func:`compare_tables` from the games' exact tally (``snakesim.analysis.tallies``): the
+    same rows from the tally of the same games, however they were split into blocks."""
     import pandas as pd
 
-    names = list(tables)
-    players = players_of(tables[names[0]])
-    metrics = arm_metrics(spec, tables, players)
-    rows, tested = [], []
-    for metric, (kind, base) in metrics[names[0]].items():
-        for name in names:
-            values = metrics[name][metric][1]
-            value, low, high = estimate(kind, values, level)
-            if name == names[0] or kind == "own":
-                rows.append([name, metric, kind, value, low, high, *(np.nan,) * 4, np.nan, "", *(np.nan,) * 4])
-                continue
-            diff, diff_low, diff_high, p, test = _difference(kind, values, base, level)
-            gain = pairing_gain(values, base, level)
-            row = [name, metric, kind, value, low, high, diff, diff_low, diff_high, p, np.nan, test, level, *gain]
-            rows.append(row)
-            tested.append((len(rows) - 1, kind, values, base))
-    _holm_family(rows, tested, level)
-    for name, df in tables.items():
-        lengths = df["length"].to_numpy()
-        unfinished = (df["outcome"].astype(str) == "unfinished").to_numpy()
-        for row, q in (("length_median", 0.5), ("length_p95", 0.95)):
-            value, low, high = km_quantile(lengths, unfinished, q, level)
-            rows.append([name, row, "quantile", value, low, high, *_NO_DIFF])
-        winner = winners(df)
-        wins = np.bincount(winner[winner >= 0], minlength=players)
-        rows.append([name, "seat_balance", "test", seat_balance(wins), np.nan, np.nan, *_NO_DIFF])
-        rows.append([name, "seat_gap", "rate", *seat_gap(wins, len(df), level), *_NO_DIFF])
-    out = pd.DataFrame(rows, columns=COLUMNS)
-    word = score_word(spec, tables, players)
+    from snakesim.analysis.tallies import rows
+
+    arms = tally["arms"]
+    names = list(arms)
+    out = pd.DataFrame(rows(tally, level), columns=COLUMNS)
+    word = tally["score"]
     out.insert(2, "label", [figure_label(row, spec, word) for row in out["metric"]])
     out["unit"] = [unit_of(spec, metric, kind, word) for metric, kind in zip(out["metric"], out["kind"], strict=True)]
-    add_verdicts(out, len(tables[names[0]]), matters)
-    out.attrs["seats"] = {name: tuple(df.attrs.get("policies") or ()) for name, df in tables.items()}
-    out.attrs["rules_hash"] = {name: df.attrs.get("rules_hash") for name, df in tables.items()}
-    out.attrs["options"] = {name: df.attrs.get("options") for name, df in tables.items()}
+    add_verdicts(out, arms[names[0]]["games"], matters)
+    out.attrs["seats"] = {name: tuple(a["meta"]["policies"]) for name, a in arms.items()}
+    out.attrs["rules_hash"] = {name: a["meta"]["rules_hash"] for name, a in arms.items()}
+    out.attrs["options"] = {name: a["meta"]["options"] for name, a in arms.items()}
     return out
 
 
@@ -239,65 +195,6 @@ def unit_of(spec: GameSpec, row: str, kind: str, score: str = "") -> str:
     if f.id == "margin":
         return score
     return f.label  # (lead changes)
-
-
-_NO_DIFF = (np.nan,) * 5 + ("",) + (np.nan,) * 4
-
-
-def _difference(kind: str, values, base, level: float) -> tuple:
-    """``(diff, low, high, p_value, test)`` of a metric's paired difference at ``level``."""
-    if kind == "rate":
-        return paired_binary_difference(values, base, level)
-    return (*paired_difference(values, base, level), "paired t")
-
-
-def _holm_family(rows: list, tested: list, level: float) -> None:
-    """Holm-adjust the differences' p-values, and give each difference the interval that agrees
-    with its star, in place.
-
-    The family leaves out differences that cannot be significant (identically zero game by
-    game) and exact duplicates of another difference of the same variant (first-player
-    advantage is seat 0's wins when no game is drawn or unfinished), which take the p-value and
-    interval of the one they repeat. Holm's step-down compares the k-th smallest of m p-values
-    with ``alpha / (m - k + 1)``; each difference's interval is drawn at the level of the step
-    that decided it (for those after the first step that fails, that step's level), so an
-    interval excludes 0 exactly when its difference is starred (``p_holm < alpha``).
-    """
-    alpha = 1 - level
-    family, copies = [], {}
-    for index, _, values, base in tested:
-        d = np.asarray(values, dtype=np.float64) - np.asarray(base, dtype=np.float64)
-        scale = np.max(np.abs(d))
-        if scale == 0:
-            rows[index][10] = 1.0  # p_holm: nothing to test
-            continue
-        shape = d / scale
-        variant = rows[index][0]
-        twin = next((j for j, v, sh in family if v == variant and np.array_equal(sh, shape)), None)
-        if twin is not None:
-            copies[index] = twin
-        else:
-            family.append((index, variant, shape))
-    if family:
-        order = sorted(family, key=lambda f: rows[f[0]][9])
-        adjusted = holm([rows[i][9] for i, _, _ in order])
-        m, rejecting = len(order), True
-        for k, ((index, _, _), p_holm) in enumerate(zip(order, adjusted, strict=True)):
-            rows[index][10] = float(p_holm)
-            if rejecting:
-                step = alpha / (m - k)
-                rejecting = rows[index][9] <= step
-            _redraw(rows, index, tested, 1 - step)
-    for index, twin in copies.items():
-        rows[index][10] = rows[twin][10]
-        _redraw(rows, index, tested, rows[twin][12])
-
-
-def _redraw(rows: list, index: int, tested: list, level: float) -> None:
-    """Recompute row ``index``'s difference interval at confidence ``level``."""
-    _, kind, values, base = next(t for t in tested if t[0] == index)
-    _, low, high, _, _ = _difference(kind, values, base, level)
-    rows[index][7], rows[index][8], rows[index][12] = low, high, level
 
 
 def check_arms(spec: GameSpec, players: int, budget: Budget, variants, shared: RuleSource = RuleSource()) -> None:
@@ -318,7 +215,8 @@ def compare_variants(
     backend=None,
     precise: Sequence[str] = ("rates",),
     matters: Mapping[str, Margin] | None = None,
-) -> tuple[pd.DataFrame, dict[str, pd.DataFrame]]:
+    with_tally: bool = False,
+) -> tuple:
     """Play the budget's games of each arm on the same seed and compare them (``matters``: the
     smallest differences that matter, as :func:`compare_tables` takes them).
 
@@ -326,7 +224,8 @@ def compare_variants(
     ``LABEL=BASE,NAME=VALUE,...`` texts, or arm tables. Every arm is checked before any game
     is played; ``shared`` (its files, settings, options and players) applies to every arm (an
     arm's own players win). Returns :func:`compare_tables`'s table (the variants' run
-    metadata in ``attrs["runs"]``) and the per-game tables by variant.
+    metadata in ``attrs["runs"]``) and the per-game tables by variant; ``with_tally``, their
+    exact tally too (``snakesim.analysis.tallies``: what a longer run of the same games extends).
 
     With ``budget.precision``, blocks of ``budget.games`` more games (the next indices, so the
     variants stay paired) are added until every row that ``precise`` names (``rates``,
@@ -339,6 +238,8 @@ def compare_variants(
     ``backend`` plays the games (``threads`` numba threads here if None); a Dask backend's
     cluster is shared by all the runs.
     """
+    from snakesim.analysis.tallies import tally_tables
+
     games, precision = budget.games, budget.precision
     runs = {arm.label: arm for arm in build_arms(spec, players, budget, variants, shared)}
     cap = check_budget(budget)
@@ -356,12 +257,14 @@ def compare_variants(
             played += block
             tables = {name: _joined(frames) for name, frames in parts.items()}
             if precision is None:
-                out = compare_tables(spec, tables, matters=matters)
+                tally = tally_tables(spec, tables)
+                out = compare_tally(spec, tally, matters=matters)
                 break
             sequences = confidence_sequences(spec, tables, precise, games, precision=precision)
             widest = float(sequences["half_width"].max())
             if widest <= precision or played >= cap:
-                out = compare_tables(spec, tables, matters=matters)
+                tally = tally_tables(spec, tables)
+                out = compare_tally(spec, tally, matters=matters)
                 watched = {(r["variant"], r["metric"].removesuffix(".difference")): (r["low"], r["high"])
                            for r in sequences.to_dict(orient="records")
                            if r["metric"].endswith(".difference")}  # fmt: skip
@@ -376,7 +279,7 @@ def compare_variants(
                 }
                 break
     out.attrs["runs"] = {name: df.attrs for name, df in tables.items()}
-    return out, tables
+    return (out, tables, tally) if with_tally else (out, tables)
 
 
 def check_budget(budget: Budget) -> int:

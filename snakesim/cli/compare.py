@@ -100,6 +100,7 @@ def compare(
     """
     from snakesim.analysis.stats import LEVEL
     from snakesim.analysis.sweep import parse_players
+    from snakesim.analysis.tallies import loads
     from snakesim.analysis.verdicts import parse_matters
     from snakesim.core.arms import Budget, RuleSource
     from snakesim.core.backends import make_backend
@@ -137,9 +138,22 @@ def compare(
             parts.append(_from_catalogue(kept))
             continue
         started = time.perf_counter()
-        answer = question.play(plan, threads=threads, progress=sys.stderr.isatty(), backend=engine)
+        fewer = None if fresh or folder is not None or plan.games_key() is None else (
+            catalogue.fewer_games(plan.games_key(), plan.budget.games))  # fmt: skip
+        if fewer is not None:  # (the same games, fewer of them: only the rest are played)
+            kept, tally = fewer
+            answer = question.extend(plan, loads(tally), kept.games, threads=threads, progress=sys.stderr.isatty(),
+                                     backend=engine)  # fmt: skip
+        else:
+            answer = question.play(plan, threads=threads, progress=sys.stderr.isatty(), backend=engine)
         meta, text = _shown(answer, folder=folder, again=again)
-        _keep(catalogue, plan, meta, text, seconds=time.perf_counter() - started)
+        seconds = time.perf_counter() - started
+        _keep(catalogue, plan, answer, meta, text, seconds=seconds)
+        if fewer is not None:
+            meta = {**meta, "catalogue": {"extends": fewer[0].id, "games_kept": fewer[0].games}}
+            text += (f"\n\nGames 0 to {fewer[0].games - 1:,} came from the catalogue (answer {fewer[0].id}, played on "
+                     f"{fewer[0].when()}); games {fewer[0].games:,} to {plan.budget.games - 1:,} were played now, in "
+                     f"{seconds:.1f} s.")  # fmt: skip
         parts.append((meta, text))
     if as_json:
         if len(parts) == 1:
@@ -210,14 +224,17 @@ def _from_catalogue(kept) -> tuple[dict, str]:
     return meta, f"{kept.words}\n\n{said}"
 
 
-def _keep(catalogue, plan, meta: dict, text: str, seconds: float) -> None:
-    """Keep a played comparison (``meta``: its --json object, ``text``: its words) in the
-    catalogue; a catalogue that cannot take it (a full disk) costs the answer nothing but a
-    warning."""
+def _keep(catalogue, plan, answer, meta: dict, text: str, seconds: float) -> None:
+    """Keep a played comparison (``meta``: its --json object, ``text``: its words, with its
+    games' exact tally where it has one) in the catalogue; a catalogue that cannot take it (a
+    full disk) costs the answer nothing but a warning."""
+    from snakesim.analysis.tallies import dumps
+
+    tally = None if answer.tally is None else dumps(answer.tally)
     try:
         catalogue.keep(key=plan.key(), kind="compare", game=plan.game, players=plan.players, seed=plan.budget.seed,
-                       games=meta.get("games", plan.budget.games), rules=[a.label for a in plan.arms],
-                       seconds=seconds, answer=meta, words=text)  # fmt: skip
+                       games=answer.games, rules=[a.label for a in plan.arms], seconds=seconds, answer=meta,
+                       words=text, games_key=plan.games_key() if tally else None, tally=tally)  # fmt: skip
     except (OSError, sqlite3.Error) as err:
         click.echo(f"snakesim: warning: the answer was not kept in {catalogue.path}: {err}", err=True)
         return

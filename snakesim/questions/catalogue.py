@@ -56,9 +56,12 @@ CREATE TABLE IF NOT EXISTS answers (
     seconds REAL NOT NULL,
     answer TEXT NOT NULL,
     words TEXT NOT NULL,
-    size INTEGER NOT NULL
+    size INTEGER NOT NULL,
+    games_key TEXT,
+    tally TEXT
 );
 CREATE INDEX IF NOT EXISTS answers_key ON answers (key, version);
+CREATE INDEX IF NOT EXISTS answers_games ON answers (games_key, version);
 CREATE INDEX IF NOT EXISTS answers_played ON answers (played);
 """
 
@@ -246,6 +249,18 @@ class Catalogue:
                          (key, code_version())).fetchone()  # fmt: skip
         return None if row is None else _entry(row)
 
+    def fewer_games(self, games_key: str, games: int) -> tuple[Entry, str] | None:
+        """The kept answer of the same games (``games_key``) with the most games fewer than
+        ``games``, played by this code, and its exact tally: what a question of ``games``
+        extends by playing only the rest."""
+        db = self._open(write=False)
+        if db is None:
+            return None
+        row = db.execute(f"SELECT {COLUMNS}, tally FROM answers WHERE games_key = ? AND version = ? AND games < ? "
+                         "AND tally IS NOT NULL ORDER BY games DESC, id DESC LIMIT 1",
+                         (games_key, code_version(), games)).fetchone()  # fmt: skip
+        return None if row is None else (_entry(row[:-1]), row[-1])
+
     def get(self, id_: int) -> Entry:
         """The answer ``id_``; InputError naming ``ID`` where there is none."""
         db = self._open(write=False)
@@ -274,20 +289,39 @@ class Catalogue:
         sql = f"SELECT {COLUMNS if whole else LISTED} FROM answers{where_sql} ORDER BY id"
         return [_entry(row) for row in db.execute(sql, args)]
 
+    def newest(self, limit: int, key_prefix: str = "") -> list[Entry]:
+        """The ``limit`` newest answers whose key starts with ``key_prefix`` (every answer's where
+        it is empty), newest first, each one's answer left unread (a list's lines)."""
+        db = self._open(write=False)
+        if db is None:
+            return []
+        sql = f"SELECT {LISTED} FROM answers WHERE substr(key, 1, ?) = ? ORDER BY id DESC LIMIT ?"
+        return [_entry(row) for row in db.execute(sql, (len(key_prefix), key_prefix, max(0, int(limit))))]
+
+    def count(self, key_prefix: str = "") -> int:
+        """How many answers are kept whose key starts with ``key_prefix`` (all of them where it is empty)."""
+        db = self._open(write=False)
+        if db is None:
+            return 0
+        sql = "SELECT COUNT(*) FROM answers WHERE substr(key, 1, ?) = ?"
+        return db.execute(sql, (len(key_prefix), key_prefix)).fetchone()[0]
+
     # ------------------------------------------------------------------ writing
     def keep(self, *, key: str, kind: str, game: str, players: int, seed: int, games: int, rules, seconds: float,
-             answer: dict, words: str) -> int:  # fmt: skip
+             answer: dict, words: str, games_key: str | None = None, tally: str | None = None) -> int:  # fmt: skip
         """Store one answer in one transaction (whole or absent), then prune the oldest answers
-        past the cap (:attr:`pruned` says how many); its id."""
+        past the cap (:attr:`pruned` says how many); its id. With ``games_key`` and ``tally``
+        (its games' identity and exact tally as JSON), a question of more of the same games
+        extends it (:meth:`fewer_games`)."""
         db = self._open(write=True)
-        text = json.dumps(answer, sort_keys=True, allow_nan=True)
-        size = len(text.encode()) + len(words.encode())
+        text = json.dumps(answer, allow_nan=True)  # (in order: the answer's rows and rule sets as they were)
+        size = len(text.encode()) + len(words.encode()) + len((tally or "").encode())
         with _transaction(db):
             cursor = db.execute(
                 "INSERT INTO answers (key, kind, game, players, seed, games, rules, version, played, seconds, answer, "
-                "words, size) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "words, size, games_key, tally) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (key, kind, game, int(players), int(seed), int(games), json.dumps(list(rules)), code_version(),
-                 time.time(), float(seconds), text, words, size),
+                 time.time(), float(seconds), text, words, size, games_key, tally),
             )  # fmt: skip
             new = int(cursor.lastrowid)
             self.pruned = self._prune(db, keep=new)

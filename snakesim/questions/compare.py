@@ -80,6 +80,16 @@ class Plan(Question):
                         arms=[[a.label, a.rules.rules_hash(), list(a.seats)] for a in self.arms],
                         matters=margins_json(self.matters), precise=list(self.precise))  # fmt: skip
 
+    def games_key(self) -> str | None:
+        """The identity of the games it plays, whatever their number and whatever matters: a
+        kept answer of the same games, fewer of them, is extended by playing only the rest
+        (None for a run that stops by precision: its games are not fixed ahead)."""
+        if self.budget.precision is not None:
+            return None
+        budget = {k: v for k, v in budget_json(self.budget).items() if k not in ("games", "max_games", "confirm_games")}
+        return identity(KIND + ".games", game=self.game, players=self.players, budget=budget,
+                        arms=[[a.label, a.rules.rules_hash(), list(a.seats)] for a in self.arms])  # fmt: skip
+
 
 def ask(
     game: str | GameSpec,
@@ -121,6 +131,8 @@ class Answer:
     games: int
     findings: list[dict]
     settle: dict | None
+    tally: dict | None = field(default=None, repr=False)  # (its games' exact tally; None with precision)
+    kept_games: int = 0  # (the first games, kept in the catalogue, this answer did not play again)
 
     @property
     def stopping(self) -> dict | None:
@@ -131,12 +143,38 @@ class Answer:
 def play(plan: Plan, *, backend=None, threads: int | None = None, progress: bool = False) -> Answer:
     """Play every rule set of ``plan`` on the same games and compare them."""
     spec = plan.spec
-    table, tables = compare_variants(spec, plan.players, plan.arms, plan.budget, threads=threads, progress=progress,
-                                     backend=backend, precise=plan.precise, matters=plan.margins)  # fmt: skip
+    table, tables, tally = compare_variants(spec, plan.players, plan.arms, plan.budget, threads=threads,
+                                            progress=progress, backend=backend, precise=plan.precise,
+                                            matters=plan.margins, with_tally=True)  # fmt: skip
     stopping = table.attrs.get("stopping")
     games = stopping["games"] if stopping else plan.budget.games
     findings = compare_findings(table, spec, plan.players, games)
-    return Answer(plan, table, tables, games=games, findings=findings, settle=settle_plan(table, games))
+    return Answer(plan, table, tables, games=games, findings=findings, settle=settle_plan(table, games),
+                  tally=None if stopping else tally)  # fmt: skip
+
+
+def extend(plan: Plan, kept: dict, kept_games: int, *, backend=None, threads: int | None = None,
+           progress: bool = False) -> Answer:  # fmt: skip
+    """The answer of ``plan`` from the exact tally of its first ``kept_games`` games (``kept``:
+    a kept answer's, of the same games, :meth:`Plan.games_key`): only games ``kept_games`` to
+    ``games - 1`` are played, and the rows are those a run of every game gives, bit for bit
+    (``snakesim.analysis.tallies``). Its ``tables`` hold only the games played now."""
+    from dataclasses import replace
+
+    from snakesim.analysis.compare import compare_tally
+    from snakesim.analysis.tallies import merge
+
+    spec, budget = plan.spec, plan.budget
+    rest = replace(budget, games=budget.games - kept_games, first=budget.first + kept_games)
+    part, tables, tally = compare_variants(spec, plan.players, plan.arms, rest, threads=threads, progress=progress,
+                                           backend=backend, matters=plan.margins, with_tally=True)  # fmt: skip
+    tally = merge(kept, tally)
+    table = compare_tally(spec, tally, matters=plan.margins)
+    table.attrs["runs"] = {name: {**attrs, "games": budget.games, "first": budget.first}
+                           for name, attrs in part.attrs["runs"].items()}  # fmt: skip
+    findings = compare_findings(table, spec, plan.players, budget.games)
+    return Answer(plan, table, tables, games=budget.games, findings=findings, settle=settle_plan(table, budget.games),
+                  tally=tally, kept_games=kept_games)  # fmt: skip
 
 
 def summary(answer: Answer, again: Sequence[str] | None = None) -> dict:
