@@ -60,8 +60,14 @@ def isum(values: np.ndarray) -> int:
 
 
 def idot(a: np.ndarray, b: np.ndarray) -> int:
-    """The exact sum of ``a * b`` for int64 values (|v| < 2**62): 21-bit limbs, int64 partial sums."""
+    """The exact sum of ``a * b`` for int64 values (|v| < 2**62): 21-bit limbs, int64 partial sums
+    (one product a game where both are below 2**21, as wins, lengths and counts are)."""
     a, b = np.asarray(a, dtype=np.int64), np.asarray(b, dtype=np.int64)
+    if not a.size:
+        return 0
+    small = 1 << 21
+    if -small < a.min() and a.max() < small and -small < b.min() and b.max() < small:  # (products < 2**42)
+        return sum(int(np.dot(a[i : i + CHUNK], b[i : i + CHUNK])) for i in range(0, a.size, CHUNK))
     mask = (1 << 21) - 1
     la, lb = (a >> 42, (a >> 21) & mask, a & mask), (b >> 42, (b >> 21) & mask, b & mask)
     total = 0
@@ -124,10 +130,19 @@ def tally_tables(spec: GameSpec, tables: dict[str, pd.DataFrame]) -> dict:
                 a, b = ints[name][row][1].astype(bool), ints[base][row][1].astype(bool)
                 entry["up"], entry["down"] = int(np.count_nonzero(a & ~b)), int(np.count_nonzero(~a & b))
             rows[row] = entry
-        # (Holm's twins: exactly proportional differences, by Cauchy-Schwarz's equality on exact sums)
-        gram = {f"{i}|{j}": idot(d[i], d[j]) for k, i in enumerate(compared) for j in compared[k + 1 :]}
-        out["pairs"][name] = {"rows": rows, "gram": gram}
+        out["pairs"][name] = {"rows": rows, "gram": _gram(compared, d)}
     return out
+
+
+def _gram(compared: list[str], d: dict[str, np.ndarray]) -> dict[str, int]:
+    """The sums of products of the differences that may be exactly proportional (Holm's twins:
+    by Cauchy-Schwarz's equality on exact sums): only rows nonzero in the same games can be, so
+    only theirs are summed (every pair's cost four times the rest of the tally). A pair missing
+    from a block's is not proportional there, so not in the merged games either (:func:`merge`)."""
+    groups: dict[bytes, list[str]] = {}
+    for row in compared:
+        groups.setdefault(np.packbits(d[row] != 0).tobytes(), []).append(row)
+    return {f"{i}|{j}": idot(d[i], d[j]) for rows in groups.values() for k, i in enumerate(rows) for j in rows[k + 1 :]}
 
 
 def _meta(df: pd.DataFrame) -> dict:
@@ -153,7 +168,8 @@ def merge(first: dict, then: dict) -> dict:
         q = then["pairs"][name]
         rows = {row: {k: add(v, q["rows"][row][k]) if isinstance(v, list) else v + q["rows"][row][k]
                       for k, v in e.items()} for row, e in p["rows"].items()}  # fmt: skip
-        out["pairs"][name] = {"rows": rows, "gram": {k: v + q["gram"][k] for k, v in p["gram"].items()}}
+        gram = {k: v + q["gram"][k] for k, v in p["gram"].items() if k in q["gram"]}  # (see _gram)
+        out["pairs"][name] = {"rows": rows, "gram": gram}
     return out
 
 
@@ -312,8 +328,8 @@ def rows(tally: dict, level: float = LEVEL) -> list[list]:
 def _proportional(gram: dict, rows: dict, i: str, j: str) -> bool:
     """Whether rows ``i`` and ``j``'s differences are exactly proportional, the same sign: the
     equality of Cauchy-Schwarz on exact sums."""
-    dot = gram[f"{i}|{j}"] if f"{i}|{j}" in gram else gram[f"{j}|{i}"]
-    return dot > 0 and dot * dot == rows[i]["d"][2] * rows[j]["d"][2]
+    dot = gram.get(f"{i}|{j}", gram.get(f"{j}|{i}"))
+    return dot is not None and dot > 0 and dot * dot == rows[i]["d"][2] * rows[j]["d"][2]
 
 
 def _holm_family(out: list, tested: list, pairs: dict, level: float, difference) -> None:
