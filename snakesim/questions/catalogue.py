@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from snakesim.core.errors import InputError
+from snakesim.core.jsontext import to_json
 
 NAME = "catalogue.sqlite"
 APPLICATION = "snakesim catalogue"
@@ -314,7 +315,8 @@ class Catalogue:
         (its games' identity and exact tally as JSON), a question of more of the same games
         extends it (:meth:`fewer_games`)."""
         db = self._open(write=True)
-        text = json.dumps(answer, allow_nan=True)  # (in order: the answer's rows and rule sets as they were)
+        # (strict JSON, NaN as null, as --json prints it: SQL's JSON functions read it; in order, as printed)
+        text = to_json(answer)
         size = len(text.encode()) + len(words.encode()) + len((tally or "").encode())
         with _transaction(db):
             cursor = db.execute(
