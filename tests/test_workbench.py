@@ -5,6 +5,7 @@ numbers, concurrent runs). The page itself in a browser: tests/test_browser.py."
 import html
 import http.client
 import json
+import re
 import shlex
 import signal
 import subprocess
@@ -509,6 +510,117 @@ def test_a_first_run_says_it_compiles_while_it_does(server, monkeypatch):
     assert job["message"] == "compiling the Fortune engine for this machine, once: about 7 s"
     done = wait(server, started["id"])
     assert done["state"] == "done" and done["message"] == "" and seen == ["fortune", "fortune"]
+
+
+# ---------------------------------------------------------------------------- answers kept in the catalogue
+
+SMALL = {**REQUEST, "games": 200}
+FAIR = {"kind": "balance", "game": "fortune", "players": 3, "games": 100, "seed": 2, "handicap": "start_coins",
+        "tolerance": 0.05, "arm": {"name": "standard", "toml": ""}}  # fmt: skip
+
+
+def played(server, request) -> dict:
+    status, _, started = call(server, "POST", "/api/runs", request)
+    assert status == 202, started
+    job = wait(server, started["id"])
+    assert job["state"] == "done", job
+    return job
+
+
+def test_a_link_survives_25_further_runs_and_a_restart(tmp_path):
+    """A run's link names its answer in the catalogue (c1): after 25 further runs the server's
+    memory has forgotten the run, and after a restart (a new server on the same SNAKESIM_HOME)
+    it never knew it; the link still gives the run as it was, its report too, for every kind."""
+    first = Workbench(limits=Limits(max_games=400_000, kept=3)).start()
+    try:
+        job = played(first, SMALL)
+        fair = played(first, FAIR)
+        assert job["link"] == "c1" and fair["link"] == "c2"
+        for seed in range(100, 125):  # (other seeds: other questions, each played)
+            later = played(first, {**SMALL, "seed": seed, "arms": SMALL["arms"][:1], "games": 50})
+            assert "catalogue" not in later
+        assert first.jobs.get(job["id"]) is None and len(first.jobs.all()) == 3  # (memory forgot it ...)
+        assert call(first, "GET", f"/api/runs/{job['id']}")[0] == 404
+        status, _, again = call(first, "GET", "/api/runs/c1")  # (... the catalogue did not)
+        assert status == 200 and again["state"] == "done" and again["link"] == "c1"
+        assert {k: again[k] for k in ("id", "kind", "what", "done", "total", "request", "result")} == {
+            k: job[k] for k in ("id", "kind", "what", "done", "total", "request", "result")}  # fmt: skip
+        assert again["catalogue"]["id"] == 1 and again["catalogue"]["current"] is True
+        status, _, listed = call(first, "GET", "/api/answers")
+        assert status == 200 and [a["link"] for a in listed["answers"]] == [f"c{k}" for k in range(27, 0, -1)]
+        assert listed["more"] == 0 and listed["answers"][-1]["rules"] == ["standard", "ten coins"]
+        assert listed["answers"][-2]["kind"] == "balance" and listed["answers"][-2]["games"] == 100
+    finally:
+        first.stop()
+    restarted = Workbench(limits=Limits(max_games=400_000)).start()
+    try:
+        assert restarted.jobs.all() == []
+        for link, before in (("c1", job), ("c2", fair)):
+            status, _, kept = call(restarted, "GET", f"/api/runs/{link}")
+            assert status == 200 and kept["state"] == "done" and kept["id"] == before["id"]
+            assert kept["result"] == before["result"] and kept["request"] == before["request"]
+            assert kept["seconds"] == pytest.approx(before["seconds"], abs=0.5)
+        status, _, report = call(restarted, "GET", "/api/report?compare=c1&balance=c2")
+        assert status == 200 and html.escape(job["result"]["findings"][0]["text"], quote=False) in report
+        status, _, report = call(restarted, "GET", "/api/report?balance=c1")  # (a comparison is no balance)
+        assert status == 404
+        for gone in ("c999", "c0", job["id"]):
+            status, _, error = call(restarted, "GET", f"/api/runs/{gone}")
+            assert status == 404 and one_line(error["error"])
+    finally:
+        restarted.stop()
+
+
+def test_the_same_question_is_answered_from_the_catalogue_unless_asked_afresh(server, tmp_path):
+    from snakesim.questions.catalogue import Catalogue
+
+    job = played(server, SMALL)
+    again = played(server, SMALL)  # (the same question: answered at once, as a finished run of its own)
+    assert again["id"] != job["id"] and again["link"] == "c1"
+    assert again["catalogue"]["id"] == 1 and re.fullmatch(r"\d{4}-\d\d-\d\d at \d\d:\d\d", again["catalogue"]["played"])
+    assert again["result"] == job["result"] and again["request"] == SMALL
+    fresh = played(server, {**SMALL, "fresh": True})  # (Play them again)
+    assert "catalogue" not in fresh and fresh["link"] == "c2" and fresh["request"] == SMALL
+    assert fresh["result"] == job["result"]  # (the same games)
+    status, _, error = call(server, "POST", "/api/runs", {**SMALL, "fresh": "yes"})
+    assert status == 400 and error["error"] == "fresh: expected true or false, got 'yes'"
+    catalogue = Catalogue()
+    entry = catalogue.get(1)
+    assert entry.kind == "compare" and entry.rules == ("standard", "ten coins") and entry.games == 200
+    assert entry.players == 4 and entry.seed == 7 and entry.answer["result"] == job["result"]
+    assert entry.words.startswith("Fortune, 4 players: 2 rule sets, 200 games each (from the workbench)")
+    assert job["result"]["findings"][0]["text"] in entry.words
+    # The command line's answers and the workbench's are kept apart: neither is served to the other.
+    _, plan = runs.check_request(SMALL, server.jobs.limits)
+    assert entry.key == "workbench:" + plan.question.key() and catalogue.find(plan.question.key()) is None
+    catalogue.forget(everything=True)
+    catalogue.keep(key=plan.question.key(), kind="compare", game="fortune", players=4, seed=7, games=200,
+                   rules=["standard", "ten coins"], seconds=1.0, answer={"findings": []},
+                   words="the command's")  # fmt: skip
+    catalogue.close()
+    other = played(server, SMALL)
+    assert "catalogue" not in other and other["link"] == "c4"
+    status, _, listed = call(server, "GET", "/api/answers")
+    assert [a["link"] for a in listed["answers"]] == ["c4"]  # (the command's answer is not the page's to show)
+    assert call(server, "GET", "/api/runs/c3")[0] == 404
+
+
+def test_a_catalogue_that_cannot_keep_the_answer_costs_the_run_nothing(server, tmp_path, monkeypatch, caplog):
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "catalogue.sqlite").write_bytes(b"not a catalogue at all, but somebody's file")
+    monkeypatch.setenv("SNAKESIM_HOME", str(home))
+    with caplog.at_level("WARNING", logger="snakesim.workbench"):
+        job = played(server, SMALL)
+    assert "link" not in job and job["result"]["findings"]
+    said = [r.getMessage() for r in caplog.records if r.name == "snakesim.workbench"]
+    assert len(said) == 1 and one_line(said[0]) and f"the answer of run {job['id']} was not kept in " in said[0]
+    assert "not a snakesim catalogue" in said[0]
+    assert (home / "catalogue.sqlite").read_bytes() == b"not a catalogue at all, but somebody's file"
+    assert call(server, "GET", f"/api/runs/{job['id']}")[2]["state"] == "done"  # (in memory, as before)
+    status, _, listed = call(server, "GET", "/api/answers")
+    assert status == 200 and listed["answers"] == [] and "not a snakesim catalogue" in listed["error"]
+    assert call(server, "GET", "/api/runs/c1")[0] == 404
 
 
 # ---------------------------------------------------------------------------- rules that travel as text

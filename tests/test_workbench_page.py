@@ -34,10 +34,11 @@ def server():
 
 @pytest.fixture
 def open_page(browser, server):  # noqa: F811
-    """open_page(width, height, path) -> a fresh page (its own tab storage) once it is drawn."""
+    """open_page(width, height, path) -> a fresh page (its own tab storage) once it is drawn (of
+    the module's server, or of another: ``at``)."""
     contexts, problems = [], []
 
-    def open_(width=1280, height=900, path="", context=None, wait=True):
+    def open_(width=1280, height=900, path="", context=None, wait=True, at=None):
         if context is None:
             context = browser.new_context(viewport={"width": width, "height": height}, accept_downloads=True)
             contexts.append(context)
@@ -49,7 +50,8 @@ def open_page(browser, server):  # noqa: F811
                 problems.append(message.text)
 
         page.on("console", console)
-        own = server.url.rstrip("/")
+        base = (at or server).url
+        own = base.rstrip("/")
 
         def route(r):
             if r.request.url.startswith((own + "/", "blob:", "data:", "file://")):  # (file: a downloaded report)
@@ -59,7 +61,7 @@ def open_page(browser, server):  # noqa: F811
                 r.abort()
 
         page.route("**/*", route)
-        page.goto(server.url + path)
+        page.goto(base + path)
         if wait:
             page.wait_for_selector("body[data-ready=true]", timeout=30_000)
         return page
@@ -357,6 +359,69 @@ def test_a_cancel_leaves_earlier_results_marked_for_what_they_answer(open_page):
     page.wait_for_function("() => document.getElementById('status').textContent.startsWith('Cancelled after')")
     # The results on screen are still the 4-player ones, and say so.
     assert page.is_visible("#stale") and "the number of players" in page.inner_text("#stale")
+
+
+def test_a_link_survives_a_restart_and_earlier_answers_open_from_the_list(open_page, server):
+    """A link to a page's results worked only while its server held the run: 20 runs later, or
+    after a restart, the page said the comparison "is no longer on this server". Every answer is
+    now kept in the catalogue: a second server on the same SNAKESIM_HOME (a restart: it never saw
+    the run) opens the copied link with the same findings, playing nothing; the same question
+    asked again is answered at once, saying so, and "Play them again" plays it; the earlier
+    answers, newest first, open from the list on a phone's screen with the keyboard alone."""
+    from snakesim.workbench.serve import Workbench
+
+    page = open_page()
+    page.fill("[data-field=start_coins]", "10")
+    page.wait_for_function("() => document.getElementById('toml').value.startsWith('start_coins = 10')")
+    page.fill("#games", "3000")
+    run = play(page)
+    said = findings(page)
+    page.click("#copy-link")
+    link = page.url  # (what Copy copies: the page's address)
+    restarted = Workbench().start()
+    try:
+        again = open_page(path=link[len(server.url) :], at=restarted, wait=False)
+        posts = []
+        again.on("request", lambda r: posts.append(r.url) if r.method == "POST" and "/api/runs" in r.url else None)
+        again.wait_for_selector(f"body[data-compare='{run}']", timeout=30_000)
+        assert findings(again) == said and posts == [] and again.is_hidden("#results-gone")
+        assert again.is_hidden("#stale") and again.input_value("[data-field=start_coins]") == "10"
+        assert re.fullmatch(r"From your earlier answers, played on \d{4}-\d\d-\d\d at \d\d:\d\d: 6,000 games in "
+                            r"[\d.]+ s\.", again.inner_text("#status"))  # fmt: skip
+        # The same question, asked again: answered at once from the catalogue, and said so.
+        served = play(again)
+        assert served != run and findings(again) == said
+        assert again.inner_text("#status").startswith("From your earlier answers, played on ")
+        assert again.is_visible("#status-again")
+        with again.expect_request(lambda r: r.url.endswith("/api/runs") and r.method == "POST") as sent:
+            again.click("#status-again")
+        assert json.loads(sent.value.post_data)["fresh"] is True
+        again.wait_for_function(
+            "() => / games played in [\\d.]+ s$/.test(document.getElementById('status').textContent)", timeout=RUN
+        )
+        assert findings(again) == said and again.is_hidden("#status-again")
+        # The earlier answers on a phone, with the keyboard: newest first, each opening its page.
+        phone = open_page(390, 844, at=restarted)
+        assert phone.is_hidden("#earlier-list")
+        phone.focus("#earlier summary")
+        phone.keyboard.press("Enter")
+        items = phone.locator("#earlier-list li")
+        items.nth(1).wait_for()
+        assert items.count() == 2  # (the answer served from the catalogue is the first one, not a new one)
+        for item in items.all():
+            assert item.inner_text().startswith("Fortune, 4 players, comparison: standard and my rules 3,000 games "
+                                                "each, seed 1; played on ")  # fmt: skip
+        assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+        phone.keyboard.press("Tab")
+        phone.keyboard.press("Tab")  # (the second answer: the first one played)
+        assert phone.evaluate("document.activeElement.getAttribute('href')") == "#answer=c1"
+        phone.keyboard.press("Enter")
+        phone.wait_for_selector(f"body[data-compare='{run}']", timeout=30_000)
+        assert findings(phone) == said and phone.input_value("[data-field=start_coins]") == "10"
+        assert phone.input_value("#games") == "3000" and phone.is_hidden("#stale")
+        assert "#answer=" not in phone.url  # (its address is its page's link again)
+    finally:
+        restarted.stop()
 
 
 # ---------------------------------------------------------------------------- 6. the parent's question

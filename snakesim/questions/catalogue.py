@@ -204,9 +204,14 @@ class Catalogue:
         # journal: still safe, one at a time); FULL: a committed answer survives a power cut.
         db.execute("PRAGMA journal_mode = WAL")
         db.execute("PRAGMA synchronous = FULL")
-        if not tables:  # (a new file: every statement idempotent, so two processes making it at once agree)
-            db.executescript(SCHEMA)
+        if not tables:
+            # A new file: its tables and the rows that say it is a catalogue in one transaction,
+            # so that no other process ever sees tables without them (it would refuse the file);
+            # every statement idempotent, so two processes making it at once agree.
             with _transaction(db):
+                for statement in SCHEMA.split(";"):
+                    if statement.strip():
+                        db.execute(statement)
                 db.execute("INSERT OR IGNORE INTO about VALUES ('application', ?), ('format', ?)",
                            (APPLICATION, str(FORMAT)))  # fmt: skip
         self._db = db

@@ -8,6 +8,7 @@ the page's figures are the command line's figures for the same request.
 
 from __future__ import annotations
 
+import os
 import secrets
 import threading
 import time
@@ -39,7 +40,8 @@ class Busy(Exception):
 @dataclass(frozen=True)
 class Limits:
     """What one page may ask of the server: games per request (every arm's together),
-    runs at once, arms per comparison, and finished runs kept for their downloads."""
+    runs at once, arms per comparison, and finished runs kept in memory (their answers are
+    kept in the catalogue besides: ``snakesim.workbench.answers``)."""
 
     max_games: int = 2_000_000
     max_runs: int = 1
@@ -100,6 +102,12 @@ class Job:
     part: int = -1
     part_done: int = 0
     work_done: float = 0.0
+    # What the run plays (its RunPlan, from runs.check_request: its question's key keeps its
+    # answer in the catalogue); where its answer is kept (``link``: ``c42``); and, for an answer
+    # served from the catalogue, which one and when it was played (``kept``).
+    plan: Any = field(default=None, repr=False, compare=False)
+    link: str | None = None
+    kept: dict | None = None
 
     def next_part(self) -> None:
         """Move on to the run's next part (a rule set's games): the finished part's work is added to the work done."""
@@ -132,7 +140,9 @@ class Job:
     def status(self, result: bool = True) -> dict[str, Any]:
         """What the page polls: state, message, what it plays, games done of the total,
         seconds, and (with ``result``) the request and its result once done; the one-line
-        error once failed."""
+        error once failed; its ``link`` once its answer is kept in the catalogue, and
+        ``catalogue`` (the answer's id, when it was played, whether this code played it) when it
+        was served from there."""
         with self.lock:
             end = self.finished or time.monotonic()
             out = {"id": self.id, "kind": self.kind, "state": self.state, "message": self.message,
@@ -142,17 +152,30 @@ class Job:
                 out["result"], out["request"] = self.result, self.request
             if self.error is not None:
                 out["error"] = self.error
+            if self.link is not None:
+                out["link"] = self.link
+            if self.kept is not None:
+                out["catalogue"] = self.kept
             return out
 
 
 class Jobs:
     """The server's runs by id: at most ``limits.max_runs`` playing at once, the last
-    ``limits.kept`` finished ones kept for their downloads."""
+    ``limits.kept`` finished ones kept in memory; every finished run's answer kept in the
+    catalogue (``catalogue``: its path; None: ``$SNAKESIM_HOME``'s, else the user's data
+    folder's, at each use), where its link finds it for as long as the catalogue holds it."""
 
-    def __init__(self, limits: Limits = Limits()):
+    def __init__(self, limits: Limits = Limits(), catalogue: str | os.PathLike | None = None):
         self.limits = limits
+        self.catalogue = catalogue
         self.jobs: dict[str, Job] = {}
         self.lock = threading.Lock()
+
+    def _room(self) -> None:
+        """Forget the oldest finished runs beyond ``limits.kept``, with room for one more (lock held)."""
+        finished = [j for j in self.jobs.values() if j.state in FINISHED]
+        for old in finished[: max(0, len(finished) - self.limits.kept + 1)]:
+            del self.jobs[old.id]
 
     def start(self, job: Job, work: Callable[[Job], dict]) -> Job:
         """Run ``work(job)`` on a thread; Busy if as many runs as allowed are under way."""
@@ -166,17 +189,30 @@ class Jobs:
                     f"{'one' if one else len(running)} at a time: wait for {'it' if one else 'them'} or cancel",
                     [j.status(result=False) for j in running],
                 )
-            finished = [j for j in self.jobs.values() if j.state in FINISHED]
-            for old in finished[: max(0, len(finished) - self.limits.kept + 1)]:
-                del self.jobs[old.id]
+            self._room()
             self.jobs[job.id] = job
         threading.Thread(target=self._run, args=(job, work), daemon=True, name=f"run-{job.id}").start()
         return job
 
+    def add(self, job: Job) -> Job:
+        """Keep a run that is finished already (an answer served from the catalogue): no room
+        needed among the runs under way."""
+        with self.lock:
+            self._room()
+            self.jobs[job.id] = job
+        return job
+
     def get(self, job_id: str) -> Job | None:
-        """The run ``job_id`` if it is kept, else None."""
+        """The run ``job_id`` if it is kept in memory, else None."""
         with self.lock:
             return self.jobs.get(job_id)
+
+    def answer(self, job_id: str) -> Job | None:
+        """The run ``job_id`` if it is kept in memory, else the answer the catalogue keeps under
+        that link (``c42``) as the finished run it was, else None."""
+        from snakesim.workbench.answers import kept
+
+        return self.get(job_id) or kept(job_id, self.catalogue)
 
     def all(self) -> list[Job]:
         """Every run kept, the oldest first."""
@@ -196,8 +232,7 @@ class Jobs:
             for job in self.jobs.values():
                 job.cancel.set()
 
-    @staticmethod
-    def _run(job: Job, work: Callable[[Job], dict]) -> None:
+    def _run(self, job: Job, work: Callable[[Job], dict]) -> None:
         try:
             result = work(job)
             state, error = ("cancelled", None) if job.cancel.is_set() else ("done", None)
@@ -209,5 +244,11 @@ class Jobs:
             result, state, error = None, "failed", "out of memory; ask for fewer games"
         except Exception as err:  # the page shows it, and the server keeps serving
             result, state, error = None, "failed", f"the run failed: {type(err).__name__}: {err}"
+        link = None
+        if state == "done" and job.plan is not None:  # (kept before the page hears it is done: with its link)
+            from snakesim.workbench.answers import keep
+
+            link = keep(job, result, time.monotonic() - job.started, self.catalogue)
         with job.lock:
             job.result, job.state, job.error, job.finished = result, state, error, time.monotonic()
+            job.link = link

@@ -59,7 +59,7 @@ def check_request(request: Any, limits: Limits) -> tuple[Job, RunPlan]:
     )
     total = kind.complete(plan)
     what = f"{spec.name.capitalize()}, {players} players: {kind.describe(request)}"
-    return Job(kind.KIND, request, total, what=what), plan
+    return Job(kind.KIND, request, total, what=what, plan=plan), plan
 
 
 def play(job: Job, plan: RunPlan) -> dict:

@@ -4,6 +4,7 @@ or on a background thread for tests and notebooks."""
 from __future__ import annotations
 
 import asyncio
+import os
 import socket
 import threading
 
@@ -31,13 +32,16 @@ def host_names(host: str) -> set[str]:
 
 
 class Workbench:
-    """The workbench's server on ``host:port`` (port 0: a free one), not yet listening."""
+    """The workbench's server on ``host:port`` (port 0: a free one), not yet listening; its
+    answers kept in the catalogue ``catalogue`` (None: ``$SNAKESIM_HOME``'s, else the user's
+    data folder's)."""
 
-    def __init__(self, host: str = "127.0.0.1", port: int = 0, limits: Limits | None = None):
+    def __init__(self, host: str = "127.0.0.1", port: int = 0, limits: Limits | None = None,
+                 catalogue: str | os.PathLike | None = None):  # fmt: skip
         if not isinstance(port, int) or not 0 <= port <= 65535:
             raise InputError("--port", f"expected a port from 0 to 65,535, got {port!r}")
         self.host, self.port = host, port
-        self.jobs = Jobs(limits or Limits())
+        self.jobs = Jobs(limits or Limits(), catalogue)
         self.loop: asyncio.AbstractEventLoop | None = None
         self.server = None
         self.thread: threading.Thread | None = None

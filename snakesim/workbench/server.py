@@ -8,21 +8,28 @@ Endpoints (every answer JSON, every error ``{"error": "field: what is allowed"}`
 - ``GET /`` the page; ``GET /static/NAME`` its scripts and styles (the package's files only);
 - ``GET /api/games`` every game's form (``forms.game_form``);
 - ``POST /api/rules`` ``{game, toml, set}``: the checked rules (``forms.rules_view``);
-- ``POST /api/runs`` a run request (``runs.check_request``): ``{id}`` at once, 202;
+- ``POST /api/runs`` a run request (``runs.check_request``): ``{id}`` at once, 202; the same
+  question answered before by this code is answered from the catalogue (a run already done,
+  its ``catalogue`` saying which answer and when it was played), unless the request says
+  ``"fresh": true``;
 - ``GET /api/runs`` the runs under way and the finished ones kept, without their results (any
   page of this server may see and cancel a run; only the page that started it shows its result);
-- ``GET /api/runs/ID`` its state, and its result once done; ``DELETE /api/runs/ID`` cancels it;
+- ``GET /api/runs/ID`` its state, and its result once done (with its ``link``, ``c42``, once its
+  answer is kept in the catalogue); ``GET /api/runs/c42`` the answer kept there, as the finished
+  run it was, on this server or after a restart; ``DELETE /api/runs/ID`` cancels it;
+- ``GET /api/answers`` the workbench's earlier answers in the catalogue, newest first
+  (``answers.listed``);
 - ``POST /api/download/rules`` ``{game, toml, name}``: the rules as a TOML file;
 - ``POST /api/download/study`` ``{compare, balance}`` (run requests by panel, any may be
   null): a study TOML that plays them again;
-- ``GET /api/report?compare=ID&balance=ID`` (a finished run by panel, any may be left out):
-  the runs' report, one self-contained HTML file.
+- ``GET /api/report?compare=ID&balance=ID`` (a finished run or a kept answer by panel, any may
+  be left out): the runs' report, one self-contained HTML file.
 
 Safe by default: it listens on 127.0.0.1; a request whose ``Host`` is not the server's own
 address, or whose ``Origin`` is another site, is refused (DNS rebinding, cross-site posts);
 bodies are capped; every value goes through the rules' validation; games per request and
 runs at once are capped (``jobs.Limits``); nothing is read or written but the package's
-static files.
+static files and the catalogue of answers (``snakesim.workbench.answers``).
 """
 
 from __future__ import annotations
@@ -43,7 +50,7 @@ MAX_BODY = 64 * 1024  # a request's JSON: a few rule sets' TOML fits many times 
 # What /static/ serves: the package's own files, by name. The page is ES modules, one a part
 # (app.js imports the others, and each panel's module that /api/games names), loaded as they
 # are: no build step.
-MODULES = ("app", "address", "editor", "keep", "results", "rulesets", "runs", "util")
+MODULES = ("app", "address", "earlier", "editor", "keep", "results", "rulesets", "runs", "util")
 SCRIPTS = [f"{m}.js" for m in MODULES] + [p.SCRIPT for p in PANELS.values()] + [DescribedPanel.SCRIPT]
 STATIC = {
     **{name: ("snakesim.workbench", f"static/{name}", "text/javascript") for name in SCRIPTS},
@@ -186,12 +193,26 @@ class Runs(Base):
         self.send({"runs": [job.status(result=False) for job in self.jobs.all()]})
 
     def post(self):
-        """Check the request and start its run: 202 with its id; 429 while another runs; 400 with one line."""
+        """Check the request and start its run (or answer it from the catalogue, unless it says
+        ``"fresh": true``): 202 with its id; 429 while another runs; 400 with one line."""
 
         def action():
+            from snakesim.workbench.answers import served
             from snakesim.workbench.runs import check_request, play
 
-            job, plan = check_request(self.body(), self.jobs.limits)
+            request = self.body()
+            fresh = False
+            if isinstance(request, dict) and "fresh" in request:
+                request = dict(request)
+                fresh = request.pop("fresh")
+                if not isinstance(fresh, bool):
+                    raise InputError("fresh", f"expected true or false, got {fresh!r}")
+            job, plan = check_request(request, self.jobs.limits)
+            earlier = None if fresh else served(job, plan, self.jobs.catalogue)
+            if earlier is not None:
+                self.jobs.add(earlier)
+                self.send({"id": earlier.id}, 202)
+                return
             try:
                 self.jobs.start(job, lambda j: play(j, plan))
             except Busy as busy:
@@ -208,10 +229,12 @@ class Run(Base):
     """``/api/runs/ID``: a run's state and result (GET), or the run cancelled (DELETE)."""
 
     def get(self, job_id: str):
-        """The run's state, progress and (when done) result; 404 if not kept."""
-        job = self.jobs.get(job_id)
+        """The run's state, progress and (when done) result, or the answer the catalogue keeps
+        under that link (``c42``); 404 if neither."""
+        job = self.jobs.answer(job_id)
         if job is None:
-            self.fail(404, "run", "no such run (finished runs are kept for a while only)")
+            self.fail(404, "run", "no such run: none under way or finished here, and no answer the catalogue keeps "
+                      "under that id")  # fmt: skip
             return
         self.send(job.status())
 
@@ -222,6 +245,16 @@ class Run(Base):
             self.fail(404, "run", "no such run")
             return
         self.send(job.status())
+
+
+class Answers(Base):
+    """``GET /api/answers``: the workbench's earlier answers kept in the catalogue, newest first."""
+
+    def get(self):
+        """Each answer's line (its link, kind, game, players, games, rule sets, when) and how many more."""
+        from snakesim.workbench.answers import listed
+
+        self.send(listed(self.jobs.catalogue))
 
 
 class Report(Base):
@@ -236,9 +269,9 @@ class Report(Base):
             job_id = self.get_query_argument(kind, None)
             if job_id is None:
                 continue
-            job = self.jobs.get(job_id)
+            job = self.jobs.answer(job_id)
             if job is None or job.state != "done" or job.kind != kind:
-                self.fail(404, kind, "no finished run with that id on this server (it keeps the last 20)")
+                self.fail(404, kind, "no finished run with that id on this server or in its catalogue of answers")
                 return
             found[kind] = job
         if not found:
@@ -326,6 +359,7 @@ def make_app(port: int, names: set[str], limits: Limits | None = None, jobs: Job
             (r"/api/rules", RulesCheck, settings),
             (r"/api/runs", Runs, settings),
             (r"/api/runs/([A-Za-z0-9_-]+)", Run, settings),
+            (r"/api/answers", Answers, settings),
             (r"/api/report", Report, settings),
             (r"/api/download/rules", DownloadRules, settings),
             (r"/api/download/study", DownloadStudy, settings),

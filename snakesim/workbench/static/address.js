@@ -1,6 +1,9 @@
 /* The page's state in its address (after #), so that a link reopens everything the page
    found: the game, its players, every rule set, the comparison's and the balance's settings
-   and the runs whose results it shows. A link that cannot be read says so. */
+   and the runs whose results it shows (by the id of their answers in the catalogue, "c42", so
+   that the link works after the server forgets the run or restarts). A link that cannot be read
+   says so. An earlier answer's link (#answer=c42, from the list of earlier answers) names the
+   answer alone: the page makes its address from the answer's request. */
 
 const VERSION = 2;
 
@@ -25,10 +28,12 @@ export function writeAddress(saved) {
 const isText = (x) => typeof x === "string";
 const isSeats = (x) => x === null || (Array.isArray(x) && x.every(isText));
 
-/* What the address holds: {saved} (null when it holds nothing), or {error} when it cannot be
-   read (cut short when copied, or not a link of this page). */
+/* What the address holds: {saved} (null when it holds nothing), {answer} (an earlier answer's
+   id), or {error} when it cannot be read (cut short when copied, or not a link of this page). */
 export function readAddress() {
   if (location.hash.length < 2) return { saved: null };
+  const answer = /^#answer=(c[1-9][0-9]*)$/.exec(location.hash);
+  if (answer) return { saved: null, answer: answer[1] };
   const found = readToday();
   if (!found.error) return found;
   const old = upgraded(readOld());

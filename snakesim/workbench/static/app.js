@@ -4,20 +4,23 @@
    panel-described.js makes from its description). Play plays exactly the rule sets the page lists, with the players it shows
    (or says plainly which it leaves out); every result is marked the moment the settings it
    answers change; the address holds the whole page, results included, so a link or a reload
-   brings it all back.
+   brings it all back; every answer is kept in the server's catalogue, so a link works after a
+   restart too, and the header lists the earlier answers (earlier.js).
 
    A panel module exports: kind, noun (a run of it), shows (its results), again (its button's
    words), openEnded (what a run whose games are not known ahead waits for), ids (its button, cancel, bar, status, error, results box and stale note); request(page)
    (throws an Error naming the field), changes(then, now), changed(page), clear(),
-   show(shown, page), save(page, shown) and savedRun(saved) (its part of the address), wire(page); and, where it
-   needs them, fill(game), restore(saved, game), armsDrawn(page) and renamed(before, after). */
+   show(shown, page), save(page, shown) and savedRun(saved) (its part of the address), savedFrom(request, id) (its
+   part of the address for an earlier answer), wire(page); and, where it needs them, fill(game),
+   restore(saved, game), armsDrawn(page) and renamed(before, after). */
 
 import { readAddress, writeAddress } from "./address.js";
+import { earlierChanged, wireEarlier } from "./earlier.js";
 import { buildEditor, discard, loadArm, replaceRules, settle, summarize, watchToml } from "./editor.js";
 import { downloadRules, downloadStudy, keepRow } from "./keep.js";
 import { markStale } from "./results.js";
 import { drawArms, drawLineup, resized, sameAsBaseline } from "./rulesets.js";
-import { reattach, start as startRun } from "./runs.js";
+import { keptWords, reattach, start as startRun } from "./runs.js";
 import { $, api, listed, showError, wholeNumber } from "./util.js";
 
 const state = { games: {}, limits: null, game: null, lineup: [], arms: [], editing: null, nextId: 1, shown: {} };
@@ -210,22 +213,26 @@ async function run(kind, extra) {
   try {
     await loading;  // (a game chosen a moment ago: its rule sets first, then the run)
     await settle();
-    await startRun(panel, { ...panel.request(page), ...(extra || {}) }, (job) => done(panel, job));
+    await startRun(panel, { ...panel.request(page), ...(extra || {}) }, (job) => done(panel, job),
+                   () => run(kind, { ...(extra || {}), fresh: true }));
   } catch (err) {
     showError(panel.ids.error, err.message);
     if (err.refusedEdit) editErrors.add(panel.ids.error);
   }
 }
 
+/* A finished run shown; the address names it by its answer in the catalogue (job.link: "c42")
+   where it is kept there, so that a link outlives the run on the server. */
 function done(panel, job) {
-  state.shown[panel.kind] = { id: job.id, request: job.request, result: job.result };
+  state.shown[panel.kind] = { id: job.link || job.id, request: job.request, result: job.result };
   panel.show(state.shown[panel.kind], page);
   document.body.dataset[panel.kind] = job.id;  // (for tests: which run's results are shown)
   saveAddress();
   markStale(page);
+  earlierChanged(page);
 }
 
-/* The results a link names, from the server that played them (it keeps the last 20). */
+/* The results a link names: the server's run, or the answer its catalogue keeps. */
 async function restoreResults(saved) {
   const lost = [];
   for (const panel of page.panels) {
@@ -233,8 +240,10 @@ async function restoreResults(saved) {
     if (!id) continue;
     try {
       const job = await api("GET", `/api/runs/${id}`);
-      if (job.state === "done" && job.kind === panel.kind) done(panel, job);
-      else if (["failed", "cancelled"].indexOf(job.state) >= 0) lost.push(panel.shows);  // (under way: shown)
+      if (job.state === "done" && job.kind === panel.kind) {
+        done(panel, job);
+        if (job.catalogue) $(panel.ids.status).textContent = keptWords(job);
+      } else if (["failed", "cancelled"].indexOf(job.state) >= 0) lost.push(panel.shows);  // (under way: shown)
     } catch (err) {
       lost.push(panel.shows);
     }
@@ -242,9 +251,30 @@ async function restoreResults(saved) {
   if (lost.length) {
     $("results-gone").hidden = false;
     $("results-gone").textContent = `The ${listed(lost)} this link showed ${lost.length > 1 ? "are" : "is"} no longer `
-      + "on this server (it keeps the last 20 runs, and forgets them when it stops). Press the button again: the "
-      + "same games give the same figures.";
+      + "kept (removed from the catalogue of answers, or never kept in it). Press the button again: the same games "
+      + "give the same figures.";
   }
+}
+
+/* An earlier answer's page (#answer=c42, from the list of earlier answers): the address its
+   page had, made from the answer's request, as a link copied from that page holds it. */
+async function answerAddress(id) {
+  let job;
+  try {
+    job = await api("GET", `/api/runs/${id}`);
+  } catch (err) {
+    return { saved: null, error: err.status === 404 ? "This answer is no longer kept (removed from the catalogue of "
+      + "answers)." : `This answer could not be read: ${err.message}.` };
+  }
+  const panel = panelOf(job.kind), r = job.request;
+  if (!panel || !panel.savedFrom || !(r.game in state.games)) {
+    return { saved: null, error: "This answer is of a kind of question or a game this workbench does not have." };
+  }
+  const arms = (r.arms || [r.arm]).map((a) => ({ n: a.name, c: a.toml || "", p: a.policies || null }));
+  const saved = { g: r.game, p: r.players, pt: String(r.players), n: "100000", s: String(r.seed), f: r.feel !== false,
+                  L: r.lineup || null, a: arms, e: arms.length - 1, ...panel.savedFrom(r, job.link || job.id) };
+  writeAddress(saved);
+  return { saved };
 }
 
 /* ------------------------------------------------------------------ the game */
@@ -334,11 +364,13 @@ async function start() {
     return;
   }
   state.limits = data.limits;
+  wireEarlier(page);
   data.games.forEach((g) => {
     state.games[g.name] = g;
     $("game").appendChild(new Option(g.name, g.name));
   });
-  let { saved, error } = readAddress();
+  let { saved, error, answer } = readAddress();
+  if (answer) ({ saved, error } = await answerAddress(answer));
   if (saved && !(saved.g in state.games)) {
     error = `This link is of a game this workbench does not have (${saved.g}).`;
     saved = null;

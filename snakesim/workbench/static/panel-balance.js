@@ -90,6 +90,13 @@ export const save = (page, shown) => ({
        r: shown ? shown.id : null },
 });
 export const savedRun = (saved) => saved.b && saved.b.r;
+/* Its part of the address for an earlier answer (its request and its id), as save gives it (the
+   feel switch as it was: a search never measures the feel). */
+export const savedFrom = (request, id) => ({
+  f: true,
+  b: { a: request.arm.name, h: request.handicap, n: String(request.games), r: id,
+       t: typeof request.tolerance === "number" ? String(Math.round(request.tolerance * 100000) / 1000) : "1" },
+});
 
 export function restore(saved, game) {
   const b = saved.b;

@@ -153,6 +153,8 @@ export function clear() {
 /* The address: what matters, and the run whose results the page shows. */
 export const save = (page, shown) => ({ r: shown ? shown.id : null, m: $("matters").value });
 export const savedRun = (saved) => saved.r;
+/* Its part of the address for an earlier answer (its request and its id), as save gives it. */
+export const savedFrom = (request, id) => ({ n: String(request.games), m: request.matters || "", r: id });
 
 export function restore(saved) {
   if (typeof saved.m === "string") $("matters").value = saved.m;

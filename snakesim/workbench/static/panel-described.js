@@ -156,6 +156,12 @@ export function make(description) {
     return { [`q-${kind}`]: saved };
   };
   panel.savedRun = (saved) => saved[`q-${kind}`] && saved[`q-${kind}`].r;
+  /* Its part of the address for an earlier answer (its request and its id), as save gives it. */
+  panel.savedFrom = (request, id) => {
+    const f = {};
+    description.fields.forEach((x) => { if (x.name in request) f[x.name] = request[x.name]; });
+    return { [`q-${kind}`]: { a: request.arm.name, n: String(request.games), r: id, f } };
+  };
   panel.restore = (saved) => {
     const s = saved[`q-${kind}`];
     if (!s) return;

@@ -107,6 +107,11 @@ export const save = (page, shown) => ({
        r: shown ? shown.id : null },
 });
 export const savedRun = (saved) => saved.d && saved.d.r;
+/* Its part of the address for an earlier answer (its request and its id), as save gives it. */
+export const savedFrom = (request, id) => ({
+  d: { a: request.arm.name, v: request.vary.join("\n"), t: request.targets.join("\n"), p: request.prefer || "",
+       n: String(request.games), b: String(request.budget), r: id },
+});
 
 export function restore(saved) {
   const d = saved.d;

@@ -1,7 +1,9 @@
 /* Runs: started, watched (compiling, playing, done), cancelled. A run belongs to the page
    that started it: the tab remembers its runs under way (sessionStorage), so a reload
    reattaches to them, with their progress and Cancel. A run of another page of the same
-   server is shown with a Cancel button too, so that nobody waits on a run they cannot stop. */
+   server is shown with a Cancel button too, so that nobody waits on a run they cannot stop.
+   A question answered before is answered from the catalogue at once: the status says so and
+   when it was played, beside a button that plays the games again. */
 
 import { $, api, button, count, node, showError } from "./util.js";
 
@@ -52,8 +54,34 @@ function progress(panel, job) {
   }
 }
 
-/* Start a run of a panel (panel-*.js); onDone(job) gets the finished run. */
-export async function start(panel, request, onDone) {
+/* What the status says of an answer served from the catalogue (job.catalogue). */
+export function keptWords(job) {
+  const older = job.catalogue.current ? "" : " by an older version of the games' code";
+  return `From your earlier answers, played on ${job.catalogue.played}${older}: ${count(job.done)} games in `
+    + `${job.seconds.toFixed(1)} s.`;
+}
+
+/* Beside the status: "Play them again" for an answer served from the catalogue (action: what
+   plays it again; null: no such button). */
+function againButton(panel, action) {
+  const id = `${panel.ids.status}-again`;
+  let b = $(id);
+  if (!b && !action) return;
+  if (!b) {
+    b = document.createElement("button");
+    b.type = "button";
+    b.id = id;
+    b.textContent = "Play them again";
+    b.title = "play the games again rather than show the earlier answer";
+    $(panel.ids.status).insertAdjacentElement("afterend", b);
+  }
+  b.hidden = !action;
+  b.onclick = action;
+}
+
+/* Start a run of a panel (panel-*.js); onDone(job) gets the finished run; again() plays the
+   request afresh where the answer came from the catalogue. */
+export async function start(panel, request, onDone, again) {
   const p = panel.ids;
   showError(p.error, "");
   let started;
@@ -75,14 +103,15 @@ export async function start(panel, request, onDone) {
     return;
   }
   remember(panel.kind, started.id);
-  watch(panel, started.id, onDone);
+  watch(panel, started.id, onDone, again);
 }
 
 /* Watch a run of this page until it ends: its progress, and Cancel. */
-export function watch(panel, id, onDone) {
+export function watch(panel, id, onDone, again) {
   const p = panel.ids;
   watching[panel.kind] = { id, panel };
   busyUi(panel, true);
+  againButton(panel, null);
   $(p.status).textContent = "starting";
   $(p.cancel).onclick = () => api("DELETE", `/api/runs/${id}`).catch(() => {});
   const timer = setInterval(async () => {
@@ -105,7 +134,9 @@ export function watch(panel, id, onDone) {
     clearInterval(timer);
     end(panel);
     if (job.state === "done") {
-      $(p.status).textContent = `${count(job.done)} games played in ${job.seconds.toFixed(1)} s`;
+      $(p.status).textContent = job.catalogue ? keptWords(job)
+        : `${count(job.done)} games played in ${job.seconds.toFixed(1)} s`;
+      if (job.catalogue && again) againButton(panel, again);
       onDone(job);
     } else if (job.state === "cancelled") {
       $(p.status).textContent = `Cancelled after ${count(job.done)} games (here, or from another page of this `
