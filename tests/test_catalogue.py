@@ -283,3 +283,33 @@ def test_more_games_play_only_the_games_they_lack_and_equal_a_fresh_run(tmp_path
     assert "catalogue" not in json.loads(fewer.output)
     listed = json.loads(run("results", "--json", home=tmp_path / "a").output)
     assert [e["games"] for e in listed] == [2000, 4000, 4000, 6000, 1000]
+
+
+# ---------------------------------------------------------------------------- every kind of question
+
+
+@pytest.mark.parametrize(
+    ("kind", "args", "needs_games"),
+    [
+        ("balance", ["fortune", "-p", "3", "--handicap", "start_coins", "--range", "18:22", "-n", "500",
+                     "--max-games", "1000", "--confirm-games", "500"], ["--plot", "fix.png"]),
+        ("tune", ["fortune", "--target", "length.median=60", "--vary", "start_coins=5:30", "-n", "500", "--max-games",
+                  "1000", "--confirm-games", "500"], ["--plot", "tune.png"]),
+        ("design", ["fortune", "-p", "3", "--vary", "start_coins=10,12", "-n", "300", "--target", "length.median=60+-8",
+                    "--budget", "20000"], ["--out", "answers"]),
+        ("skill", ["hisss", "-p", "3", "-n", "300", "-k", "4", "-s", "7"], ["--plot", "skill.png"]),
+    ],
+)  # fmt: skip
+def test_every_search_asked_again_comes_from_the_catalogue(tmp_path, monkeypatch, kind, args, needs_games):
+    monkeypatch.chdir(tmp_path)
+    first = run(kind, *args, "--json", home=tmp_path)
+    assert first.exit_code == 0, first.output
+    again = json.loads(run(kind, *args, "--json", home=tmp_path).output)
+    assert again.pop("catalogue")["id"] == 1 and again == json.loads(first.output)
+    words = run(kind, *args, home=tmp_path).output
+    assert words.rstrip().endswith("--fresh plays them again.") and "In words" in words
+    # What needs the games themselves (a figure, the answers' rules files) plays them, and keeps that answer too.
+    drawn = run(kind, *args, *needs_games, "--json", home=tmp_path)
+    assert drawn.exit_code == 0 and "catalogue" not in json.loads(drawn.output)
+    assert "catalogue" not in json.loads(run(kind, *args, "--json", "--fresh", home=tmp_path).output)
+    assert [e["kind"] for e in json.loads(run("results", "--json", home=tmp_path).output)] == [kind] * 3

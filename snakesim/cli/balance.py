@@ -78,9 +78,11 @@ def _who(players: int, label: str, seats: tuple[str, ...], seed: int, settings=(
     "--novices", type=float, default=None, metavar="RATE",
     help="Also confirm with every seat making mistakes at this rate (greedy becomes greedy:RATE), e.g. 0.3.",
 )  # fmt: skip
+@options.catalogue_options
 def balance_command(
     game, players_text, seed, variant, settings, rules_file, deck_file, policy, policies, n_games, max_games,
     confirm_games, threads, backend, scheduler, workers, as_json, plot, handicap, tolerance, value_range, novices,
+    fresh, catalogue_path,
 ):  # fmt: skip
     """Find the per-seat handicap that gives every seat of GAME the same chance to win.
 
@@ -102,10 +104,12 @@ def balance_command(
       snakesim balance rainbow -p 3..5 --handicap hand_size              # each player count on its own
     """
     from snakesim.analysis.sweep import parse_players
+    from snakesim.cli.kept import answered
     from snakesim.core.arms import Budget, RuleSource
     from snakesim.core.backends import make_backend
     from snakesim.games import get_game
     from snakesim.questions import balance as question
+    from snakesim.questions.catalogue import Catalogue
 
     counts = parse_players(players_text)
     check_plot(plot)
@@ -118,27 +122,34 @@ def balance_command(
     plans = [question.ask(spec, n, handicap, budget, source, tolerance=tolerance, value_range=value_range,
                           novices=novices) for n in counts]  # fmt: skip
     engine = make_backend(backend, threads, scheduler, workers)
+    catalogue = Catalogue(catalogue_path)
     shown = []
     for plan in plans:
-        answer = question.play(plan, backend=engine, progress=sys.stderr.isatty())
-        result = answer.result
+
+        def words(answer, plan=plan) -> tuple[dict, str]:
+            who = _who(plan.players, plan.label, plan.seats, seed, settings)
+            text = format_balance(answer.result, spec.title, who)
+            return question.summary(answer), text + "\n" + format_findings(
+                answer.findings, answer.result.summary.get("level", 0.95)
+            )
+
+        meta, text, answer = answered(catalogue, plan, "balance",
+                                      lambda plan=plan: question.play(plan, backend=engine,
+                                                                      progress=sys.stderr.isatty()),
+                                      words, fresh=fresh, usable=plot is None)  # fmt: skip
         if plot is not None:
             from snakesim.report.figures import balance_figure  # matplotlib only when a plot is asked for
 
+            result = answer.result
             save_plot(balance_figure(result, f"{spec.name}: {handicap} = {inline(result.values)}"), plot)
-        text = format_balance(result, spec.title, _who(plan.players, plan.label, plan.seats, seed, settings))
-        shown.append((answer, text))
+        shown.append((meta, text))
     if as_json and len(shown) > 1:
-        click.echo(to_json([question.summary(answer) for answer, _ in shown]))
+        click.echo(to_json([meta for meta, _ in shown]))
         return
-    for k, (answer, text) in enumerate(shown):
+    for k, (meta, text) in enumerate(shown):
         if k:
             click.echo("")
-        if as_json:
-            click.echo(to_json(question.summary(answer)))
-        else:
-            click.echo(text)
-            click.echo(format_findings(answer.findings, answer.result.summary.get("level", 0.95)))
+        click.echo(to_json(meta) if as_json else text)
 
 
 def format_balance(result: BalanceResult, title: str, who: str) -> str:
@@ -222,9 +233,10 @@ def _origin(result: BalanceResult) -> str:
     help="The integer option to tune and its range; NAME.SEAT=LOW:HIGH tunes one seat's value of a per-seat option.",
 )  # fmt: skip
 @options.matters
+@options.catalogue_options
 def tune_command(
     game, players, seed, variant, settings, rules_file, deck_file, policy, policies, n_games, max_games,
-    confirm_games, threads, backend, scheduler, workers, as_json, plot, target, vary, matters,
+    confirm_games, threads, backend, scheduler, workers, as_json, plot, target, vary, matters, fresh, catalogue_path,
 ):  # fmt: skip
     """Find the value of one integer option of GAME that brings a summary metric to a target.
 
@@ -245,10 +257,12 @@ def tune_command(
       snakesim tune fortune --target length.median=60 --vary start_coins=5:40 --matters length=2%
     """
     from snakesim.analysis.verdicts import parse_matters
+    from snakesim.cli.kept import answered
     from snakesim.core.arms import Budget, RuleSource
     from snakesim.core.backends import make_backend
     from snakesim.games import get_game
     from snakesim.questions import tune as question
+    from snakesim.questions.catalogue import Catalogue
 
     margins = parse_matters(matters)
     check_plot(plot)
@@ -257,18 +271,23 @@ def tune_command(
     budget = Budget(n_games, seed, max_games=max_games, confirm_games=confirm_games)
     plan = question.ask(spec, players, target, vary, budget, source=source, matters=margins)
     engine = make_backend(backend, threads, scheduler, workers)
-    answer = question.play(plan, backend=engine, progress=sys.stderr.isatty())
-    result = answer.result
+
+    def words(answer) -> tuple[dict, str]:
+        text = format_tune(answer.result, spec.title, _who(players, plan.label, plan.seats, seed, settings))
+        return question.summary(answer), text + "\n" + format_findings(
+            answer.findings, answer.result.summary.get("level", 0.95)
+        )
+
+    meta, text, answer = answered(Catalogue(catalogue_path), plan, "tune",
+                                  lambda: question.play(plan, backend=engine, progress=sys.stderr.isatty()), words,
+                                  fresh=fresh, usable=plot is None)  # fmt: skip
     if plot is not None:
         from snakesim.report.figures import tune_figure  # matplotlib only when a plot is asked for
 
-        s = result.summary
-        save_plot(tune_figure(result.path, s["target"]["value"], s["vary"]["option"], s["target"]["metric"]), plot)
-    if as_json:
-        click.echo(to_json(question.summary(answer)))
-    else:
-        click.echo(format_tune(result, spec.title, _who(players, plan.label, plan.seats, seed, settings)))
-        click.echo(format_findings(answer.findings, result.summary.get("level", 0.95)))
+        s = answer.result.summary
+        save_plot(tune_figure(answer.result.path, s["target"]["value"], s["vary"]["option"], s["target"]["metric"]),
+                  plot)  # fmt: skip
+    click.echo(to_json(meta) if as_json else text)
 
 
 def format_tune(result: TuneResult, title: str, who: str) -> str:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sqlite3
 import sys
 import time
 from pathlib import Path
@@ -100,8 +99,9 @@ def compare(
     """
     from snakesim.analysis.stats import LEVEL
     from snakesim.analysis.sweep import parse_players
-    from snakesim.analysis.tallies import loads
+    from snakesim.analysis.tallies import dumps, loads
     from snakesim.analysis.verdicts import parse_matters
+    from snakesim.cli.kept import keep, served
     from snakesim.core.arms import Budget, RuleSource
     from snakesim.core.backends import make_backend
     from snakesim.core.files import check_writable
@@ -135,7 +135,7 @@ def compare(
             again += [flag, value] if value is not None else []
         kept = None if fresh or folder is not None else catalogue.find(plan.key())  # (figures need the games)
         if kept is not None:
-            parts.append(_from_catalogue(kept))
+            parts.append(served(kept))
             continue
         started = time.perf_counter()
         fewer = None if fresh or folder is not None or plan.games_key() is None else (
@@ -148,7 +148,8 @@ def compare(
             answer = question.play(plan, threads=threads, progress=sys.stderr.isatty(), backend=engine)
         meta, text = _shown(answer, folder=folder, again=again)
         seconds = time.perf_counter() - started
-        _keep(catalogue, plan, answer, meta, text, seconds=seconds)
+        keep(catalogue, plan, "compare", meta=meta, text=text, seconds=seconds, games=answer.games,
+             tally=None if answer.tally is None else dumps(answer.tally))  # fmt: skip
         if fewer is not None:
             meta = {**meta, "catalogue": {"extends": fewer[0].id, "games_kept": fewer[0].games}}
             text += (f"\n\nGames 0 to {fewer[0].games - 1:,} came from the catalogue (answer {fewer[0].id}, played on "
@@ -214,35 +215,6 @@ def _shown(answer, *, folder, again) -> tuple[dict, str]:
         for r in stopping["sequences"]:
             lines.append(f"  {r['variant']:<16} {r['label']:<40} {r['value']:.4g}  [{r['low']:.4g}, {r['high']:.4g}]")
     return meta, "\n".join(lines)
-
-
-def _from_catalogue(kept) -> tuple[dict, str]:
-    """A kept comparison as the command shows it, saying where it came from."""
-    meta = {**kept.answer, "catalogue": {"id": kept.id, "played": kept.when(), "seconds": round(kept.seconds, 3)}}
-    said = (f"From the catalogue (answer {kept.id}): played on {kept.when()}, {kept.games:,} games per rule set in "
-            f"{kept.seconds:.1f} s; --fresh plays them again.")  # fmt: skip
-    return meta, f"{kept.words}\n\n{said}"
-
-
-def _keep(catalogue, plan, answer, meta: dict, text: str, seconds: float) -> None:
-    """Keep a played comparison (``meta``: its --json object, ``text``: its words, with its
-    games' exact tally where it has one) in the catalogue; a catalogue that cannot take it (a
-    full disk) costs the answer nothing but a warning."""
-    from snakesim.analysis.tallies import dumps
-
-    tally = None if answer.tally is None else dumps(answer.tally)
-    try:
-        catalogue.keep(key=plan.key(), kind="compare", game=plan.game, players=plan.players, seed=plan.budget.seed,
-                       games=answer.games, rules=[a.label for a in plan.arms], seconds=seconds, answer=meta,
-                       words=text, games_key=plan.games_key() if tally else None, tally=tally)  # fmt: skip
-    except (OSError, sqlite3.Error) as err:
-        click.echo(f"snakesim: warning: the answer was not kept in {catalogue.path}: {err}", err=True)
-        return
-    if catalogue.pruned:
-        from snakesim.questions.catalogue import removed_words
-
-        click.echo(f"snakesim: the catalogue is at its cap ({catalogue.cap / 1e6:g} MB; `snakesim results cap` "
-                   f"changes it): {removed_words(catalogue.pruned)}", err=True)  # fmt: skip
 
 
 def _figures(spec, players, table, tables, folder: Path) -> list[str]:

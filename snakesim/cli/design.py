@@ -53,9 +53,11 @@ from snakesim.core.figures import targets as target_names
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
               help="Write each answer's rules as a TOML file in this folder (answer-1.toml, ...), for "
               "`run --rules` and `compare -v`.")  # fmt: skip
+@options.catalogue_options
 def design_command(
     game, players, seed, variant, settings, rules_file, deck_file, policy, policies, vary, target_texts, prefer,
-    n_games, budget, confirm_games, matters, threads, backend, scheduler, workers, as_json, plot, out_dir,
+    n_games, budget, confirm_games, matters, threads, backend, scheduler, workers, as_json, plot, out_dir, fresh,
+    catalogue_path,
 ):  # fmt: skip
     """Find the rule sets of GAME that meet every target at once.
 
@@ -80,12 +82,14 @@ def design_command(
     """
     from snakesim.analysis.search import MAX_SEARCH_GAMES
     from snakesim.analysis.verdicts import parse_matters
+    from snakesim.cli.kept import answered
     from snakesim.core.arms import Budget, RuleSource
     from snakesim.core.backends import make_backend
     from snakesim.core.files import check_writable
     from snakesim.core.rules import Int
     from snakesim.games import get_game
     from snakesim.questions import design as question
+    from snakesim.questions.catalogue import Catalogue
 
     check_plot(plot)
     if out_dir is not None:
@@ -100,19 +104,24 @@ def design_command(
     plan = question.ask(spec, players, vary, target_texts, Budget(n_games, seed, max_games=budget,
                         confirm_games=confirm_games), source=source, prefer=prefer, matters=margins)  # fmt: skip
     engine = make_backend(backend, threads, scheduler, workers)
-    answer = question.play(plan, backend=engine, progress=sys.stderr.isatty())
-    result, s = answer.result, answer.result.summary
+
+    def words(answer) -> tuple[dict, str]:
+        s = answer.result.summary
+        text = format_design(s, spec.title, players, plan.label, seed)
+        return question.summary(answer), text + "\n" + format_findings(answer.findings, s["search"]["level"])
+
+    # (answers' rules files and figures need the search itself: played, then kept)
+    meta, text, answer = answered(Catalogue(catalogue_path), plan, "design",
+                                  lambda: question.play(plan, backend=engine, progress=sys.stderr.isatty()), words,
+                                  fresh=fresh, usable=out_dir is None and plot is None)  # fmt: skip
     if out_dir is not None:
-        _write_answers(result, spec, Path(out_dir), players=players, seats=plan.seats)
+        _write_answers(answer.result, spec, Path(out_dir), players=players, seats=plan.seats)
+        meta, text = words(answer)  # (the files' names are in the summary once written)
     if plot is not None:
         from snakesim.report.figures import design_figure  # matplotlib only when a plot is asked for
 
-        save_plot(design_figure(result.table, s, f"{spec.title}: {players} players"), plot)
-    if as_json:
-        click.echo(to_json(question.summary(answer)))
-        return
-    click.echo(format_design(s, spec.title, players, plan.label, seed))
-    click.echo(format_findings(answer.findings, s["search"]["level"]))
+        save_plot(design_figure(answer.result.table, answer.result.summary, f"{spec.title}: {players} players"), plot)
+    click.echo(to_json(meta) if as_json else text)
 
 
 def _write_answers(result, spec, folder: Path, players: int, seats: tuple[str, ...]) -> None:

@@ -49,9 +49,10 @@ if TYPE_CHECKING:
 @options.backend_options
 @click.option("--json", "as_json", is_flag=True, help="Print every line-up and the skill share as JSON.")
 @click.option("--plot", type=click.Path(dir_okay=False), default=None, help="Draw each line-up's edge (.png).")
+@options.catalogue_options
 def skill_command(
     game, players_text, seed, variants, settings, rules_file, deck_file, matters, n_games, playouts, novice, threads,
-    backend, scheduler, workers, as_json, plot,
+    backend, scheduler, workers, as_json, plot, fresh, catalogue_path,
 ):  # fmt: skip
     """Is GAME luck or skill? One player of another kind among a field, on the same games.
 
@@ -72,10 +73,12 @@ def skill_command(
     """
     from snakesim.analysis.sweep import parse_players
     from snakesim.analysis.verdicts import parse_matters
+    from snakesim.cli.kept import answered
     from snakesim.core.arms import Budget, RuleSource
     from snakesim.core.backends import make_backend
     from snakesim.games import get_game
     from snakesim.questions import skill as question
+    from snakesim.questions.catalogue import Catalogue
 
     spec = get_game(game)
     check_plot(plot)
@@ -85,22 +88,27 @@ def skill_command(
     plan = question.ask(spec, players, Budget(n_games, seed), sources, playouts=playouts, novice=novice,
                         matters=margins)  # fmt: skip
     engine = make_backend(backend, threads, scheduler, workers)
-    answer = question.play(plan, backend=engine, progress=sys.stderr.isatty())
-    label, result = next(iter(answer.results.items()))
+
+    def words(answer) -> tuple[dict, str]:
+        parts = []
+        for name, r in answer.results.items():
+            parts += [format_skill(r, f"{spec.title} ({name}, seed {seed})"),
+                      format_findings(answer.findings[name], 0.95), ""]  # fmt: skip
+        if answer.differences is not None:
+            first = next(iter(answer.results))
+            between = format_findings(answer.findings[question.BETWEEN], 0.95)
+            parts.append(between.replace("In words", f"Against {first}, in words"))
+        return question.summary(answer), "\n".join(parts)
+
+    meta, text, answer = answered(Catalogue(catalogue_path), plan, "skill",
+                                  lambda: question.play(plan, backend=engine, progress=sys.stderr.isatty()), words,
+                                  fresh=fresh, usable=plot is None)  # fmt: skip
     if plot is not None:
         from snakesim.report.figures import skill_figure  # matplotlib only when a plot is asked for
 
+        label, result = next(iter(answer.results.items()))
         save_plot(skill_figure(result.table, f"{spec.name}, {label}: edge over a field player, 95% intervals"), plot)
-    if as_json:
-        click.echo(to_json(question.summary(answer)))
-        return
-    for name, r in answer.results.items():
-        click.echo(format_skill(r, f"{spec.title} ({name}, seed {seed})"))
-        click.echo(format_findings(answer.findings[name], 0.95))
-        click.echo("")
-    if answer.differences is not None:
-        between = format_findings(answer.findings[question.BETWEEN], 0.95)
-        click.echo(between.replace("In words", f"Against {label}, in words"))
+    click.echo(to_json(meta) if as_json else text)
 
 
 def format_skill(result: SkillResult, title: str) -> str:
