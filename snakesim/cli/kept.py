@@ -1,5 +1,6 @@
-"""Answers kept in the catalogue (snakesim.questions.catalogue), for every command that asks a
-question: the same question asked again is answered from there, saying so; a played one is kept."""
+"""Answers kept in the catalogue (snakesim.questions.catalogue), for the commands that ask a
+question (compare, balance, tune, design, skill; not yet run and sweep): the same question asked
+again is answered from there, saying so; a played one is kept."""
 
 from __future__ import annotations
 
