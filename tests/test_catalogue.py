@@ -313,3 +313,13 @@ def test_every_search_asked_again_comes_from_the_catalogue(tmp_path, monkeypatch
     assert drawn.exit_code == 0 and "catalogue" not in json.loads(drawn.output)
     assert "catalogue" not in json.loads(run(kind, *args, "--json", "--fresh", home=tmp_path).output)
     assert [e["kind"] for e in json.loads(run("results", "--json", home=tmp_path).output)] == [kind] * 3
+
+
+def test_two_comparisons_kept_at_once_from_two_processes_are_both_listed(tmp_path):
+    command = [os.path.join(os.path.dirname(sys.executable), "snakesim"), *ASK[:10]]
+    env = {**os.environ, "SNAKESIM_HOME": str(tmp_path)}
+    children = [subprocess.Popen([*command, "-v", variant], env=env, stdout=subprocess.DEVNULL)
+                for variant in ("one-snake", "rejoin")]  # fmt: skip
+    assert [child.wait(120) for child in children] == [0, 0]
+    listed = json.loads(run("results", "--json", home=tmp_path).output)
+    assert sorted(tuple(e["rules"]) for e in listed) == [("standard", "one-snake"), ("standard", "rejoin")]
