@@ -514,6 +514,8 @@ def test_the_handicap_is_called_fair_only_when_the_fresh_games_show_it(open_page
     assert page.inner_text("#balance-add") == f"Add start_points = [{listed}] as a rule set"
     page.click("#balance-add")
     page.wait_for_selector(f"#arms li[data-arm='start_points ({values})']")
+    # (the button says so once the rule set is added: a moment after the list shows it)
+    page.wait_for_function("() => document.getElementById('balance-add').textContent.startsWith('Added')")
     assert page.inner_text("#balance-add") == f"Added as start_points ({values}) (section 2)"
     assert f"start_points = [{listed}]" in page.input_value("#toml")
 
