@@ -2,7 +2,9 @@
 and every page of ``docs/`` (pyproject's ``testpaths`` name them); and a catalogue of answers
 of each test's own, never a user's."""
 
+import atexit
 import os
+import shutil
 import tempfile
 
 import pytest
@@ -12,6 +14,7 @@ from tests.doc_examples import parsers
 
 # (a fallback for anything that runs outside a test's own: never the user's data folder)
 os.environ["SNAKESIM_HOME"] = tempfile.mkdtemp(prefix="snakesim-tests-")
+atexit.register(shutil.rmtree, os.environ["SNAKESIM_HOME"], ignore_errors=True)
 
 pytest_collect_file = (
     Sybil(parsers=parsers(), path="docs", patterns=["*.md"]) + Sybil(parsers=parsers(), patterns=["README.md"])
