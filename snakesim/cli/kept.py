@@ -43,10 +43,7 @@ def keep(catalogue, plan, kind: str, *, meta: dict, text: str, seconds: float, g
         click.echo(f"snakesim: warning: the answer was not kept in {catalogue.path}: {err}", err=True)
         return
     if catalogue.pruned:
-        from snakesim.questions.catalogue import removed_words
-
-        click.echo(f"snakesim: the catalogue is at its cap ({catalogue.cap / 1e6:g} MB; `snakesim results cap` "
-                   f"changes it): {removed_words(catalogue.pruned)}", err=True)  # fmt: skip
+        click.echo(f"snakesim: {catalogue.pruned_words()}", err=True)
 
 
 def answered(catalogue, plan, kind: str, play: Callable, shown: Callable, *, fresh: bool,

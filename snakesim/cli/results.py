@@ -32,12 +32,6 @@ def _catalogue(path):
     return Catalogue(path)
 
 
-def removed_words(count: int) -> str:
-    from snakesim.questions.catalogue import removed_words as words
-
-    return words(count)
-
-
 @cli.group(invoke_without_command=True)
 @click.option("--game", default=None, help="Only the answers about this game.")
 @click.option("--kind", default=None, help="Only this kind of question (compare, ...).")
@@ -134,6 +128,8 @@ def cap(megabytes, catalogue_path):
     """
     cat = _catalogue(catalogue_path)
     if megabytes is not None:
+        from snakesim.questions.catalogue import removed_words
+
         removed = cat.set_cap(int(megabytes * 1e6))
         click.echo(f"The catalogue keeps at most {megabytes:g} MB of answers from now on"
                    + (f"; {removed_words(removed)}." if removed else "."))  # fmt: skip

@@ -217,6 +217,13 @@ class Catalogue:
         self._db = db
         return db
 
+    def pruned_words(self) -> str:
+        """What the last keep() removed to stay within the cap, in a line: empty where nothing."""
+        if not self.pruned:
+            return ""
+        return (f"the catalogue is at its cap ({self.cap / 1e6:g} MB; `snakesim results cap` changes it): "
+                f"{removed_words(self.pruned)}")  # fmt: skip
+
     @property
     def cap(self) -> int:
         """Bytes of answers kept at most: the one given, else the catalogue's own, else the default."""

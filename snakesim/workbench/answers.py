@@ -25,7 +25,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from snakesim.core.jsontext import to_json
-from snakesim.questions.catalogue import Catalogue, Entry, removed_words
+from snakesim.questions.catalogue import Catalogue, Entry
 
 if TYPE_CHECKING:
     from snakesim.workbench.jobs import Job
@@ -83,13 +83,12 @@ def keep(job: Job, result: dict, seconds: float, path: str | os.PathLike | None 
                                  seed=plan.seed, games=played if isinstance(played, int) else plan.games,
                                  rules=[a.label for a in plan.arms], seconds=seconds, answer=answer,
                                  words=words(job, answer["result"]))  # fmt: skip
-            pruned, cap = catalogue.pruned, catalogue.cap
+            pruned = catalogue.pruned_words()
     except Exception as err:  # (a full disk, a foreign file, a question with no key: the run is done all the same)
         log.warning("snakesim workbench: the answer of run %s was not kept in %s: %s", job.id, where, _one_line(err))
         return None
     if pruned:
-        log.warning("snakesim workbench: the catalogue is at its cap (%g MB; `snakesim results cap` changes it): %s",
-                    cap / 1e6, removed_words(pruned))  # fmt: skip
+        log.warning("snakesim workbench: %s", pruned)
     return link(id_)
 
 
