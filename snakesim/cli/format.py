@@ -168,7 +168,7 @@ def format_comparison(table, title: str, header: str, alpha: float = 0.05, level
     Rates (and shares of a game) are in percent, their differences in percentage points, each
     with as many decimals as its interval needs. A metric that is the same in every game of
     every arm gets no rows: the findings say it once."""
-    from snakesim.analysis.words import ordinal
+    from snakesim.analysis.words import seat_player
     from snakesim.questions.compare import hidden_metrics
 
     variants = list(dict.fromkeys(table["variant"]))
@@ -194,7 +194,7 @@ def format_comparison(table, title: str, header: str, alpha: float = 0.05, level
     width = max(len(m) for m in shown["label"]) + 2
     for _, rows in shown.groupby("metric", sort=False):
         metric = rows["metric"].iloc[0]
-        seat = f" (the {ordinal(int(metric.partition('.')[2]))} player)" if metric.startswith("win_rate.") else ""
+        seat = f" ({seat_player(int(metric.partition('.')[2]))})" if metric.startswith("win_rate.") else ""
         lines.append(rows["label"].iloc[0] + seat)  # ("seat 2 wins (the third player)": the words' name)
         for _, r in rows.iterrows():
             lines.append(f"  {r['variant']:<{width}}{_comparison_row(r, alpha)}")

@@ -288,9 +288,15 @@ def seat_name(seat: int, seats: Sequence[str] | None, apart: Mapping[int, str] |
     where the seats hold different players (a player by its kind: ``expert``, not
     ``expert:64``; a greedy player who errs, ``novice``), with what a handicap gives it
     (``apart``, :func:`handicaps`): ``the third player (start_coins 14, the others 10)``."""
+    said = _notes(seat, seats, apart)
+    return seat_player(seat) + (f" ({said})" if said else "")
+
+
+def _notes(seat: int, seats: Sequence[str] | None, apart: Mapping[int, str] | None) -> str:
+    """What sets a seat apart, in words: its player where the seats hold different ones, its handicap."""
     said = [player_word(seats[seat])] if mixed(seats) else []
     said += [apart[seat]] if apart and seat in apart else []
-    return seat_player(seat) + (f" ({'; '.join(said)})" if said else "")
+    return "; ".join(said)
 
 
 def player_word(policy: str) -> str:
@@ -545,7 +551,7 @@ def set_apart(seats: Sequence[str], apart: Mapping[int, str]) -> dict[int, str]:
     players (:func:`~snakesim.analysis.words.seat_sentence`): the handicap (``apart``,
     :func:`~snakesim.analysis.words.handicaps`) and, where the seats hold different players,
     the player: ``{0: "random", 2: "start_coins 14, the others 10"}``."""
-    return {s: seat_name(s, seats, apart).partition(" (")[2].removesuffix(")") for s in _set_apart(seats, apart)}
+    return {s: _notes(s, seats, apart) for s in _set_apart(seats, apart)}
 
 
 def _alone(rows, arm: str, seats: Sequence[str], spec: GameSpec, players: int, games: int,
