@@ -20,6 +20,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+import os
 import re
 import sys
 from pathlib import Path
@@ -338,8 +339,13 @@ def main(argv: list[str]) -> int:
         print(f"unknown snapshot {unknown[0]!r}; one of: {', '.join(names())}", file=sys.stderr)
         return 2
     HERE.mkdir(exist_ok=True)
+    import tempfile
+
     for name in chosen:
-        text = render(name)
+        # (each played afresh in a catalogue of its own, as the tests play it: never a user's)
+        with tempfile.TemporaryDirectory(prefix="snakesim-snapshots-") as home:
+            os.environ["SNAKESIM_HOME"] = home
+            text = render(name)
         old = path(name).read_text() if path(name).exists() else None
         path(name).write_text(text)
         print(f"{name}: {'unchanged' if old == text else 'new' if old is None else 'CHANGED, read the diff'}")

@@ -328,3 +328,21 @@ def test_the_report_renders_markdown_and_names_the_whole_command(report):
     assert "**" not in page and "\n| " not in page and "`" not in page.split("<style>")[1].split("</style>")[1]
     md = (report / "report.md").read_text()
     assert f"--out {report.as_posix()}" in md and f"--out {report.as_posix()}" in page
+
+
+def test_a_study_asked_again_takes_its_searches_games_from_the_catalogue(tmp_path):
+    """Its balance and tune sections take the games the first run kept, say how many, and
+    write the same summary (the report's figures) as the first run did."""
+    searches = TINY[: TINY.index("[[compare]]")] + TINY[TINY.index("[[balance]]") :]
+    (tmp_path / "s.toml").write_text(searches)
+    env = {**os.environ, "SNAKESIM_HOME": str(tmp_path)}
+    outputs = []
+    for k in range(2):
+        r = CliRunner().invoke(cli, ["study", str(tmp_path / "s.toml"), "--out", str(tmp_path / f"r{k}")], env=env)
+        assert r.exit_code == 0, r.output
+        outputs.append(r.output)
+    assert "came from the catalogue" not in outputs[0]
+    assert "of its searches' games came from the catalogue (kept by earlier searches of the same seeds and players)" \
+        in outputs[1]  # fmt: skip
+    first, second = (pd.read_csv(tmp_path / f"r{k}" / "summary.csv") for k in range(2))
+    pd.testing.assert_frame_equal(first, second, check_exact=False, rtol=1e-12)

@@ -459,6 +459,25 @@ def test_balance_gives_the_recommendation_and_its_confirmation(server, tmp_path,
     assert json.loads(out.output)["values"] == result["values"]
 
 
+def test_a_search_on_the_page_takes_the_games_an_earlier_search_kept(server):
+    """A second balance search of the same games (another tolerance) takes the first one's
+    games from the catalogue, says so, and finds what a search that plays them all finds."""
+    request = {"kind": "balance", "game": "fortune", "players": 3, "games": 1000, "seed": 8,
+               "handicap": "start_coins", "tolerance": 0.02, "arm": {"name": "standard", "toml": ""}}  # fmt: skip
+    results = []
+    for change in ({}, {"tolerance": 0.03}, {"tolerance": 0.03, "fresh": True}):
+        status, _, started = call(server, "POST", "/api/runs", {**request, **change})
+        assert status == 202
+        job = wait(server, started["id"])
+        assert job["state"] == "done", job
+        results.append(job["result"])
+    said = [[f["text"] for f in r["findings"] if "came from the catalogue" in f["text"]] for r in results]
+    assert said[0] == [] and said[2] == []  # (the first had none to take; "Play them again" takes none)
+    assert len(said[1]) == 1 and said[1][0].endswith("(kept by earlier searches of seed 8 with these players), so "
+                                                     "were not played again.")  # fmt: skip
+    assert results[1]["values"] == results[2]["values"] and results[1]["status"] == results[2]["status"]
+
+
 # ---------------------------------------------------------------------------- the command
 
 

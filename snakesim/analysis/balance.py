@@ -202,6 +202,7 @@ def balance(
     backend=None,
     progress: bool = False,
     novices: float | None = None,
+    kept=None,
 ) -> BalanceResult:
     """Find the per-seat values of ``handicap`` that bring every seat's win rate closest to
     the mean seat's, within ``tolerance`` where it can (see the module docstring).
@@ -253,7 +254,7 @@ def balance(
         return True
 
     with held(backend):  # one cluster for the whole search, when the backend is Dask
-        search = SameGames(spec, players, seed, first, seats, backend=backend, progress=progress)
+        search = SameGames(spec, players, seed, first, seats, backend=backend, progress=progress, kept=kept)
         path: list[dict] = []
 
         def rate(values, count):
@@ -317,7 +318,7 @@ def balance(
         searched = {"status": status, "message": message}  # (the search's own verdict, on its games)
 
         confirm = confirm_games or max(count, 100_000)
-        fresh = SameGames(spec, players, seed, first + count, seats, backend=backend, progress=progress)
+        fresh = SameGames(spec, players, seed, first + count, seats, backend=backend, progress=progress, kept=kept)
         before = _confirmed(fresh.games(rules_of(base), confirm), players, level)
         after_games = fresh.games(rules_of(current), confirm)
         after = _confirmed(after_games, players, level)
@@ -330,15 +331,18 @@ def balance(
         fresh_worst = float(np.abs(on_fresh.deviation).max())
         status, message = _answer(status, message, on_fresh, tolerance=tolerance, handicap=handicap, games=confirm,
                                   level=level)  # fmt: skip
-        novice = None
+        novice, stored = None, search.stored + fresh.stored
         if novices is not None and spec.policies:
             with_mistakes = novice_seats(spec, seats, players, novices)
-            mistakes = SameGames(spec, players, seed, first + count, with_mistakes, backend=backend, progress=progress)
+            mistakes = SameGames(
+                spec, players, seed, first + count, with_mistakes, backend=backend, progress=progress, kept=kept
+            )
             novice = _novice_check(
                 novices, with_mistakes, _confirmed(mistakes.games(rules_of(base), confirm), players, level),
                 _confirmed(mistakes.games(rules_of(current), confirm), players, level), handicap, values=current,
             )  # fmt: skip
             mistakes.close()
+            stored += mistakes.stored
     confirmed = pd.DataFrame(
         [{"rules": label, "seat": k, "win_rate": r, "low": lo, "high": hi}
          for label, c in (("before", before), ("after", after))
@@ -359,7 +363,7 @@ def balance(
         "message": message,
         "step_effect": step,
         "search": {"games_per_candidate": count, "candidates": len(path), "games_played": search.played, "seed": seed,
-                   "first": first, **searched},
+                   "first": first, **searched, "games_from_catalogue": stored},
         "confirm": {"first": first + count, "games": confirm, "games_played": fresh.played},
         "novices": novice,
         "as_good": [{"values": list(ev.values), "imbalance": ev.imbalance,

@@ -160,6 +160,7 @@ def design(
     racing: bool = True,
     confirm: bool = True,
     base: Rules | None = None,
+    kept=None,
 ) -> DesignResult:
     """Find the rule sets the dimensions span that meet every target (see the module docstring).
 
@@ -185,6 +186,10 @@ def design(
         False skips the fresh games.
     base
         The rules to start from, given whole (the workbench's rule set); else ``source``'s.
+    kept
+        A catalogue (:class:`snakesim.questions.catalogue.Catalogue`): each rule set's games
+        kept there by an earlier search are taken instead of played, and the games played are
+        kept (:class:`~snakesim.analysis.search.SameGames`).
 
     Returns
     -------
@@ -201,7 +206,9 @@ def design(
     alpha = (1.0 - level) / (trials * looks)
     rounds = 0
     with held(backend):
-        search = SameGames(spec, players, budget.seed, budget.first, seats, backend=backend, progress=progress)
+        search = SameGames(
+            spec, players, budget.seed, budget.first, seats, backend=backend, progress=progress, kept=kept
+        )
         if sampled:
             at = anytime_level(first_round, alpha, 4 * first_round)
 
@@ -237,19 +244,20 @@ def design(
         search.close()
         answers = _ranked([e for e in entries if e.status == MEETS], targets, prefer)
         nearest = _nearest(entries, targets)[: 1 if not answers else 0]
-        confirmed = []
+        confirmed, stored = [], search.stored
         if confirm and (answers or nearest):
             chosen = (answers or nearest)[:MAX_CONFIRM]
-            confirmed = _confirm(spec, players, seats, chosen, targets, budget=budget, played=search.played,
-                                 after=max(e.games for e in entries), level=level, backend=backend,
-                                 progress=progress)  # fmt: skip
+            confirmed, fresh_stored = _confirm(spec, players, seats, chosen, targets, budget=budget,
+                                               played=search.played, after=max(e.games for e in entries),
+                                               level=level, backend=backend, progress=progress, kept=kept)  # fmt: skip
             answers = _holding_first(answers, confirmed)
+            stored += fresh_stored
     played = search.played + sum(c["games"] for c in confirmed)
     summary = _summary(
         spec, players, dims, targets, prefer=prefer, entries=entries,
         answers=answers, nearest=nearest, confirmed=confirmed, skipped=skipped,
         search={"rule_sets": len(entries), "unplayable": len(skipped), "rounds": rounds, "first_round": first_round,
-                "games_played": search.played, "games_in_all": played, "budget": total,
+                "games_played": search.played, "games_in_all": played, "games_from_catalogue": stored, "budget": total,
                 "most_games_a_rule_set": max(e.games for e in entries), "seed": budget.seed, "first": budget.first,
                 "racing": racing, "level": level, "race_alpha_each": alpha, "space": space.size,
                 "sampled": {"sampler": "Optuna TPE", "rule_sets": len(entries)} if sampled else None,
@@ -420,13 +428,14 @@ def compete(front: list[Entry], targets: tuple[Target, ...]) -> bool:
                for j in range(len(targets)))  # fmt: skip
 
 
-def _confirm(spec, players, seats, chosen, targets, *, budget, played, after, level, backend, progress) -> list[dict]:
+def _confirm(spec, players, seats, chosen, targets, *, budget, played, after, level, backend, progress,
+             kept) -> tuple[list[dict], int]:  # fmt: skip
     """Play ``chosen`` on fresh games (from game ``after`` on, past every game the search
     played) and call each target again on fixed-size intervals, Bonferroni over the rule sets
-    and targets confirmed."""
+    and targets confirmed; and how many of those games came from the catalogue ``kept``."""
     k = len(chosen)
     first = budget.first + after
-    fresh = SameGames(spec, players, budget.seed, first, seats, backend=backend, progress=progress)
+    fresh = SameGames(spec, players, budget.seed, first, seats, backend=backend, progress=progress, kept=kept)
     left = budget.most - played
     each = budget.confirm_games or max(
         2 * budget.games, min(max(5 * budget.games, *(e.games for e in chosen)), left // k)
@@ -440,7 +449,7 @@ def _confirm(spec, players, seats, chosen, targets, *, budget, played, after, le
         out.append({"label": e.label, "games": each, "first": first, "level": at, "figures": figures, "calls": calls,
                     "holds": all(c == MEETS for c in calls)})  # fmt: skip
     fresh.close()
-    return out
+    return out, fresh.stored
 
 
 def _figures(targets, figures) -> dict:

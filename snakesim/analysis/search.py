@@ -46,7 +46,12 @@ class SameGames:
 
     ``games(rules, count)`` returns the per-game columns of the first ``count`` games
     (``winner``, ``length``, the game's own columns, and ``draw``/``unfinished`` flags).
-    ``played`` counts every game played so far.
+    ``played`` counts every game the search has used so far (what its budget counts).
+
+    With a catalogue (``kept``: :class:`snakesim.questions.catalogue.Catalogue`), a rule set's
+    games that an earlier search kept there are taken instead of played (``stored`` counts
+    those used: the games saved), and :meth:`close` keeps the games played. The answer is the
+    same either way: game i of seed s is always the same game.
     """
 
     spec: GameSpec
@@ -56,12 +61,30 @@ class SameGames:
     seats: tuple[str, ...] = ()
     backend: object = None
     progress: bool = False
+    kept: object = None
     played: int = 0
+    stored: int = 0
     _cache: dict = field(default_factory=dict)
+    _used: dict = field(default_factory=dict)  # (games asked of each rule set so far)
+    _from_kept: dict = field(default_factory=dict)  # (games the catalogue gave each rule set)
     _bar: object = None
+
+    def _about(self, rules: Rules) -> dict:
+        return {"game": self.spec.name, "players": self.players, "seed": self.seed, "first": self.first,
+                "seats": list(self.seats), "rules": rules.rules_hash()}  # fmt: skip
 
     def games(self, rules: Rules, count: int) -> dict[str, np.ndarray]:
         have = self._cache.get(rules)
+        if have is None and self.kept is not None:
+            have = self.kept.searched(self._about(rules))
+            if have is not None:
+                self._cache[rules] = have
+                self._from_kept[rules] = len(have["winner"])
+        used = self._used.get(rules, 0)
+        if count > used:
+            self.played += count - used
+            self.stored += max(0, min(count, self._from_kept.get(rules, 0)) - used)
+            self._used[rules] = count
         done = 0 if have is None else len(have["winner"])
         if done < count:
             if self._bar is None:
@@ -73,13 +96,17 @@ class SameGames:
             parts = ([have] if have is not None else []) + blocks
             have = {name: np.concatenate([p[name] for p in parts]) for name in parts[0]}
             self._cache[rules] = have
-            self.played += count - done
             self._bar.update(count - done)
         return {name: values[:count] for name, values in have.items()}
 
     def close(self) -> None:
+        """Close the progress bar, and keep in the catalogue the games played (where there is one)."""
         if self._bar is not None:
             self._bar.close()
+        if self.kept is not None:
+            self.kept.taken += self.stored
+            self.kept.keep_searched([(self._about(r), columns) for r, columns in self._cache.items()
+                                     if len(columns["winner"]) > self._from_kept.get(r, 0)])  # fmt: skip
 
 
 @contextmanager

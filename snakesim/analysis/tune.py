@@ -128,6 +128,7 @@ def tune(
     level: float = LEVEL,
     backend=None,
     progress: bool = False,
+    kept=None,
 ) -> TuneResult:
     """Find the value of the option ``vary`` names that brings the metric ``target`` names to
     its value (see the module docstring).
@@ -158,7 +159,7 @@ def tune(
     games, max_games, confirm_games = budget.games, budget.most, budget.confirm_games
     seed, first = budget.seed, budget.first
     with held(backend):  # one cluster for the whole search, when the backend is Dask
-        search = SameGames(spec, players, seed, first, seats, backend=backend, progress=progress)
+        search = SameGames(spec, players, seed, first, seats, backend=backend, progress=progress, kept=kept)
         path: list[dict] = []
 
         def at(x, count, step):
@@ -222,7 +223,7 @@ def tune(
         runner_up = ranked[1] if len(ranked) > 1 else None
         as_good = [x for x in ranked[1:] if figures[x][1] <= goal <= figures[x][2]]
         confirm = confirm_games or max(count, 100_000)
-        fresh = SameGames(spec, players, seed, first + count, seats, backend=backend, progress=progress)
+        fresh = SameGames(spec, players, seed, first + count, seats, backend=backend, progress=progress, kept=kept)
         confirmed = metric_value(fresh.games(rules_at(best), confirm), metric, level)
         second = None if runner_up is None else metric_value(fresh.games(rules_at(runner_up), confirm), metric, level)
         fresh.close()
@@ -248,7 +249,7 @@ def tune(
         "runner_up": None if second is None else {"value": runner_up, "metric": second[0],
                                                   "ci": [second[1], second[2]]},
         "search": {"games_per_value": count, "values_played": len(path), "games_played": search.played, "seed": seed,
-                   "first": first},
+                   "first": first, "games_from_catalogue": search.stored + fresh.stored},
         "policies": list(seats),  # (each seat's player; empty for a game without choices)
         "level": level,
         "elapsed_s": time.perf_counter() - started - (compiling.spent() - compiled),  # (compiling left out)

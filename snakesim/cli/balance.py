@@ -134,8 +134,8 @@ def balance_command(
             )
 
         meta, text, answer = answered(catalogue, plan, "balance",
-                                      lambda plan=plan: question.play(plan, backend=engine,
-                                                                      progress=sys.stderr.isatty()),
+                                      lambda kept, plan=plan: question.play(plan, backend=engine, kept=kept,
+                                                                            progress=sys.stderr.isatty()),
                                       words, fresh=fresh, usable=plot is None)  # fmt: skip
         if plot is not None:
             from snakesim.report.figures import balance_figure  # matplotlib only when a plot is asked for
@@ -279,7 +279,8 @@ def tune_command(
         )
 
     meta, text, answer = answered(Catalogue(catalogue_path), plan, "tune",
-                                  lambda: question.play(plan, backend=engine, progress=sys.stderr.isatty()), words,
+                                  lambda kept: question.play(plan, backend=engine, progress=sys.stderr.isatty(),
+                                                             kept=kept), words,
                                   fresh=fresh, usable=plot is None)  # fmt: skip
     if plot is not None:
         from snakesim.report.figures import tune_figure  # matplotlib only when a plot is asked for

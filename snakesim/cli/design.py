@@ -112,7 +112,8 @@ def design_command(
 
     # (answers' rules files and figures need the search itself: played, then kept)
     meta, text, answer = answered(Catalogue(catalogue_path), plan, "design",
-                                  lambda: question.play(plan, backend=engine, progress=sys.stderr.isatty()), words,
+                                  lambda kept: question.play(plan, backend=engine, progress=sys.stderr.isatty(),
+                                                             kept=kept), words,
                                   fresh=fresh, usable=out_dir is None and plot is None)  # fmt: skip
     if out_dir is not None:
         _write_answers(answer.result, spec, Path(out_dir), players=players, seats=plan.seats)

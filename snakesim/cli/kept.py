@@ -1,6 +1,7 @@
 """Answers kept in the catalogue (snakesim.questions.catalogue), for the commands that ask a
 question (compare, balance, tune, design, skill; not yet run and sweep): the same question asked
-again is answered from there, saying so; a played one is kept."""
+again is answered from there, saying so; a played one is kept, and a search takes the games
+earlier searches kept there, saying how many."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ import time
 from collections.abc import Callable
 
 import click
+
+from snakesim.questions.catalogue import saved_words
 
 
 def where_from(kept) -> str:
@@ -50,14 +53,20 @@ def answered(catalogue, plan, kind: str, play: Callable, shown: Callable, *, fre
              usable: bool = True) -> tuple[dict, str, object | None]:  # fmt: skip
     """``plan``'s answer as its command shows it, ``(json, words, answer)``: from the catalogue
     where it keeps it (unless ``fresh``, or where the command needs the games themselves:
-    ``usable`` false, e.g. for a figure), with ``answer`` None; else ``play()``'s, shown by
-    ``shown(answer) -> (json, words)`` and kept."""
+    ``usable`` false, e.g. for a figure), with ``answer`` None; else ``play(catalogue)``'s,
+    shown by ``shown(answer) -> (json, words)`` and kept. A search given the catalogue takes
+    the games earlier searches kept there (unless ``fresh``) and keeps those it plays."""
     if usable and not fresh:
         kept = catalogue.find(plan.key())
         if kept is not None:
             return (*served(kept), None)
     started = time.perf_counter()
-    answer = play()
+    catalogue.reuse = not fresh
+    answer = play(catalogue)
+    if catalogue.unkept:
+        click.echo(f"snakesim: warning: {catalogue.unkept}", err=True)
     meta, text = shown(answer)
     keep(catalogue, plan, kind, meta=meta, text=text, seconds=time.perf_counter() - started)
-    return meta, text, answer
+    search = meta.get("search") or {}
+    saved = saved_words(search.get("games_from_catalogue"), search.get("seed"))
+    return meta, f"{text}\n\n{saved}" if saved else text, answer

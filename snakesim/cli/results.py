@@ -56,18 +56,24 @@ def results(ctx, game, kind, since, as_json, catalogue_path):
     """
     if ctx.invoked_subcommand is not None:
         return
-    entries = _catalogue(catalogue_path).entries(game=game, kind=kind, since=_date(since, "--since"))
+    cat = _catalogue(catalogue_path)
+    entries = cat.entries(game=game, kind=kind, since=_date(since, "--since"))
     if as_json:
         click.echo(to_json([e.listed() for e in entries]))
         return
+    searched, size = cat.searched_size()
+    also = (f"\nAlso kept: the games of {searched:,} searched rule sets ({size / 1e6:.1f} MB), which later "
+            "searches of the same seed and players take instead of playing them again." if searched else "")  # fmt: skip
     if not entries:
-        click.echo("No answers kept yet" + (" that match" if game or kind or since else "") + ".")
+        click.echo("No answers kept yet" + (" that match" if game or kind or since else "") + "." + also)
         return
     click.echo(f"{'id':>5}  {'played':<19} {'kind':<8} {'game':<8} {'players':>7} {'games':>11} {'seed':>6}  rule sets")
     for e in entries:
         stale = "" if e.current else "  (older code: played again when asked)"
         click.echo(f"{e.id:>5}  {e.when():<19} {e.kind:<8} {e.game:<8} {e.players:>7} {e.games:>11,} {e.seed:>6}  "
                    f"{', '.join(e.rules)}{stale}")  # fmt: skip
+    if also:
+        click.echo(also)
 
 
 @results.command()
@@ -93,7 +99,7 @@ def show(answer_id, as_json, catalogue_path):
 @results.command()
 @click.argument("answer_ids", metavar="[ID]...", type=int, nargs=-1)
 @click.option("--before", default=None, metavar="YYYY-MM-DD", help="Every answer played before this day.")
-@click.option("--all", "everything", is_flag=True, help="Every answer.")
+@click.option("--all", "everything", is_flag=True, help="Every answer, and the games searches kept.")
 @catalogue_option
 def forget(answer_ids, before, everything, catalogue_path):
     """Remove kept answers: those named, those played before a day, or all of them.

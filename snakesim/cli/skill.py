@@ -101,7 +101,7 @@ def skill_command(
         return question.summary(answer), "\n".join(parts)
 
     meta, text, answer = answered(Catalogue(catalogue_path), plan, "skill",
-                                  lambda: question.play(plan, backend=engine, progress=sys.stderr.isatty()), words,
+                                  lambda kept: question.play(plan, backend=engine, progress=sys.stderr.isatty()), words,
                                   fresh=fresh, usable=plot is None)  # fmt: skip
     if plot is not None:
         from snakesim.report.figures import skill_figure  # matplotlib only when a plot is asked for

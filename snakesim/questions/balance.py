@@ -88,11 +88,11 @@ class Answer:
     findings: list[str]
 
 
-def play(plan: Plan, *, backend=None, progress: bool = False) -> Answer:
+def play(plan: Plan, *, backend=None, progress: bool = False, kept=None) -> Answer:
     """Search the handicap on the same games for every candidate and confirm it on fresh ones."""
     result = balance(plan.spec, plan.rules, plan.players, plan.handicap, plan.seats, budget=plan.budget,
                      tolerance=plan.tolerance, value_range=plan.value_range, backend=backend, progress=progress,
-                     novices=plan.novices)  # fmt: skip
+                     novices=plan.novices, kept=kept)  # fmt: skip
     return Answer(plan, result, balance_findings(result.summary))
 
 

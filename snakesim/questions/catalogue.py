@@ -65,6 +65,25 @@ CREATE INDEX IF NOT EXISTS answers_key ON answers (key, version);
 CREATE INDEX IF NOT EXISTS answers_games ON answers (games_key, version);
 CREATE INDEX IF NOT EXISTS answers_played ON answers (played);
 """
+# The games searches played (balance, tune, design), one row per rule set and seed: a later
+# search on the same seed and players takes them instead of playing them again. A cache (any
+# game can be played again exactly), so the cap removes these before any answer.
+SEARCHED = """
+CREATE TABLE IF NOT EXISTS searched (
+    key TEXT PRIMARY KEY,
+    game TEXT NOT NULL,
+    players INTEGER NOT NULL,
+    seed INTEGER NOT NULL,
+    first INTEGER NOT NULL,
+    rules TEXT NOT NULL,
+    version TEXT NOT NULL,
+    count INTEGER NOT NULL,
+    columns BLOB NOT NULL,
+    size INTEGER NOT NULL,
+    played REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS searched_played ON searched (played);
+"""
 
 
 def default_path() -> Path:
@@ -161,7 +180,12 @@ class Catalogue:
         self.path = Path(path) if path is not None else default_path()
         self._cap, self.field = cap, field
         self.pruned = 0  # (answers the last keep() removed to stay within the cap)
+        self.pruned_searched = 0  # (searched rule sets whose games it removed first)
+        self.reuse = True  # (searches take the games kept here; False: play them again, and keep them)
+        self.unkept = ""  # (why the last searched games could not be kept: a full disk, say)
+        self.taken = 0  # (games searches took from here, counted as each search closes)
         self._db: sqlite3.Connection | None = None
+        self._searched = False
 
     # ------------------------------------------------------------------ opening
     def _refuse(self, why: str) -> InputError:
@@ -209,16 +233,23 @@ class Catalogue:
             # so that no other process ever sees tables without them (it would refuse the file);
             # every statement idempotent, so two processes making it at once agree.
             with _transaction(db):
-                for statement in SCHEMA.split(";"):
-                    if statement.strip():
-                        db.execute(statement)
+                _create(db, SCHEMA + SEARCHED)
                 db.execute("INSERT OR IGNORE INTO about VALUES ('application', ?), ('format', ?)",
                            (APPLICATION, str(FORMAT)))  # fmt: skip
-        self._db = db
+            tables.add("searched")
+        self._db, self._searched = db, "searched" in tables
         return db
 
+    def _searched_table(self, db: sqlite3.Connection) -> None:
+        """Give a catalogue made before searches kept their games the table that keeps them."""
+        if not self._searched:
+            with _transaction(db):
+                _create(db, SEARCHED)
+            self._searched = True
+
     def pruned_words(self) -> str:
-        """What the last keep() removed to stay within the cap, in a line: empty where nothing."""
+        """What the last keep() removed to stay within the cap, in a line: empty where nothing
+        (the games searches played go first, then the oldest answers)."""
         if not self.pruned:
             return ""
         return (f"the catalogue is at its cap ({self.cap / 1e6:g} MB; `snakesim results cap` changes it): "
@@ -243,9 +274,20 @@ class Catalogue:
             return self._prune(db, keep=-1)
 
     def size(self) -> int:
-        """Bytes of answers kept."""
+        """Bytes kept: the answers, and the games searches played."""
         db = self._open(write=False)
-        return 0 if db is None else db.execute("SELECT COALESCE(SUM(size), 0) FROM answers").fetchone()[0]
+        return 0 if db is None else self._total(db)
+
+    def _total(self, db: sqlite3.Connection) -> int:
+        searched = db.execute("SELECT COALESCE(SUM(size), 0) FROM searched").fetchone()[0] if self._searched else 0
+        return db.execute("SELECT COALESCE(SUM(size), 0) FROM answers").fetchone()[0] + searched
+
+    def searched_size(self) -> tuple[int, int]:
+        """How many searched rule sets' games are kept, and their bytes."""
+        db = self._open(write=False)
+        if db is None or not self._searched:
+            return 0, 0
+        return tuple(db.execute("SELECT COUNT(*), COALESCE(SUM(size), 0) FROM searched").fetchone())
 
     def close(self) -> None:
         if self._db is not None:
@@ -341,10 +383,22 @@ class Catalogue:
             self.pruned = self._prune(db, keep=new)
         return new
 
-    def _prune(self, db: sqlite3.Connection, keep: int) -> int:
-        """Remove the oldest answers (never ``keep``) until the kept ones fit the cap."""
-        total = db.execute("SELECT COALESCE(SUM(size), 0) FROM answers").fetchone()[0]
+    def _prune(self, db: sqlite3.Connection, keep: int, answers: bool = True) -> int:
+        """Fit the cap: remove the games searches played, those kept longest ago first (any game
+        can be played again), then (where ``answers``) the oldest answers, never ``keep``; how
+        many answers went (:attr:`pruned_searched`: how many searched rule sets' games)."""
+        total = self._total(db)
+        self.pruned_searched = 0
+        if total > self.cap and self._searched:
+            for key, size in db.execute("SELECT key, size FROM searched ORDER BY played").fetchall():
+                if total <= self.cap:
+                    break
+                db.execute("DELETE FROM searched WHERE key = ?", (key,))
+                total -= size
+                self.pruned_searched += 1
         removed = 0
+        if not answers:
+            return removed
         for id_, size in db.execute("SELECT id, size FROM answers WHERE id != ? ORDER BY id", (keep,)).fetchall():
             if total <= self.cap:
                 break
@@ -361,14 +415,69 @@ class Catalogue:
             return 0
         with _transaction(db):
             if everything:
+                if self._searched:
+                    db.execute("DELETE FROM searched")
                 return db.execute("DELETE FROM answers").rowcount
             removed = 0
             if ids:
                 removed += db.execute(f"DELETE FROM answers WHERE id IN ({', '.join('?' * len(ids))})",
                                       [int(i) for i in ids]).rowcount  # fmt: skip
             if before is not None:
+                if self._searched:
+                    db.execute("DELETE FROM searched WHERE played < ?", (before,))
                 removed += db.execute("DELETE FROM answers WHERE played < ?", (before,)).rowcount
             return removed
+
+    # ------------------------------------------------------------------ the games searches played
+    def searched(self, about: dict) -> dict | None:
+        """The per-game columns kept of the rule set and games ``about`` names (see
+        :meth:`keep_searched`), played by this code; None where none are kept, or where
+        :attr:`reuse` is off."""
+        if not self.reuse:
+            return None
+        try:  # (a catalogue that cannot be read costs a search nothing: it plays the games)
+            db = self._open(write=False)
+            if db is None or not self._searched:
+                return None
+            row = db.execute("SELECT columns FROM searched WHERE key = ? AND version = ?",
+                             (searched_key(about), code_version())).fetchone()  # fmt: skip
+        except (InputError, OSError, sqlite3.Error):
+            return None
+        return None if row is None else _columns_from(row[0])
+
+    def keep_searched(self, kept: list[tuple[dict, dict]]) -> bool:
+        """Keep each ``(about, columns)``, in one transaction: a rule set's per-game columns,
+        ``about`` naming it (``game``, ``players``, ``seed``, ``first``, ``seats``, ``rules``: its
+        hash) and replacing any fewer games kept of it; False where the catalogue could not take
+        them (:attr:`unkept` says why: a full disk, say), which costs the search nothing."""
+        if not kept:
+            return True
+        try:
+            db = self._open(write=True)
+            self._searched_table(db)
+            now = time.time()
+            with _transaction(db):
+                for about, columns in kept:
+                    blob = _columns_blob(columns)
+                    db.execute(
+                        "INSERT OR REPLACE INTO searched (key, game, players, seed, first, rules, version, count, "
+                        "columns, size, played) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        (searched_key(about), about["game"], int(about["players"]), int(about["seed"]),
+                         int(about["first"]), about["rules"], code_version(), len(next(iter(columns.values()))),
+                         blob, len(blob), now),
+                    )  # fmt: skip
+                self._prune(db, keep=-1, answers=False)  # (a cache never pushes out an answer)
+        except (InputError, OSError, sqlite3.Error) as err:
+            self.unkept = f"the games searched were not kept in {self.path}: {err}"
+            return False
+        return True
+
+
+def _create(db: sqlite3.Connection, schema: str) -> None:
+    """Run ``schema``'s statements (each idempotent: two processes making a file at once agree)."""
+    for statement in schema.split(";"):
+        if statement.strip():
+            db.execute(statement)
 
 
 class _transaction:
@@ -385,6 +494,41 @@ class _transaction:
     def __exit__(self, kind, value, tb):
         self.db.execute("COMMIT" if kind is None else "ROLLBACK")
         return False
+
+
+def searched_key(about: dict) -> str:
+    """The identity of one rule set's searched games: its game, players, seed, first game,
+    each seat's player and rules' hash."""
+    text = json.dumps({k: about[k] for k in ("game", "players", "seed", "first", "seats", "rules")}, sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _columns_blob(columns: dict) -> bytes:
+    """Per-game columns as Parquet bytes (zstd): each column's type kept, about a byte a value."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    sink = pa.BufferOutputStream()
+    pq.write_table(pa.table(dict(columns)), sink, compression="zstd")
+    return sink.getvalue().to_pybytes()
+
+
+def _columns_from(blob: bytes) -> dict:
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    table = pq.read_table(pa.BufferReader(blob))
+    return {name: np.asarray(table.column(name).to_numpy()) for name in table.column_names}
+
+
+def saved_words(taken: int | None, seed: int | None = None, what: str = "its games") -> str:
+    """That ``taken`` of ``what`` came from the catalogue (kept by earlier searches of ``seed``,
+    where given), in a sentence; empty where none did."""
+    if not taken:
+        return ""
+    whose = f"of seed {seed} with these players" if seed is not None else "of the same seeds and players"
+    return f"{taken:,} of {what} came from the catalogue (kept by earlier searches {whose}), so were not played again."
 
 
 def removed_words(count: int) -> str:

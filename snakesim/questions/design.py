@@ -136,12 +136,12 @@ class Answer:
     findings: list[str]
 
 
-def play(plan: Plan, *, backend=None, progress: bool = False) -> Answer:
+def play(plan: Plan, *, backend=None, progress: bool = False, kept=None) -> Answer:
     """Search the rule sets the dimensions span, racing them on the same games, and confirm the
     answers on fresh games."""
     spec = plan.spec
     result = design(spec, plan.source, plan.players, plan.dims, plan.targets, seats=plan.seats, prefer=plan.prefer,
-                    budget=plan.budget, backend=backend, progress=progress, base=plan.base)  # fmt: skip
+                    budget=plan.budget, backend=backend, progress=progress, base=plan.base, kept=kept)  # fmt: skip
     return Answer(plan, result, design_findings(result.summary, spec, result.table))
 
 

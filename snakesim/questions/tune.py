@@ -93,11 +93,11 @@ class Answer:
     findings: list[str]
 
 
-def play(plan: Plan, *, backend=None, progress: bool = False) -> Answer:
+def play(plan: Plan, *, backend=None, progress: bool = False, kept=None) -> Answer:
     """Bisect the option's range on the same games for every value, then play the best on fresh
     games."""
     result = tune(plan.spec, plan.rules, plan.players, plan.target, plan.vary, seats=plan.seats, budget=plan.budget,
-                  backend=backend, progress=progress)  # fmt: skip
+                  backend=backend, progress=progress, kept=kept)  # fmt: skip
     return Answer(plan, result, tune_findings(result.summary, matters=dict(plan.matters)))
 
 

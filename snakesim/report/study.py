@@ -278,11 +278,14 @@ def check_claims(table, claims: dict) -> list[str]:
     return out
 
 
-def run_study(path: str | Path, out_dir: str | Path, scale: float = 1.0, progress: bool = False, backend=None) -> Path:
+def run_study(path: str | Path, out_dir: str | Path, scale: float = 1.0, progress: bool = False, backend=None,
+              kept=None) -> Path:  # fmt: skip
     """Run a study and write its report folder; return the folder.
 
     ``scale`` multiplies every game count (a quick look at a study: ``scale=0.01``).
     ``backend`` plays the games (numba threads here if None; one Dask cluster serves them all).
+    ``kept``, a catalogue (:class:`snakesim.questions.catalogue.Catalogue`), gives its balance,
+    tune and design sections the games earlier searches kept there, and keeps theirs.
     The whole file, every run's rules and the report folder are checked before a game is
     played. The report is written into a temporary folder beside ``out_dir`` and swapped in
     at the end, so a failure (a full disk, an interrupt) leaves the previous report whole.
@@ -304,7 +307,7 @@ def run_study(path: str | Path, out_dir: str | Path, scale: float = 1.0, progres
         command = f"snakesim study {Path(path).as_posix()} --out {out_dir.as_posix()}" + (
             f" --scale {scale:g}" if scale != 1 else ""
         )
-        _write_report(study, spec, seed, plans, work, command=command, progress=progress, backend=backend)
+        _write_report(study, spec, seed, plans, work, command=command, progress=progress, backend=backend, kept=kept)
         _swap_in(work, out_dir)
     except BaseException:
         shutil.rmtree(work, ignore_errors=True)
@@ -312,7 +315,7 @@ def run_study(path: str | Path, out_dir: str | Path, scale: float = 1.0, progres
     return out_dir
 
 
-def _write_report(study, spec, seed, plans, out_dir: Path, command: str, progress, backend) -> None:
+def _write_report(study, spec, seed, plans, out_dir: Path, command: str, progress, backend, kept) -> None:
     """Play every planned section and write the report's files into ``out_dir``; ``command``
     is the whole command that regenerates the report."""
 
@@ -321,7 +324,7 @@ def _write_report(study, spec, seed, plans, out_dir: Path, command: str, progres
         for kind, k, section, plan in plans:
             name = f"{kind}-{k + 1}"
             note, shown, table, figures, findings, charts = kinds()[kind].write(
-                plan, section, seed=seed, engine=engine, progress=progress, name=name, out_dir=out_dir
+                plan, section, seed=seed, engine=engine, progress=progress, name=name, out_dir=out_dir, kept=kept
             )
             sections.append(Section(section.get("title", name), note, shown, figures, findings, charts=charts))
             rows.append(table.assign(section=name))
@@ -354,7 +357,7 @@ def _swap_in(work: Path, out_dir: Path) -> None:
     shutil.rmtree(old, ignore_errors=True)
 
 
-def _compare_section(plan: compare_question.Plan, section, *, seed, engine, progress, name, out_dir):
+def _compare_section(plan: compare_question.Plan, section, *, seed, engine, progress, name, out_dir, kept=None):
     """Run a [[compare]] section: its note (with its claims checked), shown table, tidy table,
     figures, findings and charts."""
     answer = compare_question.play(plan, backend=engine, progress=progress)
@@ -380,7 +383,7 @@ def _compare_section(plan: compare_question.Plan, section, *, seed, engine, prog
     return note, _compare_view(table), rows, figures, findings, charts
 
 
-def _sweep_section(plan: sweep_question.Plan, section, *, seed, engine, progress, name, out_dir):
+def _sweep_section(plan: sweep_question.Plan, section, *, seed, engine, progress, name, out_dir, kept=None):
     """Run a [[sweep]] section: its note, every figure by point (wide), the tidy table, the
     figure and the findings along the first swept option."""
     answer = sweep_question.play(plan, progress=progress, backend=engine)
@@ -473,10 +476,10 @@ def _searched(plan) -> str:
     return f"{plan.players} players, {plan.label}" + (f", policies {','.join(plan.seats)}" if plan.seats else "")
 
 
-def _balance_section(plan: balance_question.Plan, section, *, seed, engine, progress, name, out_dir):
+def _balance_section(plan: balance_question.Plan, section, *, seed, engine, progress, name, out_dir, kept=None):
     """Run a [[balance]] section: its note, shown table, tidy table, figures and findings."""
     where = _searched(plan)
-    answer = balance_question.play(plan, backend=engine, progress=progress)
+    answer = balance_question.play(plan, backend=engine, progress=progress, kept=kept)
     result = answer.result
     s = result.summary
     note = (
@@ -492,10 +495,10 @@ def _balance_section(plan: balance_question.Plan, section, *, seed, engine, prog
     return note, _balance_view(s), balance_question.rows(answer), [f"{name}.png"], answer.findings, []
 
 
-def _tune_section(plan: tune_question.Plan, section, *, seed, engine, progress, name, out_dir):
+def _tune_section(plan: tune_question.Plan, section, *, seed, engine, progress, name, out_dir, kept=None):
     """Run a [[tune]] section: its note, shown table, tidy table, figures and findings."""
     where = _searched(plan)
-    answer = tune_question.play(plan, backend=engine, progress=progress)
+    answer = tune_question.play(plan, backend=engine, progress=progress, kept=kept)
     result = answer.result
     s = result.summary
     note = (
@@ -556,12 +559,12 @@ def _plan_design(spec, section, *, seed, scale, k, folder, matters) -> design_qu
         raise InputError(f"{where}: {err.field.lstrip('-')}", err.message) from None
 
 
-def _design_section(plan: design_question.Plan, section, *, seed, engine, progress, name, out_dir):
+def _design_section(plan: design_question.Plan, section, *, seed, engine, progress, name, out_dir, kept=None):
     """Run a [[design]] section: its note, the answers (or the nearest miss) with their figures
     on fresh games, every rule set played (tidy), the figure and the findings."""
     import pandas as pd
 
-    answer = design_question.play(plan, backend=engine, progress=progress)
+    answer = design_question.play(plan, backend=engine, progress=progress, kept=kept)
     result, spec, players, dims = answer.result, plan.spec, plan.players, plan.dims
     s = result.summary
     search = s["search"]
@@ -603,7 +606,7 @@ def _plan_skill(spec, section, *, seed, scale, k, folder, matters) -> skill_ques
         raise InputError(f"{where}: {err.field.lstrip('-')}", err.message) from None
 
 
-def _skill_section(plan: skill_question.Plan, section, *, seed, engine, progress, name, out_dir):
+def _skill_section(plan: skill_question.Plan, section, *, seed, engine, progress, name, out_dir, kept=None):
     """Run a [[skill]] section: its note (the verdict in words), shown table, tidy table, figures, findings."""
     answer = skill_question.play(plan, backend=engine, progress=progress)
     ((label, result),) = answer.results.items()
@@ -766,7 +769,7 @@ def _described_kind(module) -> SectionKind:
         except InputError as err:
             raise InputError(f"{module.KIND}[{k}]: {err.field.lstrip('-')}", err.message) from None
 
-    def write(plan, section, *, seed, engine, progress, name, out_dir):
+    def write(plan, section, *, seed, engine, progress, name, out_dir, kept=None):
         answer = module.play(plan, backend=engine, progress=progress)
         shown = module.rows(answer)
         note = f"{module.TITLE}: {plan.players} players, {plan.budget.games:,} games, seed {seed}"

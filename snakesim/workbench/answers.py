@@ -25,7 +25,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from snakesim.core.jsontext import to_json
-from snakesim.questions.catalogue import Catalogue, Entry
+from snakesim.questions.catalogue import Catalogue, Entry, saved_words
 
 if TYPE_CHECKING:
     from snakesim.workbench.jobs import Job
@@ -48,12 +48,22 @@ def link(id_: int) -> str:
 
 
 @contextmanager
-def _opened(path: str | os.PathLike | None):
+def opened(path: str | os.PathLike | None):
+    """The catalogue at ``path`` (None: the default's at this moment), closed after the block:
+    opened on the thread that uses it, as SQLite's connections stay on theirs."""
     catalogue = Catalogue(path)
     try:
         yield catalogue
     finally:
         catalogue.close()
+
+
+def saved(summary: dict) -> list[dict]:
+    """A search's finding that says how many of its games came from the catalogue (none where
+    none did): ``summary`` is its summary, with its ``search``."""
+    search = summary.get("search") or {}
+    said = saved_words(search.get("games_from_catalogue"), search.get("seed"))
+    return [{"arm": None, "text": said}] if said else []
 
 
 def _one_line(err: BaseException) -> str:
@@ -77,7 +87,7 @@ def keep(job: Job, result: dict, seconds: float, path: str | os.PathLike | None 
         answer = json.loads(to_json({"id": job.id, "kind": job.kind, "what": job.describe(), "done": job.done,
                                      "total": job.total, "request": job.request, "result": result}))  # fmt: skip
         played = answer["result"].get("games")
-        with _opened(path) as catalogue:
+        with opened(path) as catalogue:
             where = catalogue.path
             id_ = catalogue.keep(key=key(plan), kind=job.kind, game=plan.spec.name, players=plan.players,
                                  seed=plan.seed, games=played if isinstance(played, int) else plan.games,
@@ -127,7 +137,7 @@ def kept(text: str, path: str | os.PathLike | None = None) -> Job | None:
     if found is None:
         return None
     try:
-        with _opened(path) as catalogue:
+        with opened(path) as catalogue:
             entry = catalogue.get(int(found[1]))
     except Exception as err:  # (no answer of that id, or a catalogue that cannot be read: the link is not kept)
         log.debug("answer %s not read: %s", text, _one_line(err))
@@ -139,7 +149,7 @@ def served(job: Job, plan: RunPlan, path: str | os.PathLike | None = None) -> Jo
     """The same question's newest answer kept by this code, as a finished run of the request the
     page sent now (``job``'s, its own id), or None: it is played."""
     try:
-        with _opened(path) as catalogue:
+        with opened(path) as catalogue:
             entry = catalogue.find(key(plan))
     except Exception as err:  # (a question with no key, a catalogue that cannot be read: it is played)
         log.debug("no earlier answer read: %s", _one_line(err))
@@ -156,7 +166,7 @@ def listed(path: str | os.PathLike | None = None, most: int = LISTED) -> dict[st
     from snakesim.workbench.panels import every
 
     try:
-        with _opened(path) as catalogue:
+        with opened(path) as catalogue:
             entries, total = catalogue.newest(most, PREFIX), catalogue.count(PREFIX)
     except Exception as err:
         return {"answers": [], "more": 0, "error": f"the catalogue could not be read: {_one_line(err)}"}

@@ -22,7 +22,8 @@ class RunPlan:
     the rule sets (``arms`` built, ``tables`` as ``snakesim.core.arms`` takes them), what every
     rule set shares (``shared``: the feel switch), the baseline's players (``lineup``), the
     request itself and the server's limits; then what the panel adds: its question, and the
-    page's own words for what matters (compare) and the figure it prefers (design)."""
+    page's own words for what matters (compare) and the figure it prefers (design); and, while
+    it plays, the catalogue (``kept``) whose games a search takes instead of playing them again."""
 
     kind: Any
     spec: GameSpec
@@ -38,6 +39,7 @@ class RunPlan:
     question: Any = None
     matters_text: str = ""
     prefer_text: str | None = None
+    kept: Any = None  # (while it plays: the catalogue whose searched games a search takes, and keeps its own in)
 
     @property
     def feel(self) -> bool:

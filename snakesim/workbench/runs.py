@@ -11,6 +11,7 @@ left out: the page has one switch). The panel checks the rest and plays it.
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from snakesim.core.arms import Budget, RuleSource, build_arms
@@ -62,12 +63,15 @@ def check_request(request: Any, limits: Limits) -> tuple[Job, RunPlan]:
     return Job(kind.KIND, request, total, what=what, plan=plan), plan
 
 
-def play(job: Job, plan: RunPlan) -> dict:
+def play(job: Job, plan: RunPlan, catalogue: str | os.PathLike | None = None, fresh: bool = False) -> dict:
     """Play a checked request (``check_request``) for ``job``; return what the page shows:
-    the panel's result, each rule set as played and the command line that gives the same."""
+    the panel's result, each rule set as played and the command line that gives the same. A
+    search takes the games earlier searches kept in ``catalogue`` (its path; None: the
+    default's), unless ``fresh``, and keeps those it plays there."""
     from snakesim.core import compiling
     from snakesim.core.policies import encode_policies
     from snakesim.core.progress import seconds_per_game
+    from snakesim.workbench.answers import opened
     from snakesim.workbench.jobs import WatchedBackend
 
     spec, players, seed, kind = plan.spec, plan.players, plan.seed, plan.kind
@@ -84,7 +88,9 @@ def play(job: Job, plan: RunPlan) -> dict:
             parts.append((plan.games, seconds_per_game(spec, arm.rules, players, seed, plan.games, codes=codes)))
     with job.lock:
         job.state, job.message, job.parts = "playing", "", parts
-    result = kind.play(plan, WatchedBackend(job))
+    with opened(catalogue) as plan.kept:  # (opened on the run's own thread: SQLite's connections stay on theirs)
+        plan.kept.reuse = not fresh
+        result = kind.play(plan, WatchedBackend(job))
     return {**result, "arms": arms_played(plan), "command": command(plan)}
 
 

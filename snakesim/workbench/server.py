@@ -214,7 +214,7 @@ class Runs(Base):
                 self.send({"id": earlier.id}, 202)
                 return
             try:
-                self.jobs.start(job, lambda j: play(j, plan))
+                self.jobs.start(job, lambda j: play(j, plan, catalogue=self.jobs.catalogue, fresh=fresh))
             except Busy as busy:
                 self.set_status(429)
                 self.set_header("Content-Type", "application/json")

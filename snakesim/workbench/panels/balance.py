@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from snakesim.core.arms import Budget
 from snakesim.core.errors import InputError
 from snakesim.core.rules import Int, inline
+from snakesim.workbench.answers import saved
 
 if TYPE_CHECKING:
     from snakesim.workbench.plans import RunPlan
@@ -73,10 +74,10 @@ def play(plan: RunPlan, backend) -> dict:
     from snakesim.report.charts import balance_chart
 
     asked = plan.question
-    answer = question.play(asked, backend=backend)
+    answer = question.play(asked, backend=backend, kept=plan.kept)
     result = answer.result
     return {
-        "findings": [{"arm": None, "text": t} for t in answer.findings],
+        "findings": [{"arm": None, "text": t} for t in answer.findings] + saved(result.summary),
         "status": result.status,
         "message": result.message,
         "values": list(result.values),

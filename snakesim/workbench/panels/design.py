@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from snakesim.core.arms import Budget, RuleSource
 from snakesim.core.errors import InputError
 from snakesim.core.rules import Int, inline
+from snakesim.workbench.answers import saved
 
 if TYPE_CHECKING:
     from snakesim.workbench.plans import RunPlan
@@ -87,7 +88,7 @@ def play(plan: RunPlan, backend) -> dict:
     from snakesim.questions import design as question
 
     asked = plan.question
-    answer = question.play(asked, backend=backend)
+    answer = question.play(asked, backend=backend, kept=plan.kept)
     result = answer.result
     s = result.summary
     rules = {c.label(result.dims): c.rules for c in result.candidates}
@@ -95,7 +96,7 @@ def play(plan: RunPlan, backend) -> dict:
                for k, a in enumerate(s["answers"] or s["nearest"], start=1)]  # fmt: skip
     return {
         "players": asked.players,
-        "findings": [{"arm": None, "text": t} for t in answer.findings],
+        "findings": [{"arm": None, "text": t} for t in answer.findings] + saved(result.summary),
         "answers": answers,
         "met": bool(s["answers"]),
         "counts": s["counts"],
