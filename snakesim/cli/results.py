@@ -51,6 +51,7 @@ def results(ctx, game, kind, since, as_json, catalogue_path):
       snakesim results
       snakesim results --game fortune --since 2026-11-01
       snakesim results show 3
+      snakesim results export 3
       snakesim results forget 3
       snakesim results forget --before 2026-10-01
     """
@@ -94,6 +95,43 @@ def show(answer_id, as_json, catalogue_path):
         return
     older = "" if entry.current else " by an older version of the games' code (asking again plays it anew)"
     click.echo(f"{entry.words}\n\nAnswer {entry.id}, played on {entry.when()}{older}.")
+
+
+@results.command()
+@click.argument("answer_id", metavar="ID", type=int)
+@click.option("--out", "-o", "out_dir", type=click.Path(file_okay=False), default=None, metavar="FOLDER",
+              help="Where the Parquet files go [default: answer-ID in this folder].")  # fmt: skip
+@catalogue_option
+def export(answer_id, out_dir, catalogue_path):
+    """Write the kept answer ID's tables as Parquet files: every table its --json holds (a
+    comparison's rows, a search's rule sets, ...), and, for a comparison, each rule set's
+    per-game table, played again (the catalogue keeps no per-game table: game i of seed s is
+    always the same game, so the games played again are the answer's own).
+
+    \b
+    Examples:
+      snakesim results export 3
+      snakesim results export 3 --out tables/
+      python -c "import pandas; print(pandas.read_parquet('answer-3/rows.parquet'))"
+    """
+    import sys
+    from pathlib import Path
+
+    from snakesim.core.files import check_writable
+    from snakesim.questions.exported import export as write
+
+    entry = _catalogue(catalogue_path).get(answer_id)
+    folder = Path(out_dir) if out_dir is not None else Path(f"answer-{answer_id}")
+    if folder.exists() and not folder.is_dir():
+        raise InputError("--out", f"{str(folder)!r} is a file; the tables need a folder")
+    check_writable(folder.absolute(), "--out")
+    if not entry.current:  # (this code might play other games: the tables would not be the answer's)
+        click.echo(f"snakesim: note: answer {answer_id} was played by an older version of the games' code, so its "
+                   "games are not played again; ask its question again, then export that answer", err=True)  # fmt: skip
+    written = write(entry.answer, folder, replay=entry.current, progress=sys.stderr.isatty())
+    click.echo(f"{len(written)} Parquet file{'' if len(written) == 1 else 's'} written to {folder}:")
+    for path in written:
+        click.echo(f"  {path.name}" + ("  (its games, played again)" if path.name.startswith("games-") else ""))
 
 
 @results.command()

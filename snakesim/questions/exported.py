@@ -1,0 +1,78 @@
+"""A kept answer's tables as Parquet (``snakesim results export``): the tables its ``--json``
+holds, and each rule set's per-game table, played again where the answer names its rule sets
+whole (a comparison: every option of every rule set and its hash), since the catalogue keeps
+no per-game table and game i of seed s is always the same game."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pandas as pd
+
+from snakesim.core.arms import Arm, Budget
+from snakesim.core.errors import InputError
+from snakesim.games import get_game
+
+
+def tables(answer: dict) -> dict[str, pd.DataFrame]:
+    """Every table an answer's JSON holds (each list of records), by its key: nested records
+    flattened to dotted columns, a cell that is itself a list kept as its JSON text."""
+    out = {}
+    for name, value in answer.items():
+        if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
+            frame = pd.json_normalize(value)
+            for column in frame.columns:
+                if frame[column].map(lambda v: isinstance(v, (list, dict))).any():
+                    frame[column] = frame[column].map(lambda v: v if v is None else json.dumps(v))
+            out[name] = frame
+    return out
+
+
+def rule_sets(answer: dict) -> list[Arm]:
+    """The rule sets an answer names whole (each one's every option, its players and rules'
+    hash: a comparison's), rebuilt and checked against their hashes; none where it does not."""
+    options, hashes = answer.get("options"), answer.get("rules_hash")
+    if not isinstance(options, dict) or not isinstance(hashes, dict) or "game" not in answer:
+        return []
+    spec = get_game(answer["game"])
+    arms = []
+    for label in answer.get("variants") or list(options):
+        rules = spec.rules().updated(options[label])
+        if rules.rules_hash() != hashes.get(label):  # (never a table of games other than the answer's)
+            raise InputError("ID", f"the rules of {label!r} do not rebuild to the answer's own (hash "
+                             f"{hashes.get(label)}): its games cannot be played again by this code")  # fmt: skip
+        seats = tuple((answer.get("policies") or {}).get(label) or ())
+        arms.append(Arm(label, label, rules, seats))
+    return arms
+
+
+def games(answer: dict, arm: Arm, *, backend=None, progress: bool = False) -> pd.DataFrame:
+    """The per-game table of ``arm``'s games in ``answer`` (games 0 to ``games``-1 of its seed),
+    played again: what ``snakesim run --out`` writes."""
+    from snakesim.questions import run
+
+    plan = run.ask(answer["game"], answer["players"], Budget(answer["games"], answer["seed"]), arm)
+    return run.games(plan, backend=backend, progress=progress)
+
+
+def file_name(label: str) -> str:
+    """A rule set's label as part of a file's name (letters, digits, ``-``, ``_`` and ``.``)."""
+    return "".join(c if c.isalnum() or c in "-_." else "_" for c in label) or "rules"
+
+
+def export(answer: dict, folder: Path, *, replay: bool = True, backend=None, progress: bool = False) -> list[Path]:
+    """Write ``answer``'s tables (``NAME.parquet``) and, where ``replay``, its rule sets'
+    per-game tables (``games-LABEL.parquet``, played again) into ``folder``, all together or
+    none; the files."""
+    from snakesim.core.files import atomic_write_all
+
+    frames = {f"{name}.parquet": frame for name, frame in tables(answer).items()}
+    for arm in rule_sets(answer) if replay else []:
+        frames[f"games-{file_name(arm.label)}.parquet"] = games(answer, arm, backend=backend, progress=progress)
+    if not frames:
+        raise InputError("ID", "this answer holds no table to export")
+    folder.mkdir(parents=True, exist_ok=True)
+    files = [(folder / name, lambda tmp, f=frame: f.to_parquet(tmp, index=False)) for name, frame in frames.items()]
+    atomic_write_all(files)
+    return [path for path, _ in files]
