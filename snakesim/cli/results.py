@@ -63,8 +63,9 @@ def results(ctx, game, kind, since, as_json, catalogue_path):
         click.echo(to_json([e.listed() for e in entries]))
         return
     searched, size = cat.searched_size()
-    also = (f"\nAlso kept: the games of {searched:,} searched rule sets ({size / 1e6:.1f} MB), which later "
-            "searches of the same seed and players take instead of playing them again." if searched else "")  # fmt: skip
+    also = "" if not searched else (f"\nAlso kept: the games of {searched:,} searched rule sets ({size / 1e6:.1f} "
+                                    "MB), which later searches of the same seed and players take instead of playing "
+                                    "them again.")  # fmt: skip
     if not entries:
         click.echo("No answers kept yet" + (" that match" if game or kind or since else "") + "." + also)
         return
