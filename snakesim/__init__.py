@@ -192,6 +192,17 @@ def _source(variant, rules_file, deck_file, settings, options, *, policy=None, p
     return RuleSource(variant, rules_file, deck_file, tuple(settings), options, policy=policy, policies=policies)
 
 
+def _kept(catalogue: str | Path | bool | None):
+    """The catalogue a search takes kept games from and keeps its own in: the file named, the
+    command line's own (``True``: ``$SNAKESIM_HOME``'s, else the user data folder's), or none.
+    The answer is the same with or without it: game i of seed s is always the same game."""
+    if catalogue is None or catalogue is False:
+        return None
+    from snakesim.questions.catalogue import Catalogue
+
+    return Catalogue(None if catalogue is True else catalogue, field="catalogue")
+
+
 def balance(
     game: str,
     players: int,
@@ -211,6 +222,7 @@ def balance(
     backend=None,
     progress: bool = False,
     novices: float | None = None,
+    catalogue: str | Path | bool | None = None,
     **options,
 ):
     """Find the per-seat values of ``handicap`` that give every seat the same chance to win.
@@ -218,6 +230,8 @@ def balance(
     As ``snakesim balance``: the rules are built as in :func:`simulate`; the search plays the
     same games for every candidate and confirms its answer on fresh games, and with
     ``novices=0.3`` on those games again with every seat making mistakes at that rate.
+    ``catalogue`` (a path, or True for the command line's own) takes the games earlier
+    searches kept there and keeps this one's.
 
     Returns
     -------
@@ -238,7 +252,7 @@ def balance(
     budget = Budget(games, seed, max_games=max_games, confirm_games=confirm_games)
     plan = question.ask(game, players, handicap, budget, source, tolerance=tolerance, value_range=value_range,
                         novices=novices)  # fmt: skip
-    return question.play(plan, backend=backend, progress=progress).result
+    return question.play(plan, backend=backend, progress=progress, kept=_kept(catalogue)).result
 
 
 def tune(
@@ -259,6 +273,7 @@ def tune(
     backend=None,
     progress: bool = False,
     matters: str | Sequence[str] | None = None,
+    catalogue: str | Path | bool | None = None,
     **options,
 ):
     """Find the value of one integer option that brings a summary metric to a target.
@@ -266,6 +281,8 @@ def tune(
     As ``snakesim tune``: ``target`` is ``"METRIC=VALUE"`` (``"length.median=60"``), ``vary``
     is ``"NAME=LOW:HIGH"`` (``"start_coins=5:40"``), ``matters`` what matters around the target
     as ``--matters`` takes it (``"length=2%"``), which the findings judge the answer by.
+    ``catalogue`` (a path, or True for the command line's own) takes the games earlier
+    searches kept there and keeps this one's.
 
     Returns
     -------
@@ -281,7 +298,7 @@ def tune(
     source = _source(variant, rules_file, deck_file, settings, options, policy=policy, policies=policies)
     budget = Budget(games, seed, max_games=max_games, confirm_games=confirm_games)
     plan = question.ask(game, players, target, vary, budget, source=source, matters=matters)
-    return question.play(plan, backend=backend, progress=progress).result
+    return question.play(plan, backend=backend, progress=progress, kept=_kept(catalogue)).result
 
 
 def design(
@@ -303,6 +320,7 @@ def design(
     matters: str | Sequence[str] | None = None,
     backend=None,
     progress: bool = False,
+    catalogue: str | Path | bool | None = None,
     **options,
 ):
     """Find the rule sets that meet every target at once.
@@ -310,7 +328,8 @@ def design(
     As ``snakesim design``: ``vary`` is one or more ``"NAME=LOW:HIGH"`` or ``"NAME=A,B,..."``
     (``"variant=standard,rejoin"`` too), ``targets`` one or more ``"FIGURE<=V"``,
     ``"FIGURE>=V"`` or ``"FIGURE=V+-T"``; ``games`` is each rule set's first round and
-    ``budget`` the most games in all (docs/design.md).
+    ``budget`` the most games in all (docs/design.md). ``catalogue`` (a path, or True for the
+    command line's own) takes the games earlier searches kept there and keeps this one's.
 
     Returns
     -------
@@ -330,7 +349,7 @@ def design(
     source = _source(variant, rules_file, deck_file, settings, options, policy=policy, policies=policies)
     plan = question.ask(game, players, vary, targets, Budget(games, seed, max_games=budget,
                         confirm_games=confirm_games), source=source, prefer=prefer, matters=matters)  # fmt: skip
-    return question.play(plan, backend=backend, progress=progress).result
+    return question.play(plan, backend=backend, progress=progress, kept=_kept(catalogue)).result
 
 
 def skill(

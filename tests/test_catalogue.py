@@ -222,6 +222,42 @@ def test_a_process_killed_while_storing_leaves_every_answer_whole(tmp_path):
         cat.close()
 
 
+PAUSED = """
+import sys, time
+from snakesim.questions import catalogue
+
+def paused(self, kind, value, tb):  # (the answer written, not yet committed: killed here)
+    print("storing", flush=True)
+    time.sleep(120)
+
+catalogue._transaction.__exit__ = paused
+from snakesim.cli import main
+sys.argv = ["snakesim", *sys.argv[1:]]
+main()
+"""
+
+
+def test_a_compare_killed_while_storing_leaves_the_catalogue_readable(tmp_path):
+    """The issue's case: ``snakesim compare`` killed with SIGKILL in the middle of storing its
+    answer (inside the transaction) leaves every earlier answer whole and the new one absent;
+    the question asked again is played and kept."""
+    assert run(*ASK, home=tmp_path).exit_code == 0
+    other = [*ASK[:-1], "rejoin"]
+    env = {**os.environ, "SNAKESIM_HOME": str(tmp_path)}
+    child = subprocess.Popen([sys.executable, "-c", PAUSED, *other], env=env, stdout=subprocess.PIPE)
+    assert child.stdout.readline() == b"storing\n"
+    child.send_signal(signal.SIGKILL)
+    child.wait()
+    with sqlite3.connect(tmp_path / "catalogue.sqlite") as db:
+        assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+    listed = json.loads(run("results", "--json", home=tmp_path).output)
+    assert [e["rules"] for e in listed] == [["standard", "one-snake"]]
+    assert run("results", "show", "1", home=tmp_path).output.startswith(run(*ASK, home=tmp_path).output[:200])
+    again = run(*other, "--json", home=tmp_path)
+    assert again.exit_code == 0 and "catalogue" not in json.loads(again.output)
+    assert [e["id"] for e in json.loads(run("results", "--json", home=tmp_path).output)] == [1, 2]
+
+
 def test_the_cap_prunes_the_oldest_first_and_says_so(tmp_path):
     cat = Catalogue(tmp_path / "catalogue.sqlite", cap=25_000)
     ids = [keep(cat, n, size=10_000) for n in range(2)]

@@ -154,3 +154,14 @@ def test_same_games_count_what_the_search_used_whether_played_or_taken(tmp_path)
     assert all(np.array_equal(a[k], plain.games(rules, 200)[k]) for k in a)
     assert all(np.array_equal(b[k], plain.games(rules, 500)[k]) for k in b)
     assert Catalogue(tmp_path / "catalogue.sqlite").searched(second._about(rules))["winner"].size == 500
+
+
+def test_the_api_takes_kept_games_when_given_a_catalogue(tmp_path):
+    import snakesim
+
+    ask = {"vary": "start_coins=5:30", "games": 500, "max_games": 2000, "confirm_games": 500}
+    snakesim.tune("fortune", 4, "length.median=60", catalogue=tmp_path / "c.sqlite", **ask)
+    kept = snakesim.tune("fortune", 4, "length.median=50", catalogue=tmp_path / "c.sqlite", **ask)
+    plain = snakesim.tune("fortune", 4, "length.median=50", **ask)
+    assert kept.summary["search"]["games_from_catalogue"] > 0 == plain.summary["search"]["games_from_catalogue"]
+    assert answer_of(kept.summary) == answer_of(plain.summary) and kept.best == plain.best
