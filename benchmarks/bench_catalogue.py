@@ -9,6 +9,8 @@
 - What keeping costs a 1,000,000-game comparison: ``Catalogue.keep`` of its answer against the
   play's own time, both measured here, the keeps interleaved. Target: under 5%. And the time its
   rows take from the games' exact tally (``compare_tables``), which extending a kept answer needs.
+- A search's games: what keeping them costs a search, and what the next search saves by taking
+  them (kept only where playing them is slower than reading them back: Sssnake's, not Fortune's).
 
 The medians are printed with their spread (min-max) and the machine's load.
 
@@ -26,7 +28,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from _common import arguments, interleaved, load, median_spread, print_table
+from _common import arguments, interleaved, load, median_spread, per_round, print_table
 
 ASK = ["compare", "fortune", "-p", "4", "-n", "200000", "--seed", "3", "-v", "standard", "-v", "one-snake", "--json"]
 SNAKESIM = [str(Path(sys.executable).parent / "snakesim")]  # (the installed command, as a user runs it)
@@ -105,6 +107,48 @@ def main() -> None:
         ("keeping its answer", median_spread(seconds, "{:.4f} s"), ""),
         ("keeping / playing", median_spread([100 * s / play_s for s in seconds], "{:.2f}%"), "(target: under 5%)"),
     ], before)  # fmt: skip
+    _searched(args.repeats)
+
+
+def _searched(repeats: int) -> None:
+    """What keeping a search's games costs it, and what taking them saves the next search: one
+    rule set's 20,000 games of a search (``SameGames``) with no catalogue, kept in an empty one,
+    and taken from one that keeps them, interleaved; Sssnake's games (kept: slower to play than
+    to read back) and Fortune's (played again: quicker)."""
+    from snakesim.analysis.search import SameGames
+    from snakesim.games import get_game
+    from snakesim.questions.catalogue import Catalogue
+
+    rows = []
+    before = load()
+    for game in ("sssnake", "fortune"):
+        spec = get_game(game)
+        rules = spec.rules()
+        SameGames(spec, 4, 3).games(rules, 1_000)  # (compiled before any round is timed)
+        with tempfile.TemporaryDirectory() as folder:
+            names = iter(range(10**6))
+
+            def search(kept, spec=spec, rules=rules) -> SameGames:
+                games = SameGames(spec, 4, 3, kept=kept)
+                games.games(rules, 20_000)
+                games.close()
+                return games
+
+            search(Catalogue(Path(folder) / "kept.sqlite"))
+            runs = interleaved({
+                "none": lambda: search(None),
+                "keeping": lambda names=names: search(Catalogue(Path(folder) / f"{next(names)}.sqlite")),
+                "taking": lambda: search(Catalogue(Path(folder) / "kept.sqlite")),
+            }, repeats)  # fmt: skip
+        none, keeping, taking = ([s for s, _ in runs[n]] for n in ("none", "keeping", "taking"))
+        taken = runs["taking"][0][1].stored
+        rows += [
+            (f"{game}: played, no catalogue", median_spread(none, "{:.3f} s"), ""),
+            (f"{game}: played, kept", median_spread(keeping, "{:.3f} s"), f"x{per_round(keeping, none)}"),
+            (f"{game}: taken from the catalogue", median_spread(taking, "{:.3f} s"),
+             f"x{per_round(taking, none)}; {taken:,} games taken"),
+        ]  # fmt: skip
+    print_table(f"A search's 20,000 games of one rule set, 4 players, {repeats} interleaved rounds", rows, before)
 
 
 def _timed(fn):

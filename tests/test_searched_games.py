@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
+from snakesim.analysis import search as search_module
 from snakesim.analysis.search import SameGames
 from snakesim.cli import cli
 from snakesim.games import get_game
@@ -27,6 +28,15 @@ SEARCHES = {
     "design": (["design", "fortune", "-p", "3", "--vary", "start_coins=10,12", "-n", "300", "--budget", "20000"],
                ["--target", "length.median=60+-8"], ["--target", "length.median=55+-8"]),
 }  # fmt: skip
+
+
+@pytest.fixture(autouse=True)
+def keep_every_game(monkeypatch, request):
+    """Fortune's games are quicker to play again than to read back, so a search keeps none of
+    them (test_only_games_slower_to_play_than_to_read_are_kept); these tests keep every game,
+    to see searches take them on quick games."""
+    if "slower_to_play" not in request.node.name:
+        monkeypatch.setattr(search_module, "KEEP_ABOVE", 0.0)
 
 
 def run(*args, home):
@@ -165,3 +175,20 @@ def test_the_api_takes_kept_games_when_given_a_catalogue(tmp_path):
     plain = snakesim.tune("fortune", 4, "length.median=50", **ask)
     assert kept.summary["search"]["games_from_catalogue"] > 0 == plain.summary["search"]["games_from_catalogue"]
     assert answer_of(kept.summary) == answer_of(plain.summary) and kept.best == plain.best
+
+
+def test_only_games_slower_to_play_than_to_read_are_kept(tmp_path):
+    """Fortune's games (about 0.6 us each) are played again; Sssnake's (about 30 us) are kept,
+    and a second search takes them."""
+    cat = Catalogue(tmp_path / "catalogue.sqlite")
+    for game, count in (("fortune", 20_000), ("sssnake", 2_000)):
+        spec = get_game(game)
+        SameGames(spec, 4, 6).games(spec.rules(), 200)  # (its kernels compiled and loaded, apart)
+        search = SameGames(spec, 4, 6, kept=cat)
+        search.games(spec.rules(), count)
+        search.close()
+    assert cat.searched_size()[0] == 1
+    spec = get_game("sssnake")
+    again = SameGames(spec, 4, 6, kept=cat)
+    again.games(spec.rules(), 2_000)
+    assert again.stored == 2_000

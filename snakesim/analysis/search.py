@@ -8,6 +8,7 @@ and keeps their per-game results; asking for more games plays only the new ones.
 
 from __future__ import annotations
 
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -15,6 +16,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from snakesim.analysis.stats import LEVEL, km_quantile, mean_interval, wilson
+from snakesim.core import compiling
 from snakesim.core.arms import Budget
 from snakesim.core.defaults import MAX_GAMES
 from snakesim.core.errors import InputError
@@ -28,6 +30,12 @@ from snakesim.core.runner import play_blocks
 if TYPE_CHECKING:
     pass
 
+
+# A rule set's games are kept in a catalogue only where playing them took at least this long a
+# game (compiling left out): reading them back costs about 0.5 us a game and writing them about
+# as much, so quicker games (Fortune's, Rainbow's and Hisss's without look-ahead: 0.6-2 us) are
+# played again, and slower ones (Sssnake's, about 30 us; look-ahead players', milliseconds) kept.
+KEEP_ABOVE = 10e-6
 
 # The games a search may play for one candidate, and the most it may ask for in all.
 MAX_SEARCH_GAMES = 10_000_000
@@ -50,8 +58,9 @@ class SameGames:
 
     With a catalogue (``kept``: :class:`snakesim.questions.catalogue.Catalogue`), a rule set's
     games that an earlier search kept there are taken instead of played (``stored`` counts
-    those used: the games saved), and :meth:`close` keeps the games played. The answer is the
-    same either way: game i of seed s is always the same game.
+    those used: the games saved), and :meth:`close` keeps the games played where they were slow
+    enough to be worth keeping (:data:`KEEP_ABOVE` a game, for the median rule set). The
+    answer is the same either way: game i of seed s is always the same game.
     """
 
     spec: GameSpec
@@ -67,6 +76,7 @@ class SameGames:
     _cache: dict = field(default_factory=dict)
     _used: dict = field(default_factory=dict)  # (games asked of each rule set so far)
     _from_kept: dict = field(default_factory=dict)  # (games the catalogue gave each rule set)
+    _seconds: dict = field(default_factory=dict)  # (each rule set's playing time, compiling left out)
     _bar: object = None
 
     def _about(self, rules: Rules) -> dict:
@@ -89,10 +99,13 @@ class SameGames:
         if done < count:
             if self._bar is None:
                 self._bar = progress_bar(None, self.progress, desc=f"{self.spec.name} search")
+            started, compiled = time.perf_counter(), compiling.spent()
             blocks = play_blocks(
                 self.spec, rules, self.players, Budget(count - done, self.seed, self.first + done), policies=self.seats,
                 backend=self.backend, keep=lambda columns, start: _columns(self.spec, columns),
             )  # fmt: skip
+            spent = time.perf_counter() - started - (compiling.spent() - compiled)
+            self._seconds[rules] = self._seconds.get(rules, 0.0) + spent
             parts = ([have] if have is not None else []) + blocks
             have = {name: np.concatenate([p[name] for p in parts]) for name in parts[0]}
             self._cache[rules] = have
@@ -105,8 +118,11 @@ class SameGames:
             self._bar.close()
         if self.kept is not None:
             self.kept.taken += self.stored
-            self.kept.keep_searched([(self._about(r), columns) for r, columns in self._cache.items()
-                                     if len(columns["winner"]) > self._from_kept.get(r, 0)])  # fmt: skip
+            new = {r: len(columns["winner"]) - self._from_kept.get(r, 0) for r, columns in self._cache.items()}
+            new = {r: n for r, n in new.items() if n > 0}
+            # (the median rule set's time a game: the first one played also loads the kernels)
+            if new and np.median([self._seconds.get(r, 0.0) / n for r, n in new.items()]) >= KEEP_ABOVE:
+                self.kept.keep_searched([(self._about(r), self._cache[r]) for r in new])
 
 
 @contextmanager
