@@ -731,9 +731,9 @@ def watch_games(monkeypatch, module) -> list:
     made = []
 
     class Watched(module.SameGames):
-        def __init__(self, spec, players, seed, first, seats, *, backend, progress):
+        def __init__(self, spec, players, seed, first, seats, *, backend, progress, kept=None):
             made.append((seats, backend, progress))
-            super().__init__(spec, players, seed, first, seats, backend=backend, progress=progress)
+            super().__init__(spec, players, seed, first, seats, backend=backend, progress=progress, kept=kept)
 
     monkeypatch.setattr(module, "SameGames", Watched)
     return made
@@ -822,8 +822,8 @@ def test_answers_are_confirmed_on_as_many_fresh_games_as_they_played_within_the_
     rules = FORTUNE.rules.variant("standard")
     chosen = [Entry(Candidate((8,), rules.updated({"start_coins": 8})), "a", games=800),
               Entry(Candidate((9,), rules.updated({"start_coins": 9})), "b", games=800)]  # fmt: skip
-    out = _confirm(FORTUNE, 3, (), chosen, LONG, budget=Budget(100, 1, max_games=most), played=played, after=800,
-                   level=0.95, backend=None, progress=False)  # fmt: skip
+    out, _ = _confirm(FORTUNE, 3, (), chosen, LONG, budget=Budget(100, 1, max_games=most), played=played, after=800,
+                      level=0.95, backend=None, progress=False)  # fmt: skip
     assert [c["games"] for c in out] == [games, games] and [c["first"] for c in out] == [
         800,
         800,

@@ -36,7 +36,7 @@ def keep_every_game(monkeypatch, request):
     them (test_only_games_slower_to_play_than_to_read_are_kept); these tests keep every game,
     to see searches take them on quick games."""
     if "slower_to_play" not in request.node.name:
-        monkeypatch.setattr(search_module, "KEEP_ABOVE", 0.0)
+        monkeypatch.setattr(search_module, "WORTH", 0.0)
 
 
 def run(*args, home):

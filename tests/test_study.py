@@ -336,7 +336,7 @@ def test_a_study_asked_again_takes_its_searches_games_from_the_catalogue(tmp_pat
     quicker to play than to read back, are kept here all the same)."""
     from snakesim.analysis import search
 
-    monkeypatch.setattr(search, "KEEP_ABOVE", 0.0)
+    monkeypatch.setattr(search, "WORTH", 0.0)
     searches = TINY[: TINY.index("[[compare]]")] + TINY[TINY.index("[[balance]]") :]
     (tmp_path / "s.toml").write_text(searches)
     env = {**os.environ, "SNAKESIM_HOME": str(tmp_path)}

@@ -465,7 +465,7 @@ def test_a_search_on_the_page_takes_the_games_an_earlier_search_kept(server, mon
     (Fortune's games, quicker to play than to read back, are kept here all the same)."""
     from snakesim.analysis import search
 
-    monkeypatch.setattr(search, "KEEP_ABOVE", 0.0)
+    monkeypatch.setattr(search, "WORTH", 0.0)
     request = {"kind": "balance", "game": "fortune", "players": 3, "games": 1000, "seed": 8,
                "handicap": "start_coins", "tolerance": 0.02, "arm": {"name": "standard", "toml": ""}}  # fmt: skip
     results = []

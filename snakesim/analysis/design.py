@@ -429,7 +429,7 @@ def compete(front: list[Entry], targets: tuple[Target, ...]) -> bool:
 
 
 def _confirm(spec, players, seats, chosen, targets, *, budget, played, after, level, backend, progress,
-             kept) -> tuple[list[dict], int]:  # fmt: skip
+             kept=None) -> tuple[list[dict], int]:  # fmt: skip
     """Play ``chosen`` on fresh games (from game ``after`` on, past every game the search
     played) and call each target again on fixed-size intervals, Bonferroni over the rule sets
     and targets confirmed; and how many of those games came from the catalogue ``kept``."""

@@ -31,11 +31,18 @@ if TYPE_CHECKING:
     pass
 
 
-# A rule set's games are kept in a catalogue only where playing them took at least this long a
-# game (compiling left out): reading them back costs about 0.5 us a game and writing them about
-# as much, so quicker games (Fortune's, Rainbow's and Hisss's without look-ahead: 0.6-2 us) are
-# played again, and slower ones (Sssnake's, about 30 us; look-ahead players', milliseconds) kept.
-KEEP_ABOVE = 10e-6
+# A search's games are kept in a catalogue only where reading them back beats playing them
+# again by far: where its median rule set took WORTH times what reading its games back takes
+# (about READ_FIXED a rule set and READ_A_GAME a game; writing them costs about as much), its
+# compiling left out. Fortune's, Rainbow's and Hisss's games without look-ahead (0.6-2 us a
+# game) are played again; Sssnake's (about 30 us) and look-ahead players' (milliseconds) kept.
+READ_FIXED, READ_A_GAME, WORTH = 3e-3, 0.5e-6, 4.0
+
+
+def worth_keeping(seconds: float, games: int) -> bool:
+    """Whether ``games`` games that took ``seconds`` to play are worth keeping to read back."""
+    return seconds >= WORTH * (READ_FIXED + READ_A_GAME * games)
+
 
 # The games a search may play for one candidate, and the most it may ask for in all.
 MAX_SEARCH_GAMES = 10_000_000
@@ -59,7 +66,7 @@ class SameGames:
     With a catalogue (``kept``: :class:`snakesim.questions.catalogue.Catalogue`), a rule set's
     games that an earlier search kept there are taken instead of played (``stored`` counts
     those used: the games saved), and :meth:`close` keeps the games played where they were slow
-    enough to be worth keeping (:data:`KEEP_ABOVE` a game, for the median rule set). The
+    enough to be worth keeping (:func:`worth_keeping`, for at least half its rule sets). The
     answer is the same either way: game i of seed s is always the same game.
     """
 
@@ -120,8 +127,9 @@ class SameGames:
             self.kept.taken += self.stored
             new = {r: len(columns["winner"]) - self._from_kept.get(r, 0) for r, columns in self._cache.items()}
             new = {r: n for r, n in new.items() if n > 0}
-            # (the median rule set's time a game: the first one played also loads the kernels)
-            if new and np.median([self._seconds.get(r, 0.0) / n for r, n in new.items()]) >= KEEP_ABOVE:
+            # (where at least half the rule sets are worth it: the first one played also loads the kernels)
+            worth = [worth_keeping(self._seconds.get(r, 0.0), n) for r, n in new.items()]
+            if new and 2 * sum(worth) >= len(worth):
                 self.kept.keep_searched([(self._about(r), self._cache[r]) for r in new])
 
 
