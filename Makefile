@@ -13,6 +13,7 @@ $(STAMP): pyproject.toml
 
 ## The main job: one million 4-player Fortune games, summary on screen, table in results/.
 run: $(STAMP)
+	$(BIN)/snakesim compile
 	$(BIN)/snakesim run fortune --players 4 --games 1000000 --seed 1 --out results/fortune-4p.parquet
 
 ## The house-rule workbench: a page at http://127.0.0.1:8765/ (Ctrl-C stops it).

@@ -1000,3 +1000,42 @@ def test_no_button_without_a_name_among_the_results(open_page):
         " && !(b.innerText.trim() || b.getAttribute('aria-label') || b.title)).map(b => b.id || b.className)"
     )
     assert nameless == []
+
+
+# A stand-in for the background process that compiles the engines: Hisss compiles for 3 s while
+# Fortune waits its turn, then both are ready.
+ENGINES = """
+import json, os, sys, time
+folder = sys.argv[1]
+def state(game, s):
+    path = os.path.join(folder, game + ".json")
+    open(path + ".tmp", "w").write(json.dumps({"state": s}))
+    os.replace(path + ".tmp", path)
+state("hisss", "compiling")
+time.sleep(3)
+state("hisss", "ready")
+state("fortune", "ready")
+time.sleep(60)
+"""
+
+
+def test_the_page_says_which_games_are_getting_ready_then_says_no_more(open_page, tmp_path):
+    import sys
+
+    from snakesim.core.warm import Background
+    from snakesim.workbench.serve import Workbench
+
+    wb = Workbench().start()
+    wb.jobs.warming = Background(["fortune", "hisss"], tmp_path, command=[sys.executable, "-c", ENGINES])
+    try:
+        page = open_page(width=390, height=844, at=wb)  # (a phone's screen)
+        page.wait_for_selector("#engines:not([hidden])", timeout=10_000)
+        said = page.inner_text("#engines")
+        assert said.startswith("Getting the games ready for this computer, once (they are kept after): Fortune "
+                               "waits its turn and Hisss is being compiled.")  # fmt: skip
+        assert said.endswith("You can play now: a game not ready yet starts as soon as it is.")
+        assert page.is_enabled("#run")  # (the page plays meanwhile)
+        page.wait_for_selector("#engines[hidden]", state="attached", timeout=10_000)
+        assert page.inner_text("#engines") == ""
+    finally:
+        wb.stop()

@@ -87,4 +87,17 @@ def main() -> None:
     cli()
 
 
-from snakesim.cli import balance, commands, compare, design, exact, results, rules, skill, study, sweep, workbench  # noqa: E402,F401  (registers the commands)
+from snakesim.cli import (  # noqa: E402,F401  (registers the commands)
+    balance,
+    commands,
+    compare,
+    compiled,
+    design,
+    exact,
+    results,
+    rules,
+    skill,
+    study,
+    sweep,
+    workbench,
+)

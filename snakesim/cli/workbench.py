@@ -36,8 +36,10 @@ def workbench(port, host, open_browser, max_games, max_runs):
     rules file, a study file and a report to keep. The page's address holds the comparison,
     so a link reopens it.
 
-    The page works without internet: everything it loads comes from this server. Stop the
-    server with Ctrl-C.
+    The page works without internet: everything it loads comes from this server. From its
+    first moment it compiles every game's engine for this computer in the background, once
+    (the page says how far it is), so that a first Play need not wait. Stop the server with
+    Ctrl-C.
 
     \b
     Examples:
@@ -54,7 +56,8 @@ def workbench(port, host, open_browser, max_games, max_runs):
             f"snakesim: warning: listening on {host}: other machines that reach it can use this workbench and "
             "play games on this machine", err=True,
         )  # fmt: skip
-    server = Workbench(host, port, Limits(max_games=max_games, max_runs=max_runs))
+    # (every game's engine compiled in the background from the first moment: a first Play need not wait)
+    server = Workbench(host, port, Limits(max_games=max_games, max_runs=max_runs), warm=True)
     try:  # (from the first moment: a Ctrl-C just after the start stops it as cleanly)
         server.start()
         click.echo(f"snakesim workbench: {server.url}  (Ctrl-C stops it)")

@@ -63,11 +63,14 @@ def check_request(request: Any, limits: Limits) -> tuple[Job, RunPlan]:
     return Job(kind.KIND, request, total, what=what, plan=plan), plan
 
 
-def play(job: Job, plan: RunPlan, catalogue: str | os.PathLike | None = None, fresh: bool = False) -> dict:
+def play(job: Job, plan: RunPlan, catalogue: str | os.PathLike | None = None, fresh: bool = False,
+         warming=None) -> dict:  # fmt: skip
     """Play a checked request (``check_request``) for ``job``; return what the page shows:
     the panel's result, each rule set as played and the command line that gives the same. A
     search takes the games earlier searches kept in ``catalogue`` (its path; None: the
-    default's), unless ``fresh``, and keeps those it plays there."""
+    default's), unless ``fresh``, and keeps those it plays there. Where the background process
+    ``warming`` (``snakesim.core.warm.Background``) is compiling this game's engine, the run
+    waits for it (and for no other game), then loads it from the cache."""
     from snakesim.core import compiling
     from snakesim.core.policies import encode_policies
     from snakesim.core.progress import seconds_per_game
@@ -80,6 +83,10 @@ def play(job: Job, plan: RunPlan, catalogue: str | os.PathLike | None = None, fr
         with job.lock:
             job.state, job.message = "compiling", line
 
+    if warming is not None and warming.compiling(spec.name):
+        notice(f"getting the {spec.title.split(':')[0]} engine ready for this computer: it is compiling in the "
+               "background (started with the workbench), and this run starts once it is ready")  # fmt: skip
+        warming.wait(spec.name, job.cancel)
     parts = []
     for arm in plan.arms:  # the kernels loaded or compiled first, and the page told
         codes = encode_policies(spec, arm.seats) if arm.seats else None

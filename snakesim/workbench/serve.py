@@ -34,10 +34,11 @@ def host_names(host: str) -> set[str]:
 class Workbench:
     """The workbench's server on ``host:port`` (port 0: a free one), not yet listening; its
     answers kept in the catalogue ``catalogue`` (None: ``$SNAKESIM_HOME``'s, else the user's
-    data folder's)."""
+    data folder's). With ``warm``, a background process compiles every game's default engine
+    from the moment it starts (``snakesim.core.warm.Background``), the page's first game first."""
 
     def __init__(self, host: str = "127.0.0.1", port: int = 0, limits: Limits | None = None,
-                 catalogue: str | os.PathLike | None = None):  # fmt: skip
+                 catalogue: str | os.PathLike | None = None, warm: bool = False):  # fmt: skip
         if not isinstance(port, int) or not 0 <= port <= 65535:
             raise InputError("--port", f"expected a port from 0 to 65,535, got {port!r}")
         self.host, self.port = host, port
@@ -46,6 +47,7 @@ class Workbench:
         self.server = None
         self.thread: threading.Thread | None = None
         self._ready = threading.Event()
+        self.warm = warm
 
     @property
     def url(self) -> str:
@@ -97,11 +99,21 @@ class Workbench:
         self._ready.wait()
         if errors:
             raise errors[0]
+        if self.warm and self.jobs.warming is None:
+            import tempfile
+
+            from snakesim.core.warm import Background
+            from snakesim.games import GAMES
+
+            self._states = tempfile.TemporaryDirectory(prefix="snakesim-engines-")
+            self.jobs.warming = Background(list(GAMES), self._states.name)  # (the page opens on the first)
         return self
 
     def stop(self) -> None:
-        """Stop serving and cancel the runs under way."""
+        """Stop serving, cancel the runs under way and end the background compiling."""
         self.jobs.cancel_all()
+        if self.jobs.warming is not None:
+            self.jobs.warming.stop()
         try:  # (the server stops listening first, then the loop ends)
             if self.server is not None and self.loop is not None:
                 self.loop.call_soon_threadsafe(self.server.stop)

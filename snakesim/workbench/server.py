@@ -50,7 +50,7 @@ MAX_BODY = 64 * 1024  # a request's JSON: a few rule sets' TOML fits many times 
 # What /static/ serves: the package's own files, by name. The page is ES modules, one a part
 # (app.js imports the others, and each panel's module that /api/games names), loaded as they
 # are: no build step.
-MODULES = ("app", "address", "earlier", "editor", "keep", "results", "rulesets", "runs", "util")
+MODULES = ("app", "address", "earlier", "editor", "engines", "keep", "results", "rulesets", "runs", "util")
 SCRIPTS = [f"{m}.js" for m in MODULES] + [p.SCRIPT for p in PANELS.values()] + [DescribedPanel.SCRIPT]
 STATIC = {
     **{name: ("snakesim.workbench", f"static/{name}", "text/javascript") for name in SCRIPTS},
@@ -214,7 +214,8 @@ class Runs(Base):
                 self.send({"id": earlier.id}, 202)
                 return
             try:
-                self.jobs.start(job, lambda j: play(j, plan, catalogue=self.jobs.catalogue, fresh=fresh))
+                self.jobs.start(job, lambda j: play(j, plan, catalogue=self.jobs.catalogue, fresh=fresh,
+                                                    warming=self.jobs.warming))  # fmt: skip
             except Busy as busy:
                 self.set_status(429)
                 self.set_header("Content-Type", "application/json")
@@ -255,6 +256,17 @@ class Answers(Base):
         from snakesim.workbench.answers import listed
 
         self.send(listed(self.jobs.catalogue))
+
+
+class Engines(Base):
+    """``GET /api/engines``: each game's engine as the background process gets it ready
+    (``snakesim.core.warm.Background``): ``pending``, ``compiling``, ``ready`` or ``failed``;
+    none where the server compiles nothing ahead."""
+
+    def get(self):
+        """Each game's state, and its seconds once ready."""
+        warming = self.jobs.warming
+        self.send({"engines": {} if warming is None else warming.states()})
 
 
 class Report(Base):
@@ -360,6 +372,7 @@ def make_app(port: int, names: set[str], limits: Limits | None = None, jobs: Job
             (r"/api/runs", Runs, settings),
             (r"/api/runs/([A-Za-z0-9_-]+)", Run, settings),
             (r"/api/answers", Answers, settings),
+            (r"/api/engines", Engines, settings),
             (r"/api/report", Report, settings),
             (r"/api/download/rules", DownloadRules, settings),
             (r"/api/download/study", DownloadStudy, settings),

@@ -17,6 +17,7 @@
 import { readAddress, writeAddress } from "./address.js";
 import { earlierChanged, wireEarlier } from "./earlier.js";
 import { buildEditor, discard, loadArm, replaceRules, settle, summarize, watchToml } from "./editor.js";
+import { watchEngines } from "./engines.js";
 import { downloadRules, downloadStudy, keepRow } from "./keep.js";
 import { markStale } from "./results.js";
 import { drawArms, drawLineup, resized, sameAsBaseline } from "./rulesets.js";
@@ -365,6 +366,7 @@ async function start() {
   }
   state.limits = data.limits;
   wireEarlier(page);
+  watchEngines(); // (a line while the games' engines compile in the background; not waited for)
   data.games.forEach((g) => {
     state.games[g.name] = g;
     $("game").appendChild(new Option(g.name, g.name));
