@@ -88,6 +88,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_sssnake.py
 	$(BIN)/python benchmarks/bench_lookahead.py
 	$(BIN)/python benchmarks/bench_startup.py
+	$(BIN)/python benchmarks/bench_compile.py
 	$(BIN)/python benchmarks/bench_catalogue.py
 	$(BIN)/python benchmarks/bench_design.py
 	$(BIN)/python benchmarks/bench_table.py
