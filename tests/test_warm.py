@@ -1,4 +1,4 @@
-"""Compiling ahead (snakesim.core.warm): the workbench's background process says each game's
+"""Compiling ahead (snakesim.games.warm): the workbench's background process says each game's
 state, a Play waits while its own game compiles there and for no other, the process and its
 workers end with the server; ``snakesim compile`` (the set-up's) leaves every game's default
 engine in the cache, so that a first run compiles nothing."""
@@ -17,7 +17,7 @@ import pytest
 from click.testing import CliRunner
 
 from snakesim.cli import cli
-from snakesim.core.warm import Background
+from snakesim.games.warm import Background
 
 # A stand-in for the background process: Hisss "compiles" for 1.5 s while Fortune waits its
 # turn; then both are ready. It starts a worker of its own, as the real one does.

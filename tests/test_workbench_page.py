@@ -1022,7 +1022,7 @@ time.sleep(60)
 def test_the_page_says_which_games_are_getting_ready_then_says_no_more(open_page, tmp_path):
     import sys
 
-    from snakesim.core.warm import Background
+    from snakesim.games.warm import Background
     from snakesim.workbench.serve import Workbench
 
     wb = Workbench().start()

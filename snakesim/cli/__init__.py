@@ -87,7 +87,8 @@ def main() -> None:
     cli()
 
 
-from snakesim.cli import (  # noqa: E402,F401  (registers the commands)
+# (registers the commands)
+from snakesim.cli import (  # noqa: E402,F401
     balance,
     commands,
     compare,

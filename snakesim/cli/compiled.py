@@ -1,4 +1,4 @@
-"""The ``compile`` command: every game's default kernel compiled ahead (snakesim.core.warm)."""
+"""The ``compile`` command: every game's default kernel compiled ahead (snakesim.games.warm)."""
 
 from __future__ import annotations
 
@@ -28,8 +28,8 @@ def compile_command(games, processes):
       snakesim compile                  # every game
       snakesim compile sssnake hisss    # these two
     """
-    from snakesim.core.warm import warm_all
     from snakesim.games import GAMES
+    from snakesim.games.warm import warm_all
 
     unknown = [g for g in games if g not in GAMES]
     if unknown:

@@ -168,7 +168,7 @@ class Jobs:
     def __init__(self, limits: Limits = Limits(), catalogue: str | os.PathLike | None = None):
         self.limits = limits
         self.catalogue = catalogue
-        self.warming = None  # (the background process compiling the games' engines: snakesim.core.warm.Background)
+        self.warming = None  # (the background process compiling the games' engines: snakesim.games.warm.Background)
         self.jobs: dict[str, Job] = {}
         self.lock = threading.Lock()
 

@@ -69,7 +69,7 @@ def play(job: Job, plan: RunPlan, catalogue: str | os.PathLike | None = None, fr
     the panel's result, each rule set as played and the command line that gives the same. A
     search takes the games earlier searches kept in ``catalogue`` (its path; None: the
     default's), unless ``fresh``, and keeps those it plays there. Where the background process
-    ``warming`` (``snakesim.core.warm.Background``) is compiling this game's engine, the run
+    ``warming`` (``snakesim.games.warm.Background``) is compiling this game's engine, the run
     waits for it (and for no other game), then loads it from the cache."""
     from snakesim.core import compiling
     from snakesim.core.policies import encode_policies

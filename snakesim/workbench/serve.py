@@ -35,7 +35,7 @@ class Workbench:
     """The workbench's server on ``host:port`` (port 0: a free one), not yet listening; its
     answers kept in the catalogue ``catalogue`` (None: ``$SNAKESIM_HOME``'s, else the user's
     data folder's). With ``warm``, a background process compiles every game's default engine
-    from the moment it starts (``snakesim.core.warm.Background``), the page's first game first."""
+    from the moment it starts (``snakesim.games.warm.Background``), the page's first game first."""
 
     def __init__(self, host: str = "127.0.0.1", port: int = 0, limits: Limits | None = None,
                  catalogue: str | os.PathLike | None = None, warm: bool = False):  # fmt: skip
@@ -102,8 +102,8 @@ class Workbench:
         if self.warm and self.jobs.warming is None:
             import tempfile
 
-            from snakesim.core.warm import Background
             from snakesim.games import GAMES
+            from snakesim.games.warm import Background
 
             self._states = tempfile.TemporaryDirectory(prefix="snakesim-engines-")
             self.jobs.warming = Background(list(GAMES), self._states.name)  # (the page opens on the first)

@@ -260,7 +260,7 @@ class Answers(Base):
 
 class Engines(Base):
     """``GET /api/engines``: each game's engine as the background process gets it ready
-    (``snakesim.core.warm.Background``): ``pending``, ``compiling``, ``ready`` or ``failed``;
+    (``snakesim.games.warm.Background``): ``pending``, ``compiling``, ``ready`` or ``failed``;
     none where the server compiles nothing ahead."""
 
     def get(self):

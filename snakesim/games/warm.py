@@ -14,7 +14,7 @@ A game's default kernel is the one its default run plays: its standard rules (th
 recorded) and its default players, with no look-ahead player. A run that needs another (a
 look-ahead player, the feel off) compiles it when it is first played, as before.
 
-``python -m snakesim.core.warm [--status FOLDER] [--processes N] GAME...`` is the background
+``python -m snakesim.games.warm [--status FOLDER] [--processes N] GAME...`` is the background
 process: it compiles the games named, writing ``FOLDER/GAME.json`` (``{"state": "compiling" |
 "ready" | "failed", "seconds": ...}``) as each starts and ends.
 """
@@ -109,7 +109,7 @@ class Background:
         for game in self.games:
             _write_state(self.folder, game, "pending")
         if command is None:  # (another, for tests: given the folder and the games after it)
-            command = [sys.executable, "-m", "snakesim.core.warm"] + (
+            command = [sys.executable, "-m", "snakesim.games.warm"] + (
                 ["--processes", str(processes)] if processes else []
             )
             command += ["--status"]
@@ -165,7 +165,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """The background process (see the module docstring)."""
     import argparse
 
-    parser = argparse.ArgumentParser(prog="python -m snakesim.core.warm")
+    parser = argparse.ArgumentParser(prog="python -m snakesim.games.warm")
     parser.add_argument("--status", type=Path, default=None)
     parser.add_argument("--processes", type=int, default=None)
     parser.add_argument("games", nargs="+")
