@@ -32,7 +32,6 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
 DEFAULT_PLAYERS = 4  # (as `snakesim run` and the workbench seat them unless told)
-STATES = ("pending", "compiling", "ready", "failed")
 
 
 def warm(game: str) -> float:
