@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from snakesim.cli import cli
 from snakesim.core.errors import InputError
 from snakesim.questions import catalogue as catalogue_module
-from snakesim.questions.exported import rule_sets
+from snakesim.questions.exported import rule_sets, tables
 
 ASK = ["compare", "fortune", "-p", "3", "-n", "1500", "--seed", "4", "-v", "standard", "-v", "one-snake",
        "--set", "start_coins=6"]  # fmt: skip
@@ -80,3 +80,14 @@ def test_rules_that_do_not_rebuild_to_their_hash_are_never_played(tmp_path):
     said["options"]["one-snake"]["snakes"] = 2  # (as if the game's options had changed meaning)
     with pytest.raises(InputError, match="do not rebuild to the answer's own"):
         rule_sets(said)
+
+
+def test_tables_at_any_depth_are_found_and_named_by_their_path():
+    """A workbench answer keeps its page's result: its tables are ``result.rows`` and so on."""
+    kept = {"request": {"arms": [{"name": "standard", "toml": ""}]},
+            "result": {"rows": [{"arm": "standard", "metric": "win_rate.0", "value": 0.25, "ci": [0.2, 0.3]}],
+                       "findings": [], "note": "x"}}  # fmt: skip
+    found = tables(kept)
+    assert sorted(found) == ["request.arms", "result.rows"]
+    assert found["result.rows"].to_dict("records") == [
+        {"arm": "standard", "metric": "win_rate.0", "value": 0.25, "ci": "[0.2, 0.3]"}]  # fmt: skip

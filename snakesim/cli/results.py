@@ -120,13 +120,14 @@ def export(answer_id, out_dir, catalogue_path):
 
     from snakesim.core.files import check_writable
     from snakesim.questions.exported import export as write
+    from snakesim.questions.exported import names_rule_sets
 
     entry = _catalogue(catalogue_path).get(answer_id)
     folder = Path(out_dir) if out_dir is not None else Path(f"answer-{answer_id}")
     if folder.exists() and not folder.is_dir():
         raise InputError("--out", f"{str(folder)!r} is a file; the tables need a folder")
     check_writable(folder.absolute(), "--out")
-    if not entry.current:  # (this code might play other games: the tables would not be the answer's)
+    if not entry.current and names_rule_sets(entry.answer):  # (this code might play other games than the answer's)
         click.echo(f"snakesim: note: answer {answer_id} was played by an older version of the games' code, so its "
                    "games are not played again; ask its question again, then export that answer", err=True)  # fmt: skip
     written = write(entry.answer, folder, replay=entry.current, progress=sys.stderr.isatty())

@@ -15,26 +15,37 @@ from snakesim.core.errors import InputError
 from snakesim.games import get_game
 
 
-def tables(answer: dict) -> dict[str, pd.DataFrame]:
-    """Every table an answer's JSON holds (each list of records), by its key: nested records
-    flattened to dotted columns, a cell that is itself a list kept as its JSON text."""
+def tables(answer: dict, within: str = "") -> dict[str, pd.DataFrame]:
+    """Every table an answer's JSON holds (each list of records, at its top or one level down:
+    a workbench answer's ``result.rows``; a rule set's options, further down, are no table), by
+    its key's path: nested records flattened to dotted columns, a cell that is itself a list
+    kept as its JSON text."""
     out = {}
     for name, value in answer.items():
-        if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
+        path = f"{within}{name}"
+        if isinstance(value, dict) and not within:
+            out.update(tables(value, f"{path}."))
+        elif isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
             frame = pd.json_normalize(value)
             for column in frame.columns:
                 if frame[column].map(lambda v: isinstance(v, (list, dict))).any():
                     frame[column] = frame[column].map(lambda v: v if v is None else json.dumps(v))
-            out[name] = frame
+            out[path] = frame
     return out
+
+
+def names_rule_sets(answer: dict) -> bool:
+    """Whether ``answer`` names its rule sets whole (every option and its hash: a comparison),
+    so that its games can be played again."""
+    return isinstance(answer.get("options"), dict) and isinstance(answer.get("rules_hash"), dict) and "game" in answer
 
 
 def rule_sets(answer: dict) -> list[Arm]:
     """The rule sets an answer names whole (each one's every option, its players and rules'
     hash: a comparison's), rebuilt and checked against their hashes; none where it does not."""
-    options, hashes = answer.get("options"), answer.get("rules_hash")
-    if not isinstance(options, dict) or not isinstance(hashes, dict) or "game" not in answer:
+    if not names_rule_sets(answer):
         return []
+    options, hashes = answer["options"], answer["rules_hash"]
     spec = get_game(answer["game"])
     arms = []
     for label in answer.get("variants") or list(options):
