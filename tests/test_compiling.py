@@ -119,6 +119,23 @@ def test_blocks_cover_every_game_once(threads):
     assert (seen == 1).all()
 
 
+@pytest.mark.parametrize(("count", "threads"), [(8, 2), (5, 2), (1, 2), (100, 3), (127, 2)])
+def test_fewer_games_than_the_threads_blocks_are_split_so_that_every_thread_plays(count, threads):
+    """Eight games of look-ahead players (seconds each) in one block of 64 kept one thread
+    idle: they are split finer, every game played once, by every thread."""
+    seen, by = np.zeros(count, np.int64), set()
+    lock = threading.Lock()
+
+    def play(start, stop):
+        time.sleep(0.02)  # (a slow game: the other thread takes the next block meanwhile)
+        with lock:
+            seen[start:stop] += 1
+            by.add(threading.current_thread().name)
+
+    play_in_blocks(play, count, 64, threads)
+    assert (seen == 1).all() and len(by) == min(threads, count)
+
+
 def test_an_error_in_a_block_is_raised():
     def play(start, stop):
         if start > 0:

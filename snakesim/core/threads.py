@@ -80,14 +80,20 @@ def play_in_blocks(play: Callable[[int, int], None], count: int, block: int, thr
     (:func:`get_threads` if None).
 
     A block is a multiple of ``block`` games (the kernel's unit of scratch), about an eighth of
-    a thread's share, so that a call from Python is rare beside its games. Each thread takes
-    the next block not yet taken, so a thread that drew long games does fewer. An exception in
-    any thread stops the others after their current block and is raised here; so is a Ctrl-C
-    in the calling thread. Finished blocks are reported as :func:`reporting` asks.
+    a thread's share, so that a call from Python is rare beside its games. Fewer games than
+    the threads' blocks (eight games of look-ahead players, say, which take seconds each) are
+    split finer, about a quarter of a thread's share a block, so that every thread plays: any
+    block gives the same games. Each thread takes the next block not yet taken, so a thread
+    that drew long games does fewer. An exception in any thread stops the others after their
+    current block and is raised here; so is a Ctrl-C in the calling thread. Finished blocks
+    are reported as :func:`reporting` asks.
     """
     threads = threads or get_threads()
     report = getattr(_caller, "report", None)
-    block = max(block, -(-count // (8 * threads * block)) * block)
+    if count < threads * block:
+        block = max(1, -(-count // (4 * threads)))
+    else:
+        block = max(block, -(-count // (8 * threads * block)) * block)
     n_blocks = (count + block - 1) // block
     threads = min(threads, n_blocks)
     if threads <= 1:
