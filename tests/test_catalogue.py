@@ -334,6 +334,7 @@ def test_more_games_play_only_the_games_they_lack_and_equal_a_fresh_run(tmp_path
         ("design", ["fortune", "-p", "3", "--vary", "start_coins=10,12", "-n", "300", "--target", "length.median=60+-8",
                     "--budget", "20000"], ["--out", "answers"]),
         ("skill", ["hisss", "-p", "3", "-n", "300", "-k", "4", "-s", "7"], ["--plot", "skill.png"]),
+        ("sweep", ["fortune", "-p", "3,4", "--set", "start_coins=5,10", "-n", "500"], ["--plot", "sweep.png"]),
     ],
 )  # fmt: skip
 def test_every_search_asked_again_comes_from_the_catalogue(tmp_path, monkeypatch, kind, args, needs_games):

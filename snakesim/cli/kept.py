@@ -1,5 +1,5 @@
 """Answers kept in the catalogue (snakesim.questions.catalogue), for the commands that ask a
-question (compare, balance, tune, design, skill; not yet run and sweep): the same question asked
+question (compare, balance, tune, design, skill, sweep; not run): the same question asked
 again is answered from there, saying so; a played one is kept, and a search takes the games
 earlier searches kept there, saying how many."""
 
@@ -38,6 +38,8 @@ def keep(catalogue, plan, kind: str, *, meta: dict, text: str, seconds: float, g
         players = next(iter(getattr(plan, "counts", ()) or ()), 0)
     arms = getattr(plan, "arms", None)  # (Arm objects, or a skill plan's (label, rules) pairs)
     rules = [a.label if hasattr(a, "label") else a[0] for a in arms] if arms else [getattr(plan, "label", "")]
+    if hasattr(plan, "settings") and hasattr(plan, "points"):  # (a sweep: where it starts, and what it sets)
+        rules = [plan.variant or "standard", *plan.settings]
     try:
         catalogue.keep(key=plan.key(), kind=kind, game=plan.game, players=players, seed=budget.seed,
                        games=budget.games if games is None else games, rules=rules, seconds=seconds, answer=meta,

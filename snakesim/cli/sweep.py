@@ -42,9 +42,10 @@ from snakesim.core.errors import InputError
     "--plot", type=click.Path(dir_okay=False), default=None, help="Draw the metrics against the swept value (.png)."
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the tidy table as JSON records.")
+@options.catalogue_options
 def sweep_command(
     game, players_text, seed, variant, settings, policy, matters, n_games, threads, backend, scheduler, workers, plot,
-    as_json,
+    as_json, fresh, catalogue_path,
 ):  # fmt: skip
     """Sweep GAME over player counts and rule options; print a table, optionally plot it.
 
@@ -62,11 +63,13 @@ def sweep_command(
     """
     from snakesim.analysis.sweep import parse_axes, parse_players
     from snakesim.analysis.verdicts import parse_matters
+    from snakesim.cli.kept import answered
     from snakesim.core.arms import Budget, RuleSource
     from snakesim.core.backends import make_backend
     from snakesim.core.files import check_writable
     from snakesim.games import get_game
     from snakesim.questions import sweep as question
+    from snakesim.questions.catalogue import Catalogue
 
     spec = get_game(game)
     engine = make_backend(backend, threads, scheduler, workers)
@@ -81,16 +84,27 @@ def sweep_command(
         check_writable(Path(plot).absolute().parent, "--plot")
     plan = question.ask(spec, players, settings, Budget(n_games, seed), RuleSource(variant, policy=policy),
                         matters=margins)  # fmt: skip
-    answer = question.play(plan, threads=threads, progress=sys.stderr.isatty(), backend=engine)
-    table, findings = answer.table, answer.findings
+
+    def words(answer) -> tuple[dict, str]:
+        return question.summary(answer), _text(answer.table, answer.findings, spec.title, axes, n_games, seed)
+
+    # (a figure needs the games themselves: played, then kept)
+    meta, text, answer = answered(Catalogue(catalogue_path), plan, "sweep",
+                                  lambda kept: question.play(plan, threads=threads, progress=sys.stderr.isatty(),
+                                                             backend=engine), words,
+                                  fresh=fresh, usable=plot is None)  # fmt: skip
     if plot is not None:
         from snakesim.report.figures import sweep_figure  # matplotlib only when a plot is asked for
 
-        fig = sweep_figure(table, next(iter(axes)), title=f"{spec.title}: {n_games:,} games per point, seed {seed}")
-        save_plot(fig, plot)
-    if as_json:
-        click.echo(to_json(question.summary(answer)))
-        return
+        title = f"{spec.title}: {n_games:,} games per point, seed {seed}"
+        save_plot(sweep_figure(answer.table, next(iter(axes)), title=title), plot)
+        text += f"\n\nfigure written to {plot}"
+    click.echo(to_json(meta) if as_json else text)
+
+
+def _text(table, findings: list[str], title: str, axes, n_games: int, seed: int) -> str:
+    """The ``sweep`` command's report: the grid as a table of each metric in its unit, then the
+    findings in words."""
     # A rate that is 0 at every point (no game unfinished) is said once, not printed as a column.
     from snakesim.core.figures import figure
 
@@ -104,18 +118,17 @@ def sweep_command(
     wide.columns.name = None
     seats = {", ".join(p) for p in table.attrs["policies"].values() if p}
     who = f"; players in turn order, seat 0 first: {' | '.join(sorted(seats))}" if seats else ""
-    click.echo(
-        f"{spec.title}\n{n_games:,} games per point, seed {seed}{who}\n"
+    lines = [
+        f"{title}\n{n_games:,} games per point, seed {seed}{who}\n"
         f"values in their units (rates in percent); each comes with its {level_text(table.attrs['level'])} "
-        "interval in --json\n"
-    )
-    click.echo(wide.to_string(index=False))
+        "interval in --json\n",
+        wide.to_string(index=False),
+    ]
     if never:
-        click.echo(f"at no point in any game: {', '.join(figure(m).heading for m in never)}")
+        lines.append(f"at no point in any game: {', '.join(figure(m).heading for m in never)}")
     if findings:
-        click.echo(format_findings(findings, table.attrs["level"]))
-    if plot is not None:
-        click.echo(f"\nfigure written to {plot}")
+        lines.append(format_findings(findings, table.attrs["level"]))
+    return "\n".join(lines)
 
 
 def _cell(r) -> str:
