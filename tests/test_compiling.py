@@ -230,6 +230,35 @@ def test_a_helper_called_from_python_says_why_it_cannot_be():
         kernel._options.inner(None)  # (the twin through which kernels call an njit function)
 
 
+@pytest.mark.parametrize("theme", ["no_color", "dark_bg", "light_bg"])
+def test_the_quicker_error_markup_gives_numbas_text_and_leaves_the_streams_alone(theme, monkeypatch):
+    # snakesim.core.jit marks numba's error texts up without colorama's init()/deinit() around
+    # each one (11,000 for the Sssnake kernel, each swapping sys.stdout and sys.stderr): the same
+    # text, in every colour scheme numba has.
+    import sys
+
+    from colorama import Fore
+    from numba.core import errors
+
+    import snakesim.core.jit  # noqa: F401  (the replacement is made on import)
+
+    scheme = errors.HighlightColorScheme
+    assert scheme._markup.__qualname__.startswith("_quicker_error_markup")
+    colours = scheme(errors.themes[theme])
+    own = scheme._snakesim_own_markup
+    for text in ("Invalid use of getitem", "two\nlines", "", "é ñ"):
+        for way in ("code", "errmsg", "filename", "indicate", "highlight", "reset"):
+            assert getattr(colours, way)(text) == own(colours, text, getattr(colours, f"_{way}"))
+        assert colours._markup(text, Fore.GREEN, None) == own(colours, text, Fore.GREEN, None)
+    swaps = []  # (numba's errors module calls colorama's init by the name it imported)
+    monkeypatch.setattr(errors, "init", lambda *a, **k: swaps.append(sys.stdout))
+    monkeypatch.setattr(errors, "deinit", lambda *a, **k: None)
+    colours.errmsg("no stream touched")
+    assert swaps == []
+    own(colours, "numba's own way", None)
+    assert len(swaps) == 1  # (which would have touched them)
+
+
 def test_the_quicker_compile_flags_give_numbas_values():
     # snakesim.core.jit replaces numba's TargetConfig.values (one property call per option) by
     # the options' defaults updated with the values set: the same dict, whatever is set, and
