@@ -237,7 +237,7 @@ def test_the_quicker_error_markup_gives_numbas_text_and_leaves_the_streams_alone
     # text, in every colour scheme numba has.
     import sys
 
-    from colorama import Fore
+    Fore = pytest.importorskip("colorama", reason="numba marks nothing up without colorama").Fore
     from numba.core import errors
 
     import snakesim.core.jit  # noqa: F401  (the replacement is made on import)

@@ -86,7 +86,9 @@ def sweep_command(
                         matters=margins)  # fmt: skip
 
     def words(answer) -> tuple[dict, str]:
-        return question.summary(answer), _text(answer.table, answer.findings, spec.title, axes, n_games, seed)
+        return question.summary(answer), _text(
+            answer.table, answer.findings, spec.title, axes=axes, n_games=n_games, seed=seed
+        )
 
     # (a figure needs the games themselves: played, then kept)
     meta, text, answer = answered(Catalogue(catalogue_path), plan, "sweep",
@@ -102,7 +104,7 @@ def sweep_command(
     click.echo(to_json(meta) if as_json else text)
 
 
-def _text(table, findings: list[str], title: str, axes, n_games: int, seed: int) -> str:
+def _text(table, findings: list[str], title: str, *, axes, n_games: int, seed: int) -> str:
     """The ``sweep`` command's report: the grid as a table of each metric in its unit, then the
     findings in words."""
     # A rate that is 0 at every point (no game unfinished) is said once, not printed as a column.

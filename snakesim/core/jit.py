@@ -263,8 +263,9 @@ def _quicker_error_markup() -> None:
     ``init()``/``deinit()``, which wrap and unwrap ``sys.stdout`` and ``sys.stderr`` each time:
     11,000 times for the Sssnake kernel, and a swap of the process's output streams from
     whichever thread compiles. The text is the same without it: the style codes, the message
-    and the reset. A first compile from an empty cache, AVX2 code, 3 interleaved rounds:
-    Sssnake 6.73 -> 6.38 s, Hisss 3.58 -> 3.48 s. Checked against numba's own on samples as
+    and the reset. numba does this only where colorama is installed (mkdocs-material, which
+    ``make docs`` installs, brings it); there, a first compile from an empty cache, AVX2 code,
+    3 interleaved rounds: Sssnake 6.73 -> 6.38 s, Hisss 3.58 -> 3.48 s. Checked against numba's own on samples as
     numba marks them up; if they ever differ (a numba that marks up otherwise), nothing is
     changed.
     """
