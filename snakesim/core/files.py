@@ -7,6 +7,7 @@ failed or interrupted write never leaves a half-written file. Used by the tables
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 from pathlib import Path
 
@@ -24,6 +25,12 @@ def check_writable(folder: str | os.PathLike, field: str = "--out") -> None:
         raise InputError(field, f"cannot make a folder inside {str(folder)!r}: it is a file")
     if not os.access(folder, os.W_OK):
         raise InputError(field, f"cannot write in {str(folder)!r}: permission denied")
+
+
+def file_stem(label: str) -> str:
+    """A rule set's label as the start of a file's name: letters, digits, - and _ kept, every
+    run of others one -; ``rules`` where nothing is left."""
+    return re.sub(r"[^A-Za-z0-9_-]+", "-", label).strip("-") or "rules"
 
 
 def current_umask() -> int:

@@ -31,6 +31,8 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
+from snakesim.core.files import atomic_write
+
 DEFAULT_PLAYERS = 4  # (as `snakesim run` and the workbench seat them unless told)
 
 
@@ -86,10 +88,8 @@ def _warm_saying(game: str, status: Path | None) -> float:
 
 
 def _write_state(folder: Path, game: str, state: str, **more) -> None:
-    path = folder / f"{game}.json"
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(json.dumps({"state": state, **more}), encoding="utf-8")
-    os.replace(tmp, path)  # (a reader sees the old state or the new, never half of one)
+    text = json.dumps({"state": state, **more})  # (a reader sees the old state or the new, never half of one)
+    atomic_write(folder / f"{game}.json", lambda tmp: Path(tmp).write_text(text, encoding="utf-8"))
 
 
 class Background:

@@ -12,6 +12,7 @@ import pandas as pd
 
 from snakesim.core.arms import Arm, Budget
 from snakesim.core.errors import InputError
+from snakesim.core.files import file_stem
 from snakesim.games import get_game
 
 
@@ -67,11 +68,6 @@ def games(answer: dict, arm: Arm, *, backend=None, progress: bool = False) -> pd
     return run.games(plan, backend=backend, progress=progress)
 
 
-def file_name(label: str) -> str:
-    """A rule set's label as part of a file's name (letters, digits, ``-``, ``_`` and ``.``)."""
-    return "".join(c if c.isalnum() or c in "-_." else "_" for c in label) or "rules"
-
-
 def export(answer: dict, folder: Path, *, replay: bool = True, backend=None, progress: bool = False) -> list[Path]:
     """Write ``answer``'s tables (``NAME.parquet``) and, where ``replay``, its rule sets'
     per-game tables (``games-LABEL.parquet``, played again) into ``folder``, all together or
@@ -80,7 +76,7 @@ def export(answer: dict, folder: Path, *, replay: bool = True, backend=None, pro
 
     frames = {f"{name}.parquet": frame for name, frame in tables(answer).items()}
     for arm in rule_sets(answer) if replay else []:
-        frames[f"games-{file_name(arm.label)}.parquet"] = games(answer, arm, backend=backend, progress=progress)
+        frames[f"games-{file_stem(arm.label)}.parquet"] = games(answer, arm, backend=backend, progress=progress)
     if not frames:
         raise InputError("ID", "this answer holds no table to export")
     folder.mkdir(parents=True, exist_ok=True)

@@ -9,6 +9,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from snakesim.core.errors import InputError
+from snakesim.core.files import file_stem
 from snakesim.core.policies import player_words
 from snakesim.core.rules import as_toml, change_settings, describe_changes
 from snakesim.workbench.forms import SWITCHES, check_policies, rules_from_text
@@ -64,8 +65,8 @@ def arms_played(plan: RunPlan) -> list[dict]:
 
 
 def file_name(label: str) -> str:
-    """The file a label's rules download as: letters, digits, - and _ kept, the rest -."""
-    return (re.sub(r"[^A-Za-z0-9_-]+", "-", label).strip("-") or "rules") + ".toml"
+    """The file a label's rules download as (``core.files.file_stem``, then ``.toml``)."""
+    return file_stem(label) + ".toml"
 
 
 def arms_text(arms: list[dict]) -> list[str]:

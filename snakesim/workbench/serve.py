@@ -102,11 +102,11 @@ class Workbench:
         if self.warm and self.jobs.warming is None:
             import tempfile
 
-            from snakesim.games import GAMES
+            from snakesim.games import NAMES
             from snakesim.games.warm import Background
 
             self._states = tempfile.TemporaryDirectory(prefix="snakesim-engines-")
-            self.jobs.warming = Background(list(GAMES), self._states.name)  # (the page opens on the first)
+            self.jobs.warming = Background(list(NAMES), self._states.name)  # (the page opens on the first)
         return self
 
     def stop(self) -> None:
