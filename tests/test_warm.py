@@ -19,8 +19,9 @@ from click.testing import CliRunner
 from snakesim.cli import cli
 from snakesim.games.warm import Background
 
-# A stand-in for the background process: Hisss "compiles" for 1.5 s while Fortune waits its
-# turn; then both are ready. It starts a worker of its own, as the real one does.
+# A stand-in for the background process: Hisss "compiles" while Fortune waits its turn, until
+# the test leaves a file named "release" in the folder; then both are ready. It starts a worker
+# of its own, as the real one does.
 FAKE = """
 import json, os, subprocess, sys, time
 folder = sys.argv[1]
@@ -31,7 +32,8 @@ def state(game, s):
 worker = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
 open(os.path.join(folder, "worker"), "w").write(str(worker.pid))
 state("hisss", "compiling")
-time.sleep(1.5)
+while not os.path.exists(os.path.join(folder, "release")):
+    time.sleep(0.02)
 state("hisss", "ready")
 state("fortune", "ready")
 time.sleep(60)
@@ -84,12 +86,16 @@ def test_a_play_waits_while_its_game_compiles_in_the_background_and_for_no_other
     assert fortune[-1][0] == "done" and not any("in the background" in m for _, m in fortune)
     assert call(warming, "GET", "/api/engines")["engines"]["hisss"]["state"] == "compiling"
     # Hisss's Play waits, says why, and plays once it is ready.
-    hisss = [s for s in states_seen(warming, call(warming, "POST", "/api/runs", request("hisss"))["id"])
-             if s[0] != "waiting"]  # (a run's state before its thread takes it)  # fmt: skip
-    assert hisss[0][0] == "compiling" and hisss[0][1].startswith(
+    run = call(warming, "POST", "/api/runs", request("hisss"))["id"]
+    while (job := call(warming, "GET", f"/api/runs/{run}"))["state"] == "waiting":  # (before its thread takes it)
+        time.sleep(0.02)
+    assert job["state"] == "compiling" and job["message"].startswith(
         "getting the Hisss engine ready for this computer: it is compiling in the background (started with the "
         "workbench)")  # fmt: skip
-    assert hisss[-1][0] == "done"
+    time.sleep(0.3)
+    assert call(warming, "GET", f"/api/runs/{run}")["state"] == "compiling"  # (still waiting for it)
+    (warming.jobs.warming.folder / "release").touch()
+    assert states_seen(warming, run)[-1][0] == "done"
     assert call(warming, "GET", "/api/engines")["engines"]["hisss"]["state"] == "ready"
 
 
@@ -133,7 +139,7 @@ def test_a_server_that_compiles_nothing_ahead_lists_no_engine():
 def test_compile_names_an_unknown_game_in_one_line():
     r = CliRunner().invoke(cli, ["compile", "fortune", "chess"])
     assert r.exit_code == 2 and r.output == (
-        "snakesim: error: GAME: unknown game 'chess'; expected one of fortune, rainbow, hisss, sssnake\n")  # fmt: skip
+        "snakesim: error: game: unknown game 'chess'; expected one of fortune, rainbow, hisss, sssnake\n")  # fmt: skip
 
 
 @pytest.mark.slow

@@ -1002,8 +1002,8 @@ def test_no_button_without_a_name_among_the_results(open_page):
     assert nameless == []
 
 
-# A stand-in for the background process that compiles the engines: Hisss compiles for 3 s while
-# Fortune waits its turn, then both are ready.
+# A stand-in for the background process that compiles the engines: Hisss compiles while Fortune
+# waits its turn, until the test leaves a file named "release" in the folder; then both are ready.
 ENGINES = """
 import json, os, sys, time
 folder = sys.argv[1]
@@ -1012,7 +1012,8 @@ def state(game, s):
     open(path + ".tmp", "w").write(json.dumps({"state": s}))
     os.replace(path + ".tmp", path)
 state("hisss", "compiling")
-time.sleep(3)
+while not os.path.exists(os.path.join(folder, "release")):
+    time.sleep(0.02)
 state("hisss", "ready")
 state("fortune", "ready")
 time.sleep(60)
@@ -1035,6 +1036,7 @@ def test_the_page_says_which_games_are_getting_ready_then_says_no_more(open_page
                                "waits its turn and Hisss is being compiled.")  # fmt: skip
         assert said.endswith("You can play now: a game not ready yet starts as soon as it is.")
         assert page.is_enabled("#run")  # (the page plays meanwhile)
+        (tmp_path / "release").touch()
         page.wait_for_selector("#engines[hidden]", state="attached", timeout=10_000)
         assert page.inner_text("#engines") == ""
     finally:
