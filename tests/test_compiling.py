@@ -219,6 +219,38 @@ def test_a_kernel_compiled_without_vectorizing_has_no_vector_loop():
     assert (numba.config.LOOP_VECTORIZE, numba.config.SLP_VECTORIZE) == before
 
 
+INLINED = """
+def doubled(x):
+    return x * 2
+
+def scaled(a, i):
+    return doubled(a[i]) + 1
+
+def twice_scaled(a):
+    return scaled(a, 0) + scaled(a, 1)
+"""
+
+
+def test_a_forceinline_function_is_compiled_once_and_inlined_by_llvm_alone():
+    # jit.njit(forceinline=True) (Fortune's turn loop, the feel recorders): the function is
+    # typed and lowered once, then LLVM inlines it at each call; numba's inline="always" typed
+    # and lowered it again at every call site. What it calls is not forced inline: numba hands
+    # forceinline down to callees unless they set it, and jit's options set it False.
+    from snakesim.core import jit
+
+    space = {"__name__": "snakesim.inlined_in_a_test"}  # (a snakesim module's name: helpers link only)
+    exec(INLINED, space)
+    space["doubled"] = doubled = jit.njit_inner(space["doubled"], cache=False)
+    space["scaled"] = scaled = jit.njit(space["scaled"], cache=False, forceinline=True)
+    caller = jit.njit(space["twice_scaled"], cache=False)
+    assert caller(np.array([3, 5])) == 7 + 11
+    (compiled,) = scaled.inner.overloads.values()  # (once, for both calls)
+    assert compiled.fndesc.inline and "alwaysinline" in compiled.library.get_llvm_str()
+    (below,) = doubled.overloads.values()
+    assert not below.fndesc.inline
+    assert "alwaysinline" not in below.library.get_llvm_str()
+
+
 def test_a_helper_called_from_python_says_why_it_cannot_be():
     # A helper (njit_inner) has no wrapper for calls from Python: numba would jump to an empty
     # address. It says so instead; compiled code still calls it (every game's tests).

@@ -48,7 +48,7 @@ def fits(players: int, lowest: int, highest: int) -> bool:
     return players <= LANES and highest - lowest < 1 << (LANE - 1)
 
 
-@njit(inline="always")  # (called every step: a call would pass each of its arrays field by field)
+@njit(forceinline=True)  # (called every step: a call would pass each of its arrays field by field)
 def store(packed, values, sign, n, step):
     """Write the standings ``sign * values[:n]`` after step ``step`` (0: the deal), packed in
     the lanes (each less the least it can be, `scratch`)."""
@@ -59,7 +59,7 @@ def store(packed, values, sign, n, step):
     packed[0][step] = word
 
 
-@njit(inline="always")
+@njit(forceinline=True)
 def store_seat(packed, value, seat, step):
     """Write the standings after step ``step`` where only ``seat``'s has changed since the step
     before, to ``value``: the step before's word with one lane replaced."""
@@ -193,7 +193,7 @@ def summarise(packed, n, length, winner):
     return figures, np.int64(at_zero)
 
 
-@njit(inline="always")
+@njit(forceinline=True)
 def _at(nibbles, step, seated):
     """The seats at the top at ``step``."""
     return (nibbles[step // 16] >> np.uint64(4 * (step % 16))) & seated

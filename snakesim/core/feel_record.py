@@ -38,7 +38,7 @@ def scratch(cap: int, players: int) -> tuple[np.ndarray, np.ndarray, np.ndarray,
     )
 
 
-@njit(inline="always")  # (called every step: a call would pass each of its arrays field by field)
+@njit(forceinline=True)  # (called every step: a call would pass each of its arrays field by field)
 def store(history, values, sign, n, step):
     """Write the standings ``sign * values[:n]`` after step ``step`` (0: the deal)."""
     standings = history[0]

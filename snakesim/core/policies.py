@@ -205,7 +205,7 @@ def thinks_ahead(table: np.ndarray, first_lookahead: int) -> bool:
     return bool((np.asarray(table)[:, CODE] >= first_lookahead).any())
 
 
-@njit(inline="always")  # asked at every decision
+@njit(forceinline=True)  # asked at every decision
 def acting(state, policies, seat):
     """The policy code ``seat`` decides by this time: its own, or with its mistake rate (one
     draw) ``random``. A seat without a mistake rate draws nothing."""

@@ -84,7 +84,7 @@ def _fill(state, x):
         state[k] = _mix(x)
 
 
-@njit(inline="always")
+@njit(inline="always")  # (inlined by numba, not forceinline=True: see jit.JIT_OPTIONS)
 def _step(s0, s1, s2, s3):
     """One xoshiro256** step on a state held in four locals: the output and the new state."""
     result = _rotl(s1 * np.uint64(5), 7) * np.uint64(9)
@@ -260,7 +260,7 @@ def deck_identities(deck, identities) -> None:
     identities[:] = ((deck.astype(np.uint64) << np.uint64(20)) | copy.astype(np.uint64)) * _GOLDEN
 
 
-@njit(inline="always")
+@njit(inline="always")  # (inlined by numba, not forceinline=True: see jit.JIT_OPTIONS)
 def inline_keyed_deal(key, shuffle_number, deck, identities, items, n_types, copies, keys):
     """:func:`keyed_deal` compiled into its caller, but for the rare deal whose keys' top bits
     tie (`_keyed_deal_full`): for a kernel that deals many times a game (Fortune reshuffles).
@@ -295,7 +295,7 @@ def full_keyed_deal(key, shuffle_number, deck, identities, items, n_types, copie
     _keyed_deal_full(base, deck, identities, items, n_types, copies=copies, keys=keys)
 
 
-@njit(inline="always")
+@njit(inline="always")  # (inlined by numba, not forceinline=True: see jit.JIT_OPTIONS)
 def _dealt_by_top16(base, deck, identities, items, keys):
     """A deal of ``0 < n <= SMALL_LIMIT`` cards on its keys' top bits alone (`_placed_by_top16`);
     False when two of them tie, and the full keys must order it."""
@@ -494,7 +494,7 @@ def _place_by_top16_packs(typingctx, top, source, at, items, n):
     return types.uint64(top, source, at, items, n), _place_ir(True)
 
 
-@njit(inline="always")
+@njit(inline="always")  # (inlined by numba, not forceinline=True: see jit.JIT_OPTIONS)
 def _top16_slots(top):
     """Fill the 64 uint16 slots ``top`` (``keys[n : n + 16]`` viewed so) with the largest value
     as signed (``_SIGN16``), which is below no key, before the top 16 bits of ``n <= SMALL_LIMIT``
@@ -503,7 +503,7 @@ def _top16_slots(top):
         top[k] = 0x7FFF
 
 
-@njit(inline="always")
+@njit(inline="always")  # (inlined by numba, not forceinline=True: see jit.JIT_OPTIONS)
 def _placed_by_top16(top, source, at, items, n):
     """`_rank_by_keys` for ``0 < n <= SMALL_LIMIT`` keys, on their top 16 bits ``top[:n]``
     (`_top16_slots`); returns False when two keys share those bits (one 52-card pile in 50),

@@ -125,7 +125,7 @@ def _right(coins, seat, n):
     return s
 
 
-@njit(inline="always")
+@njit(forceinline=True)
 def _neighbour(coins, seat, n, side, left, right):
     """The left (side 0) or right neighbour in the game, found now unless already known (-1:
     not yet); returns it and both neighbours as known."""
@@ -204,7 +204,7 @@ def _primitive(op, seat, n, left, right, cup, coins, out_at, skip, alive, length
     return cup, left, right
 
 
-@njit(inline="always")
+@njit(forceinline=True)
 def _fast_card(pile, table, advance, cycle, at, word, high, cup, max_cup, turn, by_card, first_row, log, offset):
     """Card ``pile[at]`` from the fast path's table: False and the state unchanged if some seat
     would pay as much as it has (or more), else True and the state after it (see `_run`); with
@@ -230,7 +230,7 @@ def _fast_card(pile, table, advance, cycle, at, word, high, cup, max_cup, turn, 
     return True, word, cup, max_cup, turn
 
 
-@njit(inline="always")
+@njit(forceinline=True)
 def _run(pile, table, advance, cycle, at, end, word, high, cup, max_cup, turn, by_card, first_row, log, offset):
     """The fast path: play ``pile[at:end]`` from the table while no seat pays as much as it
     has; return where it stopped and the state then (see `_play_one`).
@@ -319,7 +319,7 @@ def _unpack(packed, steps, n, lane, low, last):
             row[t] = np.int32((log[t] >> shift) & low)
 
 
-@njit(inline="always")
+@njit(forceinline=True)
 def _play_one(words, further, ops, table, advance, cycle, params, seed, game, scratch, packed, steps, out, row):
     """Play game ``game`` and write its results into row ``row`` of the ``out`` columns.
 
