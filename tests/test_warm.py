@@ -99,6 +99,59 @@ def test_a_play_waits_while_its_game_compiles_in_the_background_and_for_no_other
     assert call(warming, "GET", "/api/engines")["engines"]["hisss"]["state"] == "ready"
 
 
+# Another stand-in: Hisss's default engine is ready, its look-ahead players' compiles until the
+# test leaves a file named "release" in the folder.
+FAKE_THINKING = """
+import json, os, sys, time
+folder = sys.argv[1]
+def state(engine, s):
+    path = os.path.join(folder, engine + ".json")
+    open(path + ".tmp", "w").write(json.dumps({"state": s}))
+    os.replace(path + ".tmp", path)
+state("hisss", "ready")
+state("hisss-thinking", "compiling")
+while not os.path.exists(os.path.join(folder, "release")):
+    time.sleep(0.02)
+state("hisss-thinking", "ready")
+time.sleep(60)
+"""
+
+
+def test_a_play_with_a_player_who_thinks_ahead_waits_for_that_engine_alone(tmp_path):
+    from snakesim.workbench.serve import Workbench
+
+    wb = Workbench().start()
+    try:
+        wb.jobs.warming = Background(["hisss"], tmp_path, command=[sys.executable, "-c", FAKE_THINKING])
+        while not wb.jobs.warming.compiling("hisss", thinks=True):
+            time.sleep(0.02)
+        # Greedy players do not wait for the look-ahead's engine.
+        greedy = states_seen(wb, call(wb, "POST", "/api/runs", request("hisss"))["id"])
+        assert greedy[-1][0] == "done" and not any("in the background" in m for _, m in greedy)
+        thinking = {**request("hisss"), "games": 10}
+        thinking["arms"] = [{"name": "standard", "toml": "", "policies": ["expert", "greedy", "greedy"]}]
+        run = call(wb, "POST", "/api/runs", thinking)["id"]
+        while (job := call(wb, "GET", f"/api/runs/{run}"))["state"] == "waiting":
+            time.sleep(0.02)
+        assert job["state"] == "compiling" and job["message"].startswith(
+            "getting the Hisss engine for players who think ahead ready for this computer: it is compiling in the "
+            "background")  # fmt: skip
+        time.sleep(0.3)
+        assert call(wb, "GET", f"/api/runs/{run}")["state"] == "compiling"  # (still waiting for it)
+        (tmp_path / "release").touch()
+        assert states_seen(wb, run)[-1][0] == "done"
+    finally:
+        wb.stop()
+
+
+def test_the_engines_of_players_who_think_ahead_follow_the_defaults_where_a_game_has_them():
+    from snakesim.games.warm import engine, game_of, with_thinking
+
+    assert with_thinking(["sssnake", "fortune", "hisss"]) == [
+        "sssnake", "fortune", "hisss", "sssnake-thinking", "hisss-thinking"]  # fmt: skip
+    assert game_of(engine("rainbow", thinks=True)) == ("rainbow", True) and game_of("rainbow") == ("rainbow", False)
+
+
 def test_the_background_process_and_its_workers_end_with_the_server(tmp_path):
     from snakesim.workbench.serve import Workbench
 
@@ -163,9 +216,11 @@ def test_compile_leaves_every_default_engine_in_the_cache_so_a_first_run_compile
 @pytest.mark.slow
 def test_a_first_play_in_a_workbench_started_twenty_seconds_earlier_compiles_nothing(tmp_path):
     """The issue's check, from an empty cache: the workbench's background process has every
-    game's engine ready within 20 s, and a first Play of each then loads it (no compiling)."""
+    game's engine ready within 20 s, and a first Play of each then loads it (no compiling);
+    35 s after the start, a first Play with a player who thinks ahead compiles nothing either."""
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache"), "SNAKESIM_HOME": str(tmp_path)}
     snakesim = str(Path(sys.executable).parent / "snakesim")
+    started = time.perf_counter()
     server = subprocess.Popen([snakesim, "workbench", "--port", "0"], env=env, stdout=subprocess.PIPE, text=True)
     try:
         url = server.stdout.readline().split()[2]
@@ -180,6 +235,13 @@ def test_a_first_play_in_a_workbench_started_twenty_seconds_earlier_compiles_not
         assert {g: s["state"] for g, s in states.items()} == dict.fromkeys(states, "ready"), states
         for game in states:
             seen = states_seen(wb, call(wb, "POST", "/api/runs", request(game))["id"])
+            assert [s for s, _ in seen if s == "compiling"] == [] and seen[-1][0] == "done", (game, seen)
+        # The look-ahead players' engines follow (measured: all ready 16 s after the start).
+        time.sleep(max(0.0, started + 35 - time.perf_counter()))
+        for game in ("rainbow", "hisss", "sssnake"):
+            thinking = {**request(game), "games": 6}
+            thinking["arms"] = [{"name": "standard", "toml": "", "policies": ["expert", "greedy", "greedy"]}]
+            seen = states_seen(wb, call(wb, "POST", "/api/runs", thinking)["id"])
             assert [s for s, _ in seen if s == "compiling"] == [] and seen[-1][0] == "done", (game, seen)
     finally:
         server.terminate()

@@ -82,7 +82,7 @@ def prepare(spec, rules, players: int, seed: int, codes=None, notice: bool | Cal
     With ``notice``, a compile (anything slower than a cache load) is announced while it
     happens: on stderr, or by calling ``notice`` with the line (the workbench shows it).
     """
-    thinks = bool(spec.policies) and codes is not None and _thinks(spec, codes)
+    thinks = thinks_ahead(spec, codes)
     key = (spec.name, thinks)
     if key in _ready:
         return 0.0
@@ -131,11 +131,14 @@ def _collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-def _thinks(spec, codes) -> bool:
-    """Whether a seat of the policy table ``codes`` thinks ahead in ``spec``'s game."""
-    from snakesim.core.policies import LOOKAHEAD_POLICIES, policy_table, thinks_ahead
+def thinks_ahead(spec, codes) -> bool:
+    """Whether a seat of the policy table ``codes`` (None: the game's default players) thinks
+    ahead in ``spec``'s game: its run then needs the kernel with the look-ahead compiled in."""
+    from snakesim.core import policies
 
-    first = min((spec.policies.index(p) for p in LOOKAHEAD_POLICIES if p in spec.policies), default=None)
+    if not spec.policies or codes is None:
+        return False
+    first = min((spec.policies.index(p) for p in policies.LOOKAHEAD_POLICIES if p in spec.policies), default=None)
     if first is None:
         return False
-    return thinks_ahead(policy_table(codes, len(codes), 0), first)
+    return policies.thinks_ahead(policies.policy_table(codes, len(codes), 0), first)

@@ -70,7 +70,8 @@ def play(job: Job, plan: RunPlan, catalogue: str | os.PathLike | None = None, fr
     search takes the games earlier searches kept in ``catalogue`` (its path; None: the
     default's), unless ``fresh``, and keeps those it plays there. Where the background process
     ``warming`` (``snakesim.games.warm.Background``) is compiling this game's engine, the run
-    waits for it (and for no other game), then loads it from the cache."""
+    waits for it (and for no other game), then loads it from the cache; likewise for the engine
+    of players who think ahead, where a seat does."""
     from snakesim.core import compiling
     from snakesim.core.policies import encode_policies
     from snakesim.core.progress import seconds_per_game
@@ -83,13 +84,15 @@ def play(job: Job, plan: RunPlan, catalogue: str | os.PathLike | None = None, fr
         with job.lock:
             job.state, job.message = "compiling", line
 
-    if warming is not None and warming.compiling(spec.name):
-        notice(f"getting the {spec.title.split(':')[0]} engine ready for this computer: it is compiling in the "
-               "background (started with the workbench), and this run starts once it is ready")  # fmt: skip
-        warming.wait(spec.name, job.cancel)
+    arms_codes = [encode_policies(spec, arm.seats) if arm.seats else None for arm in plan.arms]
+    for thinks in sorted({compiling.thinks_ahead(spec, codes) for codes in arms_codes}):
+        if warming is not None and warming.compiling(spec.name, thinks):
+            what = " for players who think ahead" if thinks else ""
+            notice(f"getting the {spec.title.split(':')[0]} engine{what} ready for this computer: it is compiling in "
+                   "the background (started with the workbench), and this run starts once it is ready")  # fmt: skip
+            warming.wait(spec.name, job.cancel, thinks=thinks)
     parts = []
-    for arm in plan.arms:  # the kernels loaded or compiled first, and the page told
-        codes = encode_policies(spec, arm.seats) if arm.seats else None
+    for arm, codes in zip(plan.arms, arms_codes, strict=True):  # the kernels loaded or compiled first, the page told
         compiling.prepare(spec, arm.rules, players, seed, codes, notice=notice)
         if kind.COUNTS_WORK and job.total:  # what a game of this arm costs, for a bar that counts work
             parts.append((plan.games, seconds_per_game(spec, arm.rules, players, seed, plan.games, codes=codes)))

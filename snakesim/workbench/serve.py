@@ -106,7 +106,8 @@ class Workbench:
             from snakesim.games.warm import Background
 
             self._states = tempfile.TemporaryDirectory(prefix="snakesim-engines-")
-            self.jobs.warming = Background(list(NAMES), self._states.name)  # (the page opens on the first)
+            # (the page opens on the first game; the look-ahead players' engines follow the defaults)
+            self.jobs.warming = Background(list(NAMES), self._states.name, thinking=True)
         return self
 
     def stop(self) -> None:
