@@ -297,13 +297,13 @@ def _quicker_error_markup() -> None:
 _quicker_error_markup()
 
 
-# (no_cfunc_wrapper: nothing calls C.) A small function called in a hot loop is inlined by
-# LLVM (``njit(forceinline=True)``: compiled once, then inlined at every call), not by numba
-# (``inline="always"``), which types and lowers the whole function again at every call site:
-# Fortune's first compile 4.76 -> 3.56 s, Hisss 3.60 -> 3.38 s, the games as fast (issue 56).
-# numba's inlining stays only for the random stream's step (rng._step), where LLVM's was up to
-# 2% slower for Fortune. forceinline is set False here since numba otherwise hands it down to
-# everything a forceinline function calls.
+# (no_cfunc_wrapper: nothing calls C.) A function called from several places in a hot loop is
+# inlined by LLVM (``njit(forceinline=True)``: compiled once, then inlined at every call), not
+# by numba (``inline="always"``), which types and lowers it again at every call site: Fortune's
+# first compile 4.95 -> 4.15 s, its games as fast (issue 56; docs/explanation/performance.md).
+# numba's inlining stays where LLVM's measured slower (the random stream's step and deal: 9% for
+# Fortune's AVX2 code) or compiled no quicker (Rainbow's and Hisss's turn, called once).
+# forceinline is False here since numba otherwise hands it down to all a forceinline one calls.
 JIT_OPTIONS = {"cache": True, "nogil": True, "error_model": "numpy", "no_cfunc_wrapper": True, "forceinline": False}
 # A helper's, on top: no wrapper for calls from Python, compiled to IR only, so not cached.
 INNER_OPTIONS = {"cache": False, "no_cpython_wrapper": True}
