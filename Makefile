@@ -80,7 +80,9 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check snakesim tests benchmarks tools conftest.py
 
 ## One table per game (every ratio from interleaved rounds in one process), then the
-## look-ahead players, start-up, a 10**7-game table and the Dask backend.
+## look-ahead players, start-up, what a first run compiles, every kernel against the git
+## revision BASELINE (make bench BASELINE=v0.2.0), a 10**7-game table and the Dask backend.
+BASELINE ?= HEAD~1
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_fortune.py
 	$(BIN)/python benchmarks/bench_rainbow.py
@@ -89,6 +91,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_lookahead.py
 	$(BIN)/python benchmarks/bench_startup.py
 	$(BIN)/python benchmarks/bench_compile.py
+	$(BIN)/python benchmarks/bench_against.py --baseline $(BASELINE)
 	$(BIN)/python benchmarks/bench_catalogue.py
 	$(BIN)/python benchmarks/bench_design.py
 	$(BIN)/python benchmarks/bench_table.py

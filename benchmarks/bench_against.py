@@ -8,7 +8,7 @@ within it, and the median and spread printed. Separate processes differ by more 
 changes measured (±3% here); the same code against itself gives 0.99-1.01. Both must play the
 same games: their total lengths are compared.
 
-    python benchmarks/bench_against.py [--baseline HEAD~1] [--repeats 40]
+    python benchmarks/bench_against.py [--baseline HEAD~1] [--repeats 40]    (make bench BASELINE=REV)
     NUMBA_CPU_NAME=haswell NUMBA_CPU_FEATURES= python benchmarks/bench_against.py   # AVX2 code
 """
 
@@ -71,6 +71,11 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=40, help="interleaved rounds; medians are printed")
     parser.add_argument("--only", default=None, choices=sorted(GAMES), help="one game only")
     args = parser.parse_args()
+    known = subprocess.run(["git", "rev-parse", "--verify", "--quiet", f"{args.baseline}^{{commit}}"], cwd=ROOT,
+                           capture_output=True)  # fmt: skip
+    if known.returncode != 0:  # (a shallow clone, or a name from elsewhere: nothing to compare with)
+        print(f"bench_against: {args.baseline} is not a revision of this clone; nothing compared")
+        return
     with tempfile.TemporaryDirectory() as folder:
         _copy_as_base(args.baseline, Path(folder))
         sys.path.insert(0, folder)
