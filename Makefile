@@ -45,9 +45,10 @@ test-browser: $(BROWSER_STAMP) docs
 screenshot: $(BROWSER_STAMP)
 	SNAKESIM_SCREENSHOT=docs/workbench.png $(BIN)/python -m pytest -m browser -n 0 -q -k house_rule
 
-## Everything, slow tests included.
+## Everything, slow tests included; the tests that time compiling (marked `timed`) after the
+## rest, one at a time, since each needs the machine's every core to itself.
 test-all: $(STAMP)
-	@start=$$(date +%s); $(BIN)/python -m pytest -m ''; rc=$$?; \
+	@start=$$(date +%s); $(BIN)/python -m pytest -m 'not timed' && $(BIN)/python -m pytest -m timed -n 0; rc=$$?; \
 	echo "make test-all: $$(( $$(date +%s) - start )) s"; exit $$rc
 
 ## The reviewed snapshots of every word snakesim says (tests/snapshots/), written anew from the

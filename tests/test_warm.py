@@ -196,6 +196,7 @@ def test_compile_names_an_unknown_game_in_one_line():
 
 
 @pytest.mark.slow
+@pytest.mark.timed
 def test_compile_leaves_every_default_engine_in_the_cache_so_a_first_run_compiles_nothing(tmp_path):
     """The set-up's step (`make run`), from an empty cache: after `snakesim compile`, each
     game's first default run loads its engine (no compile line) and answers in seconds."""
@@ -214,6 +215,7 @@ def test_compile_leaves_every_default_engine_in_the_cache_so_a_first_run_compile
 
 
 @pytest.mark.slow
+@pytest.mark.timed
 def test_a_first_play_in_a_workbench_started_twenty_seconds_earlier_compiles_nothing(tmp_path):
     """The issue's check, from an empty cache: the workbench's background process has every
     game's engine ready within 20 s, and a first Play of each then loads it (no compiling);
