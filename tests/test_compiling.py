@@ -168,6 +168,29 @@ def test_a_compile_is_announced_and_counted_once(monkeypatch, capsys, tmp_path):
     assert capsys.readouterr().err == ""
 
 
+@pytest.mark.parametrize("progress", [True, False])
+def test_a_search_says_in_a_terminal_that_its_kernel_compiles(progress, monkeypatch):
+    # tune, design and balance play through analysis.search.SameGames, whose blocks load the
+    # kernel without a word: from an empty cache a search sat silent while it compiled. Now
+    # the kernel is got ready first, with the notice wherever the search shows its progress.
+    from snakesim.analysis.search import SameGames
+    from snakesim.games import get_game
+
+    asked, real = [], compiling.prepare
+
+    def prepare(*args, **kwargs):
+        asked.append(kwargs["notice"])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(compiling, "prepare", prepare)
+    spec = get_game("fortune")
+    search = SameGames(spec, 3, seed=1, progress=progress)
+    search.games(spec.rules(), 50)
+    search.games(spec.rules().updated({"start_coins": 9}), 50)
+    search.close()
+    assert asked == [progress]  # (once: one kernel for every rule set)
+
+
 class _CollectorSpec(_SlowSpec):
     """A game whose kernel notes whether Python's cycle collector runs while it gets ready."""
 

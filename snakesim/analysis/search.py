@@ -104,7 +104,11 @@ class SameGames:
             self._used[rules] = count
         done = 0 if have is None else len(have["winner"])
         if done < count:
-            if self._bar is None:
+            if self._bar is None:  # (the kernel first, so that a compile is said in a terminal before the bar)
+                from snakesim.core.policies import encode_policies
+
+                codes = encode_policies(self.spec, self.seats) if self.seats else None
+                compiling.prepare(self.spec, rules, self.players, self.seed, codes, notice=self.progress)
                 self._bar = progress_bar(None, self.progress, desc=f"{self.spec.name} search")
             started, compiled = time.perf_counter(), compiling.spent()
             blocks = play_blocks(
