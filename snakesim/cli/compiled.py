@@ -16,14 +16,15 @@ from snakesim.cli import cli
 @click.option("--thinking", is_flag=True,
               help="Also the engines of players who think ahead (expert, oracle), where a game has them.")  # fmt: skip
 def compile_command(games, processes, thinking):
-    """Compile the games' engines for this machine now, every core at once, so that no first
-    run waits for the compiler.
+    """Compile the games' engines for this machine now, one game a core, so that no first run
+    waits for the compiler.
 
     A game's first run compiles its engine (several seconds); numba keeps it in its cache, and
     later runs load it in a fraction of a second. This compiles each game's default engine (its
     standard rules, no look-ahead player) ahead: `make run` does it as part of the set-up. A
-    game already compiled is loaded, at once. With --thinking, the engines of players who
-    think ahead too (their first run would compile for 5-15 s).
+    game compiled already is only loaded from the cache (under a second). --thinking also
+    compiles the engines of players who think ahead (expert, oracle), whose first game would
+    otherwise wait 5-15 s.
 
     \b
     Examples:
