@@ -163,7 +163,7 @@ def test_a_compile_is_announced_and_counted_once(monkeypatch, capsys, tmp_path):
     assert compiling.prepare(_SlowSpec(), None, 2, 1) >= 0.3
     assert capsys.readouterr().err == "compiling the Slowgame engine for this machine, once: about 15 s\n"
     assert compiling.spent() - before >= 0.3
-    assert compiling.estimate("slowgame", False) == pytest.approx(0.3, abs=0.2)  # remembered for next time
+    assert compiling.estimate("slowgame", False) == pytest.approx((0.3, 0.3), abs=0.2)  # remembered for next time
     assert compiling.prepare(_SlowSpec(), None, 2, 1) == 0.0  # ready: nothing to do, nothing said
     assert capsys.readouterr().err == ""
 
@@ -189,6 +189,16 @@ def test_a_search_says_in_a_terminal_that_its_kernel_compiles(progress, monkeypa
     search.games(spec.rules().updated({"start_coins": 9}), 50)
     search.close()
     assert asked == [progress]  # (once: one kernel for every rule set)
+
+
+def test_a_first_compile_is_said_as_a_range_until_this_machine_has_compiled_it(monkeypatch, tmp_path):
+    # Before its first compile here, a kernel's time is said as what the project's machine took
+    # up to 1.7 times that (a slower machine); after it, as this machine's own.
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    assert compiling.estimate_text("fortune", False) == "about 4-7 s"
+    assert compiling.estimate_text("sssnake", True) == "about 9-15 s"
+    compiling._remember("fortune", False, 3.4)
+    assert compiling.estimate_text("fortune", False) == "about 3 s"
 
 
 class _CollectorSpec(_SlowSpec):

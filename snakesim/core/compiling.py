@@ -23,19 +23,20 @@ from contextlib import contextmanager
 
 from snakesim.core.jit import cache_base
 
-# About how long a first compile takes on the project's usual 2-core AMD machine (AVX2), with
-# and without a seat that thinks ahead: 1.7 times what an AMD EPYC with AVX-512 took on
-# 2026-11-25 after issue 27's fifth round (the same code compiled 1.5-1.8 times slower on the
-# machine of issue 27's figures). Used until this machine has compiled the kernel once.
+# About how long a first compile takes, with and without a seat that thinks ahead: what the
+# project's 2-core AMD EPYC took (AVX2 code, bench_compile.py, 2026-11-27), and 1.7 times that
+# (the same code compiled 1.5-1.8 times slower on the machine of issue 27's figures). Said as
+# a range until this machine has compiled the kernel once, then as its own time.
 TYPICAL_SECONDS = {
-    ("fortune", False): 7,
-    ("rainbow", False): 6,
-    ("rainbow", True): 10,
-    ("hisss", False): 5,
-    ("hisss", True): 9,
-    ("sssnake", False): 10,
-    ("sssnake", True): 15,
+    ("fortune", False): (4, 7),
+    ("rainbow", False): (4, 6),
+    ("rainbow", True): (5, 9),
+    ("hisss", False): (4, 6),
+    ("hisss", True): (6, 10),
+    ("sssnake", False): (7, 11),
+    ("sssnake", True): (9, 15),
 }
+UNKNOWN_SECONDS = (15, 15)  # (a game not listed: a plugin's, a test's)
 NOTICE_AFTER_SECONDS = 0.6  # loading a cached kernel takes less
 _ready: set[tuple] = set()  # (game, thinks) kernels this process has loaded or compiled
 _spent = [0.0]  # seconds spent getting kernels ready in this process
@@ -57,12 +58,20 @@ def _remembered() -> dict:
         return {}
 
 
-def estimate(game: str, thinks: bool) -> float:
-    """About how many seconds compiling ``game``'s kernel takes here."""
+def estimate(game: str, thinks: bool) -> tuple[float, float]:
+    """About how many seconds compiling ``game``'s kernel takes here: the least and the most
+    (the same once this machine has compiled it)."""
     known = _remembered().get(f"{game}:{int(thinks)}")
     if isinstance(known, int | float) and known > 0:
-        return float(known)
-    return float(TYPICAL_SECONDS.get((game, thinks), 15))
+        return float(known), float(known)
+    low, high = TYPICAL_SECONDS.get((game, thinks), UNKNOWN_SECONDS)
+    return float(low), float(high)
+
+
+def estimate_text(game: str, thinks: bool) -> str:
+    """:func:`estimate` in words: ``about 4-7 s``, or ``about 3 s``."""
+    low, high = (round(x) for x in estimate(game, thinks))
+    return f"about {max(low, 1)} s" if low >= high else f"about {max(low, 1)}-{high} s"
 
 
 def _remember(game: str, thinks: bool, seconds: float) -> None:
@@ -90,7 +99,7 @@ def prepare(spec, rules, players: int, seed: int, codes=None, notice: bool | Cal
     def announce() -> None:
         title = spec.title.split(":")[0]
         what = " and its look-ahead player" if thinks else ""
-        line = f"compiling the {title} engine{what} for this machine, once: about {estimate(*key):.0f} s"
+        line = f"compiling the {title} engine{what} for this machine, once: {estimate_text(*key)}"
         if callable(notice):
             notice(line)
             return

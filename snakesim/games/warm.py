@@ -82,7 +82,7 @@ def _order(engines: Sequence[str]) -> list[str]:
     """The engines longest to compile first, so that the last to finish starts earliest."""
     from snakesim.core.compiling import estimate
 
-    return sorted(engines, key=lambda name: -estimate(*game_of(name)))
+    return sorted(engines, key=lambda name: -estimate(*game_of(name))[1])
 
 
 def warm_all(games: Sequence[str], processes: int | None = None, *, status: Path | None = None,
