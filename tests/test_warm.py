@@ -18,26 +18,12 @@ from click.testing import CliRunner
 
 from snakesim.cli import cli
 from snakesim.games.warm import Background
+from tests.engines_stand_in import stand_in
 
 # A stand-in for the background process: Hisss "compiles" while Fortune waits its turn, until
 # the test leaves a file named "release" in the folder; then both are ready. It starts a worker
 # of its own, as the real one does.
-FAKE = """
-import json, os, subprocess, sys, time
-folder = sys.argv[1]
-def state(game, s):
-    path = os.path.join(folder, game + ".json")
-    open(path + ".tmp", "w").write(json.dumps({"state": s}))
-    os.replace(path + ".tmp", path)
-worker = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
-open(os.path.join(folder, "worker"), "w").write(str(worker.pid))
-state("hisss", "compiling")
-while not os.path.exists(os.path.join(folder, "release")):
-    time.sleep(0.02)
-state("hisss", "ready")
-state("fortune", "ready")
-time.sleep(60)
-"""
+FAKE = stand_in("hisss", then=("hisss", "fortune"), worker=True)
 
 
 def call(wb, method, path, body=None):
@@ -66,7 +52,7 @@ def warming(tmp_path):
     from snakesim.workbench.serve import Workbench
 
     wb = Workbench().start()
-    wb.jobs.warming = Background(["hisss", "fortune"], tmp_path / "states", command=[sys.executable, "-c", FAKE])
+    wb.jobs.warming = Background(["hisss", "fortune"], tmp_path / "states", command=FAKE)
     yield wb
     wb.stop()
 
@@ -101,20 +87,7 @@ def test_a_play_waits_while_its_game_compiles_in_the_background_and_for_no_other
 
 # Another stand-in: Hisss's default engine is ready, its look-ahead players' compiles until the
 # test leaves a file named "release" in the folder.
-FAKE_THINKING = """
-import json, os, sys, time
-folder = sys.argv[1]
-def state(engine, s):
-    path = os.path.join(folder, engine + ".json")
-    open(path + ".tmp", "w").write(json.dumps({"state": s}))
-    os.replace(path + ".tmp", path)
-state("hisss", "ready")
-state("hisss-thinking", "compiling")
-while not os.path.exists(os.path.join(folder, "release")):
-    time.sleep(0.02)
-state("hisss-thinking", "ready")
-time.sleep(60)
-"""
+FAKE_THINKING = stand_in("hisss-thinking", then=("hisss-thinking",), ready=("hisss",))
 
 
 def test_a_play_with_a_player_who_thinks_ahead_waits_for_that_engine_alone(tmp_path):
@@ -122,7 +95,7 @@ def test_a_play_with_a_player_who_thinks_ahead_waits_for_that_engine_alone(tmp_p
 
     wb = Workbench().start()
     try:
-        wb.jobs.warming = Background(["hisss"], tmp_path, command=[sys.executable, "-c", FAKE_THINKING])
+        wb.jobs.warming = Background(["hisss"], tmp_path, command=FAKE_THINKING)
         while not wb.jobs.warming.compiling("hisss", thinks=True):
             time.sleep(0.02)
         # Greedy players do not wait for the look-ahead's engine.
@@ -156,7 +129,7 @@ def test_the_background_process_and_its_workers_end_with_the_server(tmp_path):
     from snakesim.workbench.serve import Workbench
 
     wb = Workbench().start()
-    wb.jobs.warming = Background(["hisss"], tmp_path, command=[sys.executable, "-c", FAKE])
+    wb.jobs.warming = Background(["hisss"], tmp_path, command=FAKE)
     while not (tmp_path / "worker").exists():
         time.sleep(0.02)
     worker = int((tmp_path / "worker").read_text())

@@ -17,6 +17,7 @@ import pytest
 from click.testing import CliRunner
 
 from snakesim.cli import cli
+from tests.engines_stand_in import stand_in
 from tests.test_browser import browser, chromium  # noqa: F401  (the module's headless chromium)
 
 pytestmark = pytest.mark.browser
@@ -1004,30 +1005,15 @@ def test_no_button_without_a_name_among_the_results(open_page):
 
 # A stand-in for the background process that compiles the engines: Hisss compiles while Fortune
 # waits its turn, until the test leaves a file named "release" in the folder; then both are ready.
-ENGINES = """
-import json, os, sys, time
-folder = sys.argv[1]
-def state(game, s):
-    path = os.path.join(folder, game + ".json")
-    open(path + ".tmp", "w").write(json.dumps({"state": s}))
-    os.replace(path + ".tmp", path)
-state("hisss", "compiling")
-while not os.path.exists(os.path.join(folder, "release")):
-    time.sleep(0.02)
-state("hisss", "ready")
-state("fortune", "ready")
-time.sleep(60)
-"""
+ENGINES = stand_in("hisss", then=("hisss", "fortune"))
 
 
 def test_the_page_says_which_games_are_getting_ready_then_says_no_more(open_page, tmp_path):
-    import sys
-
     from snakesim.games.warm import Background
     from snakesim.workbench.serve import Workbench
 
     wb = Workbench().start()
-    wb.jobs.warming = Background(["fortune", "hisss"], tmp_path, command=[sys.executable, "-c", ENGINES])
+    wb.jobs.warming = Background(["fortune", "hisss"], tmp_path, command=ENGINES)
     try:
         page = open_page(width=390, height=844, at=wb)  # (a phone's screen)
         page.wait_for_selector("#engines:not([hidden])", timeout=10_000)
