@@ -248,22 +248,59 @@ def test_tune_findings_say_the_value_and_whether_fresh_games_hold_the_target():
     s = {"vary": {"option": "start_coins", "seat": None, "range": [5, 40]}, "status": "met", "best": 13,
          "target": {"metric": "length.median", "value": 60.0}, "estimate": 12.86,
          "metric": {"value": 61.0, "ci": [60.0, 61.0], "games": 100_000}}  # fmt: skip
-    said = tune_findings(s)
-    assert said[0] == ("For the median game length of 60, play start_coins = 13: it gives 61 [60, 61] on 100,000 "
-                       "fresh games, which meets the target: what it gives lies within 3 of it, closer than anyone "
-                       "would notice.")  # fmt: skip
+    said = tune_findings(s, unit="cards drawn")
+    assert said == [
+        "For the median game length of 60, play start_coins = 13: it gives 61 [60, 61] on 100,000 fresh games, which "
+        "meets the target: what it gives lies within 3 cards drawn of it (5% of the target, the smallest difference "
+        "that matters), closer than anyone would notice."
+    ]  # (no neighbours given: nothing said of values between)
     # The margin is the target figure's: 5% of the target for the length; 65 [64, 66] misses it.
     s["metric"] = {"value": 65.0, "ci": [64.0, 66.0], "games": 100_000}
-    assert tune_findings(s)[0].endswith("which misses the target by more than matters (more than 3 of it).")
+    assert tune_findings(s)[0].endswith(
+        "which misses the target by more than matters: by more than 3 (5% of the target, the smallest difference that "
+        "matters)."
+    )
     s["metric"] = {"value": 62.0, "ci": [61.0, 64.0], "games": 100_000}
-    assert tune_findings(s)[0].endswith("close to the target; these games cannot tell whether it lies within 3 of it.")
+    assert tune_findings(s)[0].endswith(
+        "close to the target; these games cannot tell whether it lies within 3 of it (5% of the target, the smallest "
+        "difference that matters)."
+    )
     s.update(status="out of reach", best=5, estimate=None, target={"metric": "win_rate.1", "value": 0.9})
     s["metric"] = {"value": 0.52, "ci": [0.51, 0.53], "games": 100_000}
-    assert tune_findings(s) == [
+    assert tune_findings(s, unit="fraction") == [
         "No value of start_coins from 5 to 40 brings the second player's win rate to 90.0%; the nearest is 5: it gives "
-        "52.0% [51.0%, 53.0%] on 100,000 fresh games, which misses the target by more than matters (more than 1 "
-        "percentage point of it)."
+        "52.0% [51.0%, 53.0%] on 100,000 fresh games, which misses the target by more than matters: by more than 1 "
+        "percentage point (the smallest difference that matters)."
     ]
+
+
+def test_tune_findings_name_the_two_whole_values_the_target_lies_between():
+    """They said "Between whole values the target lies at start_coins = 12.86": a value nobody
+    can play, said more exactly than a median of whole cards allows. Now the two values and what
+    each gives, and the nearer only where the intervals show it."""
+    s = {"vary": {"option": "start_coins", "seat": None, "range": [5, 40]}, "status": "nearest", "best": 13,
+         "target": {"metric": "length.median", "value": 60.0}, "estimate": 12.86,
+         "metric": {"value": 61.0, "ci": [60.0, 61.0], "games": 100_000},
+         "neighbours": [{"value": 14, "metric": 69.0, "ci": [68.0, 69.0]},
+                        {"value": 12, "metric": 54.0, "ci": [53.0, 54.0]},
+                        {"value": 13, "metric": 61.0, "ci": [61.0, 61.0]},
+                        {"value": 11, "metric": 47.0, "ci": [47.0, 47.0]}]}  # fmt: skip
+    said = tune_findings(s)
+    assert said[1] == ("On the search's games 60 lies between start_coins = 12 (54 [53, 54]) and 13 (61 [61, 61]), "
+                       "nearer 13; start_coins takes whole values only.")  # fmt: skip
+    assert not any("12.86" in line for line in said)
+    # Intervals that overlap in distance: neither is said to be nearer.
+    s["neighbours"][1] = {"value": 12, "metric": 58.0, "ci": [57.0, 59.0]}
+    assert tune_findings(s)[1].endswith("(58 [57, 59]) and 13 (61 [61, 61]); start_coins takes whole values only.")
+    # A value that gives the target itself: nothing lies between.
+    s["neighbours"][1] = {"value": 12, "metric": 60.0, "ci": [59.0, 61.0]}
+    assert len(tune_findings(s)) == 1
+    # Falling figures (more coins, fewer lead changes) are read the same way.
+    s.update(target={"metric": "length.mean", "value": 50.0})
+    s["neighbours"] = [{"value": 3, "metric": 55.0, "ci": [54.0, 56.0]}, {"value": 4, "metric": 45.0,
+                       "ci": [44.0, 46.0]}]  # fmt: skip
+    assert "60.0 lies" not in (said := tune_findings(s)[1])
+    assert "50.0 lies between start_coins = 3 (55.0 [54.0, 56.0]) and 4 (45.0 [44.0, 46.0]); start_coins" in said
 
 
 def test_tune_findings_never_say_a_target_is_met_where_fresh_games_put_it_outside_the_interval():
@@ -275,10 +312,11 @@ def test_tune_findings_never_say_a_target_is_met_where_fresh_games_put_it_outsid
          "metric": {"value": 1.3912, "ci": [1.3855, 1.3969], "games": 160_000}}  # fmt: skip
     said = tune_findings(s)[0]
     assert "meets" not in said
-    assert said.endswith("not exactly the target (it lies outside the interval) but within 0.5 of it, closer than "
-                         "anyone would notice.")  # fmt: skip
+    assert said.endswith("not exactly the target (it lies outside the interval) but within 0.5 of it (the smallest "
+                         "difference that matters), closer than anyone would notice.")  # fmt: skip
     s["status"] = "out of reach"  # (the nearest end of the range: judged the same way)
-    assert tune_findings(s)[0].endswith("but within 0.5 of it, closer than anyone would notice.")
+    assert tune_findings(s)[0].endswith("but within 0.5 of it (the smallest difference that matters), closer than "
+                                        "anyone would notice.")  # fmt: skip
 
 
 def test_sweep_findings_say_a_trend_only_beyond_the_noise():
@@ -744,22 +782,24 @@ def test_an_interval_reaching_past_a_targets_edge(op, value, tolerance, ci, cros
         ("means.max_cup", 30.0, (30.0, 31.0), "which holds the target"),  # (the goal on an end of the interval)
         ("means.max_cup", 30.0, (29.0, 30.0), "which holds the target"),
         ("means.max_cup", 30.0, (29.0, 29.5), "close to the target but not on it"),
-        ("lead_changes.mean", 6.0, (5.875, 6.125), "which meets the target: what it gives lies within 0.5 of it, "
-         "closer than anyone would notice"),
-        ("lead_changes.mean", 6.0, (6.0, 6.25), "which meets the target: what it gives lies within 0.5 of it, "
-         "closer than anyone would notice"),
+        ("lead_changes.mean", 6.0, (5.875, 6.125), "which meets the target: what it gives lies within 0.5 lead changes "
+         "of it (the smallest difference that matters), closer than anyone would notice"),
+        ("lead_changes.mean", 6.0, (6.0, 6.25), "which meets the target: what it gives lies within 0.5 lead changes of "
+         "it (the smallest difference that matters), closer than anyone would notice"),
         ("lead_changes.mean", 6.0, (6.125, 6.25), "not exactly the target (it lies outside the interval) but within "
-         "0.5 of it, closer than anyone would notice"),
-        ("lead_changes.mean", 6.0, (7.0, 7.5), "which misses the target by more than matters (more than 0.5 of it)"),
+         "0.5 lead changes of it (the smallest difference that matters), closer than anyone would notice"),
+        ("lead_changes.mean", 6.0, (7.0, 7.5), "which misses the target by more than matters: by more than 0.5 lead "
+         "changes (the smallest difference that matters)"),
         ("lead_changes.mean", 6.0, (6.25, 7.0), "close to the target; these games cannot tell whether it lies within "
-         "0.5 of it"),
+         "0.5 lead changes of it (the smallest difference that matters)"),
     ],
 )  # fmt: skip
 def test_whether_a_tunes_answer_meets_its_target_in_words(metric, goal, ci, said):
+    """A designer asked where the "0.5" came from: the margin is said with its unit and source."""
     from snakesim.questions.tune import _meets
 
     s = {"target": {"metric": metric, "value": goal}, "metric": {"ci": list(ci)}}
-    assert _meets(s, None) == said
+    assert _meets(s, None, unit="lead changes") == said
 
 
 def _balanced(values, base, before, after, status="undecided", tolerance=0.01, novices=None):

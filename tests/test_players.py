@@ -77,6 +77,23 @@ def test_bad_policy_on_the_command_line_is_one_line_and_status_2(tmp_path):
     assert r.exit_code == 2 and "fortune has no player choices" in r.stderr
 
 
+def test_a_run_says_what_a_players_number_counts():
+    """A designer read "expert:64" in a run's players and could not tell what 64 counts; each
+    player spelled with a number is now said in words under the players, once each."""
+    r = invoke("run", "hisss", "-p", 3, "--games", "4", "-t", "1", "--policies", "expert:4,greedy:0.3,expert:4")
+    assert r.exit_code == 0, r.stderr
+    lines = r.stdout.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("players in turn order"))
+    assert lines[at + 1 : at + 3] == [
+        "  expert:4: thinks ahead: plays each allowed move out in 4 imagined games and keeps the best; slow",
+        "  greedy:0.3: a careful player who makes a random move 30% of the time",
+    ]
+    assert lines[at + 3] == ""  # (expert:4 once, plain greedy not at all)
+    r = invoke("compare", "hisss", "-p", 2, "--games", "4", "-t", "1", "--policy", "greedy:0.5", "-v", "standard")
+    assert r.exit_code == 0, r.stderr
+    assert "\n  greedy:0.5: a careful player who makes a random move 50% of the time\n" in r.stdout
+
+
 def test_policy_table_encodes_the_parameters():
     spec = get_game("sssnake")
     seats = resolve_policies(spec, 3, policies="friendly:0.25,greedy,random")

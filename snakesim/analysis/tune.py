@@ -211,10 +211,11 @@ def tune(
             message = (
                 f"{name}{'' if seat is None else f'[{seat}]'} = {best} gives {metric} {figures[best][0]:.4g} "
                 f"[{lo_b:.4g}, {hi_b:.4g}]"
+                + f" on the search's {count:,} games"
                 + (
                     " (the target is inside the interval)"
                     if status == "met"
-                    else f"; no integer reaches {goal:g} exactly"
+                    else f"; no whole value played there holds {goal:g} in its interval"
                 )
             )
         # The runner-up (the next nearest on the same games) is confirmed on the same fresh

@@ -312,8 +312,9 @@ def format_tune(result: TuneResult, title: str, who: str) -> str:
         lines.append(f"{n['value']:>16}  {n['metric']:>16.5g}  [{n['ci'][0]:.5g}, {n['ci'][1]:.5g}]{mark}")
     if s["estimate"] is not None:
         low, high = s["interval"]
-        band = f", interval {low:.2f} to {high:.2f}" if low is not None else ""
-        lines += ["", f"interpolated: {option} = {s['estimate']:.2f}{band} (where the 95% band holds the target)"]
+        band = f"; {low:.2f} to {high:.2f} where the 95% band holds it" if low is not None else ""
+        lines += ["", f"interpolated: {option} = {s['estimate']:.2f} (the figures joined linearly between whole values"
+                      f"{band}); only whole values can be played"]  # fmt: skip
     m = s["metric"]
     inside = "inside" if m["ci"][0] <= goal <= m["ci"][1] else "outside"
     lines += [

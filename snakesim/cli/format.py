@@ -7,6 +7,7 @@ from pathlib import Path
 from snakesim.core.errors import InputError
 from snakesim.core.figures import BY_ID
 from snakesim.core.jsontext import to_json
+from snakesim.core.policies import spelled_players
 from snakesim.core.rules import describe_changes
 
 __all__ = [
@@ -64,6 +65,7 @@ def format_summary(
         f"{s['players']} players, variant {s.get('variant', '?')} ({describe_changes(changes)}), "
         f"{games:,} games, seed {s.get('seed', '?')}",
         *([f"players in turn order, seat 0 first: {', '.join(policies)}"] if policies else []),
+        *(f"  {line}" for line in spelled_players(policies)),
         "",
         f"{'':12}{'games':>11}  {'rate':>9}   {level}% interval",
     ]

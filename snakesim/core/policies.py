@@ -96,6 +96,14 @@ def player_words(text: str) -> str:
     return POLICY_WORDS.get(name, name).format(k=param or DEFAULT_PLAYOUTS)
 
 
+def spelled_players(spellings: Sequence[str]) -> list[str]:
+    """How each player spelled with a parameter among ``spellings`` plays, once each in order
+    of appearance (``expert:64: thinks ahead: plays each allowed move out in 64 imagined
+    games...``): the lines a command prints under its players, where ``expert:64`` alone said
+    nothing of what 64 counts."""
+    return [f"{text}: {player_words(text)}" for text in dict.fromkeys(spellings) if ":" in text]
+
+
 def policies_help(names: Sequence[str]) -> list[tuple[str, str]]:
     """The kinds of player among ``names`` (a game's policies), one line each as ``(spelling,
     how it plays)``; then the novice's spelling where a policy takes a mistake rate."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from snakesim.analysis.tune import check_tune, tune
@@ -98,7 +99,8 @@ def play(plan: Plan, *, backend=None, progress: bool = False, kept=None) -> Answ
     games."""
     result = tune(plan.spec, plan.rules, plan.players, plan.target, plan.vary, seats=plan.seats, budget=plan.budget,
                   backend=backend, progress=progress, kept=kept)  # fmt: skip
-    return Answer(plan, result, tune_findings(result.summary, matters=dict(plan.matters)))
+    unit = target_words(plan.spec, result.summary["target"]["metric"])[1]
+    return Answer(plan, result, tune_findings(result.summary, matters=dict(plan.matters), unit=unit))
 
 
 def summary(answer: Answer) -> dict:
@@ -126,58 +128,98 @@ def rows(answer: Answer) -> pd.DataFrame:
 
 
 # ---------------------------------------------------------------------------- in words
-def tune_findings(s: dict, matters: Mapping | None = None) -> list[str]:
+def tune_findings(s: dict, matters: Mapping | None = None, unit: str = "") -> list[str]:
     """A tune search (``TuneResult.summary``) in words: the value to play and what fresh games
-    show, and whether that meets the target within what matters (``matters``: the margins by
-    figure, the registry's where it says nothing)."""
+    show, whether that meets the target within what matters (``matters``: the margins by
+    figure, the registry's where it says nothing; ``unit``: the figure's, as
+    :func:`snakesim.questions.rows.target_words` gives it), and, where the target falls between
+    two whole values, those two and what each gives."""
     seat, option = s["vary"]["seat"], s["vary"]["option"]
     whom = f" for {seat_player(seat)}" if seat is not None else ""  # (a per-seat option: one seat's value)
     words, goal = metric_words(s["target"]["metric"]), s["target"]["value"]
     m = s["metric"]
     lo, hi = m["ci"]
-    f = target_figure(s["target"]["metric"])
-    places = 0 if f is not None and f.kind == "quantile" else decimals(hi - lo)  # (whole steps)
-    rate = s["target"]["metric"].startswith("win_rate.") or (f is not None and f.kind == "rate")
-    show = (lambda x: percent(x, points(lo, hi))) if rate else (lambda x: number(x, places))
+    show = _shown(s["target"]["metric"], lo, hi)
     got = f"{show(m['value'])} [{show(lo)}, {show(hi)}] on {m['games']:,} fresh games"
+    meets = _meets(s, matters, unit)
     if s["status"] == "out of reach":
-        out = [
+        return [
             f"No value of {option}{whom} from {s['vary']['range'][0]} to {s['vary']['range'][1]} brings {words} "
-            f"to {show(goal)}; the nearest is {s['best']}: it gives {got}, {_meets(s, matters)}."
+            f"to {show(goal)}; the nearest is {s['best']}: it gives {got}, {meets}."
         ]
-    else:
-        out = [f"For {words} of {show(goal)}, play {option} = {s['best']}{whom}: it gives {got}, "
-               f"{_meets(s, matters)}."]  # fmt: skip
-    if s.get("estimate") is not None and s["status"] != "out of reach":
-        out.append(f"Between whole values the target lies at {option} = {s['estimate']:.2f}{whom}.")
+    out = [f"For {words} of {show(goal)}, play {option} = {s['best']}{whom}: it gives {got}, {meets}."]
+    between = _between(s.get("neighbours") or [], goal)
+    if between is not None:
+        (a, va, ca), (b, vb, cb), nearer = between
+        side = f", nearer {nearer}" if nearer is not None else ""
+        narrower = min((ca, cb), key=lambda ci: ci[1] - ci[0])  # (their own digits: the search's games)
+        show = _shown(s["target"]["metric"], *narrower)
+        out.append(
+            f"On the search's games {show(goal)} lies between {option} = {a} ({show(va)} [{show(ca[0])}, "
+            f"{show(ca[1])}]) and {b} ({show(vb)} [{show(cb[0])}, {show(cb[1])}]){whom}{side}; {option} takes whole "
+            "values only."
+        )
     return out
 
 
-def _meets(s: dict, matters: Mapping | None) -> str:
+def _shown(metric: str, lo: float, hi: float):
+    """How a tune's figure is written beside an interval from ``lo`` to ``hi``: a rate in percent,
+    a quantile in whole steps, anything else to the interval's digits."""
+    f = target_figure(metric)
+    if metric.startswith("win_rate.") or (f is not None and f.kind == "rate"):
+        return lambda x: percent(x, points(lo, hi))
+    places = 0 if f is not None and f.kind == "quantile" else decimals(hi - lo)
+    return lambda x: number(x, places)
+
+
+def _between(neighbours: list[dict], goal: float) -> tuple | None:
+    """The two neighbouring whole values whose figures (on the search's games) lie on either
+    side of ``goal``, each as ``(value, figure, interval)``, and the one nearer ``goal`` where
+    their intervals say so (every point of one nearer than every point of the other), else None
+    in its place; None when no two do (one of them gives ``goal`` itself)."""
+    rows = sorted(neighbours, key=lambda n: n["value"])
+    for left, right in pairwise(rows):
+        if min(left["metric"], right["metric"]) < goal < max(left["metric"], right["metric"]):
+            near = {}
+            for n in (left, right):
+                lo, hi = n["ci"]
+                near[n["value"]] = (0.0 if lo <= goal <= hi else min(abs(lo - goal), abs(hi - goal)),
+                                    max(abs(lo - goal), abs(hi - goal)))  # fmt: skip
+            a, b = left["value"], right["value"]
+            nearer = a if near[a][1] < near[b][0] else b if near[b][1] < near[a][0] else None
+            return (a, left["metric"], left["ci"]), (b, right["metric"], right["ci"]), nearer
+    return None
+
+
+def _meets(s: dict, matters: Mapping | None, unit: str = "") -> str:
     """Whether a tune's answer meets its target: its interval on the fresh games within what
     matters of the target (the target figure's margin; a share of the target for a relative
-    one, a percentage point for a seat's win rate, any --matters given), beyond it, or neither."""
+    one, a percentage point for a seat's win rate, any --matters given), beyond it, or neither.
+    The margin is said with its unit and where it comes from."""
     goal, (lo, hi) = s["target"]["value"], s["metric"]["ci"]
-    m = _target_margin(s, matters)
-    if m is None:
+    margin = _target_margin(s, matters)
+    if margin is None:
         return "which holds the target" if lo <= goal <= hi else "close to the target but not on it"
+    m = margin.of(goal)
     said = verdict(lo - goal, hi - goal, m)
     f = target_figure(s["target"]["metric"])
     if s["target"]["metric"].startswith("win_rate.") or (f is not None and f.kind == "rate"):  # (shown in percent)
         size = f"{100 * m:.3g} percentage point{'' if f'{100 * m:.3g}' == '1' else 's'}"  # (not "1.0%" of it)
     else:
-        size = plain(m)
-    within = f"within {size} of it"
+        size = plain(m) + (f" {unit}" if unit and unit != "fraction" else "")
+    basis = f"{100 * margin.amount:g}% of the target, " if margin.relative else ""
+    why = f"({basis}the smallest difference that matters)"
     if said == NEGLIGIBLE and lo <= goal <= hi:
-        return f"which meets the target: what it gives lies {within}, closer than anyone would notice"
+        return f"which meets the target: what it gives lies within {size} of it {why}, closer than anyone would notice"
     if said == NEGLIGIBLE:  # (sure it is off the target, and sure it is off by less than matters)
-        return f"not exactly the target (it lies outside the interval) but {within}, closer than anyone would notice"
+        return (f"not exactly the target (it lies outside the interval) but within {size} of it {why}, closer than "
+                "anyone would notice")  # fmt: skip
     if said == MATTERS:
-        return f"which misses the target by more than matters ({within.replace('within', 'more than')})"
-    return f"close to the target; these games cannot tell whether it lies {within}"
+        return f"which misses the target by more than matters: by more than {size} {why}"
+    return f"close to the target; these games cannot tell whether it lies within {size} of it {why}"
 
 
-def _target_margin(s: dict, matters: Mapping | None) -> float | None:
+def _target_margin(s: dict, matters: Mapping | None) -> Margin | None:
     """The smallest difference that matters around a tune's target (None: the figure has none)."""
     from snakesim.analysis.verdicts import margin_for
 
@@ -186,5 +228,4 @@ def _target_margin(s: dict, matters: Mapping | None) -> float | None:
     row = "win_rate" if metric.startswith("win_rate.") else f.id if f is not None else None
     if row is None:
         return None
-    m = margin_for(row, matters)
-    return None if m is None else m.of(s["target"]["value"])
+    return margin_for(row, matters)

@@ -11,7 +11,6 @@ holds for every rule set, so it is left out of the form and of the rules' text.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from snakesim.core.errors import InputError
@@ -66,9 +65,7 @@ def game_form(spec: GameSpec) -> dict[str, Any]:
         fields.append({"name": name, "help": f.metadata["help"], "allowed": one.describe(), **field_form(one)})
     return {
         "name": spec.name,
-        # (without the rule texts it comes from, "(seed 004, first part)": a family read it beside
-        # the page's Seed, which is something else)
-        "title": re.sub(r" \(seeds? [^)]*\)$", "", spec.title),
+        "title": spec.title,
         "min_players": spec.min_players,
         "max_players": spec.max_players,
         "policies": list(spec.policies),

@@ -7,7 +7,7 @@ from snakesim.games.fortune.rules import OUTCOMES, FortuneRules
 
 SPEC = GameSpec(
     name="fortune",
-    title="Fortune: the coin-and-cup game (seed 004, first part)",
+    title="Fortune: the coin-and-cup game",
     rules=FortuneRules,
     min_players=2,
     max_players=8,

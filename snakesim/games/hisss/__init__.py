@@ -7,7 +7,7 @@ from snakesim.games.hisss.rules import OUTCOMES, POLICIES, HisssRules, score_of
 
 SPEC = GameSpec(
     name="hisss",
-    title="Hisss: colour-matching snakes, take the ones you complete (seeds 000, 002, 003)",
+    title="Hisss: colour-matching snakes, take the ones you complete",
     rules=HisssRules,
     min_players=2,
     max_players=8,

@@ -7,7 +7,7 @@ from snakesim.games.rainbow.rules import OUTCOMES, POLICIES, RainbowRules, check
 
 SPEC = GameSpec(
     name="rainbow",
-    title="Rainbow: the shedding game on the rainbow colour cycle (seed 004, second part)",
+    title="Rainbow: the shedding game on the rainbow colour cycle",
     rules=RainbowRules,
     min_players=2,
     max_players=8,

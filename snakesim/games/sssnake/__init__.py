@@ -1,4 +1,4 @@
-"""Sssnake: join your snake's head and tail with path cards drawn by a die (seed 001)."""
+"""Sssnake: join your snake's head and tail with path cards drawn by a die."""
 
 from snakesim.core.columns import game_columns, seat_columns
 from snakesim.core.registry import GameSpec
@@ -7,7 +7,7 @@ from snakesim.games.sssnake.rules import OUTCOMES, POLICIES, SssnakeRules
 
 SPEC = GameSpec(
     name="sssnake",
-    title="Sssnake: join your snake's head and tail with path cards drawn by a die (seed 001)",
+    title="Sssnake: join your snake's head and tail with path cards drawn by a die",
     rules=SssnakeRules,
     min_players=2,
     max_players=4,
