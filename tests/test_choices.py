@@ -454,8 +454,9 @@ def test_a_tunes_target_margin_is_its_own_figures_by_every_path():
                           ("win_rate.2", 0.25), ("out_share.mean", 0.25)):  # fmt: skip
         s = {"target": {"metric": metric, "value": value}}
         amount, relative = REGISTRY[own_row(metric)]
-        assert _target_margin(s, None) == pytest.approx(amount * (value if relative else 1), rel=1e-12), metric
-        assert _target_margin(s, matters) == pytest.approx(margins[own_row(metric)], rel=1e-12), metric
+        own = amount * (value if relative else 1)
+        assert _target_margin(s, None).of(value) == pytest.approx(own, rel=1e-12), metric
+        assert _target_margin(s, matters).of(value) == pytest.approx(margins[own_row(metric)], rel=1e-12), metric
     assert _target_margin({"target": {"metric": "means.coins_0", "value": 3.0}}, matters) is None
 
 

@@ -12,7 +12,6 @@ from snakesim.cli import cli, options
 from snakesim.cli.format import format_comparison, format_findings, to_json
 from snakesim.core.defaults import PRECISE
 from snakesim.core.errors import InputError
-from snakesim.core.policies import spelled_players
 
 
 @cli.command()
@@ -193,6 +192,8 @@ def _shown(answer, *, folder, again) -> tuple[dict, str]:
         header += f"\nplayers in turn order, seat 0 first: {next(iter(seats.values()))} (every rule set)"
     elif seats:
         header += "\nplayers in turn order, seat 0 first: " + "; ".join(f"{name}: {who}" for name, who in seats.items())
+    from snakesim.core.policies import spelled_players  # (not at import: it brings numba)
+
     header += "".join(f"\n  {line}" for line in spelled_players([p for run in runs.values() for p in run["policies"]]))
     lines = [format_comparison(table, spec.title, header), format_findings(answer.findings, LEVEL)]
     if settle is not None:

@@ -7,7 +7,6 @@ from pathlib import Path
 from snakesim.core.errors import InputError
 from snakesim.core.figures import BY_ID
 from snakesim.core.jsontext import to_json
-from snakesim.core.policies import spelled_players
 from snakesim.core.rules import describe_changes
 
 __all__ = [
@@ -52,6 +51,8 @@ def format_summary(
     s: dict, title: str, length_unit: str, changes: dict, policies=(), standing_unit: str = "points"
 ) -> str:
     """The run summary shown by ``snakesim run``."""
+    from snakesim.core.policies import spelled_players  # (not at import: it brings numba, which --help needs not)
+
     level = round(100 * s["level"])
     games = s["games"]
     rows = [
