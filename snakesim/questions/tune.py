@@ -165,11 +165,17 @@ def tune_findings(s: dict, matters: Mapping | None = None, unit: str = "") -> li
 def _shown(metric: str, lo: float, hi: float):
     """How a tune's figure is written beside an interval from ``lo`` to ``hi``: a rate in percent,
     a quantile in whole steps, anything else to the interval's digits."""
-    f = target_figure(metric)
-    if metric.startswith("win_rate.") or (f is not None and f.kind == "rate"):
+    if _in_percent(metric):
         return lambda x: percent(x, points(lo, hi))
+    f = target_figure(metric)
     places = 0 if f is not None and f.kind == "quantile" else decimals(hi - lo)
     return lambda x: number(x, places)
+
+
+def _in_percent(metric: str) -> bool:
+    """Whether a tune's figure is a rate, written in percent (a seat's win rate, a share)."""
+    f = target_figure(metric)
+    return metric.startswith("win_rate.") or (f is not None and f.kind == "rate")
 
 
 def _between(neighbours: list[dict], goal: float) -> tuple | None:
@@ -202,8 +208,7 @@ def _meets(s: dict, matters: Mapping | None, unit: str = "") -> str:
         return "which holds the target" if lo <= goal <= hi else "close to the target but not on it"
     m = margin.of(goal)
     said = verdict(lo - goal, hi - goal, m)
-    f = target_figure(s["target"]["metric"])
-    if s["target"]["metric"].startswith("win_rate.") or (f is not None and f.kind == "rate"):  # (shown in percent)
+    if _in_percent(s["target"]["metric"]):
         size = f"{100 * m:.3g} percentage point{'' if f'{100 * m:.3g}' == '1' else 's'}"  # (not "1.0%" of it)
     else:
         size = plain(m) + (f" {unit}" if unit and unit != "fraction" else "")
