@@ -57,9 +57,11 @@ def test_a_game_by_hand():
         "leader_q2": -1,  # step 4: a tie
         "leader_q3": 2,  # step 6
     }
-    assert feel.out_share(history) == 2 / 24  # seat 2 at 0 after steps 3 and 8
+    # Seat 2 is at 0 after steps 3 and 8; it waits through card 4 only: after step 8, the last,
+    # nobody waits (the game is over).
+    assert feel.out_share(history) == 1 / 24
     kernel, zeros = kernel_figures(history, 1)
-    assert all(same(kernel[k], got[k]) for k in got) and zeros == 2
+    assert all(same(kernel[k], got[k]) for k in got) and zeros == 1
 
 
 def test_a_tie_break_winner_and_no_winner():
@@ -88,7 +90,7 @@ def test_the_kernels_record_gives_the_readable_figures(case, winner, sign):
     got = feel.figures(history, winner)
     kernel, zeros = kernel_figures(history, winner, sign)
     assert all(same(kernel[k], got[k]) for k in got), (kernel, got)
-    assert zeros == sum(v == 0 for h in history[1:] for v in h)
+    assert zeros == sum(v == 0 for h in history[:-1] for v in h)  # (the states a card is still drawn from)
 
 
 @njit
@@ -124,4 +126,28 @@ def test_the_packed_lanes_give_the_readable_figures(case, winner, guard):
     got = dict(zip((name for name, _, _ in feel.COLUMNS), summary, strict=True))
     want = feel.figures(history, winner)
     assert all(same(got[k], want[k]) for k in want), (got, want)
-    assert zeros == sum(v + 3 == 0 for h in history[1:] for v in h)  # (lanes at the least standing)
+    assert zeros == sum(v + 3 == 0 for h in history[:-1] for v in h)  # (lanes at the least standing)
+
+
+def test_nobody_waits_out_of_a_two_player_fortune():
+    """A designer read "Players who are out spend 11.8% of the game waiting" for 2 players, where
+    a game ends when a player goes out: the card that put the loser out was counted as waited
+    through. Both engines count only the cards drawn after a seat went out."""
+    from click.testing import CliRunner
+
+    from snakesim.cli import cli
+    from snakesim.games import get_game
+
+    spec = get_game("fortune")
+    rules = spec.rules().with_settings(["start_coins=5"])
+    kernel = spec.play_block(rules, 2, 3, 0, 300)
+    assert kernel["length"].min() > 0 and np.all(kernel["out_share"] == 0.0)
+    reference = [spec.play_reference(rules, 2, 3, i)[0] for i in range(20)]
+    assert all(r["out_share"] == 0.0 for r in reference)
+    r = CliRunner().invoke(cli, ["run", "fortune", "-p", "2", "--set", "start_coins=5", "-n", "300", "-t", "1"])
+    assert r.exit_code == 0, r.output
+    assert "In none of these games does a player sit out waiting for the game to end." in r.output
+    assert "of the game waiting" not in r.output
+    # With four players some do wait, and less than the old count said (each out seat one card less).
+    four = spec.play_block(spec.rules().with_settings(["start_coins=5"]), 4, 3, 0, 300)
+    assert 0.05 < four["out_share"].mean() < 0.5

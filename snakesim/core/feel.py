@@ -26,7 +26,9 @@ step counted in ``length``, steps 1..L.
 - ``leader_q1``, ``leader_q2``, ``leader_q3``: the sole leader at step (k L) // 4, k = 1, 2, 3
   (-1: none). "Is the winner known" is the share of games, among those with a sole leader
   there, that this leader wins.
-- ``out_share`` (Fortune): seat-steps with no coins over players x L, steps 1..L.
+- ``out_share`` (Fortune): seat-steps with no coins over players x L, steps 0..L-1: the
+  states a card is still drawn from, so a seat counts the cards it waits through, and the
+  last card (which ends the game, often by putting a seat out) counts for nobody.
 """
 
 from __future__ import annotations
@@ -134,8 +136,10 @@ def not_recorded() -> dict:
 
 
 def out_share(history: Sequence[Sequence[int]]) -> float:
-    """Seat-steps at a standing of 0 (Fortune: no coins, out of play) over seats x L, steps 1..L."""
+    """Seat-steps at a standing of 0 (Fortune: no coins, out of play) over seats x L, steps
+    0..L-1: the cards each seat waits through with no coins (the last card, which ends the
+    game, is waited through by nobody)."""
     length = len(history) - 1
     if length == 0:
         return 0.0
-    return sum(v == 0 for h in history[1:] for v in h) / (len(history[0]) * length)
+    return sum(v == 0 for h in history[:-1] for v in h) / (len(history[0]) * length)

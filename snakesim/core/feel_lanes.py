@@ -132,16 +132,16 @@ def summarise(packed, n, length, winner):
     """:func:`snakesim.core.feel_record.summarise` and ``zeros`` for standings packed at steps 0
     .. ``length`` (``packed[0]``, which the kernel fills): the figures ``(lead_changes,
     decided, comeback, deficit, leader_q1, leader_q2, leader_q3, tie_break)`` and the
-    seat-steps at 0 over steps 1 .. ``length``."""
+    seat-steps at 0 over steps 0 .. ``length - 1``."""
     words, nibbles, _ = packed
     steps = length + 1
     blocks = (steps + BLOCK - 1) // BLOCK
     for t in range(BLOCK):  # (all eight, whether or not the last block needs them: no branch)
         words[steps + t] = PAD
     gaps, at_zero = _top_pass(words, nibbles, blocks, n)
-    first = words[0] & VALUES  # (step 0's seats at 0 are not counted)
+    last = words[length] & VALUES  # (the last step's seats at 0 are not counted: the game is over)
     for s in range(n):
-        at_zero -= ((first >> np.uint64(16 * s)) & np.uint64(0x7FFF)) == 0
+        at_zero -= ((last >> np.uint64(16 * s)) & np.uint64(0x7FFF)) == 0
     # The changes, sixteen steps (a word of nibbles) at a time, in word arithmetic: a step
     # whose nibble differs from the one before (the sole leader can only change there), and
     # which steps have a sole leader. A change from one sole leader to another is counted

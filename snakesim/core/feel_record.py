@@ -126,12 +126,13 @@ def summarise(history, n, length, winner):
 
 @njit_inner
 def zeros(history, n, length):
-    """Seat-steps at a standing of 0 over steps 1 .. ``length`` (Fortune's ``out_share``)."""
+    """Seat-steps at a standing of 0 over steps 0 .. ``length - 1`` (Fortune's ``out_share``:
+    the cards a seat waits through)."""
     standings = history[0]
     count = 0
     for s in range(n):
         row = standings[s]
-        for t in range(1, length + 1):
+        for t in range(length):
             count += row[t] == 0
     return count
 

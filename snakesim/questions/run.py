@@ -189,8 +189,11 @@ def findings(s: dict, spec: GameSpec, apart: Mapping[int, str] | None = None, li
         if "out_share" in f:
             o = f["out_share"]
             op = points(*o["ci"])
-            out.append(
-                f"Players who are out spend {percent(o['mean'], op)} of the game waiting "
-                f"[{percent(o['ci'][0], op)}, {percent(o['ci'][1], op)}]."
-            )
+            if o["ci"][1] <= 0:  # (2 players: a game ends when one goes out)
+                out.append("In none of these games does a player sit out waiting for the game to end.")
+            else:
+                out.append(
+                    f"Players who are out spend {percent(o['mean'], op)} of the game waiting "
+                    f"[{percent(o['ci'][0], op)}, {percent(o['ci'][1], op)}]."
+                )
     return out

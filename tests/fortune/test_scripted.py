@@ -254,22 +254,24 @@ def test_the_feel_figures_of_a_comeback_by_hand():
     # LEAVES [2,2]; seat 0 STARS: seat 1 pays its last 2 and is out; seat 0 takes the cup (2): [6,0].
     # Sole leaders after steps 0..5: none, 1, 1, 1, none, 0: one lead change, and seat 0 leads only
     # at the end. At half time (step 2) it was 3 behind, its worst; the leader at every quarter
-    # (steps 1, 2, 3) was seat 1, who lost. Seat 1 sat out 1 of 2 x 5 seat-steps.
+    # (steps 1, 2, 3) was seat 1, who lost. Seat 1 went out on the last card: nobody waited out of
+    # the game (a 2-player game ends when a seat goes out; it once counted 1 of 2 x 5 seat-steps).
     rec, _ = play([L, SU, SU, L, ST], 2, start_coins=3, feel=True)
     assert rec["winner"] == 0 and rec["length"] == 5 and rec["coins"] == [6, 0]
     assert rec["lead_changes"] == 1 and rec["decided"] == 1.0 and rec["tie_break"] == 0
     assert rec["comeback"] == 1 and rec["deficit"] == 3
     assert (rec["leader_q1"], rec["leader_q2"], rec["leader_q3"]) == (1, 1, 1)
-    assert rec["out_share"] == 0.1
+    assert rec["out_share"] == 0.0
 
 
 def test_the_feel_figures_of_a_runaway_leader_by_hand():
     # 2 coins each (see test_left_skips_players_who_are_out): [3,1,2], [3,0,2], [3,0,1], [6,0,0].
-    # Seat 0 leads alone from step 1: decided at 1/4, no change, never behind; seats out after
-    # steps 2, 3, 4 (one, one, two): 4 of 3 x 4 seat-steps. With feel=false nothing is recorded.
+    # Seat 0 leads alone from step 1: decided at 1/4, no change, never behind; seat 1 out after
+    # step 2 waits through cards 3 and 4, seat 2 goes out on the last: 2 of 3 x 4 seat-cards.
+    # With feel=false nothing is recorded.
     rec, _ = play([SU, L, L, ST], 3, start_coins=2, feel=True)
     assert rec["lead_changes"] == 0 and rec["decided"] == 0.25 and rec["comeback"] == 0 and rec["deficit"] == 0
     assert (rec["leader_q1"], rec["leader_q2"], rec["leader_q3"]) == (0, 0, 0)
-    assert rec["out_share"] == 4 / 12
+    assert rec["out_share"] == 2 / 12
     plain, _ = play([SU, L, L, ST], 3, start_coins=2, feel=False)
     assert plain["lead_changes"] == -1 and np.isnan(plain["decided"]) and np.isnan(plain["out_share"])
