@@ -166,6 +166,11 @@ def test_a_run_says_whether_a_seat_is_favoured_only_when_it_is():
         "The seats are not equal: the first player wins most often, 29.0% [28.4%, 29.6%] of games"
     )
     assert "the second player least, 22.0%" in uneven[0]
+    # The first clearly ahead, the rest close together: "least" only by estimate (a designer read
+    # "the fourth player least, 22.4% [20.7%, 24.3%]" beside three seats within a point of it).
+    close = run_findings(summary([0.303, 0.236, 0.237, 0.224], games=2_000), FORTUNE)
+    assert "the first player wins most often, 30.3%" in close[0]
+    assert "the fourth player least by estimate, 22.4%" in close[0]
     assert uneven[1] == (
         "A game lasts 50.0 cards drawn on average [49.0, 51.0]; half are over by 45 and one in twenty lasts 95 or more."
     )
@@ -578,12 +583,24 @@ def test_skill_findings_name_the_field_players_own_share_not_an_equal_one():
     "cannot tell whether by as much as matters (1) at the same seats (+0.9 ...)"."""
     shares = pd.DataFrame([{"players": 4, "verdict": "mostly luck", "skill_share": float("nan")}])
     row = {"players": 4, "field": "greedy", "player": "novice:0.3", "games": 8_000, "win_rate": 0.197,
-           "fair_share": 0.231, "edge": -0.009, "edge_low": -0.02, "edge_high": 0.002}  # fmt: skip
+           "fair_share": 0.231, "edge": -0.009, "edge_low": -0.02, "edge_high": -0.001}  # fmt: skip
     said = skill_findings(pd.DataFrame([row]), shares)
     assert said[1] == ("One novice among careful players wins 0.9 percentage points less often than a field player at "
-                       "the same seats (-0.9 [-2.0, +0.2] percentage points), but these games cannot tell whether by "
+                       "the same seats (-0.9 [-2.0, -0.1] percentage points), but these games cannot tell whether by "
                        "as much as matters (1 percentage point): 19.7% of games, where a field player in its seats "
                        "wins 23.1%.")  # fmt: skip
+    # An interval across 0: not even the direction is shown, and it is said so (a designer read
+    # "wins 1.5 percentage points more often" beside [-0.3, +3.2]).
+    row.update(player="expert:16", edge=0.015, edge_low=-0.003, edge_high=0.032, win_rate=0.341, fair_share=0.327)
+    said = skill_findings(pd.DataFrame([row]), shares)
+    assert said[1] == ("One player who thinks ahead among careful ones wins 1.5 percentage points more often than a "
+                       "field player at the same seats by estimate (+1.5 [-0.3, +3.2] percentage points), but these "
+                       "games cannot tell whether it wins more often at all, nor by as much as matters (1 percentage "
+                       "point): 34.1% of games, where a field player in its seats wins 32.7%.")  # fmt: skip
+    # A share whose interval starts just below 0 is never written "-0%".
+    shares = pd.DataFrame([{"players": 4, "verdict": "mostly luck", "skill_share": 0.06, "low": -0.004, "high": 0.11}])
+    assert skill_findings(pd.DataFrame([row]), shares)[0].endswith("captures 6% [0%, 11%] of what seeing every card is "
+                                                                   "worth.")  # fmt: skip
 
 
 # ---------------------------------------------------------------------------- a design search in words

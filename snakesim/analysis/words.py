@@ -169,9 +169,12 @@ def seat_sentence(rates, cis, games: int, players: int, level: float = LEVEL,
     places = max(1, points(*cis[0]))
     best, worst = int(np.argmax(rates)), int(np.argmin(rates))
     most, least = (rate_ci(rates[i], cis[i], places) for i in (best, worst))
+    # (most and least said plainly only where every other seat's interval lies on the other side)
+    most_of = "" if all(bounds[best][0] > hi for s, (_, hi) in enumerate(bounds) if s != best) else " by estimate"
+    least_of = "" if all(bounds[worst][1] < lo for s, (lo, _) in enumerate(bounds) if s != worst) else " by estimate"
     apart = apart or {}
     name = lambda s: seat_player(s) + (f" ({apart[s]})" if s in apart else "")  # noqa: E731
-    uneven = (f"{name(best)} wins most often, {most} of games, and {name(worst)} least, {least}, "
+    uneven = (f"{name(best)} wins most often{most_of}, {most} of games, and {name(worst)} least{least_of}, {least}, "
               f"where an equal share would be {percent(fair, places)}")  # fmt: skip
 
     def told(seats: list[int]) -> str:  # (the handicapped seats' own chances, in a sentence after)

@@ -190,8 +190,8 @@ def skill_findings(table: pd.DataFrame, shares: pd.DataFrame, matters: Mapping |
         text = f"{row.players} players: {row.verdict}"
         if row.skill_share == row.skill_share:
             text += (
-                f"; thinking ahead captures {100 * row.skill_share:.0f}% [{100 * row.low:.0f}%, "
-                f"{100 * row.high:.0f}%] of what seeing every card is worth"
+                f"; thinking ahead captures {percent(row.skill_share, 0)} [{percent(row.low, 0)}, "
+                f"{percent(row.high, 0)}] of what seeing every card is worth"
             )
         out.append(text + ".")
         for r in lines.itertuples():
@@ -209,6 +209,10 @@ def skill_findings(table: pd.DataFrame, shares: pd.DataFrame, matters: Mapping |
             elif said == NEGLIGIBLE:
                 text = (f"{who.capitalize()} wins about as often as a field player at the same seats, within {size} "
                         f"({ci} percentage points)")  # fmt: skip
+            elif r.edge_low <= 0 <= r.edge_high:  # (not even its direction is shown)
+                text = (f"{who.capitalize()} wins {100 * abs(r.edge):.{places}f} percentage points {word} often than a "
+                        f"field player at the same seats by estimate ({ci} percentage points), but these games cannot "
+                        f"tell whether it wins {word} often at all, nor by as much as matters ({size})")  # fmt: skip
             else:
                 text = (f"{who.capitalize()} wins {100 * abs(r.edge):.{places}f} percentage points {word} often than a "
                         f"field player at the same seats ({ci} percentage points), but these games cannot tell "
