@@ -176,3 +176,22 @@ def test_a_per_seat_list_may_be_typed_without_its_brackets():
     assert FortuneRules().with_settings(["start_coins=[12, 12, 13, 13]"]).start_coins == (12, 12, 13, 13)
     with pytest.raises(InputError, match=r"or a list of one per seat \(20, 20, 21, 21\), got '12, x'"):
         FortuneRules().with_settings(["start_coins=12, x"])
+
+
+def test_every_per_seat_options_example_is_one_it_takes():
+    """``variants sssnake`` gave head_start (0 to 10) the example 20, 20, 21, 21, which it refused."""
+    import re
+
+    from snakesim.core.rules import PerSeat
+    from snakesim.games import GAMES
+
+    seen = 0
+    for spec in GAMES.values():
+        for name, f in spec.rules.specs().items():
+            one = f.metadata["spec"]
+            if isinstance(one, PerSeat):
+                example = re.search(r"a list of one per seat \(([^)]*)\)", one.describe()).group(1)
+                assert spec.rules().with_settings([f"{name}={example}"]) is not None, (spec.name, name)
+                seen += 1
+    assert seen >= 3  # (Fortune's start_coins, Rainbow's hand_size, Sssnake's head_start, ...)
+    assert "(0, 0, 1, 1)" in GAMES["sssnake"].rules.specs()["head_start"].metadata["spec"].describe()

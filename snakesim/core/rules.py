@@ -111,7 +111,14 @@ class PerSeat(Spec):
         return self.check(field, value)
 
     def describe(self):
-        return f"an integer from {self.low:,} to {self.high:,}, or a list of one per seat (20, 20, 21, 21)"
+        return f"an integer from {self.low:,} to {self.high:,}, or a list of one per seat ({self.example()})"
+
+    def example(self) -> str:
+        """A list of one per seat that the option takes (``20, 20, 21, 21`` where it can): an
+        example ``head_start`` (0 to 10) once gave as 20, 20, 21, 21 was refused."""
+        a = 20 if self.low <= 20 < self.high else self.low
+        b = min(a + 1, self.high)
+        return f"{a}, {a}, {b}, {b}"
 
     def plain(self, value):
         return list(value) if isinstance(value, tuple) else value
