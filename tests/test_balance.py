@@ -129,6 +129,11 @@ def test_tune_finds_the_symmetric_value_and_a_target_read_off_the_game():
     runner_up = r.summary["runner_up"]
     assert runner_up["value"] != r.best and abs(runner_up["value"] - r.best) <= 2, runner_up
     assert runner_up["ci"][0] <= runner_up["metric"] <= runner_up["ci"][1] and r.best not in r.summary["as_good"]
+    # "Values played" counts each value once, however many rounds played it (it said 18 for a
+    # range of 11 values), and every value shown beside the answer was played.
+    search, shown = r.summary["search"], {n["value"] for n in r.summary["neighbours"]}
+    values = set(r.path["value"]) | shown
+    assert search["values_played"] == len(values) <= 35 - 5 + 1 and search["rounds"] == len(r.path)
     # The median length at 13 coins, from other games (seed 2), is the target: the answer is 13.
     median = metric_value(SameGames(get_game("fortune"), 4, 2).games(get_game("fortune").rules(start_coins=13), 20_000),
                           "length.median")[0]  # fmt: skip

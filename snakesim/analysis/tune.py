@@ -249,7 +249,8 @@ def tune(
         "as_good": as_good,
         "runner_up": None if second is None else {"value": runner_up, "metric": second[0],
                                                   "ci": [second[1], second[2]]},
-        "search": {"games_per_value": count, "values_played": len(path), "games_played": search.played, "seed": seed,
+        "search": {"games_per_value": count, "values_played": len({p["value"] for p in path} | set(near)),
+                   "rounds": len(path), "games_played": search.played, "seed": seed,
                    "first": first, "games_from_catalogue": search.stored + fresh.stored},
         "policies": list(seats),  # (each seat's player; empty for a game without choices)
         "level": level,
