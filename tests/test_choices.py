@@ -19,6 +19,7 @@ from snakesim.analysis.balance import SeatRates, _novice_check, _verdict, balanc
 from snakesim.analysis.design import (
     BEATEN,
     EDGE,
+    MAX_CONFIRM,
     MEETS,
     MISSES,
     NEAR,
@@ -242,7 +243,8 @@ def test_a_sampled_design_spends_its_budget_as_its_rules_say_the_same_each_time(
         for metric, f in a["figures"].items():
             low, high = targets[metric].region
             assert low <= f["value"] <= high, (a["label"], metric)
-    assert all("confirmed" in a for a in s["answers"])
+    # (the first five answers are confirmed on fresh games, MAX_CONFIRM; any after them are not)
+    assert [("confirmed" in a) for a in s["answers"]] == [k < MAX_CONFIRM for k in range(len(s["answers"]))]
 
 
 # ---------------------------------------------------------------------------- a value on a target's edge
@@ -348,6 +350,13 @@ def test_balances_status_follows_the_intervals():
     assert "too coarse to close what is left" in message and "75 percentage points" in message
     status, message = _verdict(off, 0.25, "start_coins", 5, 30, [0.125, None, 0.125], settled=False)
     assert "too coarse" not in message
+    # Undecided with coarse steps: more games can tell whether the closest is within the
+    # tolerance, not make a step finer; said in that order, never as two contradicting advices.
+    status, message = _verdict(undecided, 0.25, "start_coins", 5, 30, [0.75, None, -0.75], settled=False)
+    assert status == "undecided" and "cannot tell whether the tolerance can be met" not in message
+    assert message.endswith("too coarse to close what is left, so a value closer still may not exist; whether this "
+                            "one is within 25 percentage points, 8,000 games per candidate cannot tell (raise "
+                            "--max-games)")  # fmt: skip
 
 
 @pytest.mark.parametrize(

@@ -464,9 +464,15 @@ def _verdict(
             f"{handicap} = {list(now.values)} puts {where} by estimate ({points(worst)} at most), "
             f"but {now.games:,} games per candidate cannot show it; raise --max-games to be sure"
         )
+    if coarse:  # ("cannot tell (raise --max-games)" then "too coarse to close" read as a contradiction)
+        return "undecided", (
+            f"the closest found, {handicap} = {list(now.values)}, leaves {furthest} {points(worst)} off{coarse}, so "
+            f"a value closer still may not exist; whether this one is within {points(tolerance)}, {now.games:,} games "
+            "per candidate cannot tell (raise --max-games)"
+        )
     return "undecided", (
         f"the closest found, {handicap} = {list(now.values)}, leaves {furthest} {points(worst)} off; "
-        f"{now.games:,} games per candidate cannot tell whether the tolerance can be met (raise --max-games){coarse}"
+        f"{now.games:,} games per candidate cannot tell whether the tolerance can be met (raise --max-games)"
     )
 
 
