@@ -411,3 +411,21 @@ def test_the_joined_interval_excludes_zero_exactly_when_the_exact_test_rejects(l
             if p < 1 - level:  # (the exact interval excludes 0: Tango's must too, on the same side)
                 low, high = tango_interval(up, discordant - up, 20_000, level)
                 assert (low > 0) if up * 2 > discordant else (high < 0), (discordant, up, p, low, high)
+
+
+def test_a_differences_interval_never_rounds_an_end_onto_what_matters_or_onto_0():
+    """[+0.4, +3.0] against 3 points that matter was "negligible" in one comparison and
+    "undecided" in another (its ends 2.98 and 3.05); an end of -0.4 points showed as "+0"."""
+    from snakesim.questions.compare import diff_places
+
+    row = {"diff": 0.017, "diff_low": 0.0042, "diff_high": 0.0298, "margin": 0.03}
+    assert diff_places(row, 100) == 2  # (one decimal would show 3.0, on the margin)
+    row.update(diff_high=0.0305)
+    assert diff_places(row, 100) == 2
+    row.update(diff_high=0.0250)
+    assert diff_places(row, 100) == 1  # (nothing near a mark: the width's decimals)
+    wide = {"diff": 0.01, "diff_low": -0.004, "diff_high": 0.04, "margin": 0.01}
+    assert diff_places(wide, 100) == 1  # (-0.4, not "+0")
+    # Exactly on a mark stays as it is; a row without a margin looks only at 0.
+    assert diff_places({"diff": 0.5, "diff_low": 0.0, "diff_high": 1.0}, 1) == 1  # (a width of 1: one decimal)
+    assert diff_places({"diff": 2.0, "diff_low": 1.0, "diff_high": 5.0, "margin": float("nan")}, 1) == 0

@@ -311,6 +311,20 @@ def lineup_text(seats: Sequence[str]) -> str:
     return ", ".join(seats)
 
 
+def diff_places(r, scale: float = 1) -> int:
+    """Decimals for a row's difference and its interval (``scale`` 100: in points): as many as
+    the interval's width needs, and more while an end would round onto 0 or onto what matters
+    (``margin``) without being on it. The same shown interval, [+0.4, +3.0] against 3 points that
+    matter, was "negligible" in one comparison and "undecided" in another (2.98 and 3.04)."""
+    places = decimals(scale * (r["diff_high"] - r["diff_low"]))
+    margin = r.get("margin", float("nan"))
+    marks = [0.0] + ([scale * margin, -scale * margin] if margin == margin else [])
+    ends = [scale * r["diff_low"], scale * r["diff_high"]]
+    while places < 4 and any(round(e, places) == round(m, places) and abs(e - m) > 1e-9 for e in ends for m in marks):
+        places += 1
+    return places
+
+
 def row_text(r, alpha: float = ALPHA) -> tuple[str, str]:
     """A comparison row as ``(value [interval], difference)`` in its unit: rates and shares of a
     game in percent, their differences in percentage points, each with the decimals its
@@ -338,7 +352,7 @@ def row_text(r, alpha: float = ALPHA) -> tuple[str, str]:
     if r["diff"] != r["diff"]:
         return value, ""
     scale, unit = (100, " pp") if share else (1, "")
-    places = decimals(scale * (r["diff_high"] - r["diff_low"]))
+    places = diff_places(r, scale)
     d, lo, hi = (scale * r[k] for k in ("diff", "diff_low", "diff_high"))
     diff = (
         f"diff {fixed(d, places, True)}{unit} [{fixed(lo, places, True)}, {fixed(hi, places, True)}] "
@@ -520,7 +534,7 @@ def _players_sentence(rows, arm: str, base: str | None, seats: Sequence[str], pl
         text = f"{seat_name(s, seats, apart)} wins {rate_ci(r['value'], (r['low'], r['high']), places)} of games"
         if base is not None and r["diff"] == r["diff"]:
             change = VERDICT_WORDS.get(r["verdict"], r["verdict"])
-            dp = points(r["diff_low"], r["diff_high"])
+            dp = diff_places(r, 100)
             text += (
                 f" ({percent(rows.loc[base, f'win_rate.{s}']['value'], places)} with {base}; "
                 f"{_points_diff(r, dp)} percentage points: {change})"
@@ -629,14 +643,14 @@ def _sentence(metric: str, b, r, spec: GameSpec, seats: Sequence[str]) -> str:
     f = figure(metric)
     up = r["diff"] > 0
     if f.id == "length":
-        places = decimals(r["diff_high"] - r["diff_low"])
+        places = diff_places(r)
         shown = max(decimals(r["high"] - r["low"]), places)
         diff = signed(r["diff"], r["diff_low"], r["diff_high"], places)
         return (f"Games get {_how_much(r['diff'] / b['value'] if b['value'] else float('inf'))} "
                 f"{'longer' if up else 'shorter'}: {number(b['value'], shown)} -> {number(r['value'], shown)} "
                 f"{spec.length_unit} on average ({diff} {spec.length_unit}).")  # fmt: skip
     if f.percent:
-        places = points(r["diff_low"], r["diff_high"])
+        places = diff_places(r, 100)
         diff = f"{_points_diff(r, places)} percentage points"
         if f.id == "win_rate":
             who = seat_name(_seat_of(metric), seats)
@@ -651,7 +665,7 @@ def _sentence(metric: str, b, r, spec: GameSpec, seats: Sequence[str]) -> str:
         what = {"draw": "of games", "unfinished": "of games"}.get(f.id, f.words[0] if f.words else "")
         values = f"{percent(b['value'], places)} -> {percent(r['value'], places)} {what}".rstrip()
         return f"{lead[0].upper()}{lead[1:]}: {values} ({diff})."
-    places = decimals(r["diff_high"] - r["diff_low"])
+    places = diff_places(r)
     what = f.words[0] if f.words else r["unit"] if f.id == "margin" else ""  # (a margin: what the rules score)
     lead = _phrase(metric, b, r, seats)
     values = f"{number(b['value'], places)} -> {number(r['value'], places)} {what}".rstrip()
@@ -747,7 +761,7 @@ def _arm_findings(rows, base: str, arm: str, spec: GameSpec, games: int, *, play
     said += [_claim(NEGLIGIBLE, m, arm, r) for m, _, r in by[NEGLIGIBLE] + aside[NEGLIGIBLE]] if not heads else []
     out = [(head, said)]
     if len(seat_moves) >= 3:
-        places = max(points(r["diff_low"], r["diff_high"]) for _, _, r in seat_moves)
+        places = max(diff_places(r, 100) for _, _, r in seat_moves)
         parts = [f"{seat_name(_seat_of(m), seats)} {percent(b['value'], places)} -> {percent(r['value'], places)} "
                  f"({_points_diff(r, places)})" for m, b, r in seat_moves]  # fmt: skip
         out.append((f"{len(seat_moves)} players' chances move: " + ", ".join(parts) + " percentage points.",
