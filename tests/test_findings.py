@@ -171,6 +171,10 @@ def test_a_run_says_whether_a_seat_is_favoured_only_when_it_is():
     close = run_findings(summary([0.303, 0.236, 0.237, 0.224], games=2_000), FORTUNE)
     assert "the first player wins most often, 30.3%" in close[0]
     assert "the fourth player least by estimate, 22.4%" in close[0]
+    # Games nobody won: the equal share is of the games somebody won (24.8%, not 25%: a designer asked).
+    drawn = run_findings(summary([0.29, 0.22, 0.24, 0.24]), FORTUNE)
+    assert "where an equal share of the games somebody won would be 24.8%." in drawn[0]
+    assert "an equal share would be 25.0%" in uneven[0]
     assert uneven[1] == (
         "A game lasts 50.0 cards drawn on average [49.0, 51.0]; half are over by 45 and one in twenty lasts 95 or more."
     )

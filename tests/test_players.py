@@ -11,7 +11,7 @@ from snakesim.cli import cli
 from snakesim.core.arms import Budget
 from snakesim.core.columns import identical
 from snakesim.core.errors import InputError
-from snakesim.core.policies import encode_policies, parse_policy, resolve_policies
+from snakesim.core.policies import beats_greedy, encode_policies, parse_policy, resolve_policies
 from snakesim.core.rng import MAX_BOUND, Stream
 from snakesim.games import get_game
 from snakesim.games.hisss import exact as hisss_exact
@@ -325,3 +325,14 @@ def test_rainbow_rules_object_unchanged_by_thinking():
     before = ([list(h) for h in g.hands], list(g.stock), list(g.pile))
     g.look_ahead(0, g.legal(0))
     assert ([list(h) for h in g.hands], list(g.stock), list(g.pile)) == before
+
+
+def test_a_look_ahead_of_one_imagined_game_is_said_to_play_as_greedy():
+    """expert:1 played exactly greedy's games (a single playout never beats greedy's move), while
+    the words said it plays each move out and keeps the best."""
+    from snakesim.core.policies import player_words, policy_parameters
+
+    assert player_words("expert:1").startswith("plays as greedy does")
+    assert "imagined games and keeps the best" in player_words("expert:2")
+    assert "with 1 it always keeps greedy's move" in policy_parameters(get_game("rainbow"))
+    assert not beats_greedy(2, 4, 1)  # (the rule that makes it so: one playout never beats greedy)

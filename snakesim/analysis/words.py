@@ -163,6 +163,8 @@ def seat_sentence(rates, cis, games: int, players: int, level: float = LEVEL,
 
     wins = [round(r * games) for r in rates]
     fair = sum(wins) / players / games
+    # (24.9% for 4 seats, not 25%, where some games had no winner: said so)
+    equal = "an equal share of the games somebody won" if sum(wins) < games else "an equal share"
     joint = 1 - (1 - level) / players
     bounds = [wilson(k, games, joint) for k in wins]
     m = margin_for("win_rate").amount
@@ -175,7 +177,7 @@ def seat_sentence(rates, cis, games: int, players: int, level: float = LEVEL,
     apart = apart or {}
     name = lambda s: seat_player(s) + (f" ({apart[s]})" if s in apart else "")  # noqa: E731
     uneven = (f"{name(best)} wins most often{most_of}, {most} of games, and {name(worst)} least{least_of}, {least}, "
-              f"where an equal share would be {percent(fair, places)}")  # fmt: skip
+              f"where {equal} would be {percent(fair, places)}")  # fmt: skip
 
     def told(seats: list[int]) -> str:  # (the handicapped seats' own chances, in a sentence after)
         text = "; ".join(f"{name(s)} wins {rate_ci(rates[s], cis[s], places)}" for s in seats) + " of games."
@@ -196,5 +198,5 @@ def seat_sentence(rates, cis, games: int, players: int, level: float = LEVEL,
     lead = f"No {who} is favoured by as much as matters" if within else f"No {who} is measurably favoured"
     return (
         f"{lead}: every seat wins between {percent(min(rates), places)} and {percent(max(rates), places)} of games, "
-        f"an equal share being {percent(fair, places)}." + told(list(apart))
+        f"{equal} being {percent(fair, places)}." + told(list(apart))
     )

@@ -93,6 +93,8 @@ def player_words(text: str) -> str:
     if param and name in MISTAKE_POLICIES:
         who = "a careful player" if name == "greedy" else f"a {name} player"
         return f"{who} who makes a random move {100 * float(param):g}% of the time"
+    if name in LOOKAHEAD_POLICIES and param == "1":  # (a single imagined game never beats greedy: see beats_greedy)
+        return "plays as greedy does: one imagined game a move can never show another move better"
     return POLICY_WORDS.get(name, name).format(k=param or DEFAULT_PLAYOUTS)
 
 
@@ -107,8 +109,8 @@ def spelled_players(spellings: Sequence[str]) -> list[str]:
 def policies_help(names: Sequence[str]) -> list[tuple[str, str]]:
     """The kinds of player among ``names`` (a game's policies), one line each as ``(spelling,
     how it plays)``; then the novice's spelling where a policy takes a mistake rate."""
-    lines = [(name, player_words(name) + (f" ({name}:K: K games a move)" if name in LOOKAHEAD_POLICIES else ""))
-             for name in names]  # fmt: skip
+    lines = [(name, player_words(name) + (f" ({name}:K: K games a move, at least 2 to depart from greedy's)"
+                                          if name in LOOKAHEAD_POLICIES else "")) for name in names]  # fmt: skip
     mistakes = [n for n in names if n in MISTAKE_POLICIES]
     if mistakes:
         words = player_words(mistakes[0] + ":0.3").replace("30%", "RATE (0 to 1)")
@@ -129,7 +131,8 @@ def policy_parameters(spec: GameSpec) -> str:
     if lookahead:
         lines.append(
             f"  {'/'.join(lookahead)}:K  look ahead with K playouts per legal move (1 to {MAX_PLAYOUTS}, default"
-            f" {DEFAULT_PLAYOUTS}); oracle sees every hidden card, a yardstick rather than a fair player"
+            f" {DEFAULT_PLAYOUTS}; with 1 it always keeps greedy's move); oracle sees every hidden card, a yardstick"
+            " rather than a fair player"
         )
     return "\n".join(lines)
 
