@@ -32,6 +32,7 @@ from snakesim.analysis.search import (
     needs_feel,
 )
 from snakesim.analysis.stats import LEVEL
+from snakesim.analysis.words import shown_as
 from snakesim.core import compiling
 from snakesim.core.arms import Budget
 from snakesim.core.errors import InputError
@@ -208,9 +209,10 @@ def tune(
         else:
             lo_b, hi_b = figures[best][1], figures[best][2]
             status = "met" if lo_b <= goal <= hi_b else "nearest"
+            show = shown_as(metric, lo_b, hi_b)  # (a rate in percent, to its interval's digits)
             message = (
-                f"{name}{'' if seat is None else f'[{seat}]'} = {best} gives {metric} {figures[best][0]:.4g} "
-                f"[{lo_b:.4g}, {hi_b:.4g}]"
+                f"{name}{'' if seat is None else f'.{seat}'} = {best} gives {metric} {show(figures[best][0])} "
+                f"[{show(lo_b)}, {show(hi_b)}]"
                 + f" on the search's {count:,} games"
                 + (
                     " (the target is inside the interval)"

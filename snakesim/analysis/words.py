@@ -137,6 +137,23 @@ def handicaps(options: Mapping | None, spec: GameSpec) -> dict[int, str]:
     return {seat: "; ".join(said) for seat, said in sorted(out.items())}
 
 
+def in_percent(metric: str) -> bool:
+    """Whether a search's figure (``win_rate.2``, ``draw.share``, ``length.median``) is a rate,
+    written in percent."""
+    f = target_figure(metric)
+    return metric.startswith("win_rate.") or (f is not None and f.kind == "rate")
+
+
+def shown_as(metric: str, low: float, high: float):
+    """How a search's figure is written beside an interval from ``low`` to ``high``: a rate in
+    percent, a quantile in whole steps, anything else to the interval's digits."""
+    if in_percent(metric):
+        return lambda x: percent(x, points(low, high))
+    f = target_figure(metric)
+    places = 0 if f is not None and f.kind == "quantile" else decimals(high - low)
+    return lambda x: number(x, places)
+
+
 def metric_words(metric: str) -> str:
     """A tune target in words (``win_rate.2`` -> the third player's win rate; a figure's: its
     registry noun)."""

@@ -293,6 +293,8 @@ def tune_command(
 
 def format_tune(result: TuneResult, title: str, who: str) -> str:
     """The ``tune`` command's report."""
+    from snakesim.analysis.words import shown_as
+
     s = result.summary
     # (the option as --vary takes it: start_coins.3, where it printed start_coins[3])
     option = s["vary"]["option"] + ("" if s["vary"]["seat"] is None else f".{s['vary']['seat']}")
@@ -307,9 +309,10 @@ def format_tune(result: TuneResult, title: str, who: str) -> str:
         "",
         f"{option:>16}  {metric:>16}  95% interval",
     ]
-    for n in s["neighbours"]:
+    for n in s["neighbours"]:  # (rates in percent, each to its interval's digits)
         mark = "  <- best" if n["value"] == result.best else ""
-        lines.append(f"{n['value']:>16}  {n['metric']:>16.5g}  [{n['ci'][0]:.5g}, {n['ci'][1]:.5g}]{mark}")
+        show = shown_as(metric, *n["ci"])
+        lines.append(f"{n['value']:>16}  {show(n['metric']):>16}  [{show(n['ci'][0])}, {show(n['ci'][1])}]{mark}")
     if s["estimate"] is not None:
         low, high = s["interval"]
         band = f"; {low:.2f} to {high:.2f} where the 95% band holds it" if low is not None else ""
@@ -317,17 +320,19 @@ def format_tune(result: TuneResult, title: str, who: str) -> str:
                       f"{band}); only whole values can be played"]  # fmt: skip
     m = s["metric"]
     inside = "inside" if m["ci"][0] <= goal <= m["ci"][1] else "outside"
+    show = shown_as(metric, *m["ci"])
     lines += [
         "",
         f"confirmed on {m['games']:,} fresh games (games {m['first']:,} to {m['first'] + m['games'] - 1:,}): "
-        f"{option} = {result.best} gives {metric} {m['value']:.5g} [{m['ci'][0]:.5g}, {m['ci'][1]:.5g}]; "
+        f"{option} = {result.best} gives {metric} {show(m['value'])} [{show(m['ci'][0])}, {show(m['ci'][1])}]; "
         f"the target is {inside} the interval",
     ]
     if s["runner_up"] is not None:
         r = s["runner_up"]
+        show = shown_as(metric, *r["ci"])
         lines.append(
-            f"  runner-up {option} = {r['value']} on the same fresh games: {metric} {r['metric']:.5g} "
-            f"[{r['ci'][0]:.5g}, {r['ci'][1]:.5g}]"
+            f"  runner-up {option} = {r['value']} on the same fresh games: {metric} {show(r['metric'])} "
+            f"[{show(r['ci'][0])}, {show(r['ci'][1])}]"
         )
     if s["as_good"]:
         good = ", ".join(map(str, s["as_good"]))

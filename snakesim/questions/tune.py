@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from snakesim.analysis.tune import check_tune, tune
 from snakesim.analysis.verdicts import MATTERS, NEGLIGIBLE, Margin, verdict
-from snakesim.analysis.words import decimals, metric_words, number, percent, plain, points, seat_player
+from snakesim.analysis.words import in_percent, metric_words, plain, seat_player, shown_as
 from snakesim.core.arms import Budget, RuleSource
 from snakesim.core.figures import target_figure
 from snakesim.core.registry import GameSpec
@@ -139,7 +139,7 @@ def tune_findings(s: dict, matters: Mapping | None = None, unit: str = "") -> li
     words, goal = metric_words(s["target"]["metric"]), s["target"]["value"]
     m = s["metric"]
     lo, hi = m["ci"]
-    show = _shown(s["target"]["metric"], lo, hi)
+    show = shown_as(s["target"]["metric"], lo, hi)
     got = f"{show(m['value'])} [{show(lo)}, {show(hi)}] on {m['games']:,} fresh games"
     meets = _meets(s, matters, unit)
     if s["status"] == "out of reach":
@@ -153,29 +153,13 @@ def tune_findings(s: dict, matters: Mapping | None = None, unit: str = "") -> li
         (a, va, ca), (b, vb, cb), nearer = between
         side = f", nearer {nearer}" if nearer is not None else ""
         narrower = min((ca, cb), key=lambda ci: ci[1] - ci[0])  # (their own digits: the search's games)
-        show = _shown(s["target"]["metric"], *narrower)
+        show = shown_as(s["target"]["metric"], *narrower)
         out.append(
             f"On the search's games {show(goal)} lies between {option} = {a} ({show(va)} [{show(ca[0])}, "
             f"{show(ca[1])}]) and {b} ({show(vb)} [{show(cb[0])}, {show(cb[1])}]){whom}{side}; {option} takes whole "
             "values only."
         )
     return out
-
-
-def _shown(metric: str, lo: float, hi: float):
-    """How a tune's figure is written beside an interval from ``lo`` to ``hi``: a rate in percent,
-    a quantile in whole steps, anything else to the interval's digits."""
-    if _in_percent(metric):
-        return lambda x: percent(x, points(lo, hi))
-    f = target_figure(metric)
-    places = 0 if f is not None and f.kind == "quantile" else decimals(hi - lo)
-    return lambda x: number(x, places)
-
-
-def _in_percent(metric: str) -> bool:
-    """Whether a tune's figure is a rate, written in percent (a seat's win rate, a share)."""
-    f = target_figure(metric)
-    return metric.startswith("win_rate.") or (f is not None and f.kind == "rate")
 
 
 def _between(neighbours: list[dict], goal: float) -> tuple | None:
@@ -208,7 +192,7 @@ def _meets(s: dict, matters: Mapping | None, unit: str = "") -> str:
         return "which holds the target" if lo <= goal <= hi else "close to the target but not on it"
     m = margin.of(goal)
     said = verdict(lo - goal, hi - goal, m)
-    if _in_percent(s["target"]["metric"]):
+    if in_percent(s["target"]["metric"]):
         size = f"{100 * m:.3g} percentage point{'' if f'{100 * m:.3g}' == '1' else 's'}"  # (not "1.0%" of it)
     else:
         size = plain(m) + (f" {unit}" if unit and unit != "fraction" else "")
