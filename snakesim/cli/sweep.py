@@ -122,7 +122,8 @@ def _text(table, findings: list[str], title: str, *, axes, n_games: int, seed: i
     who = f"; players in turn order, seat 0 first: {' | '.join(sorted(seats))}" if seats else ""
     lines = [
         f"{title}\n{n_games:,} games per point, seed {seed}{who}\n"
-        f"values in their units (rates in percent); each comes with its {level_text(table.attrs['level'])} "
+        f"values in their units (rates in percent, pp: percentage points); each comes with its "
+        f"{level_text(table.attrs['level'])} "
         "interval in --json\n",
         wide.to_string(index=False),
     ]
@@ -135,11 +136,15 @@ def _text(table, findings: list[str], title: str, *, axes, n_games: int, seed: i
 
 def _cell(r) -> str:
     """A sweep value in its unit, with the decimals its interval needs (the p-value as a p-value)."""
-    from snakesim.analysis.words import decimals, number, p_text, percent, points
+    from snakesim.analysis.words import decimals, fixed, number, p_text, percent, points
     from snakesim.core.figures import figure
 
     if r["low"] != r["low"]:
         return p_text(r["value"])
-    if figure(r["metric"]).percent:
+    f = figure(r["metric"])
+    if f.unit == "points":  # (a difference of rates: "-1%" read as a share)
+        places = points(r["low"], r["high"])
+        return f"{fixed(100 * r['value'], places, True)} pp"
+    if f.percent:
         return percent(r["value"], points(r["low"], r["high"]))
     return number(r["value"], decimals(r["high"] - r["low"]))
