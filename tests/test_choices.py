@@ -933,3 +933,16 @@ def test_a_balance_search_moves_two_steps_at_once_when_no_single_step_is_clearly
                     (400, (1, 40, 39), False)]  # fmt: skip
     assert found.values == [20, 20, 20] and found.status == "undecided"
     assert found.message.startswith("the closest found, start_coins = [20, 20, 20], leaves the ")
+
+
+def test_design_help_states_the_rule_a_target_is_met_by():
+    """design's --help said "the answer holds at 95%", and a designer read an answer at 68
+    [68, 69] for 60+-8 as breaking it; it now states the rule, with its example checked here."""
+    from snakesim.cli.design import design_command
+
+    help_text = " ".join(design_command.help.split())
+    assert "(60+-8 with 3 cards that matter: the estimate from 52 to 68, the interval from 49 to 71)" in help_text
+    t = Target("length.median", "=", 60.0, tolerance=8.0, margin=3.0)
+    assert call(t, 68.0, 49.5, 70.5) == MEETS
+    assert call(t, 68.5, 67.0, 70.0) != MEETS  # (the estimate outside 52-68)
+    assert call(t, 67.0, 48.0, 70.0) != MEETS  # (the interval beyond 49)

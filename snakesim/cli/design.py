@@ -64,11 +64,14 @@ def design_command(
     Every combination of the --vary values is a rule set, and every rule set plays the same
     games. After each round each target's interval (one that stays valid however often it is
     looked at) drops the rule sets that miss a target by more than a player would notice; the
-    undecided ones play twice the games. The answers (the rule sets that meet every target)
-    are then played on fresh games and each target checked again; with none, the nearest miss
-    and what it misses by. The level of the intervals is shared out over every rule set and
-    target, so the answer holds at 95% despite the search (docs/design.md). Quote a target
-    with < or > in it ('out_share.mean<=0.22'): a shell reads them itself.
+    undecided ones play twice the games. A rule set meets a target when its estimate lies
+    inside the target and its whole interval within what matters of it (60+-8 with 3 cards
+    that matter: the estimate from 52 to 68, the interval from 49 to 71). The answers (the rule
+    sets that meet every target) are then played on fresh games and each target checked again;
+    with none, the nearest miss and what it misses by. The level of the intervals is shared
+    out over every rule set and target, so that this holds at 95% despite the search
+    (docs/design.md). Quote a target with < or > in it ('out_share.mean<=0.22'): a shell reads
+    them itself.
 
     \b
     Examples:
