@@ -439,3 +439,15 @@ def test_compare_says_its_winner_figures_count_every_game():
     out = CliRunner().invoke(cli, ["compare", "hisss", "-v", "standard", "-v", "claim-joined", "-n", "500"]).output
     assert "the winner's figures count every game here, a draw as a game with no comeback" in out
     assert "`run` counts only the games someone won" in out
+
+
+def test_a_runs_outcome_rows_are_said_in_words_under_the_table():
+    """A designer could not tell what "joined", "stock win" or "blocked win" meant from the rows'
+    names alone: each game's outcomes other than a plain win are said under the table."""
+    from snakesim.games import GAMES
+
+    r = CliRunner().invoke(cli, ["run", "fortune", "-n", "200", "-t", "1"])
+    assert r.exit_code == 0, r.output
+    assert "  (draw: one card put the last players with coins out together)" in r.output
+    for spec in GAMES.values():  # (every outcome but a plain win has its words)
+        assert {label for label, _ in spec.outcome_words} == set(spec.outcomes) - {"win"}, spec.name

@@ -191,7 +191,15 @@ def run(
         click.echo(to_json({**summary, **more, "findings": answer.findings}))
         return
     click.echo(
-        format_summary(summary, spec.title, spec.length_unit, rules.changes(), seats, standing_unit=spec.standing_unit)
+        format_summary(
+            summary,
+            spec.title,
+            spec.length_unit,
+            rules.changes(),
+            seats,
+            standing_unit=spec.standing_unit,
+            outcome_words=spec.outcome_words,
+        )
     )
     click.echo(format_findings(answer.findings, summary["level"]))
     if backend == "dask":

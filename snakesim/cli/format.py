@@ -48,7 +48,13 @@ def records(table) -> list[dict]:
 
 
 def format_summary(
-    s: dict, title: str, length_unit: str, changes: dict, policies=(), standing_unit: str = "points"
+    s: dict,
+    title: str,
+    length_unit: str,
+    changes: dict,
+    policies=(),
+    standing_unit: str = "points",
+    outcome_words=(),
 ) -> str:
     """The run summary shown by ``snakesim run``."""
     from snakesim.core.policies import spelled_players  # (not at import: it brings numba, which --help needs not)
@@ -72,6 +78,8 @@ def format_summary(
     ]
     for label, rate, ci in rows:
         lines.append(f"{label:12}{round(rate * games):>11,}  {pct(rate):>9}   {interval(ci)}")
+    said = {label for label, _, _ in rows}
+    lines += [f"  ({label}: {words})" for label, words in outcome_words if label in said]
     n = s["length"]
     if n.get("mean_is_lower_bound"):
         # Unfinished games are still going at the cap: the mean counts them there (a lower

@@ -71,6 +71,10 @@ class GameSpec:
         depends on the rules (Hisss: cards, snakes or points), from the run's options (its
         table's ``attrs["options"]``); ``values`` is ``(games, players)``, higher better.
         None: the ``score`` column.
+    outcome_words : tuple of (str, str)
+        What each outcome other than a plain win means, in a few words, for the line under a
+        run's table (``("stock draw", "the stock ran out with ... tied")``): a designer could
+        not tell "joined" or "blocked win" apart from the rows' names alone.
     out_column : str or None
         The per-seat column holding the step at which a seat was knocked out (-1: never),
         in a game where players go out: its figure shows when they go, not end scores.
@@ -97,6 +101,7 @@ class GameSpec:
     tie_break: bool = False
     score_of: Callable | None = None
     out_column: str | None = None
+    outcome_words: tuple[tuple[str, str], ...] = ()
 
     def scores(self, table, players: int):
         """What each seat scored in each game of ``table``, higher better, and its name:

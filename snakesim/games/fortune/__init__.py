@@ -22,4 +22,8 @@ SPEC = GameSpec(
     standing_unit="coins",
     length_unit="cards drawn",
     exact=exact.solve_fortune,
+    outcome_words=(
+        ("draw", "one card put the last players with coins out together"),
+        ("unfinished", "stopped at the turn cap, turn_cap cards, with two or more players in"),
+    ),
 )

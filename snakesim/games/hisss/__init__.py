@@ -25,4 +25,5 @@ SPEC = GameSpec(
     policies=POLICIES,
     default_policy="greedy",
     exact=exact.solve_hisss,
+    outcome_words=(("draw", "players tied on points and on the tie-break (tie_break)"),),
 )

@@ -23,4 +23,9 @@ SPEC = GameSpec(
     policies=POLICIES,
     default_policy="greedy",
     check_setup=check_setup,
+    outcome_words=(
+        ("blocked win", "nobody could play, and the fewest cards in hand won"),
+        ("blocked draw", "nobody could play, and the fewest cards in hand were tied"),
+        ("unfinished", "stopped at the turn cap, turn_cap turns"),
+    ),
 )

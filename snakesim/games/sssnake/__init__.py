@@ -22,4 +22,9 @@ SPEC = GameSpec(
     length_unit="turns",
     policies=POLICIES,
     default_policy="greedy",
+    outcome_words=(
+        ("joined", "a player joined their snake's head and tail and won"),
+        ("stock win", "the stock ran out and one snake missed the fewest cards"),
+        ("stock draw", "the stock ran out with snakes tied for the fewest cards missing"),
+    ),
 )
