@@ -124,16 +124,19 @@ def format_skill(result: SkillResult, title: str) -> str:
         f"{'players':>7}  {'field':<8}{'player':<14}{'wins':>7}  "
         f"{'edge over a field player (percentage points, ' + level_text(s['level']) + ' interval)':<36}",
     ]
+    from snakesim.analysis.words import percent, signed
+
     for row in result.table.itertuples():
+        # (the field's own share is measured too: 50.70% for two identical players read as wrong without its interval)
         edge = (
-            f"{row.edge * 100:+.1f} [{row.edge_low * 100:+.1f}, {row.edge_high * 100:+.1f}]"
-            if row.player != row.field else "(the field's own share)"
+            signed(row.edge, row.edge_low, row.edge_high, 1, 100)
+            if row.player != row.field else f"(the field's own share; [{pct(row.win_low)}, {pct(row.win_high)}])"
         )  # fmt: skip
         lines.append(f"{row.players:>7}  {row.field:<8}{row.player:<14}{pct(row.win_rate):>7}  {edge}")
     lines.append("")
     for row in result.shares.itertuples():
         share = (
-            f"skill share {row.skill_share * 100:.0f}% [{row.low * 100:.0f}%, {row.high * 100:.0f}%]"
+            f"skill share {percent(row.skill_share, 0)} [{percent(row.low, 0)}, {percent(row.high, 0)}]"
             if row.skill_share == row.skill_share else "skill share not measured"
         )  # fmt: skip
         lines.append(f"{row.players} players: {share}; {row.verdict}")
