@@ -426,6 +426,8 @@ def test_a_differences_interval_never_rounds_an_end_onto_what_matters_or_onto_0(
     assert diff_places(row, 100) == 1  # (nothing near a mark: the width's decimals)
     wide = {"diff": 0.01, "diff_low": -0.004, "diff_high": 0.04, "margin": 0.01}
     assert diff_places(wide, 100) == 1  # (-0.4, not "+0")
+    # The estimate, against 0: 25.9% -> 25.5% showed as "+0 pp [-3, +2]".
+    assert diff_places({"diff": -0.004, "diff_low": -0.03, "diff_high": 0.02, "margin": 0.01}, 100) == 1
     # Exactly on a mark stays as it is; a row without a margin looks only at 0.
     assert diff_places({"diff": 0.5, "diff_low": 0.0, "diff_high": 1.0}, 1) == 1  # (a width of 1: one decimal)
     assert diff_places({"diff": 2.0, "diff_low": 1.0, "diff_high": 5.0, "margin": float("nan")}, 1) == 0

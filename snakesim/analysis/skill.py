@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from snakesim.analysis.stats import LEVEL, paired_difference, wilson
-from snakesim.analysis.verdicts import MATTERS
+from snakesim.analysis.verdicts import MATTERS, NEGLIGIBLE
 from snakesim.analysis.verdicts import verdict as judged
 from snakesim.core import compiling
 from snakesim.core.arms import Budget
@@ -307,17 +307,19 @@ def verdict(relative_edge: float, low: float = np.nan, high: float = np.nan, mar
     """Luck or skill, in words, from how far above its fair share an expert among careful
     (greedy) players wins, relative to that share (NaN: not measured), held to the expert's
     edge and its interval (``low``, ``high``) against the smallest edge that ``margin`` says
-    matters: never "changes little" of an edge wholly beyond it, never "pays" of one it does
-    not settle."""
+    matters: never "changes little" of an edge wholly beyond it or not settled within it, never
+    "pays" of one it does not settle."""
     if np.isnan(relative_edge):
         return "not measured: this game has no look-ahead player"
     words = next((w for bound, w in VERDICTS if relative_edge < bound), VERDICTS[-1][1])
     if np.isnan(low):
         return words
-    matters = judged(low, high, margin) == MATTERS
-    if words == VERDICTS[0][1]:
-        return (SMALL_EDGE if low > 0 else SMALL_LOSS) if matters else words
-    return words if matters and low > 0 else words + UNSETTLED
+    said = judged(low, high, margin)
+    if words == VERDICTS[0][1]:  # ("changes little" only of an edge settled small: +1.5 [-0.3, +3.2] is not)
+        if said == MATTERS:
+            return SMALL_EDGE if low > 0 else SMALL_LOSS
+        return words if said == NEGLIGIBLE else words + UNSETTLED
+    return words if said == MATTERS and low > 0 else words + UNSETTLED
 
 
 def novice_seats(spec: GameSpec, seats: tuple[str, ...], players: int, rate: float = NOVICE) -> tuple[str, ...]:

@@ -314,13 +314,15 @@ def lineup_text(seats: Sequence[str]) -> str:
 def diff_places(r, scale: float = 1) -> int:
     """Decimals for a row's difference and its interval (``scale`` 100: in points): as many as
     the interval's width needs, and more while an end would round onto 0 or onto what matters
-    (``margin``) without being on it. The same shown interval, [+0.4, +3.0] against 3 points that
-    matter, was "negligible" in one comparison and "undecided" in another (2.98 and 3.04)."""
+    (``margin``), or the estimate onto 0, without being on it. The same shown interval,
+    [+0.4, +3.0] against 3 points that matter, was "negligible" in one comparison and
+    "undecided" in another (2.98 and 3.04); a drop of 0.4 points showed as "+0"."""
     places = decimals(scale * (r["diff_high"] - r["diff_low"]))
     margin = r.get("margin", float("nan"))
     marks = [0.0] + ([scale * margin, -scale * margin] if margin == margin else [])
-    ends = [scale * r["diff_low"], scale * r["diff_high"]]
-    while places < 4 and any(round(e, places) == round(m, places) and abs(e - m) > 1e-9 for e in ends for m in marks):
+    near = [(scale * r["diff_low"], marks), (scale * r["diff_high"], marks), (scale * r["diff"], [0.0])]
+    # (the estimate too, against 0: a drop of 0.4 points showed as "+0")
+    while places < 4 and any(round(e, places) == round(m, places) and abs(e - m) > 1e-9 for e, ms in near for m in ms):
         places += 1
     return places
 
