@@ -162,7 +162,8 @@ def format_balance(result: BalanceResult, title: str, who: str) -> str:
     lines = [
         f"{title}: balance {name} seat by seat ({who})",
         f"search: {search['candidates']} candidates on the same games, up to {search['games_per_candidate']:,} "
-        f"games each; {search['games_played'] + confirm['games_played']:,} games in {s['elapsed_s']:.1f} s",
+        f"games each ({search['games_played']:,} games), then {confirm['games_played']:,} fresh games to confirm; "
+        f"{s['elapsed_s']:.1f} s",
         "",
         f"{s['status']}: {result.message}",
         "",
@@ -300,10 +301,11 @@ def format_tune(result: TuneResult, title: str, who: str) -> str:
     option = s["vary"]["option"] + ("" if s["vary"]["seat"] is None else f".{s['vary']['seat']}")
     metric, goal = s["target"]["metric"], s["target"]["value"]
     search = s["search"]
+    fresh = s["metric"]["games"] * (2 if s["runner_up"] is not None else 1)  # (the answer, and its runner-up)
     lines = [
         f"{title}: tune {option} for {metric} = {goal:g} ({who})",
         f"search: {search['values_played']} values played on the same games, up to {search['games_per_value']:,} "
-        f"games each; {search['games_played'] + s['metric']['games']:,} games in {s['elapsed_s']:.1f} s",
+        f"games each ({search['games_played']:,} games), then {fresh:,} fresh games to confirm; {s['elapsed_s']:.1f} s",
         "",
         f"{s['status']}: {result.message}",
         "",
@@ -313,11 +315,10 @@ def format_tune(result: TuneResult, title: str, who: str) -> str:
         mark = "  <- best" if n["value"] == result.best else ""
         show = shown_as(metric, *n["ci"])
         lines.append(f"{n['value']:>16}  {show(n['metric']):>16}  [{show(n['ci'][0])}, {show(n['ci'][1])}]{mark}")
-    if s["estimate"] is not None:
-        low, high = s["interval"]
-        band = f"; {low:.2f} to {high:.2f} where the 95% band holds it" if low is not None else ""
-        lines += ["", f"interpolated: {option} = {s['estimate']:.2f} (the figures joined linearly between whole values"
-                      f"{band}); only whole values can be played"]  # fmt: skip
+    if s["estimate"] is not None:  # (its band, in --json, is left out: "12.86 to 12.88" beside a 13 that holds the
+        # target on fresh games read as more certain than straight lines between whole values are)
+        lines += ["", f"interpolated: {option} = {s['estimate']:.2f} (the figures joined linearly between whole values;"
+                      " only whole values can be played)"]  # fmt: skip
     m = s["metric"]
     inside = "inside" if m["ci"][0] <= goal <= m["ci"][1] else "outside"
     show = shown_as(metric, *m["ci"])
