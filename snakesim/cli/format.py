@@ -148,7 +148,8 @@ def format_feel(f: dict, standing_unit: str, level: int) -> list[str]:
     won = f["comeback"]["games"]
     width = max(len(r[0]) for r in rows)
     # (lead changes count every game; "the leader ... wins" the games with one seat ahead then)
-    lines = [f"game feel ({level}% intervals; the winner's rows count the {won:,} games with a winner):"]
+    lines = [f"game feel ({level}% intervals; the winner's rows count the {won:,} games with a winner, the rows of "
+             "the seat alone in front the games with one seat in front then):"]  # fmt: skip
     for label, value, ci, kind in rows:
         bounds = interval(ci) if kind == "%" else f"[{ci[0]:{kind}}, {ci[1]:{kind}}]"
         lines.append(f"  {label:{width}}  {value}  {bounds}")

@@ -212,11 +212,13 @@ FIGURES: tuple[Figure, ...] = (
                     f"Fewer winners already lead alone {said}"))
       for k, when, said in zip(QUARTERS, QUARTER_NAMES, ("a quarter of the way in", "half-way",
                                                           "three quarters of the way in"), strict=True)),
-    *(Figure(f"leader_wins_q{k}", f"the leader {when} of the way in wins", "rate",
+    # ("the seat alone in front", not "the leader": beside "the winner already leads alone ..." of compare a
+    # designer read the two as one figure; these count only the games with one seat in front then)
+    *(Figure(f"leader_wins_q{k}", f"the seat alone in front {when} of the way in wins", "rate",
              f"won games with one seat alone in front {when} of the way in that this seat goes on to win",
              feel=True,
              counted=partial(_led, k=k), compared=False, summarised=True, values=partial(_leader_wins, k=k),
-             matters=0.03, noun=f"how often the leader {where} wins")
+             matters=0.03, noun=f"how often the seat alone in front {where} wins")
       for k, when, where in zip(QUARTERS, QUARTER_NAMES, ("a quarter of the way in", "half-way",
                                                           "three quarters of the way in"), strict=True)),
     Figure("out_share", "time seats spend out of the game", "mean",
