@@ -194,7 +194,9 @@ def format_comparison(table, title: str, header: str, alpha: float = 0.05, level
         "is drawn at its Holm step's level (printed after it), so it excludes 0 exactly when starred; (exact): "
         "McNemar's exact test, for few discordant games (its interval joined with Tango's score interval, which "
         "does not shrink on rare events); pairing xR: the paired interval is R times as wide as "
-        "independent runs' would be",
+        "independent runs' would be; the last word weighs the interval against the smallest difference that matters "
+        "(a * says only that it is not 0): matters (beyond it), negligible (within it: too small to notice) or "
+        "undecided (these games cannot tell)",
         "",
     ]
     shown = table[~table["metric"].isin(hidden_metrics(table))]
