@@ -195,7 +195,8 @@ def _shown(answer, *, folder, again) -> tuple[dict, str]:
     from snakesim.core.policies import spelled_players  # (not at import: it brings numba)
 
     header += "".join(f"\n  {line}" for line in spelled_players([p for run in runs.values() for p in run["policies"]]))
-    lines = [format_comparison(table, spec.title, header), format_findings(answer.findings, LEVEL)]
+    wider = "a difference's is wider, at the level the table prints beside it, since many are weighed at once"
+    lines = [format_comparison(table, spec.title, header), format_findings(answer.findings, LEVEL, wider)]
     if settle is not None:
         how = (
             "adds blocks of games until the undecided differences are settled, with intervals that stay valid although "

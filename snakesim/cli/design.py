@@ -111,7 +111,9 @@ def design_command(
     def words(answer) -> tuple[dict, str]:
         s = answer.result.summary
         text = format_design(s, spec.title, players, plan.label, seed)
-        return question.summary(answer), text + "\n" + format_findings(answer.findings, s["search"]["level"])
+        return question.summary(answer), text + "\n" + format_findings(
+            answer.findings, s["search"]["level"], "surer where the search weighs many rule sets at once"
+        )
 
     # (answers' rules files and figures need the search itself: played, then kept)
     meta, text, answer = answered(Catalogue(catalogue_path), plan, "design",

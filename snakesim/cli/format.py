@@ -102,18 +102,15 @@ def format_summary(
     return "\n".join(lines)
 
 
-def format_findings(findings: list, level: float) -> str:
+def format_findings(findings: list, level: float, wider: str = "") -> str:
     """Findings in words (each kind's, ``snakesim.questions``) under a heading, wrapped for a terminal.
 
     ``findings`` holds sentences, or dicts ``{"arm", "text"}`` (a comparison's: grouped by arm,
-    the arm's name leading its sentences)."""
+    the arm's name leading its sentences); ``wider`` says which brackets are wider than ``level``
+    and why (a comparison's differences), where any are."""
     import textwrap
 
-    lines = [
-        "",
-        f"In words (numbers in [brackets]: {level_text(level)} intervals, surer where a comparison weighs "
-        "many figures at once):",
-    ]
+    lines = ["", f"In words (numbers in [brackets]: {level_text(level)} intervals{'; ' + wider if wider else ''}):"]
     arm = object()
     for f in findings:
         text, who = (f["text"], f["arm"]) if isinstance(f, dict) else (f, None)
