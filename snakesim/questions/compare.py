@@ -316,7 +316,7 @@ def diff_places(r, scale: float = 1) -> int:
     the interval's width needs, and more while an end would round onto 0 or onto what matters
     (``margin``), or the estimate onto 0, without being on it. The same shown interval,
     [+0.4, +3.0] against 3 points that matter, was "negligible" in one comparison and
-    "undecided" in another (2.98 and 3.04); a drop of 0.4 points showed as "+0"."""
+    "undecided" in another (2.98 and 3.05); a drop of 0.4 points showed as "+0"."""
     places = decimals(scale * (r["diff_high"] - r["diff_low"]))
     margin = r.get("margin", float("nan"))
     marks = [0.0] + ([scale * margin, -scale * margin] if margin == margin else [])
