@@ -169,9 +169,9 @@ def format_balance(result: BalanceResult, title: str, who: str) -> str:
         "",
         f"recommended: {name} = {inline(result.values)}   " + _origin(result),
         f"  as an option: --set {name}={inline(result.values).replace(' ', '')}",
-        "  the best by estimate of every candidate played on the search's last games"
+        "  the best by estimate of the candidates the search played last"
         + (
-            "; as good there (not clearly worse, paired tests over them all): "
+            "; these did not do clearly worse there (paired tests over them all), so they are as good: "
             + ", ".join(inline(c["values"]) for c in s["as_good"][:5])
             + (f" and {len(s['as_good']) - 5} more (--json)" if len(s["as_good"]) > 5 else "")
             if s["as_good"]

@@ -156,8 +156,8 @@ def format_skill(result: SkillResult, title: str) -> str:
         "",
         "field: the players at every other seat; player: the one odd player, who sits at each seat in turn:",
         *(f"  {p}: {player_words(p)}" for p in spellings),
-        "skill share: the expert's edge over the oracle's (how much of what seeing every card is worth thinking",
-        "ahead captures), with its " + level_text(s["level"]) + " interval; the verdict reads the expert's edge",
-        "relative to a careful player's fair share.",
+        "skill share: the expert's edge divided by the oracle's: of what seeing every card is worth, the share",
+        "that thinking ahead alone gets (" + level_text(s["level"]) + " interval); the verdict reads the expert's",
+        "edge over a careful player, as a share of that player's own win rate.",
     ]
     return "\n".join(lines)
