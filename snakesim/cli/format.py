@@ -206,7 +206,10 @@ def format_comparison(table, title: str, header: str, alpha: float = 0.05, level
     for _, rows in shown.groupby("metric", sort=False):
         metric = rows["metric"].iloc[0]
         seat = f" ({seat_player(int(metric.partition('.')[2]))})" if metric.startswith("win_rate.") else ""
-        lines.append(rows["label"].iloc[0] + seat)  # ("seat 2 wins (the third player)": the words' name)
+        test = BY_ID.get(metric)
+        about = f" ({test.about}; small: the seats differ)" if test is not None and test.kind == "test" else ""
+        # ("seat 2 wins (the third player)": the words' name; a test's p said in words: a designer met it bare)
+        lines.append(rows["label"].iloc[0] + seat + about)
         for _, r in rows.iterrows():
             lines.append(f"  {r['variant']:<{width}}{_comparison_row(r, alpha)}")
     return "\n".join(lines)

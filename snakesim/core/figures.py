@@ -244,7 +244,8 @@ FIGURES: tuple[Figure, ...] = (
            "the length by which 95% of the games are over", unit="length",
            noun="the length one game in twenty reaches", matters=0.05, relative=True),
     Figure("seat_balance", "seat balance p", "test",
-           "the chance of seats this uneven if every seat were equal (chi-square)", line="seat balance (chi-square p)"),
+           "the chance of seats this uneven if every seat were equal, a chi-square test",
+           line="seat balance (chi-square p)"),
     Figure("seat_gap", "largest seat gap", "rate", "the largest difference between two seats' chances of winning",
            unit="points", matters=0.01),
 )  # fmt: skip
