@@ -8,13 +8,16 @@ import sys
 SCRIPT = """
 import json, os, subprocess, sys, time
 folder = sys.argv[1]
-def state(engine, s):
-    path = os.path.join(folder, engine + ".json")
-    open(path + ".tmp", "w").write(json.dumps({{"state": s}}))
+def write(name, text):  # (whole or absent: a test reads a file as soon as it exists)
+    path = os.path.join(folder, name)
+    with open(path + ".tmp", "w") as f:
+        f.write(text)
     os.replace(path + ".tmp", path)
+def state(engine, s):
+    write(engine + ".json", json.dumps({{"state": s}}))
 if {worker}:
     worker = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
-    open(os.path.join(folder, "worker"), "w").write(str(worker.pid))
+    write("worker", str(worker.pid))  # (it was read empty once, between its creation and its write)
 for engine in {ready!r}:
     state(engine, "ready")
 state({compiling!r}, "compiling")
