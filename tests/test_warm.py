@@ -73,16 +73,21 @@ def test_a_play_waits_while_its_game_compiles_in_the_background_and_for_no_other
     assert call(warming, "GET", "/api/engines")["engines"]["hisss"]["state"] == "compiling"
     # Hisss's Play waits, says why, and plays once it is ready.
     run = call(warming, "POST", "/api/runs", request("hisss"))["id"]
-    while (job := call(warming, "GET", f"/api/runs/{run}"))["state"] == "waiting":  # (before its thread takes it)
-        time.sleep(0.02)
-    assert job["state"] == "compiling" and job["message"].startswith(
-        "getting the Hisss engine ready for this computer: it is compiling in the background (started with the "
-        "workbench)")  # fmt: skip
-    time.sleep(0.3)
-    assert call(warming, "GET", f"/api/runs/{run}")["state"] == "compiling"  # (still waiting for it)
-    (warming.jobs.warming.folder / "release").touch()
-    assert states_seen(warming, run)[-1][0] == "done"
+    waits_then_plays(warming, run, warming.jobs.warming.folder, "getting the Hisss engine ready for this computer: it "
+                     "is compiling in the background (started with the workbench)")  # fmt: skip
     assert call(warming, "GET", "/api/engines")["engines"]["hisss"]["state"] == "ready"
+
+
+def waits_then_plays(wb, run, folder, message):
+    """Run ``run`` waits for its engine, saying ``message`` (its start), and is still waiting a
+    moment later; once the stand-in in ``folder`` is released, it plays to the end."""
+    while (job := call(wb, "GET", f"/api/runs/{run}"))["state"] == "waiting":  # (before its thread takes it)
+        time.sleep(0.02)
+    assert job["state"] == "compiling" and job["message"].startswith(message)
+    time.sleep(0.3)
+    assert call(wb, "GET", f"/api/runs/{run}")["state"] == "compiling"  # (still waiting for it)
+    (folder / "release").touch()
+    assert states_seen(wb, run)[-1][0] == "done"
 
 
 # Another stand-in: Hisss's default engine is ready, its look-ahead players' compiles until the
@@ -104,15 +109,8 @@ def test_a_play_with_a_player_who_thinks_ahead_waits_for_that_engine_alone(tmp_p
         thinking = {**request("hisss"), "games": 10}
         thinking["arms"] = [{"name": "standard", "toml": "", "policies": ["expert", "greedy", "greedy"]}]
         run = call(wb, "POST", "/api/runs", thinking)["id"]
-        while (job := call(wb, "GET", f"/api/runs/{run}"))["state"] == "waiting":
-            time.sleep(0.02)
-        assert job["state"] == "compiling" and job["message"].startswith(
-            "getting the Hisss engine for players who think ahead ready for this computer: it is compiling in the "
-            "background")  # fmt: skip
-        time.sleep(0.3)
-        assert call(wb, "GET", f"/api/runs/{run}")["state"] == "compiling"  # (still waiting for it)
-        (tmp_path / "release").touch()
-        assert states_seen(wb, run)[-1][0] == "done"
+        waits_then_plays(wb, run, tmp_path, "getting the Hisss engine for players who think ahead ready for this "
+                         "computer: it is compiling in the background")  # fmt: skip
     finally:
         wb.stop()
 
