@@ -217,7 +217,7 @@ def tune(
                 + (
                     " (the target is inside the interval)"
                     if status == "met"
-                    else f"; no whole value played there holds {goal:g} in its interval"
+                    else f"; no whole value played there holds {show(goal)} in its interval"
                 )
             )
         # The runner-up (the next nearest on the same games) is confirmed on the same fresh
